@@ -1,0 +1,385 @@
+//! Expressions: names resolved, types inferred, calls checked.
+
+use super::describe;
+use super::items::Checker;
+use super::scope::Scope;
+use crate::error::ErrorKind;
+use crate::eval::builtins::Builtin;
+use crate::eval::ir::{Callable, CompIr, Ir, IrKind};
+use crate::eval::Value;
+use crate::source::Span;
+use crate::syntax::ast::{self, BinaryOp, ExprKind, UnaryOp};
+use crate::types::Type;
+
+impl Checker {
+    /// Compiles an expression; mistakes are recorded and the type of a
+    /// wrong part is Unknown, so checking goes on and finds the rest.
+    pub fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> (Ir, Type) {
+        let (kind, ty) = self.expr_kind(e, scope);
+        (Ir { kind, span: e.span }, ty)
+    }
+
+    fn exprs(&mut self, es: &[ast::Expr], scope: &mut Scope) -> (Vec<Ir>, Vec<Type>) {
+        es.iter().map(|e| self.expr(e, scope)).unzip()
+    }
+
+    fn expr_kind(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IrKind, Type) {
+        match &e.kind {
+            ExprKind::Int(n) => (
+                IrKind::Lit(Value::Int(*n)),
+                if *n >= 0 { Type::Nat } else { Type::Int },
+            ),
+            ExprKind::Str(s) => (IrKind::Lit(Value::Str(s.clone())), Type::Str),
+            ExprKind::Bool(b) => (IrKind::Lit(Value::Bool(*b)), Type::Bool),
+            ExprKind::Var(name) => self.var(name, e.span, scope),
+            ExprKind::Call { name, args } => self.call(name, args, e.span, scope),
+            ExprKind::List(items) => {
+                let (irs, types) = self.exprs(items, scope);
+                let element = types.iter().fold(Type::Unknown, |acc, t| acc.join(t));
+                (IrKind::List(irs), Type::List(Box::new(element)))
+            }
+            ExprKind::Set(items) => {
+                let (irs, types) = self.exprs(items, scope);
+                let element = types.iter().fold(Type::Unknown, |acc, t| acc.join(t));
+                (IrKind::Set(irs), Type::Set(Box::new(element)))
+            }
+            ExprKind::Tuple(items) => {
+                let (irs, types) = self.exprs(items, scope);
+                (IrKind::Tuple(irs), Type::Tuple(types))
+            }
+            ExprKind::Comprehension { element, clauses } => {
+                let mark = scope.mark();
+                let mut compiled = Vec::new();
+                for clause in clauses {
+                    let generator = self.generator(&clause.generator, scope);
+                    let guard = clause.guard.as_ref().map(|g| self.bool_expr(g, scope));
+                    compiled.push(CompIr { generator, guard });
+                }
+                let (element, ty) = self.expr(element, scope);
+                scope.truncate(mark);
+                (
+                    IrKind::Comprehension {
+                        element: Box::new(element),
+                        clauses: compiled,
+                    },
+                    Type::List(Box::new(ty)),
+                )
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.bool_expr(cond, scope);
+                let (then_ir, then_ty) = self.expr(then, scope);
+                let (else_ir, else_ty) = self.expr(otherwise, scope);
+                if !then_ty.fits(&else_ty) {
+                    self.error(
+                        ErrorKind::WrongType {
+                            expected: format!("{}, like the `then` branch", describe(&then_ty)),
+                            found: describe(&else_ty),
+                        },
+                        otherwise.span,
+                    );
+                }
+                (
+                    IrKind::If(Box::new(cond), Box::new(then_ir), Box::new(else_ir)),
+                    then_ty.join(&else_ty),
+                )
+            }
+            ExprKind::Unary { op, operand } => {
+                let (ir, ty) = self.expr(operand, scope);
+                let (expected, result) = match op {
+                    UnaryOp::Neg => (Type::Int, Type::Int),
+                    UnaryOp::Not => (Type::Bool, Type::Bool),
+                };
+                if !ty.fits(&expected) {
+                    self.error(
+                        ErrorKind::WrongType {
+                            expected: describe(&expected),
+                            found: describe(&ty),
+                        },
+                        operand.span,
+                    );
+                }
+                (IrKind::Unary(*op, Box::new(ir)), result)
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, scope),
+            ExprKind::Index { target, index } => {
+                let (t_ir, t_ty) = self.expr(target, scope);
+                let (i_ir, i_ty) = self.expr(index, scope);
+                self.expect_number(&i_ty, index.span);
+                let ty = match &t_ty {
+                    Type::Str | Type::Grid => {
+                        if t_ty == Type::Grid {
+                            Type::Str
+                        } else {
+                            Type::Str
+                        }
+                    }
+                    Type::List(t) | Type::Set(t) => (**t).clone(),
+                    Type::Tuple(_) | Type::Unknown => Type::Unknown,
+                    other => {
+                        self.error(
+                            ErrorKind::WrongType {
+                                expected: "a list or string to index".into(),
+                                found: describe(other),
+                            },
+                            target.span,
+                        );
+                        Type::Unknown
+                    }
+                };
+                (IrKind::Index(Box::new(t_ir), Box::new(i_ir)), ty)
+            }
+        }
+    }
+
+    fn expect_number(&mut self, ty: &Type, span: Span) {
+        if !ty.is_numeric() {
+            self.error(
+                ErrorKind::WrongType {
+                    expected: "a number".into(),
+                    found: describe(ty),
+                },
+                span,
+            );
+        }
+    }
+
+    fn var(&mut self, name: &str, span: Span, scope: &Scope) -> (IrKind, Type) {
+        if let Some((slot, ty)) = scope.lookup(name) {
+            return (IrKind::Local(slot), ty);
+        }
+        let visible = &self.program.consts[..self.visible_consts];
+        if let Some(i) = visible.iter().position(|c| c.name == name) {
+            return (IrKind::Const(i as u32), visible[i].ty.clone());
+        }
+        let mut candidates: Vec<String> = scope.names().map(String::from).collect();
+        candidates.extend(visible.iter().map(|c| c.name.clone()));
+        self.unknown_name("variable", name, span, candidates);
+        (IrKind::Lit(Value::Int(0)), Type::Unknown)
+    }
+
+    fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (IrKind, Type) {
+        let (irs, types) = self.exprs(args, scope);
+        let arity_error = |checker: &mut Checker, what: &'static str, expected: String| {
+            checker.error(
+                ErrorKind::WrongArity {
+                    what,
+                    name: name.name.clone(),
+                    expected,
+                    found: args.len(),
+                },
+                span,
+            );
+        };
+        match self.program.callables.get(&name.name).copied() {
+            Some(Callable::Game(g)) => {
+                let params = self.program.games[g as usize].params.clone();
+                if params.len() != args.len() {
+                    arity_error(self, "game", params.len().to_string());
+                } else {
+                    for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
+                        if !ty.fits(&param.ty) {
+                            self.error(
+                                ErrorKind::WrongType {
+                                    expected: format!(
+                                        "`{}` for parameter `{}`",
+                                        param.ty, param.name
+                                    ),
+                                    found: describe(ty),
+                                },
+                                arg.span,
+                            );
+                        }
+                    }
+                }
+                (IrKind::MakePos(g, irs), Type::Game)
+            }
+            Some(Callable::Function(f)) => {
+                let func = &self.program.functions[f as usize];
+                let (params, ret) = (func.params.clone(), func.ret.clone());
+                if params.len() != args.len() {
+                    arity_error(self, "function", params.len().to_string());
+                } else {
+                    for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
+                        if !ty.fits(&param.ty) {
+                            self.error(
+                                ErrorKind::WrongType {
+                                    expected: format!(
+                                        "`{}` for parameter `{}`",
+                                        param.ty, param.name
+                                    ),
+                                    found: describe(ty),
+                                },
+                                arg.span,
+                            );
+                        }
+                    }
+                }
+                (IrKind::CallFn(f, irs), ret)
+            }
+            None => match Builtin::lookup(&name.name) {
+                Some(b) => {
+                    let (min, max) = b.arity();
+                    if args.len() < min || args.len() > max {
+                        let expected = if min == max {
+                            min.to_string()
+                        } else {
+                            format!("{min} to {max}")
+                        };
+                        arity_error(self, "built-in function", expected);
+                        return (IrKind::Builtin(b, irs), Type::Unknown);
+                    }
+                    if b.is_query() && !scope.allow_queries {
+                        self.error(
+                            ErrorKind::QueryOutsideClaim {
+                                name: name.name.clone(),
+                            },
+                            name.span,
+                        );
+                    }
+                    let ty = match b.result_type(&types) {
+                        Ok(t) => t,
+                        Err((i, expected)) => {
+                            self.error(
+                                ErrorKind::WrongType {
+                                    expected: format!("{expected} for `{}`", b.name()),
+                                    found: describe(&types[i]),
+                                },
+                                args[i].span,
+                            );
+                            Type::Unknown
+                        }
+                    };
+                    (IrKind::Builtin(b, irs), ty)
+                }
+                None => {
+                    let mut candidates: Vec<String> =
+                        self.program.callables.keys().cloned().collect();
+                    candidates.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
+                    self.unknown_name("game or function", &name.name, name.span, candidates);
+                    (IrKind::Lit(Value::Int(0)), Type::Unknown)
+                }
+            },
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        scope: &mut Scope,
+    ) -> (IrKind, Type) {
+        use BinaryOp::*;
+        let (l_ir, l) = self.expr(lhs, scope);
+        let (r_ir, r) = self.expr(rhs, scope);
+        let mismatch = |checker: &mut Checker, expected: String, found: &Type, span: Span| {
+            checker.error(
+                ErrorKind::WrongType {
+                    expected,
+                    found: describe(found),
+                },
+                span,
+            );
+        };
+        let ty = match op {
+            Or | And => {
+                for (t, e) in [(&l, lhs), (&r, rhs)] {
+                    if !t.fits(&Type::Bool) {
+                        mismatch(
+                            self,
+                            format!("a condition for `{}`", op.symbol()),
+                            t,
+                            e.span,
+                        );
+                    }
+                }
+                Type::Bool
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                if !l.fits(&r) && !(is_listy(&l) && is_listy(&r)) {
+                    mismatch(
+                        self,
+                        format!("{}, to compare with the left side", describe(&l)),
+                        &r,
+                        rhs.span,
+                    );
+                }
+                Type::Bool
+            }
+            In | NotIn => {
+                if r.element().is_none() {
+                    mismatch(self, "a list, set, range or string".into(), &r, rhs.span);
+                }
+                Type::Bool
+            }
+            RangeExclusive | RangeInclusive => {
+                self.expect_number(&l, lhs.span);
+                self.expect_number(&r, rhs.span);
+                Type::List(Box::new(Type::Int))
+            }
+            Add => {
+                let both_numbers = l.is_numeric() && r.is_numeric();
+                if both_numbers {
+                    if l == Type::Nat && r == Type::Nat {
+                        Type::Nat
+                    } else {
+                        Type::Int
+                    }
+                } else if l.fits(&r)
+                    && matches!(
+                        l.join(&r),
+                        Type::Str | Type::List(_) | Type::Game | Type::Grid | Type::Unknown
+                    )
+                {
+                    l.join(&r)
+                } else if is_listy(&l) && is_listy(&r) {
+                    l.join(&r)
+                } else {
+                    let expected = match l {
+                        Type::Int | Type::Nat | Type::Str | Type::Game | Type::List(_) => {
+                            describe(&l)
+                        }
+                        _ => "a number, string, list or position".into(),
+                    };
+                    let (bad, span) = if matches!(
+                        l,
+                        Type::Int | Type::Nat | Type::Str | Type::Game | Type::List(_)
+                    ) {
+                        (&r, rhs.span)
+                    } else {
+                        (&l, lhs.span)
+                    };
+                    mismatch(self, format!("{expected} for `+`"), bad, span);
+                    Type::Unknown
+                }
+            }
+            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr => {
+                for (t, e) in [(&l, lhs), (&r, rhs)] {
+                    if !t.is_numeric() {
+                        mismatch(self, format!("a number for `{}`", op.symbol()), t, e.span);
+                    }
+                }
+                if op != Sub && l == Type::Nat && r == Type::Nat {
+                    Type::Nat
+                } else {
+                    Type::Int
+                }
+            }
+        };
+        (IrKind::Binary(op, Box::new(l_ir), Box::new(r_ir)), ty)
+    }
+}
+
+fn is_listy(t: &Type) -> bool {
+    matches!(t, Type::List(_) | Type::Grid | Type::Unknown)
+}

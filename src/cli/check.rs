@@ -1,0 +1,52 @@
+//! `grundy check FILE...`
+
+use super::{Failed, Output};
+use crate::session::Session;
+
+pub fn run(files: &[String], out: &mut Output) -> Result<(), Failed> {
+    let mut all_ok = true;
+    for file in files {
+        // Each file is its own program: files may define the same names.
+        let mut session = Session::new();
+        if let Err(errors) = session.load_file(file) {
+            out.errors(&errors, &session.sources);
+            out.note(format!(
+                "{file}: {} error{}",
+                errors.len(),
+                plural(errors.len())
+            ));
+            all_ok = false;
+            continue;
+        }
+        let results = session.run_claims(0);
+        let failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
+        let total = session.claim_count();
+        if failures.is_empty() {
+            out.line(format!(
+                "{file}: {total} claim{} hold{}",
+                plural(total),
+                if total == 1 { "s" } else { "" }
+            ));
+        } else {
+            out.errors(&failures, &session.sources);
+            out.line(format!(
+                "{file}: {} of {total} claims failed",
+                failures.len()
+            ));
+            all_ok = false;
+        }
+    }
+    if all_ok {
+        Ok(())
+    } else {
+        Err(Failed)
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

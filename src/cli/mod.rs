@@ -1,0 +1,114 @@
+//! The command line: arguments in, answers and diagnostics out. Only this
+//! module and the REPL know about terminals and colour.
+
+mod check;
+mod output;
+mod query;
+mod repl;
+mod table;
+
+use clap::{Parser, Subcommand};
+pub use output::Output;
+
+/// A language for impartial games and a Sprague-Grundy solver.
+#[derive(Parser, Debug)]
+#[command(name = "grundy", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Parse and check files and run their claims.
+    Check {
+        /// The .game files to check.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Print the Grundy value of a position.
+    Value {
+        file: String,
+        /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
+        position: String,
+        /// Print one JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print P (the previous player wins) or N (the next player wins).
+    Outcome {
+        file: String,
+        position: String,
+        /// Under misère play: the player who cannot move wins.
+        #[arg(long)]
+        misere: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List every move: the move, the position it leads to, its value.
+    Moves {
+        file: String,
+        position: String,
+        /// Only the winning moves.
+        #[arg(long)]
+        winning: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the nim-sequence g(0..=N) of a game with one natural-number parameter.
+    Table {
+        file: String,
+        /// The game's name, such as Kayles.
+        game: String,
+        /// The last heap size.
+        #[arg(long)]
+        upto: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// An interactive session.
+    Repl {
+        /// Files to load first.
+        files: Vec<String>,
+    },
+}
+
+/// Runs a command and returns the process exit status.
+pub fn run(cli: Cli) -> i32 {
+    let mut out = Output::new();
+    let result = match cli.command {
+        Command::Check { files } => check::run(&files, &mut out),
+        Command::Value {
+            file,
+            position,
+            json,
+        } => query::value(&file, &position, json, &mut out),
+        Command::Outcome {
+            file,
+            position,
+            misere,
+            json,
+        } => query::outcome(&file, &position, misere, json, &mut out),
+        Command::Moves {
+            file,
+            position,
+            winning,
+            json,
+        } => query::moves(&file, &position, winning, json, &mut out),
+        Command::Table {
+            file,
+            game,
+            upto,
+            json,
+        } => table::run(&file, &game, upto, json, &mut out),
+        Command::Repl { files } => repl::run(&files, &mut out),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(Failed) => 1,
+    }
+}
+
+/// A command failed; its diagnostics have been printed.
+#[derive(Debug)]
+pub struct Failed;

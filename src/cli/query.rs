@@ -1,0 +1,142 @@
+//! `grundy value`, `grundy outcome` and `grundy moves`.
+
+use super::{Failed, Output};
+use crate::error::Errors;
+use crate::eval::PosId;
+use crate::session::Session;
+use serde_json::json;
+use std::sync::Arc;
+
+/// Loads the file and reads the position, printing any diagnostics.
+pub(super) fn open(file: &str, out: &mut Output) -> Result<Session, Failed> {
+    let mut session = Session::new();
+    session
+        .load_file(file)
+        .map_err(|e| report(&session, out, e))?;
+    Ok(session)
+}
+
+pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Failed {
+    out.errors(&errors, &session.sources);
+    Failed
+}
+
+fn open_position(
+    file: &str,
+    position: &str,
+    out: &mut Output,
+) -> Result<(Session, Arc<[PosId]>), Failed> {
+    let mut session = open(file, out)?;
+    let pos = session
+        .position(position)
+        .map_err(|e| report(&session, out, e))?;
+    Ok((session, pos))
+}
+
+pub fn value(file: &str, position: &str, json: bool, out: &mut Output) -> Result<(), Failed> {
+    let (mut session, pos) = open_position(file, position, out)?;
+    let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
+    if json {
+        out.line(json!({ "position": session.show_sum(&pos), "value": v }).to_string());
+    } else {
+        out.line(v.to_string());
+    }
+    Ok(())
+}
+
+pub fn outcome(
+    file: &str,
+    position: &str,
+    misere: bool,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), Failed> {
+    let (mut session, pos) = open_position(file, position, out)?;
+    let next_wins = if misere {
+        session.misere_wins(&pos)
+    } else {
+        session.value(&pos).map(|v| v != 0)
+    }
+    .map_err(|e| report(&session, out, e))?;
+    let outcome = if next_wins { "N" } else { "P" };
+    if json {
+        out.line(
+            json!({ "position": session.show_sum(&pos), "outcome": outcome, "misere": misere })
+                .to_string(),
+        );
+    } else {
+        out.line(outcome);
+    }
+    Ok(())
+}
+
+pub fn moves(
+    file: &str,
+    position: &str,
+    winning: bool,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), Failed> {
+    let (mut session, pos) = open_position(file, position, out)?;
+    print_moves(&mut session, &pos, winning, json, out).map_err(|e| report(&session, out, e))
+}
+
+/// One line per move (or one JSON document), winning moves marked.
+pub(super) fn print_moves(
+    session: &mut Session,
+    pos: &[PosId],
+    winning: bool,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), Errors> {
+    let value = session.value(pos)?;
+    let moves = session.moves(pos)?;
+    let shown: Vec<_> = moves.iter().filter(|m| !winning || m.value == 0).collect();
+    let several_parts = pos.len() > 1;
+    let describe = |m: &crate::solve::SumMove| {
+        if several_parts {
+            format!("{} in {}", m.label, session.show_sum(&[m.part]))
+        } else {
+            m.label.clone()
+        }
+    };
+    if json {
+        let list: Vec<_> = shown
+            .iter()
+            .map(|m| {
+                json!({
+                    "move": m.label,
+                    "part": session.show_sum(&[m.part]),
+                    "result": session.show_sum(&m.result),
+                    "value": m.value,
+                    "winning": m.value == 0,
+                })
+            })
+            .collect();
+        out.line(
+            json!({ "position": session.show_sum(pos), "value": value, "moves": list }).to_string(),
+        );
+        return Ok(());
+    }
+    if winning && shown.is_empty() {
+        out.line(if moves.is_empty() {
+            "none: no moves are left, so the player to move has lost"
+        } else {
+            "none: this is a P-position, every move leads to an N-position"
+        });
+        return Ok(());
+    }
+    let rows: Vec<(String, String, u32)> = shown
+        .iter()
+        .map(|m| (describe(m), session.show_sum(&m.result), m.value))
+        .collect();
+    let move_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let result_width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+    for (mv, result, v) in rows {
+        let mark = if v == 0 { "  winning" } else { "" };
+        out.line(format!(
+            "{mv:<move_width$}  ->  {result:<result_width$}  value {v}{mark}"
+        ));
+    }
+    Ok(())
+}

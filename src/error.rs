@@ -1,0 +1,252 @@
+//! Errors as plain data: what went wrong and where. Nothing here knows about
+//! terminals or colour; `diagnostic` turns these into miette reports.
+
+use crate::source::Span;
+use thiserror::Error as ThisError;
+
+/// One mistake found in a file, a position or a running rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    /// Where the mistake is.
+    pub span: Span,
+    /// Other places that explain it, each with a label.
+    pub related: Vec<(Span, String)>,
+    /// What was being done when the mistake was found, innermost first
+    /// (for example "finding the moves of Heap(3) by rule `take`").
+    pub context: Vec<String>,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, span: Span) -> Error {
+        Error {
+            kind,
+            span,
+            related: Vec::new(),
+            context: Vec::new(),
+        }
+    }
+
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Error {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    pub fn with_context(mut self, context: impl Into<String>) -> Error {
+        self.context.push(context.into());
+        self
+    }
+}
+
+/// Every kind of mistake, named for what the user wrote or asked.
+#[derive(Clone, Debug, PartialEq, ThisError)]
+pub enum ErrorKind {
+    #[error("syntax error: expected {expected}, found {found}")]
+    Syntax { expected: String, found: String },
+    #[error("the number {text} is too large (the largest is {max})", max = i64::MAX)]
+    NumberTooLarge { text: String },
+    #[error("this is nested too deeply ({depth} levels; the limit is {limit})")]
+    NestedTooDeeply { depth: usize, limit: usize },
+    #[error("`{code}` is not an octal code: {reason}")]
+    BadOctalCode { code: String, reason: String },
+    #[error("unknown escape `\\{found}` in a string")]
+    BadEscape { found: char },
+
+    #[error("unknown {what} `{name}`")]
+    UnknownName {
+        what: &'static str,
+        name: String,
+        suggestion: Option<String>,
+    },
+    #[error("`{name}` is defined twice")]
+    Duplicate { name: String },
+    #[error("{what} `{name}` takes {expected} argument{s}, but {found} {were} given", s = plural(expected), were = if *found == 1 { "was" } else { "were" })]
+    WrongArity {
+        what: &'static str,
+        name: String,
+        expected: String,
+        found: usize,
+    },
+    #[error("expected {expected}, found {found}")]
+    WrongType { expected: String, found: String },
+    #[error("a move must lead to a position, but this is {found}")]
+    NotAPosition { found: String },
+    #[error("game parameter `{name}` needs a type")]
+    MissingType { name: String },
+    #[error("`{name}` asks the solver, which only claims and queries may do")]
+    QueryOutsideClaim { name: String },
+    #[error("game `{name}` has neither moves nor parts")]
+    EmptyGame { name: String },
+
+    #[error("arithmetic overflow: {detail}")]
+    Overflow { detail: String },
+    #[error("division by zero")]
+    DivisionByZero,
+    #[error("`{name}` must be a natural number, but it is {value}")]
+    Negative { name: String, value: i64 },
+    #[error("index {index} is out of range for a {what} of length {len}")]
+    IndexOutOfRange {
+        index: i64,
+        len: usize,
+        what: &'static str,
+    },
+    #[error("the rules loop: {cycle}")]
+    Cycle { cycle: String },
+    #[error("{detail}")]
+    BadValue { detail: String },
+    #[error("game `{game}` has a `lose if` rule, so it cannot be part of a sum")]
+    TerminalInSum { game: String },
+    #[error("{what} is too large: {size} (the limit is {limit})")]
+    TooLarge {
+        what: String,
+        size: String,
+        limit: String,
+    },
+    #[error("helper functions call each other too deeply (more than {limit} calls)")]
+    RecursionTooDeep { limit: usize },
+
+    #[error("claim failed{detail}")]
+    ClaimFailed { detail: String },
+    #[error("`{name}` is not a game with one natural-number parameter")]
+    NotAHeapGame { name: String },
+    #[error("cannot read `{path}`: {reason}")]
+    Io { path: String, reason: String },
+}
+
+fn plural(expected: &str) -> &'static str {
+    if expected == "1" {
+        ""
+    } else {
+        "s"
+    }
+}
+
+impl ErrorKind {
+    /// A stable name for the kind, shown as `grundy::<code>`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ErrorKind::Syntax { .. } => "syntax",
+            ErrorKind::NumberTooLarge { .. } => "number-too-large",
+            ErrorKind::NestedTooDeeply { .. } => "nested-too-deeply",
+            ErrorKind::BadOctalCode { .. } => "bad-octal-code",
+            ErrorKind::BadEscape { .. } => "bad-escape",
+            ErrorKind::UnknownName { .. } => "unknown-name",
+            ErrorKind::Duplicate { .. } => "duplicate",
+            ErrorKind::WrongArity { .. } => "wrong-arity",
+            ErrorKind::WrongType { .. } => "wrong-type",
+            ErrorKind::NotAPosition { .. } => "not-a-position",
+            ErrorKind::MissingType { .. } => "missing-type",
+            ErrorKind::QueryOutsideClaim { .. } => "query-outside-claim",
+            ErrorKind::EmptyGame { .. } => "empty-game",
+            ErrorKind::Overflow { .. } => "overflow",
+            ErrorKind::DivisionByZero => "division-by-zero",
+            ErrorKind::Negative { .. } => "negative",
+            ErrorKind::IndexOutOfRange { .. } => "index-out-of-range",
+            ErrorKind::Cycle { .. } => "cycle",
+            ErrorKind::BadValue { .. } => "bad-value",
+            ErrorKind::TerminalInSum { .. } => "terminal-in-sum",
+            ErrorKind::TooLarge { .. } => "too-large",
+            ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
+            ErrorKind::ClaimFailed { .. } => "claim-failed",
+            ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
+            ErrorKind::Io { .. } => "io",
+        }
+    }
+
+    /// A short label for the span.
+    pub fn label(&self) -> String {
+        match self {
+            ErrorKind::Syntax { expected, .. } => format!("expected {expected}"),
+            ErrorKind::NumberTooLarge { .. } => "this number".into(),
+            ErrorKind::NestedTooDeeply { .. } => "nesting starts here".into(),
+            ErrorKind::BadOctalCode { .. } => "this code".into(),
+            ErrorKind::BadEscape { .. } => "this escape".into(),
+            ErrorKind::UnknownName { what, .. } => format!("no {what} has this name"),
+            ErrorKind::Duplicate { .. } => "defined again here".into(),
+            ErrorKind::WrongArity { .. } => "this call".into(),
+            ErrorKind::WrongType { found, .. } => format!("this is {found}"),
+            ErrorKind::NotAPosition { .. } => "this result".into(),
+            ErrorKind::MissingType { .. } => "this parameter".into(),
+            ErrorKind::QueryOutsideClaim { .. } => "asked here".into(),
+            ErrorKind::EmptyGame { .. } => "this game".into(),
+            ErrorKind::Overflow { .. } => "overflows here".into(),
+            ErrorKind::DivisionByZero => "divides by zero".into(),
+            ErrorKind::Negative { .. } => "negative here".into(),
+            ErrorKind::IndexOutOfRange { .. } => "this index".into(),
+            ErrorKind::Cycle { .. } => "this rule makes the loop".into(),
+            ErrorKind::BadValue { .. } => "here".into(),
+            ErrorKind::TerminalInSum { .. } => "this sum".into(),
+            ErrorKind::TooLarge { .. } => "here".into(),
+            ErrorKind::RecursionTooDeep { .. } => "this call".into(),
+            ErrorKind::ClaimFailed { .. } => "this claim".into(),
+            ErrorKind::NotAHeapGame { .. } => "this game".into(),
+            ErrorKind::Io { .. } => "here".into(),
+        }
+    }
+
+    /// Advice on how to put it right.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            ErrorKind::Syntax { .. } => None,
+            ErrorKind::NumberTooLarge { .. } => {
+                Some("numbers are 64-bit; a game this large could not be searched anyway".into())
+            }
+            ErrorKind::NestedTooDeeply { .. } => {
+                Some("split the expression with a helper function".into())
+            }
+            ErrorKind::BadOctalCode { .. } => Some(
+                "an octal code is a digit, a point and digits 0-7, such as 0.77 (Kayles) or 4.07"
+                    .into(),
+            ),
+            ErrorKind::BadEscape { .. } => Some("strings know \\\" \\\\ \\n and \\t".into()),
+            ErrorKind::UnknownName { suggestion, what, .. } => Some(match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("define the {what} before using it, or check the spelling"),
+            }),
+            ErrorKind::Duplicate { .. } => Some("rename one of them".into()),
+            ErrorKind::WrongArity { .. } => None,
+            ErrorKind::WrongType { .. } => None,
+            ErrorKind::NotAPosition { .. } => Some(
+                "write a game applied to arguments, such as `Heap(n - k)`, a sum such as `Heap(a) + Heap(b)`, or a list of positions".into(),
+            ),
+            ErrorKind::MissingType { .. } => Some(
+                "write `name: nat`, `name: [nat]`, `name: str`, ... so positions can be checked"
+                    .into(),
+            ),
+            ErrorKind::QueryOutsideClaim { .. } => Some(
+                "move rules and helpers must not ask for values; put the question in a `claim`"
+                    .into(),
+            ),
+            ErrorKind::EmptyGame { .. } => Some(
+                "add a rule such as `move take(k in 1..=n) => Heap(n - k);`".into(),
+            ),
+            ErrorKind::Overflow { .. } => Some("numbers are 64-bit and never wrap".into()),
+            ErrorKind::DivisionByZero => None,
+            ErrorKind::Negative { .. } => Some(
+                "guard the move, for example `if k <= n`, so it cannot make a heap negative"
+                    .into(),
+            ),
+            ErrorKind::IndexOutOfRange { .. } => Some("indices start at 0".into()),
+            ErrorKind::Cycle { .. } => Some(
+                "games must be finite: every move must lead closer to the end".into(),
+            ),
+            ErrorKind::BadValue { .. } => None,
+            ErrorKind::TerminalInSum { .. } => Some(
+                "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
+            ),
+            ErrorKind::TooLarge { .. } => None,
+            ErrorKind::RecursionTooDeep { .. } => {
+                Some("does the helper call itself without getting closer to a base case?".into())
+            }
+            ErrorKind::ClaimFailed { .. } => None,
+            ErrorKind::NotAHeapGame { .. } => Some(
+                "`table` needs a game such as `game Heap(n: nat) { ... }` or an octal game"
+                    .into(),
+            ),
+            ErrorKind::Io { .. } => None,
+        }
+    }
+}
+
+/// Several errors found together (a file can hold many mistakes).
+pub type Errors = Vec<Error>;

@@ -1,0 +1,538 @@
+//! The built-in functions: their names, arities, static types and, for the
+//! pure ones, their behaviour. Queries (value, outcome, ...) need the solver
+//! and are run by the interpreter.
+
+use super::value::Value;
+use crate::error::ErrorKind;
+use crate::types::Type;
+use std::sync::Arc;
+
+/// Collections built by a built-in are refused beyond this many elements.
+pub const MAX_COLLECTION: usize = 10_000_000;
+
+macro_rules! builtins {
+    ($($variant:ident = $name:literal, $min:literal ..= $max:literal, $doc:literal;)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Builtin { $($variant,)* }
+
+        impl Builtin {
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self { $(Builtin::$variant => $name,)* }
+            }
+
+            /// The fewest and most arguments it takes.
+            pub fn arity(self) -> (usize, usize) {
+                match self { $(Builtin::$variant => ($min, $max),)* }
+            }
+
+            /// One line of documentation, for `:help` and completion.
+            pub fn doc(self) -> &'static str {
+                match self { $(Builtin::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+builtins! {
+    Len = "len", 1..=1, "len(x): the number of characters or elements";
+    Count = "count", 2..=2, "count(x, item): how often item occurs in a list, or a substring in a string";
+    Min = "min", 1..=8, "min(xs) or min(a, b, ...): the smallest";
+    Max = "max", 1..=8, "max(xs) or max(a, b, ...): the largest";
+    Sum = "sum", 1..=1, "sum(xs): the sum of a list of numbers";
+    Sort = "sort", 1..=1, "sort(xs): the list in increasing order";
+    Reverse = "reverse", 1..=1, "reverse(x): a list or string backwards";
+    SetAt = "set_at", 3..=3, "set_at(x, i, v): the list or string with element i replaced by v";
+    RemoveAt = "remove_at", 2..=2, "remove_at(xs, i): the list without element i";
+    Slice = "slice", 3..=3, "slice(x, from, to): elements from..to of a list or string";
+    Runs = "runs", 2..=2, "runs(s, c): the lengths of the maximal runs of character c in s";
+    Xor = "xor", 1..=8, "xor(xs) or xor(a, b, ...): the nim-sum";
+    Mex = "mex", 1..=1, "mex(xs): the least natural number not in xs";
+    Abs = "abs", 1..=1, "abs(n)";
+    Pow = "pow", 2..=2, "pow(a, b): a to the power b";
+    Popcount = "popcount", 1..=1, "popcount(n): the number of 1 bits of n";
+    Indices = "indices", 1..=1, "indices(x): 0..len(x)";
+    Has = "has", 2..=2, "has(s, sub): whether string s contains sub (or list s contains sub)";
+    Subsets = "subsets", 2..=3, "subsets(xs, k) or subsets(xs, lo, hi): the sub-lists of k (or lo..=hi) elements";
+    Product = "product", 1..=1, "product(lists): every way of picking one element from each list";
+    All = "all", 1..=1, "all(bools): whether every one is true";
+    Any = "any", 1..=1, "any(bools): whether at least one is true";
+    Repeat = "repeat", 2..=2, "repeat(s, n): s written n times";
+    Join = "join", 1..=2, "join(strings) or join(strings, sep)";
+    List = "list", 1..=1, "list(x): the elements of a set, range or string as a list";
+    Value = "value", 1..=1, "value(p): the Grundy value of a position";
+    Outcome = "outcome", 1..=1, "outcome(p): \"P\" if the previous player wins, \"N\" if the next";
+    Misere = "misere", 1..=1, "misere(p): the outcome under misère play";
+    Height = "height", 1..=1, "height(p): the length of the longest play from p";
+    Moves = "moves", 1..=1, "moves(p): the set of positions one move leads to";
+    Winning = "winning", 1..=1, "winning(p): the set of positions of value 0 one move leads to";
+}
+
+impl Builtin {
+    pub fn lookup(name: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// Whether it asks the solver, which only claims and queries may do.
+    pub fn is_query(self) -> bool {
+        use Builtin::*;
+        matches!(self, Value | Outcome | Misere | Height | Moves | Winning)
+    }
+
+    /// The type of the result, given the argument types; or which argument
+    /// has the wrong type and what was expected there.
+    pub fn result_type(self, args: &[Type]) -> Result<Type, (usize, &'static str)> {
+        use Builtin as B;
+        let first = args.first().cloned().unwrap_or(Type::Unknown);
+        let numeric = |i: usize| -> Result<(), (usize, &'static str)> {
+            if args[i].is_numeric() {
+                Ok(())
+            } else {
+                Err((i, "a number"))
+            }
+        };
+        let collection = |i: usize| -> Result<(), (usize, &'static str)> {
+            if args[i].element().is_some() {
+                Ok(())
+            } else {
+                Err((i, "a list, set or string"))
+            }
+        };
+        let game = |i: usize| -> Result<(), (usize, &'static str)> {
+            if args[i].fits(&Type::Game) {
+                Ok(())
+            } else {
+                Err((i, "a position"))
+            }
+        };
+        Ok(match self {
+            B::Len | B::Count | B::Popcount | B::Abs | B::Mex | B::Sum => {
+                match self {
+                    B::Popcount | B::Abs => numeric(0)?,
+                    _ => collection(0)?,
+                }
+                if self == B::Abs {
+                    Type::Int
+                } else {
+                    Type::Nat
+                }
+            }
+            B::Min | B::Max | B::Xor => {
+                if args.len() == 1 {
+                    collection(0)?;
+                    first.element().unwrap_or(Type::Unknown)
+                } else {
+                    for i in 0..args.len() {
+                        numeric(i)?;
+                    }
+                    Type::Int
+                }
+            }
+            B::Pow => {
+                numeric(0)?;
+                numeric(1)?;
+                Type::Int
+            }
+            B::Sort | B::Reverse | B::SetAt | B::RemoveAt | B::Slice => {
+                collection(0)?;
+                if matches!(self, B::SetAt | B::RemoveAt | B::Slice) {
+                    numeric(1)?;
+                }
+                if self == B::Slice {
+                    numeric(2)?;
+                }
+                match first {
+                    Type::Set(t) => Type::List(t),
+                    t => t,
+                }
+            }
+            B::Runs => Type::List(Box::new(Type::Nat)),
+            B::Indices => {
+                collection(0)?;
+                Type::List(Box::new(Type::Nat))
+            }
+            B::Has | B::All | B::Any => Type::Bool,
+            B::Subsets => {
+                collection(0)?;
+                Type::List(Box::new(Type::List(Box::new(
+                    first.element().unwrap_or(Type::Unknown),
+                ))))
+            }
+            B::Product => Type::List(Box::new(Type::List(Box::new(Type::Unknown)))),
+            B::Repeat | B::Join => Type::Str,
+            B::List => {
+                collection(0)?;
+                Type::List(Box::new(first.element().unwrap_or(Type::Unknown)))
+            }
+            B::Value | B::Height => {
+                game(0)?;
+                Type::Nat
+            }
+            B::Outcome | B::Misere => {
+                game(0)?;
+                Type::Str
+            }
+            B::Moves | B::Winning => {
+                game(0)?;
+                Type::Set(Box::new(Type::Game))
+            }
+        })
+    }
+
+    /// Runs a pure built-in.
+    pub fn call(self, args: &[Value]) -> Result<Value, ErrorKind> {
+        use Builtin as B;
+        let arg = |i: usize| &args[i];
+        Ok(match self {
+            B::Len => Value::Int(length(arg(0))? as i64),
+            B::Count => match (arg(0), arg(1)) {
+                (Value::Str(s), Value::Str(sub)) if !sub.is_empty() => {
+                    Value::Int(s.matches(&**sub).count() as i64)
+                }
+                (x, item) => {
+                    Value::Int(elements(x)?.iter().filter(|v| v.same(item)).count() as i64)
+                }
+            },
+            B::Min | B::Max => {
+                let items = if args.len() == 1 {
+                    elements(arg(0))?
+                } else {
+                    args.to_vec()
+                };
+                let best = if self == B::Min {
+                    items.iter().min()
+                } else {
+                    items.iter().max()
+                };
+                best.cloned()
+                    .ok_or_else(|| bad(format!("{} of an empty collection", self.name())))?
+            }
+            B::Sum => {
+                let mut total: i64 = 0;
+                for v in elements(arg(0))? {
+                    total = total
+                        .checked_add(int(&v)?)
+                        .ok_or_else(|| overflow("the sum is too large"))?;
+                }
+                Value::Int(total)
+            }
+            B::Sort => {
+                let mut items = elements(arg(0))?;
+                items.sort();
+                rebuild(arg(0), items)
+            }
+            B::Reverse => {
+                let mut items = elements(arg(0))?;
+                items.reverse();
+                rebuild(arg(0), items)
+            }
+            B::SetAt => {
+                let mut items = elements(arg(0))?;
+                let i = index(int(arg(1))?, items.len(), arg(0))?;
+                if let Value::Str(_) = arg(0) {
+                    match arg(2) {
+                        Value::Str(s) if s.chars().count() == 1 => {}
+                        other => {
+                            return Err(bad(format!(
+                                "set_at on a string needs a one-character string, not {}",
+                                other.kind()
+                            )))
+                        }
+                    }
+                }
+                items[i] = arg(2).clone();
+                rebuild(arg(0), items)
+            }
+            B::RemoveAt => {
+                let mut items = elements(arg(0))?;
+                let i = index(int(arg(1))?, items.len(), arg(0))?;
+                items.remove(i);
+                rebuild(arg(0), items)
+            }
+            B::Slice => {
+                let items = elements(arg(0))?;
+                let len = items.len() as i64;
+                let from = int(arg(1))?.clamp(0, len) as usize;
+                let to = int(arg(2))?.clamp(0, len) as usize;
+                rebuild(arg(0), items[from..to.max(from)].to_vec())
+            }
+            B::Runs => {
+                let (Value::Str(s), Value::Str(c)) = (arg(0), arg(1)) else {
+                    return Err(bad("runs(s, c) needs two strings".into()));
+                };
+                let mut runs = Vec::new();
+                let mut current = 0;
+                for ch in s.chars() {
+                    if c.starts_with(ch) && c.chars().count() == 1 {
+                        current += 1;
+                    } else if current > 0 {
+                        runs.push(Value::Int(current));
+                        current = 0;
+                    }
+                }
+                if current > 0 {
+                    runs.push(Value::Int(current));
+                }
+                Value::list(runs)
+            }
+            B::Xor => {
+                let items = if args.len() == 1 {
+                    elements(arg(0))?
+                } else {
+                    args.to_vec()
+                };
+                let mut x = 0;
+                for v in &items {
+                    x ^= int(v)?;
+                }
+                Value::Int(x)
+            }
+            B::Mex => {
+                let mut seen = vec![false; length(arg(0))? + 1];
+                for v in elements(arg(0))? {
+                    let n = int(&v)?;
+                    if n >= 0 && (n as usize) < seen.len() {
+                        seen[n as usize] = true;
+                    }
+                }
+                Value::Int(seen.iter().position(|s| !s).unwrap_or(0) as i64)
+            }
+            B::Abs => Value::Int(
+                int(arg(0))?
+                    .checked_abs()
+                    .ok_or_else(|| overflow("abs of the smallest number"))?,
+            ),
+            B::Pow => {
+                let (a, b) = (int(arg(0))?, int(arg(1))?);
+                let b = u32::try_from(b).map_err(|_| {
+                    bad(format!(
+                        "pow needs an exponent from 0 to {}, not {b}",
+                        u32::MAX
+                    ))
+                })?;
+                Value::Int(
+                    a.checked_pow(b)
+                        .ok_or_else(|| overflow(&format!("pow({a}, {b})")))?,
+                )
+            }
+            B::Popcount => {
+                let n = int(arg(0))?;
+                if n < 0 {
+                    return Err(bad(format!("popcount of a negative number ({n})")));
+                }
+                Value::Int(n.count_ones() as i64)
+            }
+            B::Indices => Value::Range(0, length(arg(0))? as i64),
+            B::Has => match (arg(0), arg(1)) {
+                (Value::Str(s), Value::Str(sub)) => Value::Bool(s.contains(&**sub)),
+                (x, item) => Value::Bool(elements(x)?.iter().any(|v| v.same(item))),
+            },
+            B::Subsets => {
+                let items = elements(arg(0))?;
+                let lo = int(arg(1))?;
+                let hi = if args.len() == 3 { int(arg(2))? } else { lo };
+                let mut out = Vec::new();
+                for k in lo.max(0)..=hi.min(items.len() as i64) {
+                    let mut chosen = Vec::new();
+                    choose(&items, k as usize, 0, &mut chosen, &mut out)?;
+                }
+                Value::list(out)
+            }
+            B::Product => {
+                let lists: Vec<Vec<Value>> = elements(arg(0))?
+                    .iter()
+                    .map(elements)
+                    .collect::<Result<_, _>>()?;
+                let mut out = vec![Vec::new()];
+                for list in &lists {
+                    let size = out.len().saturating_mul(list.len());
+                    if size > MAX_COLLECTION {
+                        return Err(too_large("the product", size));
+                    }
+                    out = out
+                        .iter()
+                        .flat_map(|prefix| {
+                            list.iter().map(move |v| {
+                                let mut p = prefix.clone();
+                                p.push(v.clone());
+                                p
+                            })
+                        })
+                        .collect();
+                }
+                Value::list(out.into_iter().map(Value::list).collect())
+            }
+            B::All | B::Any => {
+                let mut result = self == B::All;
+                for v in elements(arg(0))? {
+                    let Value::Bool(b) = v else {
+                        return Err(bad(format!(
+                            "{} needs booleans, not {}",
+                            self.name(),
+                            v.kind()
+                        )));
+                    };
+                    if b != result {
+                        result = b;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+            B::Repeat => {
+                let (Value::Str(s), n) = (arg(0), int(arg(1))?) else {
+                    return Err(bad("repeat(s, n) needs a string".into()));
+                };
+                let n = usize::try_from(n)
+                    .map_err(|_| bad(format!("repeat needs a count of at least 0, not {n}")))?;
+                if s.len().saturating_mul(n) > MAX_COLLECTION {
+                    return Err(too_large("the string", s.len().saturating_mul(n)));
+                }
+                Value::str(&s.repeat(n))
+            }
+            B::Join => {
+                let sep = match args.get(1) {
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => {
+                        return Err(bad(format!(
+                            "join needs a string separator, not {}",
+                            other.kind()
+                        )))
+                    }
+                    None => String::new(),
+                };
+                let mut parts = Vec::new();
+                for v in elements(arg(0))? {
+                    match v {
+                        Value::Str(s) => parts.push(s.to_string()),
+                        other => {
+                            return Err(bad(format!("join needs strings, not {}", other.kind())))
+                        }
+                    }
+                }
+                Value::str(&parts.join(&sep))
+            }
+            B::List => Value::list(elements(arg(0))?),
+            B::Value | B::Outcome | B::Misere | B::Height | B::Moves | B::Winning => {
+                return Err(bad(format!("`{}` needs the solver", self.name())))
+            }
+        })
+    }
+}
+
+fn bad(detail: String) -> ErrorKind {
+    ErrorKind::BadValue { detail }
+}
+
+fn overflow(detail: &str) -> ErrorKind {
+    ErrorKind::Overflow {
+        detail: detail.to_string(),
+    }
+}
+
+fn too_large(what: &str, size: usize) -> ErrorKind {
+    ErrorKind::TooLarge {
+        what: what.to_string(),
+        size: size.to_string(),
+        limit: MAX_COLLECTION.to_string(),
+    }
+}
+
+pub fn int(v: &Value) -> Result<i64, ErrorKind> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => Err(ErrorKind::WrongType {
+            expected: "a number".into(),
+            found: other.kind().into(),
+        }),
+    }
+}
+
+fn length(v: &Value) -> Result<usize, ErrorKind> {
+    v.len().ok_or_else(|| ErrorKind::WrongType {
+        expected: "a list, set or string".into(),
+        found: v.kind().into(),
+    })
+}
+
+/// The elements of a collection, in order; a string's are its characters.
+pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
+    Ok(match v {
+        Value::Str(s) => s
+            .chars()
+            .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            .collect(),
+        Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.to_vec(),
+        Value::Range(lo, hi) => {
+            let len = hi.saturating_sub(*lo).max(0) as usize;
+            if len > MAX_COLLECTION {
+                return Err(too_large("the range", len));
+            }
+            (*lo..*hi).map(Value::Int).collect()
+        }
+        other => {
+            return Err(ErrorKind::WrongType {
+                expected: "a list, set or string".into(),
+                found: other.kind().into(),
+            })
+        }
+    })
+}
+
+/// A collection of the same kind as `like`, holding `items`.
+fn rebuild(like: &Value, items: Vec<Value>) -> Value {
+    match like {
+        Value::Str(_) => {
+            let mut s = String::new();
+            for v in items {
+                if let Value::Str(c) = v {
+                    s.push_str(&c);
+                }
+            }
+            Value::Str(Arc::from(s))
+        }
+        Value::Tuple(_) => Value::Tuple(items.into()),
+        _ => Value::list(items),
+    }
+}
+
+fn index(i: i64, len: usize, of: &Value) -> Result<usize, ErrorKind> {
+    if i < 0 || i as usize >= len {
+        return Err(ErrorKind::IndexOutOfRange {
+            index: i,
+            len,
+            what: if matches!(of, Value::Str(_)) {
+                "string"
+            } else {
+                "list"
+            },
+        });
+    }
+    Ok(i as usize)
+}
+
+fn choose(
+    items: &[Value],
+    k: usize,
+    from: usize,
+    chosen: &mut Vec<Value>,
+    out: &mut Vec<Value>,
+) -> Result<(), ErrorKind> {
+    if chosen.len() == k {
+        if out.len() >= MAX_COLLECTION {
+            return Err(too_large("the number of subsets", out.len()));
+        }
+        out.push(Value::list(chosen.clone()));
+        return Ok(());
+    }
+    for i in from..items.len() {
+        if items.len() - i < k - chosen.len() {
+            break;
+        }
+        chosen.push(items[i].clone());
+        choose(items, k, i + 1, chosen, out)?;
+        chosen.pop();
+    }
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! The compiled program: names resolved to indices, variables to frame
+//! slots. The checker produces it once; the interpreter runs it many times.
+
+use super::builtins::Builtin;
+use super::octal::OctalCode;
+use super::value::Value;
+use crate::source::Span;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::types::Type;
+use indexmap::IndexMap;
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub games: Vec<GameIr>,
+    pub functions: Vec<FnIr>,
+    pub consts: Vec<ConstIr>,
+    pub claims: Vec<ClaimIr>,
+    /// Every name a call may refer to, to its definition.
+    pub callables: IndexMap<String, Callable>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callable {
+    Game(u32),
+    Function(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameIr {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub kind: GameKind,
+    pub span: Span,
+    /// Slots needed by the rules' environments (parameters first).
+    pub frame_size: usize,
+}
+
+#[derive(Clone, Debug)]
+pub enum GameKind {
+    Rules {
+        moves: Vec<MoveIr>,
+        lose: Option<Ir>,
+        parts: Option<Ir>,
+    },
+    /// A position of this game is whatever the expression gives.
+    Alias(Ir),
+    Octal(OctalCode),
+}
+
+impl GameIr {
+    /// Whether the game has a `lose if` rule, which ends the whole game.
+    pub fn has_lose_rule(&self) -> bool {
+        matches!(&self.kind, GameKind::Rules { lose: Some(_), .. })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveIr {
+    pub name: String,
+    pub generators: Vec<GenIr>,
+    pub guard: Option<Ir>,
+    pub result: Ir,
+    pub span: Span,
+}
+
+/// `var in source`, with `var` stored in `slot`.
+#[derive(Clone, Debug)]
+pub struct GenIr {
+    pub var: String,
+    pub slot: u32,
+    pub source: Ir,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnIr {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: Ir,
+    pub ret: Type,
+    pub frame_size: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstIr {
+    pub name: String,
+    pub value: Ir,
+    pub ty: Type,
+    pub frame_size: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClaimIr {
+    pub generators: Vec<GenIr>,
+    pub body: Ir,
+    pub frame_size: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Ir {
+    pub kind: IrKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum IrKind {
+    Lit(Value),
+    Local(u32),
+    Const(u32),
+    CallFn(u32, Vec<Ir>),
+    MakePos(u32, Vec<Ir>),
+    Builtin(Builtin, Vec<Ir>),
+    List(Vec<Ir>),
+    Set(Vec<Ir>),
+    Tuple(Vec<Ir>),
+    Comprehension {
+        element: Box<Ir>,
+        clauses: Vec<CompIr>,
+    },
+    If(Box<Ir>, Box<Ir>, Box<Ir>),
+    Unary(UnaryOp, Box<Ir>),
+    Binary(BinaryOp, Box<Ir>, Box<Ir>),
+    Index(Box<Ir>, Box<Ir>),
+}
+
+#[derive(Clone, Debug)]
+pub struct CompIr {
+    pub generator: GenIr,
+    pub guard: Option<Ir>,
+}

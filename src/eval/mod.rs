@@ -1,0 +1,14 @@
+//! Values, the compiled program, and the interpreter that runs move rules.
+
+pub mod builtins;
+pub mod interp;
+pub mod ir;
+pub mod octal;
+pub mod positions;
+pub mod show;
+pub mod value;
+
+pub use interp::Interp;
+pub use ir::Program;
+pub use positions::{GameId, PosId, Positions};
+pub use value::Value;

@@ -1,0 +1,278 @@
+//! A session: the files loaded so far, the program they define, and the
+//! interpreter and solver behind every question asked of it. The command
+//! line and the REPL both work through this.
+
+use crate::check;
+use crate::error::{Error, ErrorKind, Errors};
+use crate::eval::ir::{Callable, ClaimIr, GameKind, IrKind};
+use crate::eval::{Interp, PosId, Value};
+use crate::solve::SumMove;
+use crate::source::{SourceId, Sources, Span};
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::{parse_file, parse_position};
+use crate::types::Type;
+use std::sync::Arc;
+
+#[derive(Default)]
+pub struct Session {
+    pub sources: Sources,
+    pub interp: Interp,
+}
+
+/// The result of running one claim.
+pub struct ClaimResult {
+    pub span: Span,
+    pub failure: Option<Error>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// Reads, parses and checks a file, adding its definitions.
+    pub fn load_file(&mut self, path: &str) -> Result<(), Errors> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                let source = self.sources.add(path, "");
+                return Err(vec![Error::new(
+                    ErrorKind::Io {
+                        path: path.to_string(),
+                        reason: e.to_string(),
+                    },
+                    Span::new(source, 0, 0),
+                )]);
+            }
+        };
+        self.load_text(path, &text).map(|_| ())
+    }
+
+    /// Parses and checks source text, adding its definitions; returns the
+    /// number of claims it added.
+    pub fn load_text(&mut self, name: &str, text: &str) -> Result<usize, Errors> {
+        let source = self.sources.add(name, text);
+        let file = parse_file(source, text)?;
+        let before = self.interp.program.claims.len();
+        let program = check::check_items(&file.items, &self.interp.program)?;
+        let added = program.claims.len() - before;
+        self.interp.program = Arc::new(program);
+        self.interp.eval_consts().map_err(|e| vec![e])?;
+        Ok(added)
+    }
+
+    /// Evaluates an expression typed by the user, such as a position.
+    pub fn eval_text(&mut self, text: &str) -> Result<Value, Errors> {
+        let source = self.sources.add("<position>", text);
+        self.eval_in(source, text)
+    }
+
+    fn eval_in(&mut self, source: SourceId, text: &str) -> Result<Value, Errors> {
+        let expr = parse_position(source, text)?;
+        let (ir, frame_size, _) = check::check_query(&expr, &self.interp.program)?;
+        let mut env = vec![Value::Int(0); frame_size];
+        self.interp.eval(&ir, &mut env).map_err(|e| vec![e])
+    }
+
+    /// A position typed by the user, as the components of its sum.
+    pub fn position(&mut self, text: &str) -> Result<Arc<[PosId]>, Errors> {
+        let source = self.sources.add("<position>", text);
+        let v = self.eval_in(source, text)?;
+        let span = Span::new(source, 0, text.len());
+        match self.interp.to_sum(v, span).map_err(|e| vec![e])? {
+            Value::Pos(p) => Ok(p),
+            _ => Err(vec![Error::new(
+                ErrorKind::NotAPosition {
+                    found: "something else".into(),
+                },
+                span,
+            )]),
+        }
+    }
+
+    /// Errors from the solver that point nowhere are pinned on `span`.
+    fn pinned<T>(result: Result<T, Error>, span: Span) -> Result<T, Errors> {
+        result.map_err(|e| {
+            if e.span == Span::default() {
+                vec![Error { span, ..e }]
+            } else {
+                vec![e]
+            }
+        })
+    }
+
+    pub fn value(&mut self, parts: &[PosId]) -> Result<u32, Errors> {
+        let r = self.interp.with_solver(|s, i| s.value_of_sum(i, parts));
+        Self::pinned(r, Span::default())
+    }
+
+    pub fn misere_wins(&mut self, parts: &[PosId]) -> Result<bool, Errors> {
+        let r = self.interp.with_solver(|s, i| s.misere_wins(i, parts));
+        Self::pinned(r, Span::default())
+    }
+
+    pub fn height(&mut self, parts: &[PosId]) -> Result<u32, Errors> {
+        let r = self.interp.with_solver(|s, i| s.height_of_sum(i, parts));
+        Self::pinned(r, Span::default())
+    }
+
+    pub fn moves(&mut self, parts: &[PosId]) -> Result<Vec<SumMove>, Errors> {
+        let r = self.interp.with_solver(|s, i| s.moves(i, parts));
+        Self::pinned(r, Span::default())
+    }
+
+    pub fn show_sum(&self, parts: &[PosId]) -> String {
+        crate::eval::show::sum(&self.interp.program, &self.interp.positions, parts)
+    }
+
+    /// The game a `table` is asked of: it must take one natural number.
+    pub fn heap_game(&mut self, name: &str) -> Result<u32, Errors> {
+        let source = self.sources.add("<game>", name);
+        let span = Span::new(source, 0, name.len());
+        let program = &self.interp.program;
+        match program.callables.get(name) {
+            Some(Callable::Game(g)) => {
+                let game = &program.games[*g as usize];
+                let heap_like = matches!(game.kind, GameKind::Octal(_))
+                    || (game.params.len() == 1 && game.params[0].ty.fits(&Type::Nat));
+                if heap_like {
+                    Ok(*g)
+                } else {
+                    Err(vec![Error::new(
+                        ErrorKind::NotAHeapGame {
+                            name: name.to_string(),
+                        },
+                        span,
+                    )
+                    .with_related(game.span, "defined here")])
+                }
+            }
+            _ => {
+                let games: Vec<&str> = program
+                    .callables
+                    .iter()
+                    .filter(|(_, c)| matches!(c, Callable::Game(_)))
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                Err(vec![Error::new(
+                    ErrorKind::UnknownName {
+                        what: "game",
+                        name: name.to_string(),
+                        suggestion: check::suggest::closest(name, games),
+                    },
+                    span,
+                )])
+            }
+        }
+    }
+
+    /// g(0), g(1), ..., g(upto) of a heap game; `each` is told of each
+    /// value as it is found.
+    pub fn table(
+        &mut self,
+        game: u32,
+        upto: u64,
+        mut each: impl FnMut(u64, u32),
+    ) -> Result<Vec<u32>, Errors> {
+        let mut values = Vec::new();
+        let span = self.interp.program.games[game as usize].span;
+        for n in 0..=upto {
+            let arg = i64::try_from(n).map_err(|_| {
+                vec![Error::new(
+                    ErrorKind::TooLarge {
+                        what: "the heap".into(),
+                        size: n.to_string(),
+                        limit: i64::MAX.to_string(),
+                    },
+                    span,
+                )]
+            })?;
+            let pos = self
+                .interp
+                .make_position(game, vec![Value::Int(arg)], span)
+                .map_err(|e| vec![e])?;
+            let Value::Pos(parts) = pos else { continue };
+            let v = self.value(&parts)?;
+            each(n, v);
+            values.push(v);
+        }
+        Ok(values)
+    }
+
+    /// Runs the claims from index `from` on, in order.
+    pub fn run_claims(&mut self, from: usize) -> Vec<ClaimResult> {
+        let program = self.interp.program.clone();
+        program.claims[from..]
+            .iter()
+            .map(|claim| ClaimResult {
+                span: claim.span,
+                failure: self.run_claim(claim).err(),
+            })
+            .collect()
+    }
+
+    fn run_claim(&mut self, claim: &ClaimIr) -> Result<(), Error> {
+        let mut env = vec![Value::Int(0); claim.frame_size];
+        ClaimRunner {
+            interp: &mut self.interp,
+        }
+        .check_case(claim, 0, &mut env)
+    }
+
+    pub fn claim_count(&self) -> usize {
+        self.interp.program.claims.len()
+    }
+}
+
+/// Runs one claim over every binding of its generators, stopping at the
+/// first counterexample.
+struct ClaimRunner<'a> {
+    interp: &'a mut Interp,
+}
+
+impl ClaimRunner<'_> {
+    fn check_case(
+        &mut self,
+        claim: &ClaimIr,
+        depth: usize,
+        env: &mut Vec<Value>,
+    ) -> Result<(), Error> {
+        if let Some(generator) = claim.generators.get(depth) {
+            return self.interp.for_each(generator, env, &mut |interp, env| {
+                ClaimRunner { interp }.check_case(claim, depth + 1, env)
+            });
+        }
+        if self.interp.eval_bool(&claim.body, env)? {
+            return Ok(());
+        }
+        let mut detail = String::new();
+        let bindings: Vec<String> = claim
+            .generators
+            .iter()
+            .map(|g| format!("{} = {}", g.var, self.interp.show(&env[g.slot as usize])))
+            .collect();
+        if !bindings.is_empty() {
+            detail.push_str(&format!(" for {}", bindings.join(", ")));
+        }
+        if let IrKind::Binary(op, lhs, rhs) = &claim.body.kind {
+            if matches!(
+                op,
+                BinaryOp::Eq
+                    | BinaryOp::Ne
+                    | BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Gt
+                    | BinaryOp::Ge
+            ) {
+                let l = self.interp.eval(lhs, env)?;
+                let r = self.interp.eval(rhs, env)?;
+                detail.push_str(&format!(
+                    ": the left side is {}, the right side is {}",
+                    self.interp.show(&l),
+                    self.interp.show(&r)
+                ));
+            }
+        }
+        Err(Error::new(ErrorKind::ClaimFailed { detail }, claim.span))
+    }
+}

@@ -1,0 +1,228 @@
+//! The iterative memoized search behind values and heights. It keeps its
+//! own stack, so a chain of a million positions needs no deep recursion.
+
+use super::{Move, Rules};
+use crate::error::{Error, ErrorKind};
+use crate::eval::PosId;
+
+const UNKNOWN: u32 = u32::MAX;
+const ON_STACK: u32 = u32::MAX - 1;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// The Grundy value: the mex of the options' values (or the xor of
+    /// declared parts).
+    Value,
+    /// The longest play: one more than the longest option (options are
+    /// sums whose heights add).
+    Height,
+}
+
+/// One entry per interned position.
+#[derive(Default)]
+pub struct Memo {
+    table: Vec<u32>,
+}
+
+/// A position whose options are being resolved.
+struct Frame {
+    pos: PosId,
+    /// The components of all options, one after another.
+    pending: Vec<PosId>,
+    /// Where each option ends in `pending`, and the rule that made it.
+    ends: Vec<(usize, u32)>,
+    /// The next component of `pending` to look at.
+    next: usize,
+    /// Whether `pending` holds declared parts rather than options.
+    is_parts: bool,
+}
+
+impl Memo {
+    fn get(&self, pos: PosId) -> u32 {
+        self.table.get(pos as usize).copied().unwrap_or(UNKNOWN)
+    }
+
+    fn set(&mut self, pos: PosId, v: u32) {
+        let i = pos as usize;
+        if i >= self.table.len() {
+            self.table.resize(i + 1, UNKNOWN);
+        }
+        self.table[i] = v;
+    }
+
+    pub fn known(&self) -> usize {
+        self.table.iter().filter(|&&v| v < ON_STACK).count()
+    }
+
+    pub fn compute(
+        &mut self,
+        rules: &mut dyn Rules,
+        root: PosId,
+        measure: Measure,
+    ) -> Result<u32, Error> {
+        let known = self.get(root);
+        if known < ON_STACK {
+            return Ok(known);
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut moves: Vec<Move> = Vec::new();
+        let result = self.run(rules, root, measure, &mut stack, &mut moves);
+        if result.is_err() {
+            // Leave nothing marked as in progress, so a later call starts clean.
+            for frame in &stack {
+                self.set(frame.pos, UNKNOWN);
+            }
+        }
+        result
+    }
+
+    fn run(
+        &mut self,
+        rules: &mut dyn Rules,
+        root: PosId,
+        measure: Measure,
+        stack: &mut Vec<Frame>,
+        moves: &mut Vec<Move>,
+    ) -> Result<u32, Error> {
+        stack.push(self.open(rules, root, measure, moves)?);
+        loop {
+            let top = stack.len() - 1;
+            // Descend into the first component whose result is not known.
+            let mut descend = None;
+            {
+                let frame = &mut stack[top];
+                while frame.next < frame.pending.len() {
+                    let c = frame.pending[frame.next];
+                    match self.get(c) {
+                        ON_STACK => return Err(self.cycle(rules, stack, c)),
+                        UNKNOWN => {
+                            descend = Some(c);
+                            break;
+                        }
+                        _ => frame.next += 1,
+                    }
+                }
+            }
+            if let Some(c) = descend {
+                let frame = self.open(rules, c, measure, moves)?;
+                stack.push(frame);
+                continue;
+            }
+            let Some(frame) = stack.pop() else {
+                unreachable!("the stack holds at least the frame just examined");
+            };
+            let v = self.finish(&frame, measure);
+            self.set(frame.pos, v);
+            if stack.is_empty() {
+                return Ok(v);
+            }
+        }
+    }
+
+    fn open(
+        &mut self,
+        rules: &mut dyn Rules,
+        pos: PosId,
+        measure: Measure,
+        moves: &mut Vec<Move>,
+    ) -> Result<Frame, Error> {
+        if measure == Measure::Value {
+            if let Some(parts) = rules.parts(pos)? {
+                self.set(pos, ON_STACK);
+                return Ok(Frame {
+                    pos,
+                    ends: vec![(parts.len(), 0)],
+                    pending: parts.to_vec(),
+                    next: 0,
+                    is_parts: true,
+                });
+            }
+        }
+        moves.clear();
+        rules.options(pos, moves)?;
+        let mut pending = Vec::new();
+        let mut ends = Vec::with_capacity(moves.len());
+        for m in moves.iter() {
+            pending.extend_from_slice(&m.result);
+            ends.push((pending.len(), m.rule));
+        }
+        self.set(pos, ON_STACK);
+        Ok(Frame {
+            pos,
+            pending,
+            ends,
+            next: 0,
+            is_parts: false,
+        })
+    }
+
+    fn finish(&self, frame: &Frame, measure: Measure) -> u32 {
+        let mut start = 0;
+        let mut option_results = Vec::with_capacity(frame.ends.len());
+        for &(end, _) in &frame.ends {
+            let parts = frame.pending[start..end].iter().map(|&c| self.get(c));
+            option_results.push(match measure {
+                Measure::Value => parts.fold(0, |acc, v| acc ^ v),
+                Measure::Height => parts.fold(0u32, |acc, v| acc.saturating_add(v)),
+            });
+            start = end;
+        }
+        match (measure, frame.is_parts) {
+            (Measure::Value, true) => option_results[0],
+            (Measure::Value, false) => mex(&option_results),
+            (Measure::Height, _) => option_results
+                .iter()
+                .max()
+                .map_or(0, |h| h.saturating_add(1)),
+        }
+    }
+
+    fn cycle(&mut self, rules: &mut dyn Rules, stack: &[Frame], again: PosId) -> Error {
+        let start = stack.iter().position(|f| f.pos == again).unwrap_or(0);
+        let mut names: Vec<String> = stack[start..]
+            .iter()
+            .map(|f| rules.describe(f.pos))
+            .collect();
+        names.push(rules.describe(again));
+        let top = &stack[stack.len() - 1];
+        let option = top
+            .ends
+            .iter()
+            .position(|&(end, _)| end > top.next)
+            .unwrap_or(0);
+        let span = rules.rule_span(top.pos, top.ends.get(option).map_or(0, |&(_, r)| r));
+        for frame in stack {
+            self.set(frame.pos, UNKNOWN);
+        }
+        Error::new(
+            ErrorKind::Cycle {
+                cycle: names.join(" -> "),
+            },
+            span,
+        )
+    }
+}
+
+/// The least natural number not among `values`.
+pub fn mex(values: &[u32]) -> u32 {
+    let mut seen = vec![false; values.len() + 1];
+    for &v in values {
+        if (v as usize) < seen.len() {
+            seen[v as usize] = true;
+        }
+    }
+    seen.iter().position(|s| !s).unwrap_or(values.len()) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mex;
+
+    #[test]
+    fn mex_is_the_least_missing_value() {
+        assert_eq!(mex(&[]), 0);
+        assert_eq!(mex(&[1, 2]), 0);
+        assert_eq!(mex(&[0, 2, 1, 4]), 3);
+        assert_eq!(mex(&[0, 0, 1]), 2);
+    }
+}

@@ -1,0 +1,101 @@
+//! The Sprague-Grundy solver, generic over any game whose positions are
+//! interned integers and whose rules can list a position's options.
+
+mod memo;
+mod misere;
+mod moves;
+pub mod period;
+
+pub use moves::SumMove;
+
+use crate::error::Error;
+use crate::eval::PosId;
+use crate::source::Span;
+use memo::{Measure, Memo};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One move of one component: the rule that made it and the sum it leads to.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub rule: u32,
+    pub result: Arc<[PosId]>,
+    /// How a user would name the move, such as `take(k = 2)`; only made
+    /// when asked for, since the search never needs it.
+    pub label: Option<String>,
+}
+
+/// What the solver needs to know of a game.
+pub trait Rules {
+    /// The options of a position; none when the player to move has lost.
+    fn options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<(), Error>;
+    /// The same options, each with its label.
+    fn labelled_options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<(), Error>;
+    /// The parts a position is declared equal to, if any.
+    fn parts(&mut self, pos: PosId) -> Result<Option<Arc<[PosId]>>, Error>;
+    /// Whether a `lose if` rule says the player to move has already lost.
+    fn lost(&mut self, pos: PosId) -> Result<bool, Error>;
+    /// The position as a user would write it.
+    fn describe(&self, pos: PosId) -> String;
+    /// Where the rule that made a move is written.
+    fn rule_span(&self, pos: PosId, rule: u32) -> Span;
+}
+
+/// Values and heights computed so far; they stay valid as long as the
+/// rules do not change.
+#[derive(Default)]
+pub struct Solver {
+    values: Memo,
+    heights: Memo,
+    misere: HashMap<Arc<[PosId]>, bool>,
+}
+
+impl Solver {
+    /// The Grundy value of one component.
+    pub fn value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
+        self.values.compute(rules, pos, Measure::Value)
+    }
+
+    /// The Grundy value of a sum: the xor of its parts' values.
+    pub fn value_of_sum(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<u32, Error> {
+        let mut total = 0;
+        for &p in parts {
+            total ^= self.value(rules, p)?;
+        }
+        Ok(total)
+    }
+
+    /// The length of the longest play from one component.
+    pub fn height(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
+        self.heights.compute(rules, pos, Measure::Height)
+    }
+
+    /// The length of the longest play from a sum: the parts are played
+    /// independently, so their heights add up.
+    pub fn height_of_sum(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<u32, Error> {
+        let mut total: u32 = 0;
+        for &p in parts {
+            total = total.saturating_add(self.height(rules, p)?);
+        }
+        Ok(total)
+    }
+
+    /// Whether the player to move wins under misère play (the player who
+    /// cannot move wins), found by searching the whole sum.
+    pub fn misere_wins(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<bool, Error> {
+        // The normal-play values first: they prove the game finite, so the
+        // search below terminates, and they report any loop with its cycle.
+        self.value_of_sum(rules, parts)?;
+        misere::wins(&mut self.misere, rules, parts)
+    }
+
+    /// Every move from a sum, with the position it leads to and its value.
+    pub fn moves(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<Vec<SumMove>, Error> {
+        moves::all(self, rules, parts)
+    }
+
+    /// The number of components whose value is known.
+    pub fn known_values(&self) -> usize {
+        self.values.known()
+    }
+}

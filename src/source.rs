@@ -1,0 +1,75 @@
+//! Source texts and the spans that point into them.
+
+/// Which source text a span points into: a file, a position typed on the
+/// command line, or a line typed at the REPL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct SourceId(pub u32);
+
+/// A byte range in one source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub source: SourceId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(source: SourceId, start: usize, end: usize) -> Span {
+        Span {
+            source,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            source: self.source,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// One named text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// Every text a session has read, so that any span can be shown later.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    texts: Vec<Source>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        self.texts.push(Source {
+            name: name.into(),
+            text: text.into(),
+        });
+        SourceId((self.texts.len() - 1) as u32)
+    }
+
+    pub fn try_get(&self, id: SourceId) -> Option<&Source> {
+        self.texts.get(id.0 as usize)
+    }
+
+    /// The text a span covers.
+    pub fn slice(&self, span: Span) -> &str {
+        self.try_get(span.source)
+            .and_then(|s| s.text.get(span.start as usize..span.end as usize))
+            .unwrap_or("")
+    }
+}

@@ -1,0 +1,212 @@
+//! The abstract syntax tree: what the user wrote, with spans, before any
+//! name is resolved.
+
+use crate::source::Span;
+use crate::types::Type;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Const(ConstDef),
+    Fn(FnDef),
+    Game(GameDef),
+    Claim(Claim),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstDef {
+    pub name: Ident,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Option<TypeExpr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeExpr {
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: GameBody,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum GameBody {
+    /// `= octal 0.77;`
+    Octal { code: String, span: Span },
+    /// `= expr;`: each position is this position or sum.
+    Alias(Expr),
+    /// `{ move ...; lose if ...; parts = ...; }`
+    Rules(Vec<GameItem>),
+}
+
+#[derive(Clone, Debug)]
+pub enum GameItem {
+    Move(MoveRule),
+    Lose { condition: Expr, span: Span },
+    Parts { parts: Expr, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveRule {
+    pub name: Ident,
+    pub generators: Vec<Generator>,
+    pub guard: Option<Expr>,
+    pub result: Expr,
+    pub span: Span,
+}
+
+/// `var in source`
+#[derive(Clone, Debug)]
+pub struct Generator {
+    pub var: Ident,
+    pub source: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub scope: Vec<Generator>,
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Str(Arc<str>),
+    Bool(bool),
+    Var(String),
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+    List(Vec<Expr>),
+    Set(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Comprehension {
+        element: Box<Expr>,
+        clauses: Vec<CompClause>,
+    },
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Index {
+        target: Box<Expr>,
+        index: Box<Expr>,
+    },
+}
+
+/// `for var in source if guard` inside a list comprehension.
+#[derive(Clone, Debug)]
+pub struct CompClause {
+    pub generator: Generator,
+    pub guard: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    RangeExclusive,
+    RangeInclusive,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Or => "or",
+            And => "and",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            In => "in",
+            NotIn => "not in",
+            RangeExclusive => "..",
+            RangeInclusive => "..=",
+            BitOr => "|",
+            BitXor => "^",
+            BitAnd => "&",
+            Shl => "<<",
+            Shr => ">>",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+        }
+    }
+}

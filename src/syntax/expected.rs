@@ -1,0 +1,156 @@
+//! pest's errors in words a user knows: "expected `;` or an operator", not
+//! a list of grammar rule names.
+
+use super::parser::Rule;
+use crate::error::{Error, ErrorKind};
+use crate::source::{SourceId, Span};
+use pest::error::{ErrorVariant, InputLocation};
+use std::collections::BTreeSet;
+
+pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text: &str) -> Error {
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    if let ErrorVariant::CustomError { message } = &err.variant {
+        if message.contains("limit") {
+            return Error::new(
+                ErrorKind::NestedTooDeeply {
+                    depth: nesting_at(text, pos),
+                    limit: 200,
+                },
+                Span::new(source, pos, pos),
+            );
+        }
+    }
+    let mut words = BTreeSet::new();
+    if let ErrorVariant::ParsingError { positives, .. } = &err.variant {
+        for rule in positives {
+            if let Some(w) = rule_words(*rule) {
+                words.insert(w.to_string());
+            }
+        }
+    }
+    if let Some(attempts) = err.parse_attempts() {
+        for token in attempts.expected_tokens() {
+            if let Some(w) = token_words(&token.to_string()) {
+                words.insert(w);
+            }
+        }
+    }
+    let (found, len) = found_at(text, pos);
+    let expected = join_alternatives(words.into_iter().collect());
+    Error::new(
+        ErrorKind::Syntax { expected, found },
+        Span::new(source, pos, pos + len),
+    )
+}
+
+/// How many brackets are open at `pos`: the depth a stack limit was hit at.
+fn nesting_at(text: &str, pos: usize) -> usize {
+    let mut depth: usize = 0;
+    for c in text[..pos.min(text.len())].chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth
+}
+
+fn rule_words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::expr | Rule::operand | Rule::prefix => "an expression",
+        Rule::ident | Rule::var => "a name",
+        Rule::int_lit => "a number",
+        Rule::str_lit => "a string",
+        Rule::type_expr => "a type such as `nat`, `[nat]` or `str`",
+        Rule::item | Rule::const_def | Rule::fn_def | Rule::game_def | Rule::claim => {
+            "a definition (`game`, `fn`, `const` or `claim`)"
+        }
+        Rule::move_rule | Rule::lose_rule | Rule::parts_rule => {
+            "a rule (`move`, `lose if` or `parts =`)"
+        }
+        Rule::infix
+        | Rule::or
+        | Rule::and
+        | Rule::eq
+        | Rule::ne
+        | Rule::lt
+        | Rule::le
+        | Rule::gt
+        | Rule::ge
+        | Rule::in_
+        | Rule::not_in
+        | Rule::range_excl
+        | Rule::range_incl
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::rem
+        | Rule::bit_or
+        | Rule::bit_xor
+        | Rule::bit_and
+        | Rule::shl
+        | Rule::shr => "an operator",
+        Rule::index => "`[`",
+        Rule::octal_code => "an octal code such as 0.77",
+        Rule::generator => "a generator such as `k in 1..=n`",
+        Rule::guard => "`if`",
+        Rule::EOI => "the end of the input",
+        _ => return None,
+    })
+}
+
+/// Literal tokens the grammar tried; operators are folded into one word.
+fn token_words(token: &str) -> Option<String> {
+    const OPERATORS: &[&str] = &[
+        "or", "and", "..=", "..", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "not", "in", "+",
+        "-", "*", "/", "%", "|", "^", "&",
+    ];
+    if OPERATORS.contains(&token) {
+        return Some("an operator".into());
+    }
+    let is_char_range = token.chars().count() == 4 && token.get(1..3) == Some("..");
+    if is_char_range || token == "BUILTIN_RULE" || token.trim().is_empty() || token == "//" {
+        return None;
+    }
+    Some(format!("`{token}`"))
+}
+
+fn join_alternatives(mut words: Vec<String>) -> String {
+    if words.is_empty() {
+        return "something else".into();
+    }
+    // Backquoted tokens first: they are the most precise advice.
+    words.sort_by_key(|w| (!w.starts_with('`'), w.clone()));
+    match words.len() {
+        1 => words.remove(0),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {}", words.join(", "), last)
+        }
+    }
+}
+
+/// A short description of what stands at `pos`, and its length in bytes.
+fn found_at(text: &str, pos: usize) -> (String, usize) {
+    let rest = text.get(pos..).unwrap_or("");
+    let Some(first) = rest.chars().next() else {
+        return ("the end of the input".into(), 0);
+    };
+    let len = if first.is_alphanumeric() || first == '_' {
+        rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len())
+    } else {
+        first.len_utf8()
+    };
+    let word = &rest[..len];
+    let shown = match word {
+        "\n" | "\r" => "the end of the line".to_string(),
+        _ => format!("`{word}`"),
+    };
+    (shown, len)
+}
