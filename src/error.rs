@@ -4,9 +4,13 @@
 use crate::source::Span;
 use thiserror::Error as ThisError;
 
-/// One mistake found in a file, a position or a running rule.
+/// One mistake found in a file, a position or a running rule. Boxed, so
+/// that the `Result`s carrying it stay small on the interpreter's hot path.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Error {
+pub struct Error(Box<ErrorData>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorData {
     pub kind: ErrorKind,
     /// Where the mistake is.
     pub span: Span,
@@ -17,14 +21,33 @@ pub struct Error {
     pub context: Vec<String>,
 }
 
+impl std::ops::Deref for Error {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
+}
+
 impl Error {
     pub fn new(kind: ErrorKind, span: Span) -> Error {
-        Error {
+        Error(Box::new(ErrorData {
             kind,
             span,
             related: Vec::new(),
             context: Vec::new(),
-        }
+        }))
+    }
+
+    /// The same error pointing somewhere else.
+    pub fn at(mut self, span: Span) -> Error {
+        self.span = span;
+        self
     }
 
     pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Error {

@@ -94,7 +94,7 @@ impl Session {
     fn pinned<T>(result: Result<T, Error>, span: Span) -> Result<T, Errors> {
         result.map_err(|e| {
             if e.span == Span::default() {
-                vec![Error { span, ..e }]
+                vec![e.at(span)]
             } else {
                 vec![e]
             }

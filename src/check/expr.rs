@@ -110,13 +110,7 @@ impl Checker {
                 let (i_ir, i_ty) = self.expr(index, scope);
                 self.expect_number(&i_ty, index.span);
                 let ty = match &t_ty {
-                    Type::Str | Type::Grid => {
-                        if t_ty == Type::Grid {
-                            Type::Str
-                        } else {
-                            Type::Str
-                        }
-                    }
+                    Type::Str | Type::Grid => Type::Str,
                     Type::List(t) | Type::Set(t) => (**t).clone(),
                     Type::Tuple(_) | Type::Unknown => Type::Unknown,
                     other => {
@@ -306,7 +300,7 @@ impl Checker {
                 Type::Bool
             }
             Eq | Ne | Lt | Le | Gt | Ge => {
-                if !l.fits(&r) && !(is_listy(&l) && is_listy(&r)) {
+                if !(l.fits(&r) || is_listy(&l) && is_listy(&r)) {
                     mismatch(
                         self,
                         format!("{}, to compare with the left side", describe(&l)),
@@ -335,14 +329,7 @@ impl Checker {
                     } else {
                         Type::Int
                     }
-                } else if l.fits(&r)
-                    && matches!(
-                        l.join(&r),
-                        Type::Str | Type::List(_) | Type::Game | Type::Grid | Type::Unknown
-                    )
-                {
-                    l.join(&r)
-                } else if is_listy(&l) && is_listy(&r) {
+                } else if addable(&l, &r) {
                     l.join(&r)
                 } else {
                     let expected = match l {
@@ -378,6 +365,16 @@ impl Checker {
         };
         (IrKind::Binary(op, Box::new(l_ir), Box::new(r_ir)), ty)
     }
+}
+
+/// Whether `+` joins two non-numbers: strings, lists or positions (sums).
+fn addable(l: &Type, r: &Type) -> bool {
+    let same_kind = l.fits(r)
+        && matches!(
+            l.join(r),
+            Type::Str | Type::List(_) | Type::Game | Type::Grid | Type::Unknown
+        );
+    same_kind || (is_listy(l) && is_listy(r))
 }
 
 fn is_listy(t: &Type) -> bool {

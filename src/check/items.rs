@@ -46,15 +46,9 @@ impl Checker {
         let mut games = Vec::new();
         for item in items {
             match item {
-                ast::Item::Fn(f) => {
-                    if self.declare(&f.name) {
-                        fns.push((f, self.declare_fn(f)));
-                    }
-                }
-                ast::Item::Game(g) => {
-                    if self.declare(&g.name) {
-                        games.push((g, self.declare_game(g)));
-                    }
+                ast::Item::Fn(f) if self.declare(&f.name) => fns.push((f, self.declare_fn(f))),
+                ast::Item::Game(g) if self.declare(&g.name) => {
+                    games.push((g, self.declare_game(g)))
                 }
                 _ => {}
             }

@@ -450,7 +450,7 @@ pub fn int(v: &Value) -> Result<i64, ErrorKind> {
 }
 
 fn length(v: &Value) -> Result<usize, ErrorKind> {
-    v.len().ok_or_else(|| ErrorKind::WrongType {
+    v.count().ok_or_else(|| ErrorKind::WrongType {
         expected: "a list, set or string".into(),
         found: v.kind().into(),
     })

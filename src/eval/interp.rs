@@ -664,7 +664,7 @@ impl Interp {
         })
         .map_err(|e: Error| {
             if e.span == Span::default() {
-                Error { span, ..e }
+                e.at(span)
             } else {
                 e
             }

@@ -55,7 +55,7 @@ impl Value {
     }
 
     /// The number of elements of a collection.
-    pub fn len(&self) -> Option<usize> {
+    pub fn count(&self) -> Option<usize> {
         Some(match self {
             Value::Str(s) => s.chars().count(),
             Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.len(),
