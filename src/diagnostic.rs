@@ -1,7 +1,7 @@
 //! The one place where errors become miette diagnostics and are rendered.
 
 use crate::error::Error;
-use crate::source::Sources;
+use crate::source::{Sources, Span};
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan,
 };
@@ -15,7 +15,6 @@ pub struct Report {
     help: Option<String>,
     source: NamedSource<String>,
     labels: Vec<LabeledSpan>,
-    related: Vec<Report>,
 }
 
 impl fmt::Display for Report {
@@ -44,71 +43,59 @@ impl Diagnostic for Report {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
     }
-
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(self.related.iter().map(|r| r as &dyn Diagnostic)))
-    }
 }
 
 impl Report {
     pub fn new(error: &Error, sources: &Sources) -> Report {
-        let src = sources_text(sources, error.span.source);
-        let has_text = sources
-            .try_get(error.span.source)
-            .is_some_and(|s| !s.text.is_empty());
+        let source = sources.try_get(error.span.source);
+        let named = match source {
+            Some(s) => NamedSource::new(s.name.clone(), s.text.clone()),
+            None => NamedSource::new("<unknown>", String::new()),
+        };
         let mut labels = Vec::new();
-        if has_text {
+        if source.is_some_and(|s| !s.text.is_empty()) {
             labels.push(LabeledSpan::new_primary_with_span(
                 Some(error.kind.label()),
-                to_span(error.span.start, error.span.end),
+                to_span(error.span),
             ));
         }
-        let mut related = Vec::new();
+        let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if span.source == error.span.source {
                 labels.push(LabeledSpan::new_with_span(
                     Some(label.clone()),
-                    to_span(span.start, span.end),
+                    to_span(*span),
                 ));
             } else {
-                related.push(Report {
-                    message: label.clone(),
-                    code: "grundy::note".into(),
-                    help: None,
-                    source: sources_text(sources, span.source),
-                    labels: vec![LabeledSpan::new_primary_with_span(
-                        None,
-                        to_span(span.start, span.end),
-                    )],
-                    related: Vec::new(),
-                });
+                // A place in another text (a game's file, for a position
+                // typed on the command line) is named rather than drawn.
+                help.push(format!("{label}: {}", location(sources, *span)));
             }
         }
-        let mut help: Vec<String> = error.kind.help().into_iter().collect();
         help.extend(error.context.iter().map(|c| format!("while {c}")));
         Report {
             message: error.kind.to_string(),
             code: format!("grundy::{}", error.kind.code()),
             help: (!help.is_empty()).then(|| help.join("\n")),
-            source: src,
+            source: named,
             labels,
-            related,
         }
     }
 }
 
-fn sources_text(sources: &Sources, id: crate::source::SourceId) -> NamedSource<String> {
-    match sources.try_get(id) {
-        Some(s) => NamedSource::new(s.name.clone(), s.text.clone()),
-        None => NamedSource::new("<unknown>", String::new()),
-    }
+fn to_span(span: Span) -> SourceSpan {
+    SourceSpan::new((span.start as usize).into(), span.len())
 }
 
-fn to_span(start: u32, end: u32) -> SourceSpan {
-    SourceSpan::new((start as usize).into(), (end - start.min(end)) as usize)
+/// `file:line:column` of the start of a span.
+fn location(sources: &Sources, span: Span) -> String {
+    let Some(source) = sources.try_get(span.source) else {
+        return "an unknown place".into();
+    };
+    let before = source.text.get(..span.start as usize).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    format!("{}:{line}:{column}", source.name)
 }
 
 /// Renders an error as text; `color` only when writing to a terminal.

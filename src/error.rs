@@ -92,8 +92,12 @@ pub enum ErrorKind {
     },
     #[error("expected {expected}, found {found}")]
     WrongType { expected: String, found: String },
+    #[error("comparisons do not chain")]
+    ChainedComparison,
     #[error("a move must lead to a position, but this is {found}")]
     NotAPosition { found: String },
+    #[error("expected a position, such as `Nim([3, 5, 7])` or `Kayles(4) + Kayles(6)`, but this is {found}")]
+    ExpectedPosition { found: String },
     #[error("game parameter `{name}` needs a type")]
     MissingType { name: String },
     #[error("`{name}` asks the solver, which only claims and queries may do")]
@@ -125,6 +129,8 @@ pub enum ErrorKind {
         size: String,
         limit: String,
     },
+    #[error("the search needs more than {limit} positions")]
+    StateLimit { limit: usize },
     #[error("helper functions call each other too deeply (more than {limit} calls)")]
     RecursionTooDeep { limit: usize },
 
@@ -157,7 +163,9 @@ impl ErrorKind {
             ErrorKind::Duplicate { .. } => "duplicate",
             ErrorKind::WrongArity { .. } => "wrong-arity",
             ErrorKind::WrongType { .. } => "wrong-type",
+            ErrorKind::ChainedComparison => "chained-comparison",
             ErrorKind::NotAPosition { .. } => "not-a-position",
+            ErrorKind::ExpectedPosition { .. } => "expected-position",
             ErrorKind::MissingType { .. } => "missing-type",
             ErrorKind::QueryOutsideClaim { .. } => "query-outside-claim",
             ErrorKind::EmptyGame { .. } => "empty-game",
@@ -170,6 +178,7 @@ impl ErrorKind {
             ErrorKind::TerminalInSum { .. } => "terminal-in-sum",
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
+            ErrorKind::StateLimit { .. } => "state-limit",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
             ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
             ErrorKind::Io { .. } => "io",
@@ -188,7 +197,9 @@ impl ErrorKind {
             ErrorKind::Duplicate { .. } => "defined again here".into(),
             ErrorKind::WrongArity { .. } => "this call".into(),
             ErrorKind::WrongType { found, .. } => format!("this is {found}"),
+            ErrorKind::ChainedComparison => "a comparison of a comparison".into(),
             ErrorKind::NotAPosition { .. } => "this result".into(),
+            ErrorKind::ExpectedPosition { .. } => "not a position".into(),
             ErrorKind::MissingType { .. } => "this parameter".into(),
             ErrorKind::QueryOutsideClaim { .. } => "asked here".into(),
             ErrorKind::EmptyGame { .. } => "this game".into(),
@@ -201,6 +212,7 @@ impl ErrorKind {
             ErrorKind::TerminalInSum { .. } => "this sum".into(),
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
+            ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
             ErrorKind::NotAHeapGame { .. } => "this game".into(),
             ErrorKind::Io { .. } => "here".into(),
@@ -229,9 +241,15 @@ impl ErrorKind {
             ErrorKind::Duplicate { .. } => Some("rename one of them".into()),
             ErrorKind::WrongArity { .. } => None,
             ErrorKind::WrongType { .. } => None,
+            ErrorKind::ChainedComparison => {
+                Some("write `a < b and b < c` rather than `a < b < c`".into())
+            }
             ErrorKind::NotAPosition { .. } => Some(
                 "write a game applied to arguments, such as `Heap(n - k)`, a sum such as `Heap(a) + Heap(b)`, or a list of positions".into(),
             ),
+            ErrorKind::ExpectedPosition { .. } => {
+                Some("a position is a game applied to its arguments, or a sum of them".into())
+            }
             ErrorKind::MissingType { .. } => Some(
                 "write `name: nat`, `name: [nat]`, `name: str`, ... so positions can be checked"
                     .into(),
@@ -246,7 +264,7 @@ impl ErrorKind {
             ErrorKind::Overflow { .. } => Some("numbers are 64-bit and never wrap".into()),
             ErrorKind::DivisionByZero => None,
             ErrorKind::Negative { .. } => Some(
-                "guard the move, for example `if k <= n`, so it cannot make a heap negative"
+                "a `nat` is never negative; if a move made it so, guard the move (for example `if k <= n`)"
                     .into(),
             ),
             ErrorKind::IndexOutOfRange { .. } => Some("indices start at 0".into()),
@@ -258,6 +276,9 @@ impl ErrorKind {
                 "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
             ),
             ErrorKind::TooLarge { .. } => None,
+            ErrorKind::StateLimit { .. } => Some(
+                "if the game is finite but large, raise the limit with --max-states; if a move can always be followed by another (an infinite game), the search would never end".into(),
+            ),
             ErrorKind::RecursionTooDeep { .. } => {
                 Some("does the helper call itself without getting closer to a base case?".into())
             }

@@ -20,5 +20,6 @@ pub mod syntax;
 pub mod types;
 
 pub use error::{Error, ErrorKind};
+pub use session::Session;
 
 pub use source::{SourceId, Sources, Span};

@@ -4,7 +4,7 @@
 
 use crate::check;
 use crate::error::{Error, ErrorKind, Errors};
-use crate::eval::ir::{Callable, ClaimIr, GameKind, IrKind};
+use crate::eval::ir::{Callable, ClaimIr, GameKind, Ir, IrKind};
 use crate::eval::{Interp, PosId, Value};
 use crate::solve::SumMove;
 use crate::source::{SourceId, Sources, Span};
@@ -79,11 +79,11 @@ impl Session {
         let source = self.sources.add("<position>", text);
         let v = self.eval_in(source, text)?;
         let span = Span::new(source, 0, text.len());
-        match self.interp.to_sum(v, span).map_err(|e| vec![e])? {
-            Value::Pos(p) => Ok(p),
+        match self.interp.to_sum(v.clone(), span) {
+            Ok(Value::Pos(p)) => Ok(p),
             _ => Err(vec![Error::new(
-                ErrorKind::NotAPosition {
-                    found: "something else".into(),
+                ErrorKind::ExpectedPosition {
+                    found: v.kind().to_string(),
                 },
                 span,
             )]),
@@ -242,6 +242,11 @@ impl ClaimRunner<'_> {
                 ClaimRunner { interp }.check_case(claim, depth + 1, env)
             });
         }
+        if let Some(filter) = &claim.filter {
+            if !self.interp.eval_bool(filter, env)? {
+                return Ok(());
+            }
+        }
         if self.interp.eval_bool(&claim.body, env)? {
             return Ok(());
         }
@@ -254,25 +259,56 @@ impl ClaimRunner<'_> {
         if !bindings.is_empty() {
             detail.push_str(&format!(" for {}", bindings.join(", ")));
         }
-        if let IrKind::Binary(op, lhs, rhs) = &claim.body.kind {
-            if matches!(
-                op,
-                BinaryOp::Eq
-                    | BinaryOp::Ne
-                    | BinaryOp::Lt
-                    | BinaryOp::Le
-                    | BinaryOp::Gt
-                    | BinaryOp::Ge
-            ) {
+        let (span, why) = self.explain(&claim.body, env)?;
+        if let Some(why) = why {
+            detail.push_str(&format!(": {why}"));
+        }
+        let error = Error::new(ErrorKind::ClaimFailed { detail }, span);
+        Err(if span == claim.body.span {
+            error.at(claim.span)
+        } else {
+            error.with_related(claim.span, "in this claim")
+        })
+    }
+
+    /// The part of a false condition that made it false, and the values
+    /// that show why: for `a and b`, the conjunct that failed; for a
+    /// comparison, both sides.
+    fn explain(&mut self, ir: &Ir, env: &mut Vec<Value>) -> Result<(Span, Option<String>), Error> {
+        let IrKind::Binary(op, lhs, rhs) = &ir.kind else {
+            return Ok((ir.span, None));
+        };
+        match op {
+            BinaryOp::And => {
+                if self.interp.eval_bool(lhs, env)? {
+                    self.explain(rhs, env)
+                } else {
+                    self.explain(lhs, env)
+                }
+            }
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => {
                 let l = self.interp.eval(lhs, env)?;
                 let r = self.interp.eval(rhs, env)?;
-                detail.push_str(&format!(
-                    ": the left side is {}, the right side is {}",
+                let why = format!(
+                    "the left side is {}, the right side is {}",
                     self.interp.show(&l),
                     self.interp.show(&r)
-                ));
+                );
+                Ok((ir.span, Some(why)))
             }
+            BinaryOp::In | BinaryOp::NotIn => {
+                let l = self.interp.eval(lhs, env)?;
+                let r = self.interp.eval(rhs, env)?;
+                let is = if *op == BinaryOp::In { "is not" } else { "is" };
+                let why = format!("{} {is} in {}", self.interp.show(&l), self.interp.show(&r));
+                Ok((ir.span, Some(why)))
+            }
+            _ => Ok((ir.span, None)),
         }
-        Err(Error::new(ErrorKind::ClaimFailed { detail }, claim.span))
     }
 }

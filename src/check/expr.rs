@@ -300,7 +300,9 @@ impl Checker {
                 Type::Bool
             }
             Eq | Ne | Lt | Le | Gt | Ge => {
-                if !(l.fits(&r) || is_listy(&l) && is_listy(&r)) {
+                if is_comparison(lhs) {
+                    self.error(ErrorKind::ChainedComparison, lhs.span.to(rhs.span));
+                } else if !(l.fits(&r) || is_listy(&l) && is_listy(&r)) {
                     mismatch(
                         self,
                         format!("{}, to compare with the left side", describe(&l)),
@@ -375,6 +377,17 @@ fn addable(l: &Type, r: &Type) -> bool {
             Type::Str | Type::List(_) | Type::Game | Type::Grid | Type::Unknown
         );
     same_kind || (is_listy(l) && is_listy(r))
+}
+
+fn is_comparison(e: &ast::Expr) -> bool {
+    use BinaryOp::*;
+    matches!(
+        e.kind,
+        ExprKind::Binary {
+            op: Eq | Ne | Lt | Le | Gt | Ge,
+            ..
+        }
+    )
 }
 
 fn is_listy(t: &Type) -> bool {

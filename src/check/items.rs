@@ -357,9 +357,11 @@ impl Checker {
     fn claim(&mut self, c: &ast::Claim) {
         let mut scope = Scope::new(true);
         let generators = self.generators(&c.scope, &mut scope);
+        let filter = c.filter.as_ref().map(|f| self.bool_expr(f, &mut scope));
         let body = self.bool_expr(&c.body, &mut scope);
         self.program.claims.push(ClaimIr {
             generators,
+            filter,
             body,
             frame_size: scope.frame_size,
             span: c.span,

@@ -1,13 +1,12 @@
 //! `grundy check FILE...`
 
-use super::{Failed, Output};
-use crate::session::Session;
+use super::{Failed, Options, Output};
 
-pub fn run(files: &[String], out: &mut Output) -> Result<(), Failed> {
+pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Failed> {
     let mut all_ok = true;
     for file in files {
         // Each file is its own program: files may define the same names.
-        let mut session = Session::new();
+        let mut session = opts.session();
         if let Err(errors) = session.load_file(file) {
             out.errors(&errors, &session.sources);
             out.note(format!(

@@ -7,6 +7,8 @@ mod query;
 mod repl;
 mod table;
 
+use crate::eval::interp::DEFAULT_MAX_POSITIONS;
+use crate::session::Session;
 use clap::{Parser, Subcommand};
 pub use output::Output;
 
@@ -16,6 +18,22 @@ pub use output::Output;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Stop with an error once a search has created this many positions.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS)]
+    pub max_states: usize,
+}
+
+/// What every command needs to start a session.
+pub struct Options {
+    pub max_states: usize,
+}
+
+impl Options {
+    pub fn session(&self) -> Session {
+        let mut session = Session::new();
+        session.interp.max_positions = self.max_states;
+        session
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -76,32 +94,36 @@ pub enum Command {
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     let mut out = Output::new();
+    let opts = Options {
+        max_states: cli.max_states,
+    };
+    let opts = &opts;
     let result = match cli.command {
-        Command::Check { files } => check::run(&files, &mut out),
+        Command::Check { files } => check::run(opts, &files, &mut out),
         Command::Value {
             file,
             position,
             json,
-        } => query::value(&file, &position, json, &mut out),
+        } => query::value(opts, &file, &position, json, &mut out),
         Command::Outcome {
             file,
             position,
             misere,
             json,
-        } => query::outcome(&file, &position, misere, json, &mut out),
+        } => query::outcome(opts, &file, &position, misere, json, &mut out),
         Command::Moves {
             file,
             position,
             winning,
             json,
-        } => query::moves(&file, &position, winning, json, &mut out),
+        } => query::moves(opts, &file, &position, winning, json, &mut out),
         Command::Table {
             file,
             game,
             upto,
             json,
-        } => table::run(&file, &game, upto, json, &mut out),
-        Command::Repl { files } => repl::run(&files, &mut out),
+        } => table::run(opts, &file, &game, upto, json, &mut out),
+        Command::Repl { files } => repl::run(opts, &files, &mut out),
     };
     match result {
         Ok(()) => 0,

@@ -1,6 +1,6 @@
 //! `grundy value`, `grundy outcome` and `grundy moves`.
 
-use super::{Failed, Output};
+use super::{Failed, Options, Output};
 use crate::error::Errors;
 use crate::eval::PosId;
 use crate::session::Session;
@@ -8,8 +8,8 @@ use serde_json::json;
 use std::sync::Arc;
 
 /// Loads the file and reads the position, printing any diagnostics.
-pub(super) fn open(file: &str, out: &mut Output) -> Result<Session, Failed> {
-    let mut session = Session::new();
+pub(super) fn open(opts: &Options, file: &str, out: &mut Output) -> Result<Session, Failed> {
+    let mut session = opts.session();
     session
         .load_file(file)
         .map_err(|e| report(&session, out, e))?;
@@ -22,19 +22,26 @@ pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Fai
 }
 
 fn open_position(
+    opts: &Options,
     file: &str,
     position: &str,
     out: &mut Output,
 ) -> Result<(Session, Arc<[PosId]>), Failed> {
-    let mut session = open(file, out)?;
+    let mut session = open(opts, file, out)?;
     let pos = session
         .position(position)
         .map_err(|e| report(&session, out, e))?;
     Ok((session, pos))
 }
 
-pub fn value(file: &str, position: &str, json: bool, out: &mut Output) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(file, position, out)?;
+pub fn value(
+    opts: &Options,
+    file: &str,
+    position: &str,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), Failed> {
+    let (mut session, pos) = open_position(opts, file, position, out)?;
     let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
     if json {
         out.line(json!({ "position": session.show_sum(&pos), "value": v }).to_string());
@@ -45,13 +52,14 @@ pub fn value(file: &str, position: &str, json: bool, out: &mut Output) -> Result
 }
 
 pub fn outcome(
+    opts: &Options,
     file: &str,
     position: &str,
     misere: bool,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(file, position, out)?;
+    let (mut session, pos) = open_position(opts, file, position, out)?;
     let next_wins = if misere {
         session.misere_wins(&pos)
     } else {
@@ -71,13 +79,14 @@ pub fn outcome(
 }
 
 pub fn moves(
+    opts: &Options,
     file: &str,
     position: &str,
     winning: bool,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(file, position, out)?;
+    let (mut session, pos) = open_position(opts, file, position, out)?;
     print_moves(&mut session, &pos, winning, json, out).map_err(|e| report(&session, out, e))
 }
 

@@ -3,7 +3,7 @@
 //! and the exit status says whether every line succeeded.
 
 use super::query::{print_moves, report};
-use super::{Failed, Output};
+use super::{Failed, Options, Output};
 use crate::error::Errors;
 use crate::session::Session;
 use rustyline::error::ReadlineError;
@@ -22,8 +22,8 @@ commands:
   :quit               leave (or Ctrl-D)
 anything else is a definition (game, fn, const, claim) or an expression to evaluate";
 
-pub fn run(files: &[String], out: &mut Output) -> Result<(), Failed> {
-    let mut session = Session::new();
+pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Failed> {
+    let mut session = opts.session();
     let mut ok = true;
     for file in files {
         if let Err(e) = session.load_file(file) {

@@ -1,12 +1,19 @@
 //! `grundy table FILE GAME --upto N`
 
 use super::query::{open, report};
-use super::{Failed, Output};
+use super::{Failed, Options, Output};
 use crate::solve::period;
 use serde_json::json;
 
-pub fn run(file: &str, game: &str, upto: u64, json: bool, out: &mut Output) -> Result<(), Failed> {
-    let mut session = open(file, out)?;
+pub fn run(
+    opts: &Options,
+    file: &str,
+    game: &str,
+    upto: u64,
+    json: bool,
+    out: &mut Output,
+) -> Result<(), Failed> {
+    let mut session = open(opts, file, out)?;
     let g = session
         .heap_game(game)
         .map_err(|e| report(&session, out, e))?;

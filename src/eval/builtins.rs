@@ -47,6 +47,7 @@ builtins! {
     RemoveAt = "remove_at", 2..=2, "remove_at(xs, i): the list without element i";
     Slice = "slice", 3..=3, "slice(x, from, to): elements from..to of a list or string";
     Runs = "runs", 2..=2, "runs(s, c): the lengths of the maximal runs of character c in s";
+    Regions = "regions", 2..=2, "regions(g, c): the 4-connected regions of cells c in grid g, each cut out as a grid (other cells become #)";
     Xor = "xor", 1..=8, "xor(xs) or xor(a, b, ...): the nim-sum";
     Mex = "mex", 1..=1, "mex(xs): the least natural number not in xs";
     Abs = "abs", 1..=1, "abs(n)";
@@ -61,6 +62,7 @@ builtins! {
     Repeat = "repeat", 2..=2, "repeat(s, n): s written n times";
     Join = "join", 1..=2, "join(strings) or join(strings, sep)";
     List = "list", 1..=1, "list(x): the elements of a set, range or string as a list";
+    Set = "set", 1..=1, "set(x): the elements of a list, range or string as a set";
     Value = "value", 1..=1, "value(p): the Grundy value of a position";
     Outcome = "outcome", 1..=1, "outcome(p): \"P\" if the previous player wins, \"N\" if the next";
     Misere = "misere", 1..=1, "misere(p): the outcome under misère play";
@@ -148,6 +150,7 @@ impl Builtin {
                 }
             }
             B::Runs => Type::List(Box::new(Type::Nat)),
+            B::Regions => Type::List(Box::new(Type::Grid)),
             B::Indices => {
                 collection(0)?;
                 Type::List(Box::new(Type::Nat))
@@ -164,6 +167,10 @@ impl Builtin {
             B::List => {
                 collection(0)?;
                 Type::List(Box::new(first.element().unwrap_or(Type::Unknown)))
+            }
+            B::Set => {
+                collection(0)?;
+                Type::Set(Box::new(first.element().unwrap_or(Type::Unknown)))
             }
             B::Value | B::Height => {
                 game(0)?;
@@ -275,6 +282,33 @@ impl Builtin {
                     runs.push(Value::Int(current));
                 }
                 Value::list(runs)
+            }
+            B::Regions => {
+                let Value::Str(c) = arg(1) else {
+                    return Err(bad("regions(g, c) needs a one-character string c".into()));
+                };
+                let mut rows = Vec::new();
+                for row in elements(arg(0))? {
+                    match row {
+                        Value::Str(r) => rows.push(r.chars().collect::<Vec<char>>()),
+                        other => {
+                            return Err(bad(format!(
+                                "regions needs a grid of strings, not a list holding {}",
+                                other.kind()
+                            )))
+                        }
+                    }
+                }
+                let mut c = c.chars();
+                let (Some(cell), None) = (c.next(), c.next()) else {
+                    return Err(bad("regions(g, c) needs a one-character string c".into()));
+                };
+                Value::list(
+                    super::regions::regions(&rows, cell)
+                        .into_iter()
+                        .map(|g| Value::list(g.into_iter().map(|r| Value::str(&r)).collect()))
+                        .collect(),
+                )
             }
             B::Xor => {
                 let items = if args.len() == 1 {
@@ -414,6 +448,7 @@ impl Builtin {
                 Value::str(&parts.join(&sep))
             }
             B::List => Value::list(elements(arg(0))?),
+            B::Set => Value::set(elements(arg(0))?),
             B::Value | B::Outcome | B::Misere | B::Height | B::Moves | B::Winning => {
                 return Err(bad(format!("`{}` needs the solver", self.name())))
             }

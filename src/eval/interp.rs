@@ -21,13 +21,31 @@ type Result<T> = std::result::Result<T, Error>;
 /// A frame of local variables: parameters first, then bound variables.
 pub type Env = Vec<Value>;
 
-#[derive(Default)]
+/// How many distinct positions a session may create unless told otherwise.
+pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
+
 pub struct Interp {
     pub program: Arc<Program>,
     pub positions: Positions,
     pub consts: Vec<Value>,
     pub solver: Solver,
+    /// Creating more positions than this is an error rather than a search
+    /// that exhausts memory (an infinite game never finishes).
+    pub max_positions: usize,
     depth: usize,
+}
+
+impl Default for Interp {
+    fn default() -> Interp {
+        Interp {
+            program: Arc::default(),
+            positions: Positions::default(),
+            consts: Vec::new(),
+            solver: Solver::default(),
+            max_positions: DEFAULT_MAX_POSITIONS,
+            depth: 0,
+        }
+    }
 }
 
 impl Interp {
@@ -87,8 +105,10 @@ impl Interp {
                 let program = self.program.clone();
                 let func = &program.functions[*f as usize];
                 let mut frame = vec![Value::Int(0); func.frame_size.max(args.len())];
-                for (i, a) in args.iter().enumerate() {
-                    frame[i] = self.eval(a, env)?;
+                for ((slot, a), param) in frame.iter_mut().zip(args).zip(&func.params) {
+                    let v = self.eval(a, env)?;
+                    *slot =
+                        conform(&param.name, &param.ty, v).map_err(|k| Error::new(k, a.span))?;
                 }
                 if self.depth >= MAX_CALL_DEPTH {
                     return Err(at(ErrorKind::RecursionTooDeep {
@@ -421,9 +441,18 @@ impl Interp {
                 })?;
                 self.to_sum(v, body.span)
             }
-            None => Ok(Value::Pos(Arc::from([self
-                .positions
-                .intern(g, args.into())]))),
+            None => {
+                let id = self.positions.intern(g, args.into());
+                if self.positions.len() > self.max_positions {
+                    return Err(Error::new(
+                        ErrorKind::StateLimit {
+                            limit: self.max_positions,
+                        },
+                        span,
+                    ));
+                }
+                Ok(Value::Pos(Arc::from([id])))
+            }
         }
     }
 

@@ -100,6 +100,7 @@ pub struct ConstIr {
 #[derive(Clone, Debug)]
 pub struct ClaimIr {
     pub generators: Vec<GenIr>,
+    pub filter: Option<Ir>,
     pub body: Ir,
     pub frame_size: usize,
     pub span: Span,

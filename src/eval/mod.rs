@@ -5,6 +5,7 @@ pub mod interp;
 pub mod ir;
 pub mod octal;
 pub mod positions;
+mod regions;
 pub mod show;
 pub mod value;
 

@@ -86,6 +86,9 @@ impl Memo {
     ) -> Result<u32, Error> {
         stack.push(self.open(rules, root, measure, moves)?);
         loop {
+            if let Some(err) = self.cycle_among_options(rules, stack) {
+                return Err(err);
+            }
             let top = stack.len() - 1;
             // Descend into the first component whose result is not known.
             let mut descend = None;
@@ -175,6 +178,23 @@ impl Memo {
                 .max()
                 .map_or(0, |h| h.saturating_add(1)),
         }
+    }
+
+    /// A freshly opened frame whose options lead back onto the stack is
+    /// reported at once: searching its other options first could run
+    /// forever in a game that is infinite as well as cyclic.
+    fn cycle_among_options(&mut self, rules: &mut dyn Rules, stack: &mut [Frame]) -> Option<Error> {
+        let top = stack.len() - 1;
+        if stack[top].next != 0 {
+            return None;
+        }
+        let found = stack[top]
+            .pending
+            .iter()
+            .position(|&c| self.get(c) == ON_STACK)?;
+        stack[top].next = found;
+        let again = stack[top].pending[found];
+        Some(self.cycle(rules, stack, again))
     }
 
     fn cycle(&mut self, rules: &mut dyn Rules, stack: &[Frame], again: PosId) -> Error {

@@ -95,6 +95,8 @@ pub struct Generator {
 #[derive(Clone, Debug)]
 pub struct Claim {
     pub scope: Vec<Generator>,
+    /// Only the bindings for which this holds are checked.
+    pub filter: Option<Expr>,
     pub body: Expr,
     pub span: Span,
 }

@@ -38,12 +38,52 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
             }
         }
     }
+    fold_expression_starts(&mut words);
     let (found, len) = found_at(text, pos);
     let expected = join_alternatives(words.into_iter().collect());
-    Error::new(
-        ErrorKind::Syntax { expected, found },
-        Span::new(source, pos, pos + len),
-    )
+    // A token missing at the end of a line is pointed at there, not at
+    // whatever starts the next line.
+    let end_of_previous = previous_token_end(text, pos);
+    let span = if text[end_of_previous..pos].contains('\n') {
+        Span::new(source, end_of_previous, end_of_previous)
+    } else {
+        Span::new(source, pos, pos + len)
+    };
+    Error::new(ErrorKind::Syntax { expected, found }, span)
+}
+
+/// Everything that can start an operand, folded into "an expression"
+/// when an operand was what the parser wanted.
+fn fold_expression_starts(words: &mut BTreeSet<String>) {
+    const STARTS: &[&str] = &[
+        "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`not`", "a name",
+        "a number", "a string",
+    ];
+    if words.contains("a name") && words.contains("a number") {
+        words.retain(|w| !STARTS.contains(&w.as_str()));
+        words.insert("an expression".into());
+    }
+    // Indexing is an operator too, as far as the reader is concerned.
+    if words.contains("an operator") {
+        words.remove("`[`");
+    }
+}
+
+/// Where the last token before `pos` ends, skipping blanks and comments.
+fn previous_token_end(text: &str, pos: usize) -> usize {
+    let mut end = pos.min(text.len());
+    loop {
+        let before = &text[..end];
+        let trimmed = before.trim_end();
+        // A comment ends at a line end: step over it.
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        match trimmed[line_start..].find("//") {
+            Some(c) if !trimmed[line_start..line_start + c].contains('"') => {
+                end = line_start + c;
+            }
+            _ => return trimmed.len(),
+        }
+    }
 }
 
 /// How many brackets are open at `pos`: the depth a stack limit was hit at.

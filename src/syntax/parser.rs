@@ -346,16 +346,30 @@ impl Builder {
     fn claim(&self, pair: Pair<Rule>) -> Result<Claim> {
         let span = self.span(&pair);
         let mut scope = Vec::new();
+        let mut filter = None;
         let mut body = None;
         for p in pair.clone().into_inner() {
             match p.as_rule() {
-                Rule::claim_scope => scope = self.generators(p.into_inner())?,
+                Rule::claim_scope => {
+                    for part in p.into_inner() {
+                        if part.as_rule() == Rule::guard {
+                            filter = Some(self.guard(part)?);
+                        } else {
+                            scope.push(self.generator(part, 0)?);
+                        }
+                    }
+                }
                 Rule::expr => body = Some(self.expr(p, 0)?),
                 _ => return Err(self.malformed(&p)),
             }
         }
         let body = body.ok_or_else(|| self.malformed(&pair))?;
-        Ok(Claim { scope, body, span })
+        Ok(Claim {
+            scope,
+            filter,
+            body,
+            span,
+        })
     }
 
     fn expr(&self, pair: Pair<Rule>, depth: usize) -> Result<Expr> {
