@@ -300,7 +300,9 @@ impl Checker {
                 Type::Bool
             }
             Eq | Ne | Lt | Le | Gt | Ge => {
-                if is_comparison(lhs) {
+                // `a < b < c` reads like mathematics but would compare a
+                // boolean with a number; `(a == b) == c` is fine.
+                if matches!(op, Lt | Le | Gt | Ge) && is_comparison(lhs) {
                     self.error(ErrorKind::ChainedComparison, lhs.span.to(rhs.span));
                 } else if !(l.fits(&r) || is_listy(&l) && is_listy(&r)) {
                     mismatch(

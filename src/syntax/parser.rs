@@ -465,10 +465,34 @@ impl Builder {
                 let args = self.exprs(self.next(&pair, &mut inner)?.into_inner(), depth)?;
                 ExprKind::Call { name, args }
             }
-            Rule::list_lit => ExprKind::List(self.exprs(inner, depth)?),
             Rule::set_lit => ExprKind::Set(self.exprs(inner, depth)?),
-            Rule::tuple_lit => ExprKind::Tuple(self.exprs(inner, depth)?),
-            Rule::paren => return self.expr(self.next(&pair, &mut inner)?, depth),
+            Rule::paren => {
+                let first = self.expr(self.next(&pair, &mut inner)?, depth)?;
+                match inner.next() {
+                    None => return Ok(first),
+                    Some(rest) => {
+                        let mut items = vec![first];
+                        items.extend(self.exprs(rest.into_inner(), depth)?);
+                        ExprKind::Tuple(items)
+                    }
+                }
+            }
+            Rule::list => match inner.next() {
+                None => ExprKind::List(Vec::new()),
+                Some(first) => {
+                    let first = self.expr(first, depth)?;
+                    let rest: Vec<Pair<Rule>> = inner.collect();
+                    if rest.first().is_some_and(|p| p.as_rule() == Rule::comp_for) {
+                        self.comprehension(first, rest, depth)?
+                    } else {
+                        let mut items = vec![first];
+                        for r in rest {
+                            items.extend(self.exprs(r.into_inner(), depth)?);
+                        }
+                        ExprKind::List(items)
+                    }
+                }
+            },
             Rule::if_expr => {
                 let cond = self.expr(self.next(&pair, &mut inner)?, depth)?;
                 let then = self.expr(self.next(&pair, &mut inner)?, depth)?;
@@ -479,30 +503,35 @@ impl Builder {
                     otherwise: Box::new(otherwise),
                 }
             }
-            Rule::list_comp => {
-                let element = self.expr(self.next(&pair, &mut inner)?, depth)?;
-                let mut clauses = Vec::new();
-                for clause in inner {
-                    let mut parts = clause.clone().into_inner();
-                    let var = self.ident(self.next(&clause, &mut parts)?);
-                    let source = self.expr(self.next(&clause, &mut parts)?, depth)?;
-                    let guard = match parts.next() {
-                        Some(g) => Some(self.guard(g)?),
-                        None => None,
-                    };
-                    clauses.push(CompClause {
-                        generator: Generator { var, source },
-                        guard,
-                    });
-                }
-                ExprKind::Comprehension {
-                    element: Box::new(element),
-                    clauses,
-                }
-            }
             _ => return Err(self.malformed(&pair)),
         };
         Ok(Expr { kind, span })
+    }
+
+    fn comprehension(
+        &self,
+        element: Expr,
+        clauses: Vec<Pair<Rule>>,
+        depth: usize,
+    ) -> Result<ExprKind> {
+        let mut compiled = Vec::new();
+        for clause in clauses {
+            let mut parts = clause.clone().into_inner();
+            let var = self.ident(self.next(&clause, &mut parts)?);
+            let source = self.expr(self.next(&clause, &mut parts)?, depth)?;
+            let guard = match parts.next() {
+                Some(g) => Some(self.guard(g)?),
+                None => None,
+            };
+            compiled.push(CompClause {
+                generator: Generator { var, source },
+                guard,
+            });
+        }
+        Ok(ExprKind::Comprehension {
+            element: Box::new(element),
+            clauses: compiled,
+        })
     }
 
     fn unescape(&self, pair: Pair<Rule>) -> Result<Arc<str>> {
