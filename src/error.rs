@@ -129,6 +129,8 @@ pub enum ErrorKind {
         size: String,
         limit: String,
     },
+    #[error("interrupted")]
+    Interrupted,
     #[error("the search needs more than {limit} positions")]
     StateLimit { limit: usize },
     #[error("helper functions call each other too deeply (more than {limit} calls)")]
@@ -179,6 +181,7 @@ impl ErrorKind {
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
             ErrorKind::StateLimit { .. } => "state-limit",
+            ErrorKind::Interrupted => "interrupted",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
             ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
             ErrorKind::Io { .. } => "io",
@@ -213,6 +216,7 @@ impl ErrorKind {
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
+            ErrorKind::Interrupted => "stopped here".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
             ErrorKind::NotAHeapGame { .. } => "this game".into(),
             ErrorKind::Io { .. } => "here".into(),
@@ -276,6 +280,7 @@ impl ErrorKind {
                 "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
             ),
             ErrorKind::TooLarge { .. } => None,
+            ErrorKind::Interrupted => None,
             ErrorKind::StateLimit { .. } => Some(
                 "if the game is finite but large, raise the limit with --max-states; if a move can always be followed by another (an infinite game), the search would never end".into(),
             ),

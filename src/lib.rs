@@ -13,6 +13,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod error;
 pub mod eval;
+pub mod interrupt;
 pub mod session;
 pub mod solve;
 pub mod source;

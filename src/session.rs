@@ -177,6 +177,9 @@ impl Session {
         let mut values = Vec::new();
         let span = self.interp.program.games[game as usize].span;
         for n in 0..=upto {
+            if crate::interrupt::requested() {
+                return Err(vec![Error::new(ErrorKind::Interrupted, span)]);
+            }
             let arg = i64::try_from(n).map_err(|_| {
                 vec![Error::new(
                     ErrorKind::TooLarge {

@@ -1,6 +1,7 @@
 //! `grundy check FILE...`
 
 use super::{Failed, Options, Output};
+use crate::error::ErrorKind;
 
 pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Failed> {
     let mut all_ok = true;
@@ -19,6 +20,10 @@ pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Fai
         }
         let results = session.run_claims(0);
         let failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
+        if failures.iter().any(|e| e.kind == ErrorKind::Interrupted) {
+            out.note("interrupted");
+            return Err(Failed::Interrupted);
+        }
         let total = session.claim_count();
         if failures.is_empty() {
             out.line(format!(
@@ -38,7 +43,7 @@ pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Fai
     if all_ok {
         Ok(())
     } else {
-        Err(Failed)
+        Err(Failed::Diagnostic)
     }
 }
 

@@ -93,6 +93,7 @@ pub enum Command {
 
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
+    crate::interrupt::install();
     let mut out = Output::new();
     let opts = Options {
         max_states: cli.max_states,
@@ -127,10 +128,16 @@ pub fn run(cli: Cli) -> i32 {
     };
     match result {
         Ok(()) => 0,
-        Err(Failed) => 1,
+        Err(Failed::Diagnostic) => 1,
+        Err(Failed::Interrupted) => 130,
     }
 }
 
 /// A command failed; its diagnostics have been printed.
-#[derive(Debug)]
-pub struct Failed;
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failed {
+    /// A bad game file, a bad position or a failed claim.
+    Diagnostic,
+    /// Ctrl-C.
+    Interrupted,
+}

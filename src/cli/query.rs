@@ -1,7 +1,7 @@
 //! `grundy value`, `grundy outcome` and `grundy moves`.
 
 use super::{Failed, Options, Output};
-use crate::error::Errors;
+use crate::error::{ErrorKind, Errors};
 use crate::eval::PosId;
 use crate::session::Session;
 use serde_json::json;
@@ -17,8 +17,12 @@ pub(super) fn open(opts: &Options, file: &str, out: &mut Output) -> Result<Sessi
 }
 
 pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Failed {
+    if errors.iter().any(|e| e.kind == ErrorKind::Interrupted) {
+        out.note("interrupted");
+        return Failed::Interrupted;
+    }
     out.errors(&errors, &session.sources);
-    Failed
+    Failed::Diagnostic
 }
 
 fn open_position(

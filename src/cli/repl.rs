@@ -33,7 +33,7 @@ pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Fai
     }
     let interactive = std::io::stdin().is_terminal();
     if interactive {
-        let mut editor = rustyline::DefaultEditor::new().map_err(|_| Failed)?;
+        let mut editor = rustyline::DefaultEditor::new().map_err(|_| Failed::Diagnostic)?;
         loop {
             match editor.readline("grundy> ") {
                 Ok(line) => {
@@ -61,11 +61,12 @@ pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Fai
     if ok {
         Ok(())
     } else {
-        Err(Failed)
+        Err(Failed::Diagnostic)
     }
 }
 
 fn handle(session: &mut Session, line: &str, out: &mut Output) -> Result<(), Failed> {
+    crate::interrupt::clear();
     let line = line.trim();
     if line.is_empty() || line.starts_with("//") {
         return Ok(());

@@ -231,9 +231,13 @@ impl Interp {
     ) -> Result<()> {
         let source = self.eval(&generator.source, env)?;
         let slot = generator.slot as usize;
+        let stop = || Error::new(ErrorKind::Interrupted, generator.source.span);
         if let Value::Range(lo, hi) = source {
             let mut i = lo;
             while i < hi {
+                if crate::interrupt::requested() {
+                    return Err(stop());
+                }
                 env[slot] = Value::Int(i);
                 each(self, env)?;
                 i += 1;
@@ -245,6 +249,9 @@ impl Interp {
             other => builtins::elements(other).map_err(|k| Error::new(k, generator.source.span))?,
         };
         for item in items {
+            if crate::interrupt::requested() {
+                return Err(stop());
+            }
             env[slot] = item;
             each(self, env)?;
         }

@@ -129,6 +129,9 @@ impl Memo {
         measure: Measure,
         moves: &mut Vec<Move>,
     ) -> Result<Frame, Error> {
+        if crate::interrupt::requested() {
+            return Err(Error::new(ErrorKind::Interrupted, Default::default()));
+        }
         if measure == Measure::Value {
             if let Some(parts) = rules.parts(pos)? {
                 self.set(pos, ON_STACK);

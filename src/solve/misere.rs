@@ -2,7 +2,7 @@
 //! under misère play, so the whole sum is searched as one position.
 
 use super::{Move, Rules};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::eval::PosId;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,6 +79,9 @@ fn lost_somewhere(rules: &mut dyn Rules, state: &[PosId]) -> Result<bool, Error>
 
 /// The sums reachable in one move: a move in one component, the others kept.
 fn open(rules: &mut dyn Rules, state: Arc<[PosId]>) -> Result<Frame, Error> {
+    if crate::interrupt::requested() {
+        return Err(Error::new(ErrorKind::Interrupted, Default::default()));
+    }
     let mut children = Vec::new();
     let mut moves: Vec<Move> = Vec::new();
     for (i, &p) in state.iter().enumerate() {
