@@ -1,0 +1,899 @@
+//! The command-line contract, through the real `grundy` binary: what each
+//! command prints, the exit statuses (0 success, 1 a problem with the game
+//! file, the position or a claim, 2 bad usage), JSON output, colour, and
+//! hostile inputs that must neither panic nor hang.
+//!
+//! Every run has a time limit and is killed when it runs out, so a hang is
+//! a failed test, not a stalled one. Fixtures live in `tests/cli/`; inputs
+//! too large or too random to keep as files are written at run time.
+
+use serde_json::Value as Json;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longer than any run here should take, even in a debug build on a busy
+/// machine (the slowest, checking an example file, takes about a second).
+const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+/// What one run of `grundy` did.
+#[derive(Debug)]
+struct Run {
+    /// The exit status; `None` if a signal ended the process.
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Both streams, for messages and for searching.
+    fn output(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+
+    fn assert_status(&self, expected: i32, what: &str) {
+        assert_eq!(
+            self.status,
+            Some(expected),
+            "{what}: expected exit status {expected}\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout,
+            self.stderr
+        );
+    }
+
+    /// Status 0, nothing on stderr.
+    fn assert_success(&self, what: &str) {
+        self.assert_status(0, what);
+        assert!(
+            self.stderr.is_empty(),
+            "{what}: a successful run printed on stderr:\n{}",
+            self.stderr
+        );
+    }
+
+    /// Status 1 with a diagnostic on stderr, no answer on stdout, and no
+    /// panic.
+    fn assert_user_error(&self, what: &str) {
+        self.assert_status(1, what);
+        self.assert_no_panic(what);
+        assert!(
+            !self.stderr.trim().is_empty(),
+            "{what}: failed without saying why on stderr"
+        );
+        assert!(
+            self.stdout.is_empty(),
+            "{what}: printed an answer although it failed:\n{}",
+            self.stdout
+        );
+    }
+
+    fn assert_no_panic(&self, what: &str) {
+        assert!(
+            !self.output().contains("panicked"),
+            "{what}: grundy panicked:\n{}",
+            self.output()
+        );
+    }
+
+    fn stdout_lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    /// stdout as exactly one JSON document.
+    fn json(&self, what: &str) -> Json {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{what}: stdout is not one JSON document ({e}):\n{}",
+                self.stdout
+            )
+        })
+    }
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/cli/{name}")
+}
+
+/// `grundy ARGS` run from the crate's root, with a fixed terminal width
+/// and NO_COLOR unset, so that the output does not depend on who runs it.
+fn grundy(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(args)
+        .current_dir(root())
+        .env("COLUMNS", "100")
+        .env_remove("NO_COLOR");
+    command
+}
+
+/// Runs a command to the end, or kills it once it is past `TIME_LIMIT`.
+fn finish(mut command: Command, stdin: &str) -> Run {
+    let description = format!("{command:?}");
+    let shown = description.chars().take(200).collect::<String>();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {shown}: {e}"));
+    // Feed stdin and drain both pipes on threads of their own, so that a
+    // long diagnostic cannot fill a pipe and stall the child.
+    let mut input = child.stdin.take().expect("piped stdin");
+    let stdin = stdin.to_string();
+    let feeder = thread::spawn(move || {
+        use std::io::Write;
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{shown} did not finish within {} seconds (a hang)",
+                TIME_LIMIT.as_secs()
+            );
+        }
+        thread::sleep(Duration::from_millis(2));
+    };
+    let _ = feeder.join();
+    Run {
+        status: status.code(),
+        stdout: stdout.join().expect("stdout is read"),
+        stderr: stderr.join().expect("stderr is read"),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    finish(grundy(args), "")
+}
+
+/// A file written for one test under Cargo's scratch directory for
+/// integration tests.
+fn scratch_file(name: &str, contents: &[u8]) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    std::fs::write(&path, contents).expect("the scratch file can be written");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// Deterministic pseudo-random bytes (a xorshift generator), so that a
+/// failure can be reproduced.
+fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed.max(1);
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+const NIM: &str = "examples/nim.game";
+const SUBTRACTION: &str = "examples/subtraction.game";
+
+// ---- Answers ----
+
+#[test]
+fn value_of_3_5_7_nim_is_1() {
+    let r = run(&["value", NIM, "Nim([3,5,7])"]);
+    r.assert_success("value of Nim([3,5,7])");
+    assert_eq!(r.stdout, "1\n");
+}
+
+#[test]
+fn value_of_a_sum_typed_on_the_command_line() {
+    // 3 ^ 5 ^ 6 = 0, and a sum may be written with `+`.
+    let r = run(&["value", NIM, "Heap(3) + Heap(5) + Heap(6)"]);
+    r.assert_success("value of a sum");
+    assert_eq!(r.stdout, "0\n");
+}
+
+#[test]
+fn outcome_is_p_or_n() {
+    for (position, expected) in [
+        ("Nim([3,5,7])", "N"),
+        ("Nim([1,2,3])", "P"),
+        ("Nim([1,1])", "P"),
+        ("Nim([])", "P"),
+    ] {
+        let r = run(&["outcome", NIM, position]);
+        r.assert_success(&format!("outcome of {position}"));
+        assert_eq!(r.stdout, format!("{expected}\n"), "outcome of {position}");
+    }
+}
+
+#[test]
+fn misere_outcome_differs_where_it_should() {
+    // Misère Nim: with every heap at most 1, the player to move wins
+    // exactly when the number of heaps of 1 is even; otherwise as in Nim.
+    for (position, normal, misere) in [
+        ("Nim([1,1])", "P", "N"),
+        ("Nim([1])", "N", "P"),
+        ("Nim([])", "P", "N"),
+        ("Nim([2,2])", "P", "P"),
+        ("Nim([3,5,7])", "N", "N"),
+        ("Nim([1,2,3])", "P", "P"),
+    ] {
+        let r = run(&["outcome", NIM, position]);
+        r.assert_success(&format!("outcome of {position}"));
+        assert_eq!(r.stdout.trim(), normal, "normal outcome of {position}");
+        let r = run(&["outcome", "--misere", NIM, position]);
+        r.assert_success(&format!("misère outcome of {position}"));
+        assert_eq!(r.stdout.trim(), misere, "misère outcome of {position}");
+    }
+}
+
+#[test]
+fn winning_moves_of_3_5_7_nim_are_exactly_three() {
+    let r = run(&["moves", "--winning", NIM, "Nim([3,5,7])"]);
+    r.assert_success("moves --winning");
+    let lines = r.stdout_lines();
+    assert_eq!(lines.len(), 3, "three winning moves:\n{}", r.stdout);
+    // Take 1 from the 3, from the 5 or from the 7: one line each.
+    for result in [
+        "Heap(2) + Heap(5) + Heap(7)",
+        "Heap(3) + Heap(4) + Heap(7)",
+        "Heap(3) + Heap(5) + Heap(6)",
+    ] {
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(result)).count(),
+            1,
+            "one winning move leads to {result}:\n{}",
+            r.stdout
+        );
+    }
+    assert!(
+        lines.iter().all(|l| l.contains("winning")),
+        "every line is marked winning:\n{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn all_moves_are_listed_and_only_the_winning_ones_marked() {
+    let r = run(&["moves", NIM, "Nim([3,5,7])"]);
+    r.assert_success("moves");
+    let lines = r.stdout_lines();
+    assert_eq!(lines.len(), 3 + 5 + 7, "one line per move:\n{}", r.stdout);
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("winning")).count(),
+        3,
+        "three moves are marked winning:\n{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_p_position_has_no_winning_move() {
+    let r = run(&["moves", "--winning", NIM, "Nim([1,2,3])"]);
+    r.assert_success("moves --winning from a P-position");
+    assert_eq!(
+        r.stdout_lines().len(),
+        1,
+        "one line saying so:\n{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("none"), "{}", r.stdout);
+}
+
+#[test]
+fn table_prints_the_values_and_finds_period_7() {
+    let r = run(&["table", SUBTRACTION, "T", "--upto", "20"]);
+    r.assert_success("table T --upto 20");
+    // Rows look like ` 0:   0  0  1 ...`: an index, a colon, values.
+    let values: Vec<u32> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(index, _)| index.trim().parse::<u32>().is_ok())
+        .flat_map(|(_, cells)| cells.split_whitespace().map(|c| c.parse::<u32>().unwrap()))
+        .collect();
+    let expected: Vec<u32> = (0..=20).map(|n| [0, 0, 1, 1, 2, 2, 3][n % 7]).collect();
+    assert_eq!(values, expected, "g(0..=20) of T:\n{}", r.stdout);
+    assert!(
+        r.stdout.lines().any(|l| l.contains("period 7")),
+        "the period is reported:\n{}",
+        r.stdout
+    );
+}
+
+// ---- JSON ----
+
+#[test]
+fn json_value() {
+    let r = run(&["value", "--json", NIM, "Nim([3,5,7])"]);
+    r.assert_success("value --json");
+    let doc = r.json("value --json");
+    assert_eq!(doc["value"], 1, "{doc}");
+    assert!(doc["position"].is_string(), "{doc}");
+}
+
+#[test]
+fn json_outcome() {
+    let r = run(&["outcome", "--json", NIM, "Nim([1,1])"]);
+    r.assert_success("outcome --json");
+    let doc = r.json("outcome --json");
+    assert_eq!(doc["outcome"], "P", "{doc}");
+    assert_eq!(doc["misere"], false, "{doc}");
+
+    let r = run(&["outcome", "--json", "--misere", NIM, "Nim([1,1])"]);
+    r.assert_success("outcome --json --misere");
+    let doc = r.json("outcome --json --misere");
+    assert_eq!(doc["outcome"], "N", "{doc}");
+    assert_eq!(doc["misere"], true, "{doc}");
+}
+
+#[test]
+fn json_moves() {
+    let r = run(&["moves", "--json", NIM, "Nim([3,5,7])"]);
+    r.assert_success("moves --json");
+    let doc = r.json("moves --json");
+    assert_eq!(doc["value"], 1, "{doc}");
+    let moves = doc["moves"].as_array().expect("a list of moves");
+    assert_eq!(moves.len(), 15, "{doc}");
+    for m in moves {
+        let value = m["value"].as_u64().expect("a value");
+        // Each move leaves one heap smaller: its value is the new nim-sum.
+        assert_eq!(m["winning"], value == 0, "{m}");
+        assert!(m["result"].is_string() && m["move"].is_string(), "{m}");
+    }
+    assert_eq!(moves.iter().filter(|m| m["winning"] == true).count(), 3);
+
+    let r = run(&["moves", "--json", "--winning", NIM, "Nim([3,5,7])"]);
+    r.assert_success("moves --json --winning");
+    let doc = r.json("moves --json --winning");
+    let mut results: Vec<&str> = doc["moves"]
+        .as_array()
+        .expect("a list of moves")
+        .iter()
+        .map(|m| m["result"].as_str().expect("a result"))
+        .collect();
+    results.sort();
+    assert_eq!(
+        results,
+        [
+            "Heap(2) + Heap(5) + Heap(7)",
+            "Heap(3) + Heap(4) + Heap(7)",
+            "Heap(3) + Heap(5) + Heap(6)",
+        ]
+    );
+}
+
+#[test]
+fn json_table() {
+    let r = run(&["table", "--json", SUBTRACTION, "T", "--upto", "20"]);
+    r.assert_success("table --json");
+    let doc = r.json("table --json");
+    let values: Vec<u64> = doc["values"]
+        .as_array()
+        .expect("a list of values")
+        .iter()
+        .map(|v| v.as_u64().expect("a number"))
+        .collect();
+    let expected: Vec<u64> = (0..=20).map(|n| [0, 0, 1, 1, 2, 2, 3][n % 7]).collect();
+    assert_eq!(values, expected, "{doc}");
+    assert_eq!(doc["period"]["period"], 7, "{doc}");
+    assert_eq!(doc["upto"], 20, "{doc}");
+}
+
+#[test]
+fn json_commands_that_fail_print_no_document() {
+    for args in [
+        ["value", "--json", NIM, "Nim([3,5"],
+        ["outcome", "--json", NIM, "Nmi([1])"],
+        ["moves", "--json", NIM, "3"],
+    ] {
+        let r = run(&args);
+        r.assert_user_error(&args.join(" "));
+    }
+}
+
+// ---- check ----
+
+#[test]
+fn every_example_file_checks() {
+    let mut examples: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/ exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        .map(|p| format!("examples/{}", p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    examples.sort();
+    assert!(!examples.is_empty());
+    // Two at a time: the slowest take about a second each in a debug build.
+    for pair in examples.chunks(2) {
+        let runs: Vec<(String, Run)> = thread::scope(|s| {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|file| s.spawn(move || (file.clone(), run(&["check", file]))))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (file, r) in runs {
+            r.assert_success(&format!("grundy check {file}"));
+            assert!(r.stdout.contains(&file), "{file}: {}", r.stdout);
+        }
+    }
+}
+
+#[test]
+fn check_takes_several_files_and_fails_if_any_fails() {
+    let r = run(&["check", NIM, &fixture("failing-claim.game"), SUBTRACTION]);
+    r.assert_status(1, "check with one failing file among three");
+    r.assert_no_panic("check with one failing file among three");
+    // The good files are still checked and reported.
+    assert!(
+        r.stdout.contains(NIM) && r.stdout.contains(SUBTRACTION),
+        "{}",
+        r.output()
+    );
+}
+
+// ---- Exit status 1: problems with the file, the position or a claim ----
+
+#[test]
+fn a_bad_game_file_exits_1_with_the_diagnostic() {
+    let file = fixture("bad-syntax.game");
+    for args in [
+        vec!["check", &file],
+        vec!["value", &file, "Heap(3)"],
+        vec!["table", &file, "Heap", "--upto", "5"],
+    ] {
+        let what = args.join(" ");
+        let r = run(&args);
+        r.assert_status(1, &what);
+        r.assert_no_panic(&what);
+        assert!(
+            r.stderr.contains("grundy::syntax") && r.stderr.contains("bad-syntax.game:3"),
+            "{what}: the syntax error, with where it is, on stderr:\n{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_position_with_a_syntax_error_exits_1() {
+    for position in [
+        "Nim([3,5",
+        "Nim([3,5,7]",
+        "Nim([3,,5])",
+        "Nim([3 5])",
+        "",
+        "+",
+    ] {
+        let r = run(&["value", NIM, position]);
+        r.assert_user_error(&format!("value of `{position}`"));
+        assert!(
+            r.stderr.contains("grundy::syntax"),
+            "`{position}`: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn an_unknown_game_in_a_position_exits_1_with_a_suggestion() {
+    let r = run(&["value", NIM, "Nmi([3,5,7])"]);
+    r.assert_user_error("unknown game Nmi");
+    assert!(r.stderr.contains("Nmi"), "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean `Nim`?"), "{}", r.stderr);
+
+    let r = run(&["table", SUBTRACTION, "Tt", "--upto", "5"]);
+    r.assert_user_error("table of an unknown game");
+    assert!(r.stderr.contains("did you mean"), "{}", r.stderr);
+}
+
+#[test]
+fn a_position_that_is_not_a_position_exits_1() {
+    for position in [
+        "3",
+        "\"abc\"",
+        "[1, 2]",
+        "Heap(-1)",
+        "Heap(\"3\")",
+        "Nim(3)",
+    ] {
+        let r = run(&["value", NIM, position]);
+        r.assert_user_error(&format!("value of `{position}`"));
+    }
+}
+
+#[test]
+fn table_of_a_game_without_one_nat_parameter_exits_1() {
+    let r = run(&["table", NIM, "Nim", "--upto", "5"]);
+    r.assert_user_error("table of Nim");
+    assert!(r.stderr.contains("Nim"), "{}", r.stderr);
+}
+
+#[test]
+fn a_failed_claim_exits_1_with_its_counterexample() {
+    let file = fixture("failing-claim.game");
+    let r = run(&["check", &file]);
+    r.assert_status(1, "check with a failing claim");
+    r.assert_no_panic("check with a failing claim");
+    assert!(
+        r.stderr.contains("claim failed") && r.stderr.contains("failing-claim.game:9"),
+        "the failed claim, with where it is:\n{}",
+        r.stderr
+    );
+    // The counterexamples: both sides of the failed comparison, and the n
+    // for which the `for` claim fails.
+    let headlines: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("claim failed"))
+        .collect();
+    assert_eq!(headlines.len(), 2, "two failures:\n{}", r.stderr);
+    assert!(
+        headlines[0].contains('1') && headlines[0].contains('0'),
+        "both sides of the comparison are shown:\n{}",
+        r.stderr
+    );
+    assert!(
+        headlines[1].contains("n = 4"),
+        "the failing n is shown:\n{}",
+        r.stderr
+    );
+    assert!(
+        r.output().contains("2 of 3"),
+        "a summary counts the failures:\n{}",
+        r.output()
+    );
+    // The other commands do not run claims: the file's games still answer.
+    let r = run(&["value", &file, "Nim([3,5,7])"]);
+    r.assert_success("value from a file whose claim fails");
+    assert_eq!(r.stdout, "1\n");
+}
+
+#[test]
+fn the_state_limit_is_an_error_not_an_answer() {
+    let r = run(&["value", "--max-states", "3", NIM, "Nim([3,5,7])"]);
+    r.assert_user_error("value with --max-states 3");
+    assert!(r.stderr.contains("--max-states"), "{}", r.stderr);
+}
+
+#[test]
+fn a_missing_file_exits_1_with_a_clear_message() {
+    let missing = "tests/cli/no-such-file.game";
+    for args in [
+        vec!["check", missing],
+        vec!["value", missing, "Heap(1)"],
+        vec!["outcome", missing, "Heap(1)"],
+        vec!["moves", missing, "Heap(1)"],
+        vec!["table", missing, "Heap", "--upto", "3"],
+    ] {
+        let what = args.join(" ");
+        let r = run(&args);
+        r.assert_status(1, &what);
+        r.assert_no_panic(&what);
+        assert!(
+            r.stderr.contains("cannot read") && r.stderr.contains(missing),
+            "{what}: says which file it cannot read:\n{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.to_lowercase().contains("no such file"),
+            "{what}: says why:\n{}",
+            r.stderr
+        );
+    }
+}
+
+// ---- Exit status 2: bad usage ----
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [
+        vec!["frobnicate"],
+        vec![],
+        vec!["value"],
+        vec!["value", NIM],
+        vec!["check"],
+        vec!["table", SUBTRACTION, "T"],
+        vec!["table", SUBTRACTION, "T", "--upto", "abc"],
+        vec!["table", SUBTRACTION, "T", "--upto", "-1"],
+        vec!["table", SUBTRACTION, "T", "--upto", "1.5"],
+        vec!["value", "--frob", NIM, "Nim([1])"],
+        vec!["value", "--max-states", "many", NIM, "Nim([1])"],
+    ] {
+        let what = format!("grundy {}", args.join(" "));
+        let r = run(&args);
+        r.assert_status(2, &what);
+        r.assert_no_panic(&what);
+        assert!(
+            r.stdout.is_empty(),
+            "{what}: printed on stdout:\n{}",
+            r.stdout
+        );
+        assert!(
+            r.stderr.starts_with("error:") || r.stderr.contains("Usage:"),
+            "{what}: says what is wrong with the command line:\n{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    for args in [["--help"], ["--version"]] {
+        let r = run(&args);
+        r.assert_success(args[0]);
+        assert!(!r.stdout.is_empty());
+    }
+}
+
+// ---- Colour ----
+
+const ESC: char = '\u{1b}';
+
+#[test]
+fn no_colour_when_stderr_is_not_a_terminal() {
+    let r = run(&["value", NIM, "Nmi([3])"]);
+    r.assert_user_error("an error on a pipe");
+    assert!(!r.output().contains(ESC), "escape codes:\n{:?}", r.stderr);
+    let r = run(&["frobnicate"]);
+    assert!(!r.output().contains(ESC), "escape codes:\n{:?}", r.stderr);
+}
+
+#[test]
+fn no_colour_with_no_color_set() {
+    for args in [
+        vec!["value", NIM, "Nmi([3])"],
+        vec!["check", "tests/cli/failing-claim.game"],
+        vec!["frobnicate"],
+    ] {
+        let mut command = grundy(&args);
+        command.env("NO_COLOR", "1");
+        let r = finish(command, "");
+        assert!(
+            !r.output().contains(ESC),
+            "{args:?}: escape codes with NO_COLOR=1:\n{:?}",
+            r.output()
+        );
+    }
+}
+
+/// `grundy ARGS` on a pseudo-terminal, through util-linux `script`; `None`
+/// where `script` is not available.
+fn on_a_terminal(args: &[&str], no_color: bool) -> Option<Run> {
+    let available = Command::new("script")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !available {
+        eprintln!("skipped: `script` is needed to run grundy on a terminal");
+        return None;
+    }
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_grundy"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
+        .collect();
+    let mut command = Command::new("script");
+    command
+        .args(["-q", "-e", "-c", &quoted.join(" "), "/dev/null"])
+        .current_dir(root())
+        .env("COLUMNS", "100")
+        .env_remove("NO_COLOR");
+    if no_color {
+        command.env("NO_COLOR", "1");
+    }
+    Some(finish(command, ""))
+}
+
+#[test]
+fn colour_on_a_terminal_only_without_no_color() {
+    let args = ["value", NIM, "Nmi([3])"];
+    let Some(coloured) = on_a_terminal(&args, false) else {
+        return;
+    };
+    // The control: on a terminal, diagnostics are in colour, so the test
+    // below can see escape codes when there are any.
+    assert!(
+        coloured.output().contains(ESC),
+        "expected colour on a terminal:\n{:?}",
+        coloured.output()
+    );
+    let plain = on_a_terminal(&args, true).expect("script was there a moment ago");
+    assert!(
+        plain.output().contains("unknown"),
+        "the diagnostic is shown:\n{:?}",
+        plain.output()
+    );
+    assert!(
+        !plain.output().contains(ESC),
+        "escape codes on a terminal with NO_COLOR=1:\n{:?}",
+        plain.output()
+    );
+    let usage = on_a_terminal(&["frobnicate"], true).expect("script was there a moment ago");
+    assert!(
+        !usage.output().contains(ESC),
+        "escape codes in a usage error with NO_COLOR=1:\n{:?}",
+        usage.output()
+    );
+}
+
+// ---- Hostile inputs: no panic, no hang, exit 1 ----
+
+fn assert_rejected(r: &Run, what: &str) {
+    r.assert_status(1, what);
+    r.assert_no_panic(what);
+    assert!(!r.stderr.trim().is_empty(), "{what}: no diagnostic");
+}
+
+const DEPTH: usize = 10_000;
+
+/// A position nested `DEPTH` levels deep is refused quickly, with exit 1.
+fn deeply_nested_position_is_rejected(what: &str, position: &str) {
+    let r = run(&["value", NIM, position]);
+    assert_rejected(&r, what);
+}
+
+#[test]
+fn ten_thousand_nested_lists_in_a_position() {
+    let position = format!("Nim({}{})", "[".repeat(DEPTH), "]".repeat(DEPTH));
+    deeply_nested_position_is_rejected("nested lists", &position);
+}
+
+#[test]
+fn ten_thousand_nested_parentheses_in_a_position() {
+    let position = format!("{}Heap(1){}", "(".repeat(DEPTH), ")".repeat(DEPTH));
+    deeply_nested_position_is_rejected("nested parentheses", &position);
+}
+
+#[test]
+fn ten_thousand_unclosed_brackets_in_a_position() {
+    let position = format!("Nim({}", "[".repeat(DEPTH));
+    deeply_nested_position_is_rejected("unclosed lists", &position);
+}
+
+#[test]
+fn ten_thousand_nested_sets_in_a_position() {
+    let position = format!("Nim({}1{})", "{".repeat(DEPTH), "}".repeat(DEPTH));
+    deeply_nested_position_is_rejected("nested sets", &position);
+}
+
+#[test]
+fn ten_thousand_nested_calls_in_a_position() {
+    let position = format!("{}1{}", "Heap(".repeat(DEPTH), ")".repeat(DEPTH));
+    deeply_nested_position_is_rejected("nested calls", &position);
+}
+
+#[test]
+fn ten_thousand_negations_in_a_position() {
+    // An odd number of negations makes a heap of -1 ...
+    let position = format!("Heap({}1)", "-".repeat(DEPTH + 1));
+    deeply_nested_position_is_rejected("an odd number of negations", &position);
+    // ... and an even number is a long way to write 1.
+    let r = run(&["value", NIM, &format!("Heap({}1)", "-".repeat(DEPTH))]);
+    r.assert_success("10,000 negations");
+    assert_eq!(r.stdout, "1\n");
+}
+
+#[test]
+fn ten_thousand_nested_brackets_in_a_file() {
+    let depth = DEPTH;
+    let text = format!(
+        "game Heap(n: nat) {{ move take(k in 1..=n) => Heap(n - k); }}\nclaim len({}{}) == 1;\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let file = scratch_file("nested.game", text.as_bytes());
+    let r = run(&["check", &file]);
+    assert_rejected(&r, "a file with 10,000 nested brackets");
+}
+
+#[test]
+fn a_huge_number() {
+    let r = run(&["value", NIM, "Heap(99999999999999999999999)"]);
+    assert_rejected(&r, "a 23-digit heap");
+    assert!(r.stderr.contains("too large"), "{}", r.stderr);
+
+    let r = run(&[
+        "table",
+        SUBTRACTION,
+        "T",
+        "--upto",
+        "99999999999999999999999",
+    ]);
+    r.assert_status(2, "--upto beyond 64 bits");
+    r.assert_no_panic("--upto beyond 64 bits");
+}
+
+#[test]
+fn an_empty_file() {
+    let empty = fixture("empty.game");
+    for args in [
+        vec!["value", &empty, "Heap(1)"],
+        vec!["outcome", &empty, "Heap(1)"],
+        vec!["moves", &empty, "Heap(1)"],
+        vec!["table", &empty, "Heap", "--upto", "3"],
+    ] {
+        let what = args.join(" ");
+        let r = run(&args);
+        assert_rejected(&r, &what);
+        assert!(r.stderr.contains("Heap"), "{what}: {}", r.stderr);
+    }
+    // An empty file is a program without claims: checking it succeeds.
+    let r = run(&["check", &empty]);
+    r.assert_success("check of an empty file");
+    assert!(r.stdout.contains("0 claims"), "{}", r.stdout);
+}
+
+#[test]
+fn a_file_of_random_bytes() {
+    for seed in 1..=5 {
+        let file = scratch_file(&format!("random-{seed}.game"), &random_bytes(seed, 4096));
+        for args in [vec!["check", &file], vec!["value", &file, "Heap(1)"]] {
+            let r = run(&args);
+            assert_rejected(&r, &format!("{} (seed {seed})", args.join(" ")));
+        }
+    }
+}
+
+#[test]
+fn a_file_of_random_text() {
+    // Valid UTF-8, so it reaches the parser.
+    const ALPHABET: &[u8] =
+        b"abcXYZ019_ ()[]{}<>=!+-*/%^&|.,:;\"\\\n\t#game move claim fn const if";
+    for seed in 1..=20 {
+        let text: Vec<u8> = random_bytes(seed, 2000)
+            .into_iter()
+            .map(|b| ALPHABET[b as usize % ALPHABET.len()])
+            .collect();
+        let file = scratch_file(&format!("random-text-{seed}.game"), &text);
+        let r = run(&["check", &file]);
+        assert_rejected(&r, &format!("check of random text (seed {seed})"));
+    }
+}
+
+#[test]
+fn random_text_as_a_position() {
+    for seed in 1..=20 {
+        let text: String = random_bytes(seed, 200)
+            .into_iter()
+            .map(|b| char::from(b' ' + b % 95))
+            .collect();
+        let r = run(&["value", NIM, &text]);
+        assert_rejected(&r, &format!("value of random text `{text}`"));
+    }
+}
+
+// ---- The REPL as a script ----
+
+#[test]
+fn the_repl_reads_a_script_from_stdin() {
+    let r = finish(
+        grundy(&["repl", NIM]),
+        "value Nim([3,5,7])\noutcome Nim([1,1])\nmisere Nim([1,1])\n",
+    );
+    r.assert_success("repl script");
+    assert_eq!(r.stdout_lines(), ["1", "P", "N"]);
+
+    let r = finish(grundy(&["repl", NIM]), "value Nmi([3])\nvalue Nim([1])\n");
+    r.assert_status(1, "repl script with a bad line");
+    r.assert_no_panic("repl script with a bad line");
+    assert_eq!(r.stdout_lines(), ["1"], "later lines still run");
+    assert!(r.stderr.contains("did you mean `Nim`?"), "{}", r.stderr);
+}
