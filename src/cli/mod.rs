@@ -2,7 +2,9 @@
 //! module and the REPL know about terminals and colour.
 
 mod check;
+mod graph;
 mod output;
+mod plot;
 mod query;
 mod repl;
 mod table;
@@ -84,10 +86,40 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// An interactive session.
+    /// An interactive session (a script when standard input is not a terminal).
     Repl {
         /// Files to load first.
         files: Vec<String>,
+        /// Show each entry read from a script after a prompt, as a terminal would.
+        #[arg(long)]
+        echo: bool,
+    },
+    /// Write the game graph of a position in Graphviz DOT.
+    Graph {
+        file: String,
+        /// A position, such as 'Candy(3, 4)'.
+        position: String,
+        /// Label positions P or N instead of with their values.
+        #[arg(long)]
+        outcome: bool,
+        /// Refuse graphs with more positions than this.
+        #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE.dot")]
+        output: Option<String>,
+    },
+    /// Draw the nim-sequence g(0..=N) of a heap game as an SVG scatter plot.
+    Plot {
+        file: String,
+        /// The game's name, such as Kayles.
+        game: String,
+        /// The last heap size.
+        #[arg(long)]
+        upto: u64,
+        /// The SVG file to write.
+        #[arg(short, long, value_name = "FILE.svg")]
+        output: String,
     },
 }
 
@@ -124,7 +156,39 @@ pub fn run(cli: Cli) -> i32 {
             upto,
             json,
         } => table::run(opts, &file, &game, upto, json, &mut out),
-        Command::Repl { files } => repl::run(opts, &files, &mut out),
+        Command::Repl { files, echo } => repl::run(opts, &files, echo, &mut out),
+        Command::Graph {
+            file,
+            position,
+            outcome,
+            max_nodes,
+            output,
+        } => graph::run(
+            opts,
+            graph::GraphArgs {
+                file: &file,
+                position: &position,
+                outcome,
+                max_nodes,
+                output: output.as_deref(),
+            },
+            &mut out,
+        ),
+        Command::Plot {
+            file,
+            game,
+            upto,
+            output,
+        } => plot::run(
+            opts,
+            plot::PlotArgs {
+                file: &file,
+                game: &game,
+                upto,
+                output: &output,
+            },
+            &mut out,
+        ),
     };
     match result {
         Ok(()) => 0,

@@ -1,148 +1,238 @@
-//! `grundy repl`: load files, then answer questions line by line. When
-//! standard input is not a terminal the session is a script: no prompts,
-//! and the exit status says whether every line succeeded.
+//! `grundy repl`: load files, then answer questions line by line.
+//!
+//! On a terminal the session is a rustyline editor with completion,
+//! highlighting, hints and multi-line entries (`helper`). When standard
+//! input is not a terminal the session is a script: no prompts (unless
+//! `--echo` asks to see the input), the same rule joins the lines of a
+//! multi-line entry, and the exit status says whether every line
+//! succeeded.
+//!
+//! One file per concept: `commands` reads and runs an entry, `explain`
+//! shows the mex and xor steps, `play` plays against the user, `table`
+//! lays out nim-sequences, `lex` knows where names, strings and brackets
+//! are, and `helper` is everything the line editor needs.
 
-use super::query::{print_moves, report};
+mod commands;
+mod explain;
+mod helper;
+mod lex;
+mod play;
+mod table;
+
+use super::query::report;
 use super::{Failed, Options, Output};
-use crate::error::Errors;
 use crate::session::Session;
+use helper::{Names, ReplHelper};
+use indexmap::IndexMap;
 use rustyline::error::ReadlineError;
+use rustyline::history::{FileHistory, History};
+use rustyline::{Config, Editor};
+use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::rc::Rc;
 
-const HELP: &str = "\
-commands:
-  value POSITION      the Grundy value
-  outcome POSITION    P or N
-  misere POSITION     P or N under misère play
-  moves POSITION      every move, winning moves marked
-  win POSITION        the winning moves only
-  table GAME N        g(0..=N) of a heap game
-  :load FILE          load a .game file
-  :help               this text
-  :quit               leave (or Ctrl-D)
-anything else is a definition (game, fn, const, claim) or an expression to evaluate";
+/// The prompt before each entry, and before each further line of one.
+pub const PROMPT: &str = "grundy> ";
+pub const MORE: &str = "   ...> ";
 
-pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Failed> {
-    let mut session = opts.session();
+/// Everything a session remembers between entries.
+pub struct Repl {
+    pub session: Session,
+    max_states: usize,
+    /// Each file loaded, with the text it had, for `:reload`.
+    files: Vec<(String, String)>,
+    /// Definitions typed at the prompt, replayed by `:reload`.
+    typed: Vec<String>,
+    /// `let` bindings: each name and the value it stands for, as text.
+    bindings: IndexMap<String, String>,
+    /// What completion offers; refreshed after every entry.
+    names: Rc<RefCell<Names>>,
+}
+
+/// What became of one entry.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Status {
+    Done,
+    /// Its diagnostics have been printed.
+    Failed,
+    Quit,
+}
+
+/// One entry read from the user.
+pub enum Line {
+    Entry(String),
+    /// Ctrl-C at the prompt: the line is dropped.
+    Interrupted,
+    /// Ctrl-D, or the end of the script.
+    End,
+}
+
+/// Where entries come from: the line editor, or a script on stdin.
+pub trait Input {
+    fn read(&mut self, prompt: &str, out: &mut Output) -> Line;
+}
+
+/// Lines from a script, joined into entries by the validator's rule.
+struct Script<R: BufRead> {
+    lines: std::io::Lines<R>,
+    echo: bool,
+}
+
+impl<R: BufRead> Input for Script<R> {
+    fn read(&mut self, prompt: &str, out: &mut Output) -> Line {
+        let Some(Ok(first)) = self.lines.next() else {
+            return Line::End;
+        };
+        if self.echo {
+            out.line(format!("{prompt}{first}").trim_end());
+        }
+        let mut entry = first;
+        while !lex::is_complete(&entry) {
+            let Some(Ok(next)) = self.lines.next() else {
+                break;
+            };
+            if self.echo {
+                out.line(format!("{MORE}{next}").trim_end());
+            }
+            entry.push('\n');
+            entry.push_str(&next);
+        }
+        Line::Entry(entry)
+    }
+}
+
+/// The interactive line editor, with its history file.
+struct Terminal {
+    editor: Editor<ReplHelper, FileHistory>,
+    history: Option<PathBuf>,
+}
+
+impl Terminal {
+    fn new(names: Rc<RefCell<Names>>, color: bool) -> Option<Terminal> {
+        let config = Config::builder()
+            .auto_add_history(false)
+            .completion_type(rustyline::CompletionType::List)
+            .max_history_size(5000)
+            .ok()?
+            .build();
+        let mut editor: Editor<ReplHelper, FileHistory> = Editor::with_config(config).ok()?;
+        editor.set_helper(Some(ReplHelper::new(names, color)));
+        let history = history_path();
+        if let Some(path) = &history {
+            let _ = editor.load_history(path);
+        }
+        Some(Terminal { editor, history })
+    }
+
+    fn save_history(&mut self) {
+        if let Some(path) = &self.history {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = self.editor.save_history(path);
+        }
+    }
+}
+
+impl Input for Terminal {
+    fn read(&mut self, prompt: &str, _out: &mut Output) -> Line {
+        match self.editor.readline(prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = self.editor.history_mut().add(&line);
+                }
+                Line::Entry(line)
+            }
+            Err(ReadlineError::Interrupted) => Line::Interrupted,
+            Err(_) => Line::End,
+        }
+    }
+}
+
+/// `history.txt` in grundy's folder of the user's data directory (on
+/// Linux `$XDG_DATA_HOME/grundy`, by default `~/.local/share/grundy`).
+pub fn history_path() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("grundy").join("history.txt"))
+}
+
+impl Repl {
+    pub fn new(opts: &Options) -> Repl {
+        let mut repl = Repl {
+            session: opts.session(),
+            max_states: opts.max_states,
+            files: Vec::new(),
+            typed: Vec::new(),
+            bindings: IndexMap::new(),
+            names: Rc::new(RefCell::new(Names::default())),
+        };
+        repl.refresh_names();
+        repl
+    }
+
+    /// Tells completion about the names defined now.
+    fn refresh_names(&mut self) {
+        let mut names = self.names.borrow_mut();
+        let program = &self.session.interp.program;
+        names.callables = program.callables.keys().cloned().collect();
+        names
+            .callables
+            .extend(program.consts.iter().map(|c| c.name.clone()));
+        names.bindings = self.bindings.keys().cloned().collect();
+    }
+}
+
+pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Result<(), Failed> {
+    crate::interrupt::install();
+    let mut repl = Repl::new(opts);
     let mut ok = true;
     for file in files {
-        if let Err(e) = session.load_file(file) {
-            report(&session, out, e);
+        if let Err(errors) = repl.load(file) {
+            report(&repl.session, out, errors);
             ok = false;
         }
     }
+    repl.refresh_names();
     let interactive = std::io::stdin().is_terminal();
-    if interactive {
-        let mut editor = rustyline::DefaultEditor::new().map_err(|_| Failed::Diagnostic)?;
-        loop {
-            match editor.readline("grundy> ") {
-                Ok(line) => {
-                    let _ = editor.add_history_entry(line.as_str());
-                    if line.trim() == ":quit" {
-                        break;
-                    }
-                    let _ = handle(&mut session, &line, out);
-                }
-                Err(ReadlineError::Interrupted) => continue,
-                Err(_) => break,
-            }
-        }
+    let mut terminal = if interactive {
+        Terminal::new(repl.names.clone(), out.color)
     } else {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if line.trim() == ":quit" {
-                break;
-            }
-            if handle(&mut session, &line, out).is_err() {
-                ok = false;
-            }
+        None
+    };
+    let mut script;
+    let input: &mut dyn Input = match terminal.as_mut() {
+        Some(t) => {
+            out.line(
+                "grundy: `:help` lists the commands; Tab completes, Ctrl-C stops, Ctrl-D leaves",
+            );
+            t
         }
+        None => {
+            script = Script {
+                lines: std::io::stdin().lock().lines(),
+                echo,
+            };
+            &mut script
+        }
+    };
+    loop {
+        match input.read(PROMPT, out) {
+            Line::Entry(text) => match repl.handle(&text, input, out) {
+                Status::Done => {}
+                Status::Failed => ok = false,
+                Status::Quit => break,
+            },
+            Line::Interrupted => {}
+            Line::End => break,
+        }
+        repl.refresh_names();
     }
-    if ok {
+    if let Some(t) = terminal.as_mut() {
+        t.save_history();
+    }
+    if ok || interactive {
         Ok(())
     } else {
         Err(Failed::Diagnostic)
     }
-}
-
-fn handle(session: &mut Session, line: &str, out: &mut Output) -> Result<(), Failed> {
-    crate::interrupt::clear();
-    let line = line.trim();
-    if line.is_empty() || line.starts_with("//") {
-        return Ok(());
-    }
-    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let rest = rest.trim();
-    let result: Result<(), Errors> = match word {
-        ":help" => {
-            out.line(HELP);
-            Ok(())
-        }
-        ":load" => session
-            .load_file(rest)
-            .map(|_| out.line(format!("loaded {rest}"))),
-        "value" => session
-            .position(rest)
-            .and_then(|p| session.value(&p))
-            .map(|v| out.line(v.to_string())),
-        "outcome" => session
-            .position(rest)
-            .and_then(|p| session.value(&p))
-            .map(|v| out.line(if v == 0 { "P" } else { "N" })),
-        "misere" => session
-            .position(rest)
-            .and_then(|p| session.misere_wins(&p))
-            .map(|w| out.line(if w { "N" } else { "P" })),
-        "moves" | "win" => session
-            .position(rest)
-            .and_then(|p| print_moves(session, &p, word == "win", false, out)),
-        "table" => table(session, rest, out),
-        _ if starts_definition(word) => session.load_text("<input>", line).and_then(|added| {
-            let failures: Vec<_> = session
-                .run_claims(session.claim_count() - added)
-                .into_iter()
-                .filter_map(|r| r.failure)
-                .collect();
-            if failures.is_empty() {
-                Ok(())
-            } else {
-                Err(failures)
-            }
-        }),
-        _ => session
-            .eval_text(line)
-            .map(|v| out.line(session.interp.show(&v))),
-    };
-    result.map_err(|e| report(session, out, e))
-}
-
-fn starts_definition(word: &str) -> bool {
-    matches!(word, "game" | "fn" | "const" | "claim")
-}
-
-fn table(session: &mut Session, args: &str, out: &mut Output) -> Result<(), Errors> {
-    let mut words = args.split_whitespace();
-    let game = words.next().unwrap_or("");
-    let upto_text = words.next().unwrap_or("20");
-    let g = session.heap_game(game)?;
-    let upto: u64 = match upto_text.parse() {
-        Ok(n) => n,
-        Err(_) => {
-            let v = session.eval_text(upto_text)?;
-            match v {
-                crate::eval::Value::Int(n) if n >= 0 => n as u64,
-                other => {
-                    out.note(format!(
-                        "table needs a count, not {}",
-                        session.interp.show(&other)
-                    ));
-                    return Ok(());
-                }
-            }
-        }
-    };
-    let values = session.table(g, upto, |_, _| {})?;
-    let cells: Vec<String> = values.iter().map(u32::to_string).collect();
-    out.line(cells.join(" "));
-    Ok(())
 }

@@ -1,0 +1,263 @@
+//! What the line editor needs: completion of commands, names and file
+//! paths; highlighting of keywords, numbers, strings and matching
+//! brackets; hints from history; and a validator that lets an entry run
+//! over several lines.
+
+use super::commands::{command_words, COMMANDS};
+use super::lex::{self, Kind};
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Context, Helper};
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// The names defined in the session, kept up to date by the REPL.
+#[derive(Default)]
+pub struct Names {
+    /// Games, functions and constants.
+    pub callables: Vec<String>,
+    /// Names bound by `let`.
+    pub bindings: Vec<String>,
+}
+
+pub struct ReplHelper {
+    names: Rc<RefCell<Names>>,
+    color: bool,
+    files: FilenameCompleter,
+    hinter: HistoryHinter,
+    /// The position of a bracket under or just before the cursor.
+    bracket: Cell<Option<usize>>,
+}
+
+impl ReplHelper {
+    pub fn new(names: Rc<RefCell<Names>>, color: bool) -> ReplHelper {
+        ReplHelper {
+            names,
+            color,
+            files: FilenameCompleter::new(),
+            hinter: HistoryHinter::new(),
+            bracket: Cell::new(None),
+        }
+    }
+
+    /// Every word that may complete `prefix` where an expression goes.
+    fn expression_words(&self, prefix: &str) -> Vec<String> {
+        let names = self.names.borrow();
+        let builtins = crate::eval::builtins::Builtin::ALL
+            .iter()
+            .map(|b| b.name().to_string());
+        let mut words: Vec<String> = names
+            .callables
+            .iter()
+            .chain(names.bindings.iter())
+            .cloned()
+            .chain(builtins)
+            .filter(|w| w.starts_with(prefix))
+            .collect();
+        words.sort();
+        words.dedup();
+        words
+    }
+}
+
+impl Helper for ReplHelper {}
+
+impl Completer for ReplHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let trimmed = before.trim_start();
+        if let Some(path) = trimmed
+            .strip_prefix(":load ")
+            .or_else(|| trimmed.strip_prefix(":l "))
+        {
+            let _ = path;
+            return self.files.complete(line, pos, ctx);
+        }
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .map_or(0, |i| i + 1);
+        let prefix = &before[start..];
+        let at_line_start = before[..start].trim().is_empty();
+        let mut words: Vec<String> = Vec::new();
+        if at_line_start {
+            words.extend(
+                command_words()
+                    .filter(|c| c.starts_with(prefix))
+                    .map(str::to_string),
+            );
+            for keyword in ["game", "fn", "const", "claim"] {
+                if keyword.starts_with(prefix) {
+                    words.push(keyword.to_string());
+                }
+            }
+        }
+        if trimmed.starts_with(":help ") {
+            words.extend(
+                COMMANDS
+                    .iter()
+                    .map(|c| c.name.trim_start_matches(':'))
+                    .chain(["positions", "definitions", "keys", "scripts"])
+                    .filter(|w| w.starts_with(prefix))
+                    .map(str::to_string),
+            );
+        } else if !prefix.starts_with(':') {
+            words.extend(self.expression_words(prefix));
+        }
+        let pairs = words
+            .into_iter()
+            .map(|w| Pair {
+                display: w.clone(),
+                replacement: w,
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Validator for ReplHelper {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        Ok(if lex::is_complete(ctx.input()) {
+            ValidationResult::Valid(None)
+        } else {
+            ValidationResult::Incomplete
+        })
+    }
+}
+
+const RESET: &str = "\x1b[0m";
+const KEYWORD: &str = "\x1b[1;35m";
+const COMMAND: &str = "\x1b[1m";
+const NUMBER: &str = "\x1b[36m";
+const STRING: &str = "\x1b[32m";
+const COMMENT: &str = "\x1b[2m";
+const NAME: &str = "\x1b[33m";
+const BRACKET: &str = "\x1b[1;34m";
+
+impl Highlighter for ReplHelper {
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        if !self.color || line.is_empty() {
+            return Cow::Borrowed(line);
+        }
+        let matching = self.bracket.get().and_then(|at| matching_bracket(line, at));
+        let names = self.names.borrow();
+        let mut out = String::with_capacity(line.len() * 2);
+        let mut first_word = true;
+        for t in lex::tokens(line) {
+            let style = match t.kind {
+                Kind::Space => None,
+                Kind::Comment => Some(COMMENT),
+                Kind::Number => Some(NUMBER),
+                Kind::Str { .. } => Some(STRING),
+                Kind::Ident if lex::KEYWORDS.contains(&t.text) => Some(KEYWORD),
+                Kind::Ident if first_word && command_words().any(|c| c == t.text) => Some(COMMAND),
+                Kind::Ident if names.callables.iter().any(|n| n == t.text) => Some(NAME),
+                Kind::Punct if matching.is_some_and(|(a, b)| t.start == a || t.start == b) => {
+                    Some(BRACKET)
+                }
+                Kind::Punct if first_word && t.text == ":" => Some(COMMAND),
+                _ => None,
+            };
+            if t.kind != Kind::Space && !(t.kind == Kind::Punct && t.text == ":") {
+                first_word = false;
+            }
+            match style {
+                Some(s) => {
+                    out.push_str(s);
+                    out.push_str(t.text);
+                    out.push_str(RESET);
+                }
+                None => out.push_str(t.text),
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.color {
+            Cow::Owned(format!("{COMMENT}{hint}{RESET}"))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+
+    fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
+        if !self.color {
+            return false;
+        }
+        if kind == CmdKind::ForcedRefresh {
+            self.bracket.set(None);
+            return true;
+        }
+        let bytes = line.as_bytes();
+        let is_bracket = |i: usize| bytes.get(i).is_some_and(|b| b"()[]{}".contains(b));
+        let at = if is_bracket(pos) {
+            Some(pos)
+        } else if pos > 0 && is_bracket(pos - 1) {
+            Some(pos - 1)
+        } else {
+            None
+        };
+        self.bracket.set(at);
+        true
+    }
+}
+
+/// The bracket at byte `at` and the one that matches it, if any (brackets
+/// inside strings and comments do not count).
+fn matching_bracket(line: &str, at: usize) -> Option<(usize, usize)> {
+    let toks: Vec<lex::Token> = lex::tokens(line)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Punct && t.text.len() == 1 && "()[]{}".contains(t.text))
+        .collect();
+    let index = toks.iter().position(|t| t.start == at)?;
+    let open = |s: &str| matches!(s, "(" | "[" | "{");
+    let mut depth = 0i64;
+    if open(toks[index].text) {
+        for t in &toks[index..] {
+            depth += if open(t.text) { 1 } else { -1 };
+            if depth == 0 {
+                return Some((at, t.start));
+            }
+        }
+    } else {
+        for t in toks[..=index].iter().rev() {
+            depth += if open(t.text) { -1 } else { 1 };
+            if depth == 0 {
+                return Some((t.start, at));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_match_across_nesting() {
+        let line = "value Nim([3, (5), 7])";
+        let open = line.find('(').unwrap_or(0);
+        assert_eq!(matching_bracket(line, open), Some((open, line.len() - 1)));
+        let inner = line.find("(5").unwrap_or(0);
+        assert_eq!(matching_bracket(line, inner + 2), Some((inner, inner + 2)));
+    }
+}

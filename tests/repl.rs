@@ -1,0 +1,457 @@
+//! The REPL, through the real `grundy` binary.
+//!
+//! Golden transcripts: each `tests/repl/NAME.in` is a scripted session.
+//! Its first line is a comment giving the arguments, such as
+//! `// grundy repl examples/nim.game --echo`; the rest is piped to
+//! `grundy` on standard input. `tests/repl/NAME.txt` holds exactly what
+//! grundy printed (standard output and standard error together, in the
+//! order written) followed by a line with the exit status. To rewrite the
+//! `.txt` files after a deliberate change, run
+//!
+//!     GRUNDY_BLESS=1 cargo test --test repl
+//!
+//! and read the diff: the `.txt` files are the specification of what users
+//! see. Other tests here check facts in that output (the parts' values of
+//! 3-5-7 Nim and their xor, the winning move of T8 + T12 + T13), the DOT
+//! graph of CANDY(3, 4) against seed 002's Figure 1 (rendered with
+//! Graphviz's `dot` when it is installed), the SVG plot, `:reload`, and the
+//! interactive editor through a pseudo-terminal.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("repl-{name}"))
+}
+
+/// Runs `grundy ARGS` from the crate's root with `stdin` piped in;
+/// returns everything it printed on both streams, in order, and the exit
+/// status.
+fn run(args: &[&str], stdin: &str, name: &str) -> (String, Option<i32>) {
+    let out_path = scratch(&format!("{name}.out"));
+    let file = File::create(&out_path).expect("a scratch file");
+    let err = file.try_clone().expect("the scratch file can be shared");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(root())
+        .env("COLUMNS", "80")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(file))
+        .stderr(Stdio::from(err))
+        .spawn()
+        .expect("grundy starts");
+    let mut input = child.stdin.take().expect("piped stdin");
+    let text = stdin.to_string();
+    let feeder = thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("grundy {args:?} did not finish in time (a hang)");
+        }
+        thread::sleep(Duration::from_millis(2));
+    };
+    let _ = feeder.join();
+    let output = fs::read_to_string(&out_path).expect("the output is UTF-8");
+    let _ = fs::remove_file(&out_path);
+    (output, status.code())
+}
+
+/// Every `.in` file in tests/repl, sorted.
+fn cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = fs::read_dir(root().join("tests/repl"))
+        .expect("tests/repl exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The transcript of one case: the output, then the exit status.
+fn transcript(path: &Path) -> String {
+    let script = fs::read_to_string(path).expect("a readable .in file");
+    let (first, rest) = script.split_once('\n').unwrap_or((&script, ""));
+    let args: Vec<&str> = first
+        .strip_prefix("// grundy ")
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: the first line must be `// grundy ARGS`",
+                path.display()
+            )
+        })
+        .split_whitespace()
+        .collect();
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("a UTF-8 name");
+    let (output, status) = run(&args, rest, name);
+    let status = status.map_or("killed by a signal".to_string(), |s| s.to_string());
+    format!("{output}[exit status {status}]\n")
+}
+
+#[test]
+fn transcripts_match_their_golden_files() {
+    let cases = cases();
+    assert!(cases.len() >= 10, "expected the REPL's golden transcripts");
+    let bless = std::env::var_os("GRUNDY_BLESS").is_some_and(|v| v == "1");
+    let mut problems = Vec::new();
+    for case in &cases {
+        let actual = transcript(case);
+        assert!(
+            !actual.contains("panicked"),
+            "{}: grundy panicked:\n{actual}",
+            case.display()
+        );
+        let golden = case.with_extension("txt");
+        if bless {
+            fs::write(&golden, &actual).expect("a writable .txt file");
+            continue;
+        }
+        match fs::read_to_string(&golden) {
+            Ok(expected) if expected == actual => {}
+            Ok(expected) => problems.push(format!(
+                "{}: the transcript changed\n--- expected\n{expected}\n--- actual\n{actual}",
+                case.display()
+            )),
+            Err(_) => problems.push(format!(
+                "{} is missing; run with GRUNDY_BLESS=1 to write it\n--- actual\n{actual}",
+                golden.display()
+            )),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} transcript(s) differ (GRUNDY_BLESS=1 rewrites them):\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+}
+
+#[test]
+fn every_golden_transcript_has_its_script() {
+    for entry in fs::read_dir(root().join("tests/repl")).expect("tests/repl exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            assert!(
+                path.with_extension("in").exists(),
+                "{} has no .in script",
+                path.display()
+            );
+        }
+    }
+}
+
+// ---- Facts in the output ----
+
+#[test]
+fn explain_of_3_5_7_nim_shows_the_parts_values_and_their_xor() {
+    let (out, status) = run(
+        &["repl", "examples/nim.game"],
+        "explain Nim([3,5,7])\n",
+        "fact-nim",
+    );
+    assert_eq!(status, Some(0), "{out}");
+    assert!(out.contains("Heap(3)  value 3 = mex {0, 1, 2}"), "{out}");
+    assert!(out.contains("Heap(5)  value 5"), "{out}");
+    assert!(out.contains("Heap(7)  value 7"), "{out}");
+    assert!(out.contains("xor = 001 = 1"), "{out}");
+    // Exactly the three winning moves of seed 000.
+    let winning: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  in Heap("))
+        .collect();
+    assert_eq!(winning.len(), 3, "{out}");
+    assert!(out.contains("->  Heap(2) + Heap(5) + Heap(7)"), "{out}");
+    assert!(out.contains("->  Heap(3) + Heap(4) + Heap(7)"), "{out}");
+    assert!(out.contains("->  Heap(3) + Heap(5) + Heap(6)"), "{out}");
+}
+
+#[test]
+fn explain_of_t8_t12_t13_finds_seed_002s_winning_move() {
+    let (out, status) = run(
+        &["repl", "examples/subtraction.game"],
+        "explain T(8) + T(12) + T(13)\n",
+        "fact-t",
+    );
+    assert_eq!(status, Some(0), "{out}");
+    // 0* + 2* + 3*: the xor is 1.
+    assert!(out.contains("T(8)   value 0"), "{out}");
+    assert!(out.contains("T(12)  value 2"), "{out}");
+    assert!(out.contains("T(13)  value 3"), "{out}");
+    assert!(out.contains("xor = 01 = 1"), "{out}");
+    // Taking 2 from T13 leaves T11 (seed 002).
+    assert!(
+        out.contains("in T(13) (value 3, and 3 ^ 1 = 2): take(s = 2)  ->  T(8) + T(11) + T(12)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_script_has_no_prompts_and_fails_if_a_line_fails() {
+    let (out, status) = run(
+        &["repl", "examples/nim.game"],
+        "value Nim([3,5,7])\nvalue Nope(1)\nvalue Heap(4)\n",
+        "fact-script",
+    );
+    assert_eq!(status, Some(1), "{out}");
+    assert!(!out.contains("grundy>"), "{out}");
+    assert!(out.starts_with("1\n"), "{out}");
+    assert!(out.ends_with("4\n"), "{out}");
+    let (out, status) = run(&["repl", "examples/nim.game"], "value Heap(4)\n", "fact-ok");
+    assert_eq!((out.as_str(), status), ("4\n", Some(0)));
+}
+
+#[test]
+fn reload_reads_a_changed_file_and_keeps_bindings() {
+    let game = scratch("reload.game");
+    fs::write(
+        &game,
+        "game H(n: nat) { move take(k in 1..=n) => H(n - k); }\n",
+    )
+    .expect("a scratch game file");
+    let game_path = game.to_str().expect("a UTF-8 path").to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["repl", &game_path])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |what: &str| {
+        rx.recv_timeout(TIME_LIMIT)
+            .unwrap_or_else(|_| panic!("no answer to {what}"))
+    };
+    writeln!(stdin, "let p = H(5)\nvalue p").expect("grundy reads");
+    assert_eq!(next("let"), "p = H(5)");
+    assert_eq!(next("value"), "5");
+    writeln!(stdin, ":reload").expect("grundy reads");
+    assert_eq!(
+        next(":reload"),
+        "no file changed; every value computed so far is kept"
+    );
+    // Now a heap may lose only one or two counters: g(5) = 2.
+    fs::write(
+        &game,
+        "game H(n: nat) { move take(k in 1..=min(2, n)) => H(n - k); }\n",
+    )
+    .expect("the game file can be rewritten");
+    writeln!(stdin, ":reload\nvalue p\n:quit").expect("grundy reads");
+    assert!(
+        next(":reload").starts_with("reloaded "),
+        "reload says what it read"
+    );
+    assert_eq!(next("value after reload"), "2");
+    drop(stdin);
+    let status = child.wait().expect("grundy ends");
+    assert!(status.success());
+}
+
+// ---- Pictures ----
+
+/// The edges of a DOT graph, as (from label, to label), first lines only.
+fn dot_edges(dot: &str) -> Vec<(String, String)> {
+    let mut labels = std::collections::HashMap::new();
+    let mut edges = Vec::new();
+    for line in dot.lines().map(str::trim) {
+        if let Some((id, rest)) = line.split_once(" [label=\"") {
+            let label = rest.split("\\n").next().unwrap_or("").to_string();
+            labels.insert(id.to_string(), label);
+        } else if let Some((from, to)) = line.trim_end_matches(';').split_once(" -> ") {
+            edges.push((from.to_string(), to.to_string()));
+        }
+    }
+    let mut named: Vec<(String, String)> = edges
+        .into_iter()
+        .map(|(f, t)| (labels[&f].clone(), labels[&t].clone()))
+        .collect();
+    named.sort();
+    named
+}
+
+#[test]
+fn the_graph_of_candy_3_4_is_seed_002s_figure_1() {
+    let (dot, status) = run(
+        &["graph", "examples/candy-split.game", "Candy(3, 4)"],
+        "",
+        "graph",
+    );
+    assert_eq!(status, Some(0), "{dot}");
+    let expected: Vec<(String, String)> = [
+        ("Candy(1, 2)", "Candy(1, 1)"),
+        ("Candy(1, 3)", "Candy(1, 2)"),
+        ("Candy(2, 2)", "Candy(1, 1)"),
+        ("Candy(3, 4)", "Candy(1, 2)"),
+        ("Candy(3, 4)", "Candy(1, 3)"),
+        ("Candy(3, 4)", "Candy(2, 2)"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(dot_edges(&dot), expected, "{dot}");
+    // Figure 2: CANDY(1, 3) and CANDY(1, 1) are the P-positions.
+    assert!(
+        dot.contains("label=\"Candy(1, 3)\\nvalue 0\", peripheries=2"),
+        "{dot}"
+    );
+    assert!(dot.contains("label=\"Candy(3, 4)\\nvalue 2\"]"), "{dot}");
+
+    // Graphviz must accept it.
+    let path = scratch("candy.dot");
+    fs::write(&path, &dot).expect("a scratch file");
+    match Command::new("dot").arg("-Tsvg").arg(&path).output() {
+        Ok(rendered) => {
+            assert!(
+                rendered.status.success(),
+                "dot rejected the graph: {}",
+                String::from_utf8_lossy(&rendered.stderr)
+            );
+            let svg = String::from_utf8_lossy(&rendered.stdout);
+            for position in [
+                "Candy(3, 4)",
+                "Candy(1, 3)",
+                "Candy(2, 2)",
+                "Candy(1, 2)",
+                "Candy(1, 1)",
+            ] {
+                assert!(svg.contains(position), "{position} is not drawn");
+            }
+        }
+        Err(_) => eprintln!(
+            "skipped rendering with Graphviz: `dot` is not installed (apt-get install graphviz)"
+        ),
+    }
+}
+
+#[test]
+fn a_big_graph_is_refused_with_the_limit() {
+    let (out, status) = run(
+        &[
+            "graph",
+            "examples/nim.game",
+            "Nim([9, 9, 9])",
+            "--max-nodes",
+            "50",
+        ],
+        "",
+        "graph-big",
+    );
+    assert_eq!(status, Some(1), "{out}");
+    // The message may be wrapped; read it as one line.
+    let flat = out
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("more than 50 positions"), "{out}");
+    assert!(
+        flat.contains("the limit is 50, which --max-nodes raises"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_plot_is_an_svg_with_a_point_per_heap() {
+    let path = scratch("t.svg");
+    let path_text = path.to_str().expect("a UTF-8 path");
+    let (out, status) = run(
+        &[
+            "plot",
+            "examples/subtraction.game",
+            "T",
+            "--upto",
+            "70",
+            "-o",
+            path_text,
+        ],
+        "",
+        "plot",
+    );
+    assert_eq!(status, Some(0), "{out}");
+    let svg = fs::read_to_string(&path).expect("the plot was written");
+    assert!(svg.starts_with("<svg"), "not an SVG");
+    assert_eq!(
+        svg.matches("<circle").count(),
+        71,
+        "one point per n = 0..=70"
+    );
+    assert!(
+        svg.contains("period 7 from n = 0"),
+        "the caption gives the period"
+    );
+}
+
+// ---- The interactive editor, through a pseudo-terminal ----
+
+#[test]
+fn tab_completes_and_ctrl_c_stops_a_long_table() {
+    use rexpect::session::spawn_command;
+    let home = scratch("home");
+    let _ = fs::remove_dir_all(&home);
+    let _ = fs::create_dir_all(&home);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(["repl", "examples/grundys-game.game", "examples/nim.game"])
+        .current_dir(root())
+        .env("XDG_DATA_HOME", &home)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    p.exp_string("grundy> ").expect("a prompt");
+    // `Ni` + Tab completes to the only name that starts so: `Nim`.
+    p.send("value Ni").expect("typing");
+    p.send("\t").expect("tab");
+    p.flush().expect("typing");
+    p.exp_string("grundy> value Nim")
+        .expect("the completed name");
+    p.send("([3, 5, 7])\r").expect("typing");
+    p.flush().expect("typing");
+    p.exp_string("\r\n1\r\n").expect("the value of 3-5-7 Nim");
+    p.exp_string("grundy> ").expect("a prompt");
+    // A table of Grundy's game far out takes minutes; Ctrl-C stops it.
+    p.send_line("table Grundy 1000000").expect("typing");
+    thread::sleep(Duration::from_millis(700));
+    p.send_control('c').expect("Ctrl-C");
+    p.exp_string("interrupted").expect("the table stops");
+    p.exp_string("grundy> ")
+        .expect("a prompt after the interrupt");
+    // The session goes on, with what it knew.
+    p.send_line("value Grundy(5) + Heap(2)").expect("typing");
+    p.exp_string("\r\n0\r\n")
+        .expect("g(5) = 2, so the sum is 0");
+    p.send_line(":quit").expect("typing");
+    p.exp_eof().expect("grundy leaves");
+    let history = home.join("grundy/history.txt");
+    let kept = fs::read_to_string(&history).expect("history is kept in the data directory");
+    assert!(kept.contains("table Grundy 1000000"), "{kept}");
+}
