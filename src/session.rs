@@ -174,6 +174,37 @@ impl Session {
         upto: u64,
         mut each: impl FnMut(u64, u32),
     ) -> Result<Vec<u32>, Errors> {
+        let span = self.interp.program.games[game as usize].span;
+        if let GameKind::Octal(code) = &self.interp.program.games[game as usize].kind {
+            let upto = usize::try_from(upto).map_err(|_| {
+                vec![Error::new(
+                    ErrorKind::TooLarge {
+                        what: "the table".into(),
+                        size: upto.to_string(),
+                        limit: usize::MAX.to_string(),
+                    },
+                    span,
+                )]
+            })?;
+            return crate::solve::kernel::octal_sequence(
+                code,
+                upto,
+                |n, v| each(n as u64, v),
+                crate::interrupt::requested,
+            )
+            .ok_or_else(|| vec![Error::new(ErrorKind::Interrupted, span)]);
+        }
+        self.plain_table(game, upto, each)
+    }
+
+    /// The table through the general solver, one position at a time: the
+    /// plain method every faster path is compared with.
+    pub fn plain_table(
+        &mut self,
+        game: u32,
+        upto: u64,
+        mut each: impl FnMut(u64, u32),
+    ) -> Result<Vec<u32>, Errors> {
         let mut values = Vec::new();
         let span = self.interp.program.games[game as usize].span;
         for n in 0..=upto {

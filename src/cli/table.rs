@@ -31,8 +31,9 @@ pub fn run(
     }
     out.line(format!("{game}: g(n) for n = 0..={upto}"));
     let index_width = upto.to_string().len();
+    let cell_width = values.iter().max().map_or(1, |m| m.to_string().len()) + 1;
     for (row, chunk) in values.chunks(10).enumerate() {
-        let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>3}")).collect();
+        let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>cell_width$}")).collect();
         out.line(format!("{:>index_width$}: {}", row * 10, cells.join("")));
     }
     match found {
