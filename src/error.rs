@@ -65,7 +65,12 @@ impl Error {
 #[derive(Clone, Debug, PartialEq, ThisError)]
 pub enum ErrorKind {
     #[error("syntax error: expected {expected}, found {found}")]
-    Syntax { expected: String, found: String },
+    Syntax {
+        expected: String,
+        found: String,
+        /// Advice for a mistake recognised from its look, such as `&&`.
+        hint: Option<String>,
+    },
     #[error("the number {text} is too large (the largest is {max})", max = i64::MAX)]
     NumberTooLarge { text: String },
     #[error("this is nested too deeply ({depth} levels; the limit is {limit})")]
@@ -226,7 +231,7 @@ impl ErrorKind {
     /// Advice on how to put it right.
     pub fn help(&self) -> Option<String> {
         match self {
-            ErrorKind::Syntax { .. } => None,
+            ErrorKind::Syntax { hint, .. } => hint.clone(),
             ErrorKind::NumberTooLarge { .. } => {
                 Some("numbers are 64-bit; a game this large could not be searched anyway".into())
             }

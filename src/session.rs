@@ -35,11 +35,16 @@ impl Session {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) => {
+                let reason = if e.kind() == std::io::ErrorKind::InvalidData {
+                    "it is not a text file (it is not valid UTF-8)".to_string()
+                } else {
+                    e.to_string()
+                };
                 let source = self.sources.add(path, "");
                 return Err(vec![Error::new(
                     ErrorKind::Io {
                         path: path.to_string(),
-                        reason: e.to_string(),
+                        reason,
                     },
                     Span::new(source, 0, 0),
                 )]);

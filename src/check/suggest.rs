@@ -3,6 +3,9 @@
 /// The candidate closest to `name`, if it is close enough to be a likely
 /// misspelling.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    if let Some(known) = familiar(name) {
+        return Some(known.to_string());
+    }
     let lower = name.to_lowercase();
     candidates
         .into_iter()
@@ -11,6 +14,20 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
         .min_by_key(|(d, c)| (*d, c.len()))
         .map(|(_, c)| c.to_string())
+}
+
+/// Names people bring from other languages, and the outcomes written
+/// without quotes: mistakes too far from the right name for spelling
+/// distance to find it.
+fn familiar(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "length" | "lenght" | "size" | "count_of" => "len",
+        "contains" | "includes" => "has",
+        "nimsum" | "nim_sum" => "xor",
+        "N" => "\"N\"",
+        "P" => "\"P\"",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -23,5 +40,11 @@ mod tests {
         assert_eq!(closest("Kayels", names), Some("Kayles".into()));
         assert_eq!(closest("heap", names), Some("Heap".into()));
         assert_eq!(closest("Treblecross", names), None);
+    }
+
+    #[test]
+    fn familiar_names_from_other_languages_are_mapped() {
+        assert_eq!(closest("lenght", ["height", "len"]), Some("len".into()));
+        assert_eq!(closest("N", ["n"]), Some("\"N\"".into()));
     }
 }

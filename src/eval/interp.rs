@@ -22,7 +22,7 @@ type Result<T> = std::result::Result<T, Error>;
 pub type Env = Vec<Value>;
 
 /// How many distinct positions a session may create unless told otherwise.
-pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
+pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 
 pub struct Interp {
     pub program: Arc<Program>,
@@ -116,7 +116,11 @@ impl Interp {
                     }));
                 }
                 self.depth += 1;
-                let result = self.eval(&func.body, &mut frame);
+                // Helpers may recurse; grow the stack rather than overflow
+                // it, whatever thread the library runs on.
+                let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+                    self.eval(&func.body, &mut frame)
+                });
                 self.depth -= 1;
                 result?
             }

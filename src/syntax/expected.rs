@@ -40,16 +40,72 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
     }
     fold_expression_starts(&mut words);
     let (found, len) = found_at(text, pos);
+    let hint = hint_at(text, pos);
     let expected = join_alternatives(words.into_iter().collect());
     // A token missing at the end of a line is pointed at there, not at
     // whatever starts the next line.
     let end_of_previous = previous_token_end(text, pos);
     let span = if text[end_of_previous..pos].contains('\n') {
         Span::new(source, end_of_previous, end_of_previous)
+    } else if pos >= text.len() && end_of_previous > 0 {
+        // At the end of the input there is nothing to point at: point at
+        // the last character, which is what needed more after it.
+        let last = text[..end_of_previous]
+            .chars()
+            .next_back()
+            .map_or(1, char::len_utf8);
+        Span::new(source, end_of_previous - last, end_of_previous)
     } else {
         Span::new(source, pos, pos + len)
     };
-    Error::new(ErrorKind::Syntax { expected, found }, span)
+    Error::new(
+        ErrorKind::Syntax {
+            expected,
+            found,
+            hint,
+        },
+        span,
+    )
+}
+
+/// Advice for mistakes recognised from what stands at `pos`: habits from
+/// other languages, keywords used as names, a string left open.
+fn hint_at(text: &str, pos: usize) -> Option<String> {
+    let rest = text.get(pos..).unwrap_or("");
+    let before = text.get(..pos).unwrap_or("");
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = rest.find('\n').map_or(text.len(), |i| pos + i);
+    let line = &text[line_start..line_end];
+    if line.matches('"').count() % 2 == 1 {
+        return Some("a string on this line is left open: is a closing `\"` missing?".into());
+    }
+    let pair =
+        |a: &str| rest.starts_with(a) || (before.ends_with(&a[..1]) && rest.starts_with(&a[1..]));
+    if pair("&&") {
+        return Some("grundy writes `and` for `&&`".into());
+    }
+    if pair("||") {
+        return Some("grundy writes `or` for `||`".into());
+    }
+    if rest.starts_with('!') && !rest.starts_with("!=") {
+        return Some("grundy writes `not` for `!`".into());
+    }
+    if rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>") {
+        return Some("to compare, write `==`".into());
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    const KEYWORDS: &[&str] = &[
+        "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
+    ];
+    if KEYWORDS.contains(&word.as_str()) {
+        return Some(format!(
+            "`{word}` is a keyword, so it cannot be used as a name"
+        ));
+    }
+    None
 }
 
 /// Everything that can start an operand, folded into "an expression"
@@ -59,9 +115,20 @@ fn fold_expression_starts(words: &mut BTreeSet<String>) {
         "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`not`", "a name",
         "a number", "a string",
     ];
-    if words.contains("a name") && words.contains("a number") {
+    let starts = words
+        .iter()
+        .filter(|w| STARTS.contains(&w.as_str()))
+        .count();
+    if starts >= 3 {
         words.retain(|w| !STARTS.contains(&w.as_str()));
         words.insert("an expression".into());
+    }
+    // `_` and `"` only start a name or a string.
+    if words.contains("a name") || words.contains("an expression") {
+        words.remove("`_`");
+    }
+    if words.contains("a string") || words.contains("an expression") {
+        words.remove("`\"`");
     }
     // Indexing is an operator too, as far as the reader is concerned.
     if words.contains("an operator") {

@@ -127,6 +127,7 @@ impl Builder {
             ErrorKind::Syntax {
                 expected: "a well-formed definition".into(),
                 found: "something the parser could not read".into(),
+                hint: None,
             },
             Span::new(self.source, pos, pos),
         )
@@ -137,6 +138,7 @@ impl Builder {
             ErrorKind::Syntax {
                 expected: "a well-formed definition".into(),
                 found: format!("`{}`", pair.as_str()),
+                hint: None,
             },
             self.span(pair),
         )

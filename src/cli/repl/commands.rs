@@ -188,6 +188,7 @@ impl Entry<'_> {
             ErrorKind::Syntax {
                 expected: expected.into(),
                 found: "the end of the line".into(),
+                hint: None,
             },
             self.end(),
         )]
