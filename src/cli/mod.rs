@@ -7,7 +7,7 @@ mod output;
 mod plot;
 mod query;
 mod repl;
-mod table;
+pub(crate) mod table;
 
 use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;

@@ -3,7 +3,7 @@
 
 use super::super::query::print_moves;
 use super::super::{graph, plot, Output};
-use super::{explain, lex, play, table, Input, Repl, Status};
+use super::{explain, lex, play, Input, Repl, Status};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::builtins::Builtin;
 use crate::eval::ir::{Callable, GameKind};
@@ -689,7 +689,7 @@ impl Repl {
         }
         let g = self.session.heap_game(game)?;
         let upto = self.count(entry, count, 20)?;
-        table::show(&mut self.session, g, game, upto, out)
+        crate::cli::table::show(&mut self.session, g, game, upto, out)
     }
 
     /// A count typed after a command: a number, or an expression for one.

@@ -17,7 +17,6 @@ mod explain;
 mod helper;
 mod lex;
 mod play;
-mod table;
 
 use super::query::report;
 use super::{Failed, Options, Output};
