@@ -7,12 +7,14 @@
 //! a failed test, not a stalled one. Fixtures live in `tests/cli/`; inputs
 //! too large or too random to keep as files are written at run time.
 
+mod common;
+
 use serde_json::Value as Json;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longer than any run here should take, even in a debug build on a busy
 /// machine (the slowest, checking an example file, takes about a second).
@@ -139,20 +141,11 @@ fn finish(mut command: Command, stdin: &str) -> Run {
     };
     let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
     let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "{shown} did not finish within {} seconds (a hang)",
-                TIME_LIMIT.as_secs()
-            );
-        }
-        thread::sleep(Duration::from_millis(2));
+    let Some(status) = common::wait_or_kill(&mut child, TIME_LIMIT) else {
+        panic!(
+            "{shown} did not finish within {} seconds (a hang)",
+            TIME_LIMIT.as_secs()
+        );
     };
     let _ = feeder.join();
     Run {

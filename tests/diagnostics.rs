@@ -19,6 +19,8 @@
 //! the `.txt` files are the specification of what users see, never edit them
 //! by hand.
 
+mod common;
+
 use grundy::diagnostic::render;
 use grundy::session::Session;
 use std::fs;
@@ -26,7 +28,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")
@@ -137,20 +139,11 @@ fn diagnose_in_time(name: &str, path: &Path) -> Result<(String, usize), String> 
         .stderr(Stdio::piped())
         .spawn()
         .expect("the test binary can start itself");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!(
-                "grundy did not finish within {} seconds (a hang?)",
-                TIME_LIMIT.as_secs()
-            ));
-        }
-        thread::sleep(Duration::from_millis(5));
+    let Some(status) = common::wait_or_kill(&mut child, TIME_LIMIT) else {
+        return Err(format!(
+            "grundy did not finish within {} seconds (a hang?)",
+            TIME_LIMIT.as_secs()
+        ));
     };
     let result = fs::read_to_string(&out).ok();
     let _ = fs::remove_file(&out);
@@ -169,10 +162,6 @@ fn diagnose_in_time(name: &str, path: &Path) -> Result<(String, usize), String> 
     }
 }
 
-fn blessing() -> bool {
-    std::env::var_os("GRUNDY_BLESS").is_some_and(|v| v == "1")
-}
-
 #[test]
 fn diagnostics_match_their_golden_files() {
     let cases = cases();
@@ -181,7 +170,6 @@ fn diagnostics_match_their_golden_files() {
         "expected at least 20 cases in tests/diagnostics, found {}",
         cases.len()
     );
-    let bless = blessing();
     let mut problems = Vec::new();
     for (name, path) in &cases {
         let (actual, count) = match diagnose_in_time(name, path) {
@@ -202,22 +190,7 @@ fn diagnostics_match_their_golden_files() {
                 "{name}: escape codes in output rendered without colour:\n{actual}"
             ));
         }
-        let expected_path = path.with_extension("txt");
-        if bless {
-            fs::write(&expected_path, &actual).expect("writable .txt file");
-            continue;
-        }
-        match fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == actual => {}
-            Ok(expected) => problems.push(format!(
-                "{name}: the diagnostic changed\n--- expected ({})\n{expected}\n--- actual\n{actual}",
-                expected_path.display()
-            )),
-            Err(_) => problems.push(format!(
-                "{name}: {} is missing; run with GRUNDY_BLESS=1 to write it\n--- actual\n{actual}",
-                expected_path.display()
-            )),
-        }
+        common::check_golden(&path.with_extension("txt"), &actual, &mut problems);
     }
     assert!(
         problems.is_empty(),

@@ -17,12 +17,14 @@
 //! Graphviz's `dot` when it is installed), the SVG plot, `:reload`, and the
 //! interactive editor through a pseudo-terminal.
 
+mod common;
+
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TIME_LIMIT: Duration = Duration::from_secs(20);
 
@@ -56,17 +58,8 @@ fn run(args: &[&str], stdin: &str, name: &str) -> (String, Option<i32>) {
     let feeder = thread::spawn(move || {
         let _ = input.write_all(text.as_bytes());
     });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("grundy {args:?} did not finish in time (a hang)");
-        }
-        thread::sleep(Duration::from_millis(2));
+    let Some(status) = common::wait_or_kill(&mut child, TIME_LIMIT) else {
+        panic!("grundy {args:?} did not finish in time (a hang)");
     };
     let _ = feeder.join();
     let output = fs::read_to_string(&out_path).expect("the output is UTF-8");
@@ -112,7 +105,6 @@ fn transcript(path: &Path) -> String {
 fn transcripts_match_their_golden_files() {
     let cases = cases();
     assert!(cases.len() >= 10, "expected the REPL's golden transcripts");
-    let bless = std::env::var_os("GRUNDY_BLESS").is_some_and(|v| v == "1");
     let mut problems = Vec::new();
     for case in &cases {
         let actual = transcript(case);
@@ -121,22 +113,7 @@ fn transcripts_match_their_golden_files() {
             "{}: grundy panicked:\n{actual}",
             case.display()
         );
-        let golden = case.with_extension("txt");
-        if bless {
-            fs::write(&golden, &actual).expect("a writable .txt file");
-            continue;
-        }
-        match fs::read_to_string(&golden) {
-            Ok(expected) if expected == actual => {}
-            Ok(expected) => problems.push(format!(
-                "{}: the transcript changed\n--- expected\n{expected}\n--- actual\n{actual}",
-                case.display()
-            )),
-            Err(_) => problems.push(format!(
-                "{} is missing; run with GRUNDY_BLESS=1 to write it\n--- actual\n{actual}",
-                golden.display()
-            )),
-        }
+        common::check_golden(&case.with_extension("txt"), &actual, &mut problems);
     }
     assert!(
         problems.is_empty(),

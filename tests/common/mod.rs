@@ -54,3 +54,49 @@ pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
     }
     seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
 }
+
+/// Whether golden files are being rewritten (`GRUNDY_BLESS=1`) rather than
+/// compared.
+pub fn blessing() -> bool {
+    std::env::var_os("GRUNDY_BLESS").is_some_and(|v| v == "1")
+}
+
+/// Compares `actual` with the golden file at `path`, or writes it there
+/// when blessing; a difference is added to `problems`.
+pub fn check_golden(path: &std::path::Path, actual: &str, problems: &mut Vec<String>) {
+    if blessing() {
+        std::fs::write(path, actual).expect("a writable golden file");
+        return;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(expected) if expected == actual => {}
+        Ok(expected) => problems.push(format!(
+            "{} changed\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display()
+        )),
+        Err(_) => problems.push(format!(
+            "{} is missing; run with GRUNDY_BLESS=1 to write it\n--- actual\n{actual}",
+            path.display()
+        )),
+    }
+}
+
+/// Waits for a child process, killing it after `limit`: `None` means it
+/// hung.
+pub fn wait_or_kill(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            return Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
