@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod error;
 pub mod eval;
 pub mod interrupt;
+pub mod reload;
 pub mod session;
 pub mod solve;
 pub mod source;

@@ -157,6 +157,7 @@ impl Checker {
             ret: Type::Unknown,
             frame_size: 0,
             span: f.name.span,
+            definition: f.span,
         });
         self.program
             .callables
@@ -183,6 +184,7 @@ impl Checker {
                 parts: None,
             },
             span: g.name.span,
+            definition: g.span,
             frame_size: 0,
         });
         self.program
@@ -203,6 +205,7 @@ impl Checker {
             ty,
             frame_size: scope.frame_size,
             span: c.name.span,
+            definition: c.span,
         });
         self.visible_consts = self.program.consts.len();
     }

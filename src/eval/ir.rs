@@ -37,7 +37,10 @@ pub struct GameIr {
     pub name: String,
     pub params: Vec<Param>,
     pub kind: GameKind,
+    /// The name, where errors about the definition point.
     pub span: Span,
+    /// The whole definition, from its first keyword to its end.
+    pub definition: Span,
     /// Slots needed by the rules' environments (parameters first).
     pub frame_size: usize,
 }
@@ -85,7 +88,10 @@ pub struct FnIr {
     pub body: Ir,
     pub ret: Type,
     pub frame_size: usize,
+    /// The name, where errors about the definition point.
     pub span: Span,
+    /// The whole definition, from its first keyword to its end.
+    pub definition: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -94,7 +100,10 @@ pub struct ConstIr {
     pub value: Ir,
     pub ty: Type,
     pub frame_size: usize,
+    /// The name, where errors about the definition point.
     pub span: Span,
+    /// The whole definition, from its first keyword to its end.
+    pub definition: Span,
 }
 
 #[derive(Clone, Debug)]

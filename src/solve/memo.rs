@@ -50,6 +50,18 @@ impl Memo {
         self.table[i] = v;
     }
 
+    /// The result for a position, if it is known.
+    pub fn peek(&self, pos: PosId) -> Option<u32> {
+        Some(self.get(pos)).filter(|&v| v < ON_STACK)
+    }
+
+    /// Records a result found elsewhere (carried over a reload).
+    pub fn remember(&mut self, pos: PosId, v: u32) {
+        if v < ON_STACK {
+            self.set(pos, v);
+        }
+    }
+
     pub fn known(&self) -> usize {
         self.table.iter().filter(|&&v| v < ON_STACK).count()
     }

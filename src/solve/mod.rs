@@ -95,6 +95,21 @@ impl Solver {
         moves::all(self, rules, parts)
     }
 
+    /// The value and height of a component, where known.
+    pub fn known(&self, pos: PosId) -> (Option<u32>, Option<u32>) {
+        (self.values.peek(pos), self.heights.peek(pos))
+    }
+
+    /// Records a value and height found elsewhere (carried over a reload).
+    pub fn remember(&mut self, pos: PosId, value: Option<u32>, height: Option<u32>) {
+        if let Some(v) = value {
+            self.values.remember(pos, v);
+        }
+        if let Some(h) = height {
+            self.heights.remember(pos, h);
+        }
+    }
+
     /// The number of components whose value is known.
     pub fn known_values(&self) -> usize {
         self.values.known()

@@ -448,9 +448,10 @@ impl Repl {
         }
         fresh.bindings = std::mem::take(&mut self.bindings);
         fresh.names = self.names.clone();
+        let kept = crate::reload::carry_over(&self.session, &mut fresh.session);
         *self = fresh;
         out.line(format!(
-            "reloaded {}; values are computed again from the new rules",
+            "reloaded {}; {kept} values of games whose rules did not change are kept",
             changed.join(", ")
         ));
         Ok(())

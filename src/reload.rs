@@ -1,0 +1,206 @@
+//! Carrying computed values across a reload. A position keeps its value
+//! when its game reads the same as before, and so does every game, helper
+//! and constant that game uses, directly or not: then its moves, and so its
+//! value, cannot have changed.
+
+use crate::eval::ir::{Callable, GameKind, Ir, IrKind, Program};
+use crate::eval::Value;
+use crate::session::Session;
+use crate::source::Sources;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A definition a game's rules may depend on.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Item {
+    Game(u32),
+    Function(u32),
+    Const(u32),
+}
+
+/// Copies into `new` the values and heights `old` knows for positions of
+/// games that did not change; returns how many positions kept theirs.
+pub fn carry_over(old: &Session, new: &mut Session) -> usize {
+    let old_program = &old.interp.program;
+    let new_program = new.interp.program.clone();
+    let old_prints = fingerprints(old_program, &old.sources);
+    let new_prints = fingerprints(&new_program, &new.sources);
+    // Old game id -> new game id, for games that read the same.
+    let unchanged: BTreeMap<u32, u32> = old_program
+        .games
+        .iter()
+        .enumerate()
+        .filter_map(|(old_id, game)| {
+            let Some(Callable::Game(new_id)) = new_program.callables.get(&game.name) else {
+                return None;
+            };
+            (old_prints.get(&Item::Game(old_id as u32)) == new_prints.get(&Item::Game(*new_id)))
+                .then_some((old_id as u32, *new_id))
+        })
+        .collect();
+    let mut kept = 0;
+    for pos in 0..old.interp.positions.len() as u32 {
+        let (game, args) = old.interp.positions.get(pos);
+        let Some(&new_game) = unchanged.get(&game) else {
+            continue;
+        };
+        // Arguments that are positions name ids of the old session.
+        if args.iter().any(holds_position) {
+            continue;
+        }
+        let (value, height) = old.interp.solver.known(pos);
+        if value.is_none() && height.is_none() {
+            continue;
+        }
+        let id = new.interp.positions.intern(new_game, args.clone());
+        new.interp.solver.remember(id, value, height);
+        kept += 1;
+    }
+    kept
+}
+
+fn holds_position(v: &Value) -> bool {
+    match v {
+        Value::Pos(_) => true,
+        Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.iter().any(holds_position),
+        _ => false,
+    }
+}
+
+/// For each game, the text of its definition and of everything it uses.
+fn fingerprints(program: &Program, sources: &Sources) -> BTreeMap<Item, String> {
+    let mut prints = BTreeMap::new();
+    for g in 0..program.games.len() as u32 {
+        let mut closure = BTreeSet::new();
+        collect(program, Item::Game(g), &mut closure);
+        let texts: Vec<&str> = closure
+            .iter()
+            .map(|&item| text(program, sources, item))
+            .collect();
+        prints.insert(Item::Game(g), texts.join("\n"));
+    }
+    prints
+}
+
+fn text<'s>(program: &Program, sources: &'s Sources, item: Item) -> &'s str {
+    let span = match item {
+        Item::Game(g) => program.games[g as usize].definition,
+        Item::Function(f) => program.functions[f as usize].definition,
+        Item::Const(c) => program.consts[c as usize].definition,
+    };
+    sources.slice(span)
+}
+
+/// Adds `item` and everything it uses to `closure`.
+fn collect(program: &Program, item: Item, closure: &mut BTreeSet<Item>) {
+    if !closure.insert(item) {
+        return;
+    }
+    let mut uses = Vec::new();
+    match item {
+        Item::Game(g) => match &program.games[g as usize].kind {
+            GameKind::Rules { moves, lose, parts } => {
+                for m in moves {
+                    for generator in &m.generators {
+                        references(&generator.source, &mut uses);
+                    }
+                    m.guard.iter().for_each(|g| references(g, &mut uses));
+                    references(&m.result, &mut uses);
+                }
+                lose.iter()
+                    .chain(parts)
+                    .for_each(|e| references(e, &mut uses));
+            }
+            GameKind::Alias(body) => references(body, &mut uses),
+            GameKind::Octal(_) => {}
+        },
+        Item::Function(f) => references(&program.functions[f as usize].body, &mut uses),
+        Item::Const(c) => references(&program.consts[c as usize].value, &mut uses),
+    }
+    for used in uses {
+        collect(program, used, closure);
+    }
+}
+
+/// The games, helpers and constants an expression names.
+fn references(ir: &Ir, out: &mut Vec<Item>) {
+    let all = |irs: &[Ir], out: &mut Vec<Item>| irs.iter().for_each(|e| references(e, out));
+    match &ir.kind {
+        IrKind::Lit(_) | IrKind::Local(_) => {}
+        IrKind::Const(c) => out.push(Item::Const(*c)),
+        IrKind::CallFn(f, args) => {
+            out.push(Item::Function(*f));
+            all(args, out);
+        }
+        IrKind::MakePos(g, args) => {
+            out.push(Item::Game(*g));
+            all(args, out);
+        }
+        IrKind::Builtin(_, args) | IrKind::List(args) | IrKind::Set(args) | IrKind::Tuple(args) => {
+            all(args, out)
+        }
+        IrKind::Comprehension { element, clauses } => {
+            references(element, out);
+            for clause in clauses {
+                references(&clause.generator.source, out);
+                clause.guard.iter().for_each(|g| references(g, out));
+            }
+        }
+        IrKind::If(a, b, c) => {
+            references(a, out);
+            references(b, out);
+            references(c, out);
+        }
+        IrKind::Unary(_, a) => references(a, out),
+        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
+            references(a, out);
+            references(b, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BEFORE: &str = "
+        fn step() = 1;
+        game A(n: nat) { move take(k in 1..=n) => A(n - k); }
+        game B(n: nat) { move take(k in 1..=step()) if k <= n => B(n - k); }
+        game C(n: nat) { move take(k in {1, 2}) if k <= n => C(n - k); }
+    ";
+
+    fn session(text: &str) -> Session {
+        let mut s = Session::new();
+        s.load_text("games.game", text).expect("the games load");
+        s
+    }
+
+    fn value(s: &mut Session, position: &str) -> u32 {
+        let p = s.position(position).expect("a position");
+        s.value(&p).expect("a value")
+    }
+
+    fn known(s: &mut Session, position: &str) -> bool {
+        let p = s.position(position).expect("a position");
+        s.interp.solver.known(p[0]).0.is_some()
+    }
+
+    #[test]
+    fn only_games_whose_rules_changed_lose_their_values() {
+        let mut old = session(BEFORE);
+        for p in ["A(5)", "B(5)", "C(5)"] {
+            value(&mut old, p);
+        }
+        // B changes through the helper it calls; A and C read the same.
+        let mut new = session(&BEFORE.replace("fn step() = 1;", "fn step() = 2;"));
+        let kept = carry_over(&old, &mut new);
+        assert_eq!(kept, 12, "A(0..=5) and C(0..=5) keep their values");
+        assert!(known(&mut new, "A(5)") && known(&mut new, "C(3)"));
+        assert!(!known(&mut new, "B(5)"));
+        // The values carried over are the right ones, and B is recomputed
+        // under its new rules.
+        assert_eq!(value(&mut new, "A(5)"), 5);
+        assert_eq!(value(&mut new, "C(5)"), 2);
+        assert_eq!(value(&mut new, "B(5)"), 2);
+    }
+}
