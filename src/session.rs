@@ -17,6 +17,9 @@ use std::sync::Arc;
 pub struct Session {
     pub sources: Sources,
     pub interp: Interp,
+    /// The text of the last position asked about, where solver errors that
+    /// belong to no rule (a state limit in a misère search) are shown.
+    asked: Span,
 }
 
 /// The result of running one claim.
@@ -84,22 +87,35 @@ impl Session {
         let source = self.sources.add("<position>", text);
         let v = self.eval_in(source, text)?;
         let span = Span::new(source, 0, text.len());
+        self.asked = span;
         match self.interp.to_sum(v.clone(), span) {
             Ok(Value::Pos(p)) => Ok(p),
-            _ => Err(vec![Error::new(
-                ErrorKind::ExpectedPosition {
-                    found: v.kind().to_string(),
-                },
-                span,
-            )]),
+            // A sum that may not be formed says why itself.
+            Err(e) if matches!(e.kind, ErrorKind::TerminalInSum { .. }) => Err(vec![e]),
+            _ => {
+                let found = match &v {
+                    Value::List(items) => {
+                        match items.iter().find(|i| !matches!(i, Value::Pos(_))) {
+                            Some(item) => format!("a list holding {}", item.kind()),
+                            None => "a list".to_string(),
+                        }
+                    }
+                    other => other.kind().to_string(),
+                };
+                Err(vec![Error::new(
+                    ErrorKind::ExpectedPosition { found },
+                    span,
+                )])
+            }
         }
     }
 
-    /// Errors from the solver that point nowhere are pinned on `span`.
-    fn pinned<T>(result: Result<T, Error>, span: Span) -> Result<T, Errors> {
+    /// Errors from the solver that point nowhere are pinned on the position
+    /// asked about.
+    fn pinned<T>(&self, result: Result<T, Error>) -> Result<T, Errors> {
         result.map_err(|e| {
             if e.span == Span::default() {
-                vec![e.at(span)]
+                vec![e.at(self.asked)]
             } else {
                 vec![e]
             }
@@ -108,22 +124,22 @@ impl Session {
 
     pub fn value(&mut self, parts: &[PosId]) -> Result<u32, Errors> {
         let r = self.interp.with_solver(|s, i| s.value_of_sum(i, parts));
-        Self::pinned(r, Span::default())
+        self.pinned(r)
     }
 
     pub fn misere_wins(&mut self, parts: &[PosId]) -> Result<bool, Errors> {
         let r = self.interp.with_solver(|s, i| s.misere_wins(i, parts));
-        Self::pinned(r, Span::default())
+        self.pinned(r)
     }
 
     pub fn height(&mut self, parts: &[PosId]) -> Result<u32, Errors> {
         let r = self.interp.with_solver(|s, i| s.height_of_sum(i, parts));
-        Self::pinned(r, Span::default())
+        self.pinned(r)
     }
 
     pub fn moves(&mut self, parts: &[PosId]) -> Result<Vec<SumMove>, Errors> {
         let r = self.interp.with_solver(|s, i| s.moves(i, parts));
-        Self::pinned(r, Span::default())
+        self.pinned(r)
     }
 
     pub fn show_sum(&self, parts: &[PosId]) -> String {

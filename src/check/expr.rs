@@ -32,6 +32,7 @@ impl Checker {
             ExprKind::Str(s) => (IrKind::Lit(Value::Str(s.clone())), Type::Str),
             ExprKind::Bool(b) => (IrKind::Lit(Value::Bool(*b)), Type::Bool),
             ExprKind::Var(name) => self.var(name, e.span, scope),
+            ExprKind::Group(inner) => self.expr_kind(inner, scope),
             ExprKind::Call { name, args } => self.call(name, args, e.span, scope),
             ExprKind::List(items) => {
                 let (irs, types) = self.exprs(items, scope);
@@ -148,6 +149,21 @@ impl Checker {
         let visible = &self.program.consts[..self.visible_consts];
         if let Some(i) = visible.iter().position(|c| c.name == name) {
             return (IrKind::Const(i as u32), visible[i].ty.clone());
+        }
+        if let Some(Callable::Game(g)) = self.program.callables.get(name) {
+            // A game named without its arguments.
+            let game = &self.program.games[*g as usize];
+            let params: Vec<&str> = game.params.iter().map(|p| p.name.as_str()).collect();
+            let call = format!("{name}({})", params.join(", "));
+            self.error(
+                ErrorKind::UnknownName {
+                    what: "variable",
+                    name: name.to_string(),
+                    suggestion: Some(call),
+                },
+                span,
+            );
+            return (IrKind::Lit(Value::Int(0)), Type::Unknown);
         }
         let mut candidates: Vec<String> = scope.names().map(String::from).collect();
         candidates.extend(visible.iter().map(|c| c.name.clone()));

@@ -20,7 +20,7 @@ pub use output::Output;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Stop with an error once a search has created this many positions.
+    /// Stop with an error when a search needs more than this many positions.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS)]
     pub max_states: usize,
 }

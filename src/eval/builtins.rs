@@ -288,7 +288,12 @@ impl Builtin {
                     return Err(bad("regions(g, c) needs a one-character string c".into()));
                 };
                 let mut rows = Vec::new();
-                for row in elements(arg(0))? {
+                // A string is a board of one row.
+                let grid = match arg(0) {
+                    Value::Str(_) => vec![arg(0).clone()],
+                    other => elements(other)?,
+                };
+                for row in grid {
                     match row {
                         Value::Str(r) => rows.push(r.chars().collect::<Vec<char>>()),
                         other => {
@@ -299,10 +304,20 @@ impl Builtin {
                         }
                     }
                 }
+                if rows.iter().any(|r| r.len() != rows[0].len()) {
+                    return Err(bad(
+                        "regions needs a grid whose rows all have the same length".into(),
+                    ));
+                }
                 let mut c = c.chars();
                 let (Some(cell), None) = (c.next(), c.next()) else {
                     return Err(bad("regions(g, c) needs a one-character string c".into()));
                 };
+                if cell == '#' {
+                    return Err(bad(
+                        "regions fills the rest of each region's grid with `#`, so it cannot look for `#`".into(),
+                    ));
+                }
                 Value::list(
                     super::regions::regions(&rows, cell)
                         .into_iter()

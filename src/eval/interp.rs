@@ -733,6 +733,19 @@ impl Rules for Interp {
         self.show_pos(pos)
     }
 
+    fn parts_span(&self, pos: PosId) -> Span {
+        let (g, _) = self.positions.get(pos);
+        let game = &self.program.games[g as usize];
+        match &game.kind {
+            GameKind::Rules { parts: Some(p), .. } => p.span,
+            _ => game.span,
+        }
+    }
+
+    fn max_states(&self) -> usize {
+        self.max_positions
+    }
+
     fn rule_span(&self, pos: PosId, rule: u32) -> Span {
         let (g, _) = self.positions.get(pos);
         let game = &self.program.games[g as usize];

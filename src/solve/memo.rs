@@ -225,7 +225,11 @@ impl Memo {
             .iter()
             .position(|&(end, _)| end > top.next)
             .unwrap_or(0);
-        let span = rules.rule_span(top.pos, top.ends.get(option).map_or(0, |&(_, r)| r));
+        let span = if top.is_parts {
+            rules.parts_span(top.pos)
+        } else {
+            rules.rule_span(top.pos, top.ends.get(option).map_or(0, |&(_, r)| r))
+        };
         for frame in stack {
             self.set(frame.pos, UNKNOWN);
         }

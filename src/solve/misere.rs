@@ -52,6 +52,14 @@ pub fn wins(
         if answer.is_none() && descend.is_none() {
             answer = Some(false);
         }
+        if memo.len() + stack.len() > rules.max_states() {
+            return Err(Error::new(
+                ErrorKind::StateLimit {
+                    limit: rules.max_states(),
+                },
+                Default::default(),
+            ));
+        }
         if let Some(child) = descend {
             let next = open(rules, child)?;
             stack.push(next);

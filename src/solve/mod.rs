@@ -40,6 +40,10 @@ pub trait Rules {
     fn describe(&self, pos: PosId) -> String;
     /// Where the rule that made a move is written.
     fn rule_span(&self, pos: PosId, rule: u32) -> Span;
+    /// Where the `parts =` rule of a position's game is written.
+    fn parts_span(&self, pos: PosId) -> Span;
+    /// How many positions a search may hold before it stops.
+    fn max_states(&self) -> usize;
 }
 
 /// Values and heights computed so far; they stay valid as long as the

@@ -142,6 +142,9 @@ pub enum ExprKind {
         target: Box<Expr>,
         index: Box<Expr>,
     },
+    /// `(e)`: the same value as `e`; kept so that `(a < b) < c` is not
+    /// mistaken for a chain.
+    Group(Box<Expr>),
 }
 
 /// `for var in source if guard` inside a list comprehension.

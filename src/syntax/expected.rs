@@ -40,7 +40,8 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
     }
     fold_expression_starts(&mut words);
     let (found, len) = found_at(text, pos);
-    let hint = hint_at(text, pos);
+    let name_expected = words.contains("a name") || words.contains("an expression");
+    let hint = hint_at(text, pos, name_expected);
     let expected = join_alternatives(words.into_iter().collect());
     // A token missing at the end of a line is pointed at there, not at
     // whatever starts the next line.
@@ -70,7 +71,7 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
 
 /// Advice for mistakes recognised from what stands at `pos`: habits from
 /// other languages, keywords used as names, a string left open.
-fn hint_at(text: &str, pos: usize) -> Option<String> {
+fn hint_at(text: &str, pos: usize, name_expected: bool) -> Option<String> {
     let rest = text.get(pos..).unwrap_or("");
     let before = text.get(..pos).unwrap_or("");
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -100,7 +101,7 @@ fn hint_at(text: &str, pos: usize) -> Option<String> {
     const KEYWORDS: &[&str] = &[
         "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
     ];
-    if KEYWORDS.contains(&word.as_str()) {
+    if name_expected && KEYWORDS.contains(&word.as_str()) {
         return Some(format!(
             "`{word}` is a keyword, so it cannot be used as a name"
         ));

@@ -471,7 +471,7 @@ impl Builder {
             Rule::paren => {
                 let first = self.expr(self.next(&pair, &mut inner)?, depth)?;
                 match inner.next() {
-                    None => return Ok(first),
+                    None => ExprKind::Group(Box::new(first)),
                     Some(rest) => {
                         let mut items = vec![first];
                         items.extend(self.exprs(rest.into_inner(), depth)?);
