@@ -7,7 +7,7 @@
 use super::super::Output;
 use super::{Input, Line};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::eval::PosId;
+use crate::eval::{PosId, Value};
 use crate::session::Session;
 use crate::solve::SumMove;
 use std::sync::Arc;
@@ -34,6 +34,9 @@ pub fn play(
     let mut refused = 0;
     loop {
         out.line(format!("position: {}", session.show_sum(&current)));
+        for row in board_rows(session, &current) {
+            out.line(format!("    {row}"));
+        }
         let moves = session.moves(&current)?;
         if moves.is_empty() {
             out.line(if user_turn {
@@ -212,4 +215,35 @@ fn difference(now: &[PosId], then: &[PosId]) -> (Vec<PosId>, Vec<PosId>) {
     }
     removed.sort_unstable();
     (removed, added)
+}
+
+/// A grid argument (a list of two or more equal-length strings) drawn as
+/// its rows, so a board game is seen as a board.
+fn board_rows(session: &Session, parts: &[PosId]) -> Vec<String> {
+    let mut rows = Vec::new();
+    for &part in parts {
+        let (_, args) = session.interp.positions.get(part);
+        for arg in args.iter() {
+            let Value::List(items) = arg else { continue };
+            let lines: Vec<&str> = items
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Str(s) => Some(&**s),
+                    _ => None,
+                })
+                .collect();
+            let grid = lines.len() >= 2
+                && lines.len() == items.len()
+                && lines
+                    .iter()
+                    .all(|l| l.chars().count() == lines[0].chars().count());
+            if grid {
+                if !rows.is_empty() {
+                    rows.push(String::new());
+                }
+                rows.extend(lines.iter().map(|l| l.to_string()));
+            }
+        }
+    }
+    rows
 }
