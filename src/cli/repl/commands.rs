@@ -437,8 +437,11 @@ impl Repl {
                 Span::new(self.session.sources.add("<reload>", ""), 0, 0),
             )]);
         }
-        for text in &self.typed {
-            match fresh.session.load_text("<input>", text) {
+        for (i, text) in self.typed.iter().enumerate() {
+            match fresh
+                .session
+                .load_text(&format!("<definition {}>", i + 1), text)
+            {
                 Ok(_) => fresh.typed.push(text.clone()),
                 Err(e) => {
                     out.note("a definition typed earlier no longer fits, and is dropped:");
@@ -460,7 +463,10 @@ impl Repl {
     /// A definition typed at the prompt; its claims are checked at once.
     fn define(&mut self, text: &str, out: &mut Output) -> Result<(), Errors> {
         let before = self.session.interp.program.clone();
-        let added = self.session.load_text("<input>", text)?;
+        // Each typed definition is its own source, so a diagnostic that
+        // points back at one ("first defined here") says which.
+        let name = format!("<definition {}>", self.typed.len() + 1);
+        let added = self.session.load_text(&name, text)?;
         self.typed.push(text.to_string());
         let program = self.session.interp.program.clone();
         let mut defined: Vec<String> = Vec::new();
