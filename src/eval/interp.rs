@@ -312,6 +312,13 @@ impl Interp {
         }
         let l = self.eval(lhs, env)?;
         let r = self.eval(rhs, env)?;
+        // Numbers are by far the most common operands: no clones, no
+        // closures for them.
+        if let (Value::Int(a), Value::Int(b)) = (&l, &r) {
+            if let Some(v) = int_fast_path(op, *a, *b) {
+                return Ok(v);
+            }
+        }
         let wrong = |side: &Ir, expected: &str, v: &Value| {
             Error::new(
                 ErrorKind::WrongType {
@@ -453,7 +460,7 @@ impl Interp {
                 self.to_sum(v, body.span)
             }
             None => {
-                let id = self.positions.intern(g, args.into());
+                let id = self.positions.intern_slice(g, &args);
                 if self.positions.len() > self.max_positions {
                     return Err(Error::new(
                         ErrorKind::StateLimit {
@@ -534,7 +541,7 @@ impl Interp {
                 code.for_each_move(n, |k, left| {
                     let parts: Vec<PosId> = left
                         .iter()
-                        .map(|&h| self.positions.intern(g, Arc::from([Value::Int(h)])))
+                        .map(|&h| self.positions.intern_slice(g, &[Value::Int(h)]))
                         .collect();
                     let label = labels.then(|| match left {
                         [] => format!("remove {k}"),
@@ -754,6 +761,30 @@ impl Rules for Interp {
             _ => game.span,
         }
     }
+}
+
+/// The result of an operator on two numbers when it cannot fail; `None`
+/// leaves overflow, division by zero and shifts to the general path, which
+/// reports them.
+fn int_fast_path(op: BinaryOp, a: i64, b: i64) -> Option<Value> {
+    use BinaryOp::*;
+    Some(match op {
+        Eq => Value::Bool(a == b),
+        Ne => Value::Bool(a != b),
+        Lt => Value::Bool(a < b),
+        Le => Value::Bool(a <= b),
+        Gt => Value::Bool(a > b),
+        Ge => Value::Bool(a >= b),
+        Add => Value::Int(a.checked_add(b)?),
+        Sub => Value::Int(a.checked_sub(b)?),
+        Mul => Value::Int(a.checked_mul(b)?),
+        BitOr => Value::Int(a | b),
+        BitXor => Value::Int(a ^ b),
+        BitAnd => Value::Int(a & b),
+        RangeExclusive => Value::Range(a, b),
+        RangeInclusive => Value::Range(a, b.checked_add(1)?),
+        _ => return None,
+    })
 }
 
 /// A value checked (and, for sets, normalised) against a parameter type.

@@ -3,6 +3,7 @@
 
 use super::value::Value;
 use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
 use std::sync::Arc;
 
 pub type GameId = u32;
@@ -10,13 +11,23 @@ pub type PosId = u32;
 
 #[derive(Clone, Debug, Default)]
 pub struct Positions {
-    set: IndexSet<(GameId, Arc<[Value]>)>,
+    /// A fast non-cryptographic hash: the keys are the program's own
+    /// positions, and hashing them is on the search's hot path.
+    set: IndexSet<(GameId, Arc<[Value]>), FxBuildHasher>,
 }
 
 impl Positions {
     pub fn intern(&mut self, game: GameId, args: Arc<[Value]>) -> PosId {
         let (index, _) = self.set.insert_full((game, args));
         index as PosId
+    }
+
+    /// The same, without allocating when the position is already known.
+    pub fn intern_slice(&mut self, game: GameId, args: &[Value]) -> PosId {
+        match self.set.get_index_of(&Key(game, args)) {
+            Some(index) => index as PosId,
+            None => self.intern(game, Arc::from(args)),
+        }
     }
 
     /// The game and arguments of an interned position.
@@ -36,5 +47,16 @@ impl Positions {
     /// Forget every position (for example when a game is redefined).
     pub fn clear(&mut self) {
         self.set.clear();
+    }
+}
+
+/// A position looked up by borrowed arguments; it hashes and compares as
+/// the stored `(game, Arc<[Value]>)` does.
+#[derive(Hash)]
+struct Key<'a>(GameId, &'a [Value]);
+
+impl indexmap::Equivalent<(GameId, Arc<[Value]>)> for Key<'_> {
+    fn equivalent(&self, key: &(GameId, Arc<[Value]>)) -> bool {
+        self.0 == key.0 && self.1 == &*key.1
     }
 }
