@@ -1,9 +1,12 @@
 //! Values, the compiled program, and the interpreter that runs move rules.
 
 pub mod builtins;
+mod conform;
 pub mod interp;
 pub mod ir;
+mod moves;
 pub mod octal;
+mod operators;
 pub mod positions;
 mod regions;
 pub mod show;

@@ -1,0 +1,70 @@
+//! Values checked against parameter types when a position or a helper
+//! call is made.
+
+use super::builtins;
+use super::value::Value;
+use crate::error::ErrorKind;
+use crate::types::Type;
+
+/// A value checked (and, for sets, normalised) against a parameter type.
+pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Value, ErrorKind> {
+    let wrong = |v: &Value| ErrorKind::WrongType {
+        expected: format!("`{ty}` for parameter `{name}`"),
+        found: v.kind().into(),
+    };
+    Ok(match (ty, v) {
+        (Type::Unknown, v) => v,
+        (Type::Nat, Value::Int(n)) if n < 0 => {
+            return Err(ErrorKind::Negative {
+                name: name.to_string(),
+                value: n,
+            })
+        }
+        (Type::Nat | Type::Int, v @ Value::Int(_)) => v,
+        (Type::Bool, v @ Value::Bool(_)) => v,
+        (Type::Str, v @ Value::Str(_)) => v,
+        (Type::Game, v @ Value::Pos(_)) => v,
+        (Type::Grid, v) => {
+            let rows = builtins::elements(&v.materialize()).map_err(|_| wrong(&v))?;
+            let mut width = None;
+            for row in &rows {
+                let Value::Str(s) = row else {
+                    return Err(wrong(&v));
+                };
+                let w = s.chars().count();
+                if *width.get_or_insert(w) != w {
+                    return Err(ErrorKind::BadValue {
+                        detail: format!("the rows of grid `{name}` must all have the same length"),
+                    });
+                }
+            }
+            Value::list(rows)
+        }
+        (Type::List(t), v @ (Value::List(_) | Value::Range(..))) => {
+            let items = builtins::elements(&v)?;
+            Value::list(
+                items
+                    .into_iter()
+                    .map(|x| conform(name, t, x))
+                    .collect::<std::result::Result<_, _>>()?,
+            )
+        }
+        (Type::Set(t), v @ (Value::Set(_) | Value::List(_) | Value::Range(..))) => {
+            let items = builtins::elements(&v)?;
+            Value::set(
+                items
+                    .into_iter()
+                    .map(|x| conform(name, t, x))
+                    .collect::<std::result::Result<_, _>>()?,
+            )
+        }
+        (Type::Tuple(ts), Value::Tuple(xs)) if ts.len() == xs.len() => Value::Tuple(
+            ts.iter()
+                .zip(xs.iter())
+                .map(|(t, x)| conform(name, t, x.clone()))
+                .collect::<std::result::Result<Vec<_>, _>>()?
+                .into(),
+        ),
+        (_, v) => return Err(wrong(&v)),
+    })
+}

@@ -1,0 +1,198 @@
+//! A position's moves: running its game's rules (or its octal code), its
+//! `lose if` condition and its declared parts, for the solver.
+
+use super::interp::{Env, Interp};
+use super::ir::{GameKind, MoveIr};
+use super::positions::PosId;
+use super::value::Value;
+use crate::error::Error;
+use crate::solve::{Move, Rules};
+use crate::source::Span;
+use std::sync::Arc;
+
+type Result<T> = std::result::Result<T, Error>;
+
+impl Interp {
+    /// The moves of one component, each with the sum it leads to, and a
+    /// label such as `take(k = 2)` when asked for.
+    pub fn moves_of(&mut self, pos: PosId, labels: bool, out: &mut Vec<Move>) -> Result<()> {
+        let program = self.program.clone();
+        let (g, args) = self.positions.get(pos);
+        let args = args.clone();
+        let game = &program.games[g as usize];
+        match &game.kind {
+            GameKind::Octal(code) => {
+                let Some(Value::Int(n)) = args.first().cloned() else {
+                    return Ok(());
+                };
+                code.for_each_move(n, |k, left| {
+                    let parts: Vec<PosId> = left
+                        .iter()
+                        .map(|&h| self.positions.intern_slice(g, &[Value::Int(h)]))
+                        .collect();
+                    let label = labels.then(|| match left {
+                        [] => format!("remove {k}"),
+                        [a] => format!("remove {k} leaving {a}"),
+                        [a, b] if k == 0 => format!("split into {a} + {b}"),
+                        [a, b] => format!("remove {k} leaving {a} + {b}"),
+                        _ => String::new(),
+                    });
+                    let mut parts = parts;
+                    parts.sort_unstable();
+                    out.push(Move {
+                        rule: k as u32,
+                        result: parts.into(),
+                        label,
+                    });
+                });
+                Ok(())
+            }
+            GameKind::Rules { moves, lose, .. } => {
+                let mut env: Env = args.to_vec();
+                env.resize(game.frame_size, Value::Int(0));
+                if let Some(lose) = lose {
+                    let lost = self.eval_bool(lose, &mut env).map_err(|e| {
+                        e.with_context(format!(
+                            "checking the `lose if` rule of {}",
+                            self.show_pos(pos)
+                        ))
+                    })?;
+                    if lost {
+                        return Ok(());
+                    }
+                }
+                for (index, rule) in moves.iter().enumerate() {
+                    self.run_move(rule, index as u32, 0, &mut env, labels, out)
+                        .map_err(|e| {
+                            e.with_context(format!(
+                                "finding the moves of {} by rule `{}`",
+                                self.show_pos(pos),
+                                rule.name
+                            ))
+                        })?;
+                }
+                Ok(())
+            }
+            GameKind::Alias(_) => Ok(()),
+        }
+    }
+
+    fn run_move(
+        &mut self,
+        rule: &MoveIr,
+        index: u32,
+        depth: usize,
+        env: &mut Env,
+        labels: bool,
+        out: &mut Vec<Move>,
+    ) -> Result<()> {
+        if let Some(generator) = rule.generators.get(depth) {
+            return self.for_each(generator, env, &mut |me, env| {
+                me.run_move(rule, index, depth + 1, env, labels, out)
+            });
+        }
+        if let Some(guard) = &rule.guard {
+            if !self.eval_bool(guard, env)? {
+                return Ok(());
+            }
+        }
+        let v = self.eval(&rule.result, env)?;
+        let Value::Pos(result) = self.to_sum(v, rule.result.span)? else {
+            return Ok(());
+        };
+        let label = labels.then(|| {
+            let bindings: Vec<String> = rule
+                .generators
+                .iter()
+                .map(|g| format!("{} = {}", g.var, self.show(&env[g.slot as usize])))
+                .collect();
+            format!("{}({})", rule.name, bindings.join(", "))
+        });
+        out.push(Move {
+            rule: index,
+            result,
+            label,
+        });
+        Ok(())
+    }
+
+    /// Whether the `lose if` rule of a position's game holds.
+    pub fn lost(&mut self, pos: PosId) -> Result<bool> {
+        let program = self.program.clone();
+        let (g, args) = self.positions.get(pos);
+        let game = &program.games[g as usize];
+        let GameKind::Rules {
+            lose: Some(lose), ..
+        } = &game.kind
+        else {
+            return Ok(false);
+        };
+        let mut env: Env = args.to_vec();
+        env.resize(game.frame_size, Value::Int(0));
+        self.eval_bool(lose, &mut env)
+    }
+
+    /// The parts a position is declared equal to, if its game has them.
+    pub fn parts(&mut self, pos: PosId) -> Result<Option<Arc<[PosId]>>> {
+        let program = self.program.clone();
+        let (g, args) = self.positions.get(pos);
+        let game = &program.games[g as usize];
+        let GameKind::Rules {
+            parts: Some(parts), ..
+        } = &game.kind
+        else {
+            return Ok(None);
+        };
+        let mut env: Env = args.to_vec();
+        env.resize(game.frame_size, Value::Int(0));
+        let v = self.eval(parts, &mut env)?;
+        match self.to_sum(v, parts.span)? {
+            Value::Pos(p) => Ok(Some(p)),
+            _ => Ok(None),
+        }
+    }
+}
+
+impl Rules for Interp {
+    fn options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<()> {
+        self.moves_of(pos, false, out)
+    }
+
+    fn labelled_options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<()> {
+        self.moves_of(pos, true, out)
+    }
+
+    fn parts(&mut self, pos: PosId) -> Result<Option<Arc<[PosId]>>> {
+        Interp::parts(self, pos)
+    }
+
+    fn lost(&mut self, pos: PosId) -> Result<bool> {
+        Interp::lost(self, pos)
+    }
+
+    fn describe(&self, pos: PosId) -> String {
+        self.show_pos(pos)
+    }
+
+    fn parts_span(&self, pos: PosId) -> Span {
+        let (g, _) = self.positions.get(pos);
+        let game = &self.program.games[g as usize];
+        match &game.kind {
+            GameKind::Rules { parts: Some(p), .. } => p.span,
+            _ => game.span,
+        }
+    }
+
+    fn max_states(&self) -> usize {
+        self.max_positions
+    }
+
+    fn rule_span(&self, pos: PosId, rule: u32) -> Span {
+        let (g, _) = self.positions.get(pos);
+        let game = &self.program.games[g as usize];
+        match &game.kind {
+            GameKind::Rules { moves, .. } => moves.get(rule as usize).map_or(game.span, |m| m.span),
+            _ => game.span,
+        }
+    }
+}
