@@ -68,3 +68,16 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
         (_, v) => return Err(wrong(&v)),
     })
 }
+
+/// Whether a value needs no conversion for a parameter: a natural number
+/// for `nat`, any number for `int`. Saves rebuilding the common case.
+pub(super) fn already_fits(ty: &Type, v: &Value) -> bool {
+    match (ty, v) {
+        (Type::Nat, Value::Int(n)) => *n >= 0,
+        (Type::Int, Value::Int(_)) | (Type::Unknown, _) => true,
+        (Type::Str, Value::Str(_)) | (Type::Bool, Value::Bool(_)) | (Type::Game, Value::Pos(_)) => {
+            true
+        }
+        _ => false,
+    }
+}

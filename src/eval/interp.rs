@@ -2,7 +2,7 @@
 //! runs move rules to list a position's options.
 
 use super::builtins::{self, Builtin, MAX_COLLECTION};
-use super::conform::conform;
+use super::conform::{already_fits, conform};
 use super::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
 use super::operators::element_at;
 use super::positions::{GameId, PosId, Positions};
@@ -298,48 +298,68 @@ impl Interp {
     /// A position of game `g` with these arguments, checked against the
     /// parameter types. Games given as sums become their sums.
     pub fn make_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
-        let program = self.program.clone();
-        let game = &program.games[g as usize];
+        // Borrow the game through the field, not a clone of the program:
+        // this runs for every option of every position searched.
+        let game = &self.program.games[g as usize];
         let mut args = args;
         for (param, arg) in game.params.iter().zip(args.iter_mut()) {
-            *arg = conform(
-                &param.name,
-                &param.ty,
-                std::mem::replace(arg, Value::Int(0)),
-            )
-            .map_err(|k| Error::new(k, span))?;
+            if !already_fits(&param.ty, arg) {
+                *arg = conform(
+                    &param.name,
+                    &param.ty,
+                    std::mem::replace(arg, Value::Int(0)),
+                )
+                .map_err(|k| Error::new(k, span))?;
+            }
         }
-        let body = match &game.kind {
-            GameKind::Alias(body) => Some(body),
+        let given_by_expression = match &game.kind {
+            GameKind::Alias(_) => true,
             GameKind::Rules {
                 moves,
                 lose: None,
-                parts: Some(parts),
-            } if moves.is_empty() => Some(parts),
-            _ => None,
+                parts: Some(_),
+            } => moves.is_empty(),
+            _ => false,
         };
-        match body {
-            Some(body) => {
-                let mut env = args;
-                env.resize(game.frame_size, Value::Int(0));
-                let v = self.eval(body, &mut env).map_err(|e| {
-                    e.with_context(format!("building the position {}(...)", game.name))
-                })?;
-                self.to_sum(v, body.span)
-            }
-            None => {
-                let id = self.positions.intern_slice(g, &args);
-                if self.positions.len() > self.max_positions {
-                    return Err(Error::new(
-                        ErrorKind::StateLimit {
-                            limit: self.max_positions,
-                        },
-                        span,
-                    ));
-                }
-                Ok(Value::Pos(Arc::from([id])))
-            }
+        if given_by_expression {
+            return self.expand(g, args);
         }
+        let id = self.positions.intern_slice(g, &args);
+        if self.positions.len() > self.max_positions {
+            return Err(Error::new(
+                ErrorKind::StateLimit {
+                    limit: self.max_positions,
+                },
+                span,
+            ));
+        }
+        Ok(Value::Pos(Arc::from([id])))
+    }
+
+    /// The position or sum an alias game (or a game given only by its
+    /// parts) stands for.
+    fn expand(&mut self, g: GameId, args: Vec<Value>) -> Result<Value> {
+        let program = self.program.clone();
+        let game = &program.games[g as usize];
+        let body = match &game.kind {
+            GameKind::Alias(body) => body,
+            GameKind::Rules {
+                parts: Some(parts), ..
+            } => parts,
+            // Only games given by an expression are expanded; any other is
+            // its own single position.
+            _ => {
+                return Ok(Value::Pos(Arc::from([self
+                    .positions
+                    .intern_slice(g, &args)])))
+            }
+        };
+        let mut env = args;
+        env.resize(game.frame_size, Value::Int(0));
+        let v = self
+            .eval(body, &mut env)
+            .map_err(|e| e.with_context(format!("building the position {}(...)", game.name)))?;
+        self.to_sum(v, body.span)
     }
 
     /// A sum of components, refusing games whose `lose if` rule would end
