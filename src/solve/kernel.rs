@@ -1,10 +1,13 @@
 //! The nim-sequence of an octal game computed bottom-up in a dense array:
 //! no interning, no memo lookups, one pass per heap size.
 //!
-//! While every value so far is below 64, the options of a heap are gathered
-//! as bits of one 64-bit word (an or-reduction the compiler vectorises);
-//! past that, they are marked in a "seen" array stamped with the heap size,
-//! so it never needs clearing.
+//! Values are kept as 16-bit numbers, with a second copy in reverse order
+//! so that both heaps of a split are read forwards. While every value is
+//! below 64, the options of a heap are or-ed into one 64-bit word; past
+//! that, the xors of a chunk of splits are computed into a buffer and then
+//! marked in a byte per value. Both loops vectorise; they are compiled
+//! twice, for plain x86-64 and for AVX2, and chosen at run time. Values of
+//! 32768 and more (rare) fall back to a plain stamped "seen" array.
 
 use crate::eval::octal::OctalCode;
 
@@ -13,31 +16,201 @@ use crate::eval::octal::OctalCode;
 pub fn octal_sequence(
     code: &OctalCode,
     upto: usize,
+    each: impl FnMut(usize, u32),
+    stop: impl Fn() -> bool,
+) -> Option<Vec<u32>> {
+    sequence_with_limits(code, upto, Limits::default(), each, stop)
+}
+
+/// Below `mask`, options are or-ed into a word; below `bytes`, marked a
+/// byte each; from `bytes` on, stamped. Tests lower them to reach every
+/// method with small games.
+#[derive(Clone, Copy)]
+struct Limits {
+    mask: u32,
+    bytes: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            mask: 64,
+            bytes: 1 << 15,
+        }
+    }
+}
+
+fn sequence_with_limits(
+    code: &OctalCode,
+    upto: usize,
+    limits: Limits,
     mut each: impl FnMut(usize, u32),
     stop: impl Fn() -> bool,
 ) -> Option<Vec<u32>> {
     let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
+    let mut small = Small::new(upto);
     let mut largest: u32 = 0;
     let mut seen = Seen::default();
+    let mut scratch = Scratch::default();
+    let (small_mex, bytes_mex) = hot_loops_for_this_cpu();
     for n in 0..=upto {
         if n % 1024 == 0 && stop() {
             return None;
         }
-        let mex = if largest < 64 {
-            small_mex(code, &g, n)
+        let mex = if largest < limits.mask {
+            small_mex(code, &small, n)
+        } else if largest < limits.bytes {
+            bytes_mex(code, &small, n, largest, &mut scratch)
         } else {
             seen.mex(code, &g, n, largest)
         };
         largest = largest.max(mex);
         each(n, mex);
         g.push(mex);
+        if largest < limits.bytes {
+            small.push(n, mex as u16);
+        }
     }
     Some(g)
 }
 
+/// The values while they are below 32768, forwards and backwards:
+/// `backwards[upto - n] == forwards[n]`.
+struct Small {
+    forwards: Vec<u16>,
+    backwards: Vec<u16>,
+    upto: usize,
+}
+
+impl Small {
+    fn new(upto: usize) -> Small {
+        Small {
+            forwards: Vec::with_capacity(upto + 1),
+            backwards: vec![0; upto + 1],
+            upto,
+        }
+    }
+
+    fn push(&mut self, n: usize, v: u16) {
+        self.forwards.push(v);
+        self.backwards[self.upto - n] = v;
+    }
+}
+
+type SmallMex = fn(&OctalCode, &Small, usize) -> u32;
+type BytesMex = fn(&OctalCode, &Small, usize, u32, &mut Scratch) -> u32;
+
+/// The AVX2 builds of the hot loops where the processor has it.
+fn hot_loops_for_this_cpu() -> (SmallMex, BytesMex) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return (
+                // SAFETY (both): the processor was just found to support AVX2.
+                |code, small, n| unsafe { small_mex_avx2(code, small, n) },
+                |code, small, n, largest, scratch| unsafe {
+                    bytes_mex_avx2(code, small, n, largest, scratch)
+                },
+            );
+        }
+    }
+    (small_mex_portable, bytes_mex_portable)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn small_mex_avx2(code: &OctalCode, small: &Small, n: usize) -> u32 {
+    small_mex(code, small, n)
+}
+
+fn small_mex_portable(code: &OctalCode, small: &Small, n: usize) -> u32 {
+    small_mex(code, small, n)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn bytes_mex_avx2(
+    code: &OctalCode,
+    small: &Small,
+    n: usize,
+    largest: u32,
+    scratch: &mut Scratch,
+) -> u32 {
+    bytes_mex(code, small, n, largest, scratch)
+}
+
+fn bytes_mex_portable(
+    code: &OctalCode,
+    small: &Small,
+    n: usize,
+    largest: u32,
+    scratch: &mut Scratch,
+) -> u32 {
+    bytes_mex(code, small, n, largest, scratch)
+}
+
+/// Buffers reused from one heap to the next.
+#[derive(Default)]
+struct Scratch {
+    /// One byte per value: 1 if it is an option of the current heap.
+    seen: Vec<u8>,
+    /// The xors of a chunk of splits.
+    xors: Vec<u16>,
+}
+
+/// Splits are xor-ed this many at a time before they are marked.
+const CHUNK: usize = 512;
+
+/// The mex when values are below 32768: xors computed a chunk at a time
+/// (a loop that vectorises), then marked one byte each.
+#[inline(always)]
+fn bytes_mex(
+    code: &OctalCode,
+    small: &Small,
+    n: usize,
+    largest: u32,
+    scratch: &mut Scratch,
+) -> u32 {
+    // Any xor of two values is below the next power of two past the largest.
+    let size = (largest as usize + 1).next_power_of_two() * 2;
+    let mask = size - 1;
+    let seen = &mut scratch.seen;
+    seen.clear();
+    seen.resize(size + 1, 0);
+    let g = &small.forwards;
+    for (k, &digit) in code.digits.iter().enumerate() {
+        if k > n {
+            break;
+        }
+        let rest = n - k;
+        if digit & 1 != 0 && rest == 0 && k > 0 {
+            seen[0] = 1;
+        }
+        if digit & 2 != 0 && rest >= 1 && k > 0 {
+            seen[g[rest] as usize & mask] = 1;
+        }
+        if digit & 4 != 0 && rest >= 2 {
+            let half = rest / 2;
+            let start = small.upto - rest + 1;
+            let left = &g[1..=half];
+            let right = &small.backwards[start..start + half];
+            for (l, r) in left.chunks(CHUNK).zip(right.chunks(CHUNK)) {
+                scratch.xors.clear();
+                scratch.xors.extend(l.iter().zip(r).map(|(a, b)| a ^ b));
+                for &v in &scratch.xors {
+                    seen[v as usize & mask] = 1;
+                }
+            }
+        }
+    }
+    seen.iter().position(|&s| s == 0).unwrap_or(size) as u32
+}
+
 /// The mex when every value so far is below 64, so every option (a value
 /// or the xor of two) is too.
-fn small_mex(code: &OctalCode, g: &[u32], n: usize) -> u32 {
+#[inline(always)]
+fn small_mex(code: &OctalCode, small: &Small, n: usize) -> u32 {
+    let g = &small.forwards;
     let mut options: u64 = 0;
     for (k, &digit) in code.digits.iter().enumerate() {
         if k > n {
@@ -51,12 +224,15 @@ fn small_mex(code: &OctalCode, g: &[u32], n: usize) -> u32 {
             options |= 1 << g[rest];
         }
         if digit & 4 != 0 && rest >= 2 {
+            // The pairs g(a), g(rest - a) for a = 1..=rest/2; the second is
+            // backwards[upto - rest + a].
             let half = rest / 2;
+            let start = small.upto - rest + 1;
             let left = &g[1..=half];
-            let right = &g[rest - half..rest];
+            let right = &small.backwards[start..start + half];
             options |= left
                 .iter()
-                .zip(right.iter().rev())
+                .zip(right)
                 .fold(0u64, |acc, (a, b)| acc | (1u64 << ((a ^ b) & 63)));
         }
     }
@@ -117,6 +293,42 @@ mod tests {
             sequence("0.77", 11),
             vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
         );
+    }
+
+    #[test]
+    fn every_build_of_the_hot_loops_agrees() {
+        let code = OctalCode::parse("0.137").expect("a valid code");
+        let (small_mex, bytes_mex) = hot_loops_for_this_cpu();
+        let mut small = Small::new(300);
+        let mut scratch = Scratch::default();
+        for n in 0..=300 {
+            let portable = small_mex_portable(&code, &small, n);
+            assert_eq!(small_mex(&code, &small, n), portable, "n = {n}");
+            let largest = small.forwards.iter().copied().max().unwrap_or(0) as u32;
+            let bytes = bytes_mex(&code, &small, n, largest, &mut scratch);
+            assert_eq!(bytes, portable, "n = {n}");
+            let bytes = bytes_mex_portable(&code, &small, n, largest, &mut scratch);
+            assert_eq!(bytes, portable, "n = {n}");
+            small.push(n, portable as u16);
+        }
+    }
+
+    #[test]
+    fn each_method_alone_gives_the_same_sequence() {
+        for code in ["0.77", "0.007", "4.7", "0.16"] {
+            let code = OctalCode::parse(code).expect("a valid code");
+            let run = |limits| {
+                sequence_with_limits(&code, 400, limits, |_, _| {}, || false).expect("not stopped")
+            };
+            let default = run(Limits::default());
+            let bytes_only = run(Limits {
+                mask: 0,
+                bytes: 1 << 15,
+            });
+            let stamps_only = run(Limits { mask: 0, bytes: 0 });
+            assert_eq!(bytes_only, default, "{}", code.text);
+            assert_eq!(stamps_only, default, "{}", code.text);
+        }
     }
 
     #[test]
