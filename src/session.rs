@@ -69,6 +69,19 @@ impl Session {
         Ok(added)
     }
 
+    /// Loads text and runs its claims: the errors that stopped it loading,
+    /// or else the claims that failed (none when all is well).
+    pub fn check_text(&mut self, name: &str, text: &str) -> Errors {
+        match self.load_text(name, text) {
+            Err(errors) => errors,
+            Ok(_) => self
+                .run_claims(0)
+                .into_iter()
+                .filter_map(|r| r.failure)
+                .collect(),
+        }
+    }
+
     /// Evaluates an expression typed by the user, such as a position.
     pub fn eval_text(&mut self, text: &str) -> Result<Value, Errors> {
         let source = self.sources.add("<position>", text);

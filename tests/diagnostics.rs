@@ -64,14 +64,7 @@ const MAX_POSITIONS: usize = 100_000;
 fn diagnose(name: &str, text: &str) -> (String, usize) {
     let mut session = Session::new();
     session.interp.max_positions = MAX_POSITIONS;
-    let errors = match session.load_text(&format!("tests/diagnostics/{name}.game"), text) {
-        Err(errors) => errors,
-        Ok(_) => session
-            .run_claims(0)
-            .into_iter()
-            .filter_map(|r| r.failure)
-            .collect(),
-    };
+    let errors = session.check_text(&format!("tests/diagnostics/{name}.game"), text);
     let rendered = errors
         .iter()
         .map(|e| render(e, &session.sources, false, 80))

@@ -171,14 +171,7 @@ fn check_game_block(n: usize, block: &Block, text: &str) -> Result<(), String> {
             .map(|e| grundy::diagnostic::render(e, &session.sources, false, 100))
             .collect()
     };
-    let errors = match session.load_text(&format!("{DOC} block {n}"), text) {
-        Err(errors) => errors,
-        Ok(_) => session
-            .run_claims(0)
-            .into_iter()
-            .filter_map(|r| r.failure)
-            .collect(),
-    };
+    let errors = session.check_text(&format!("{DOC} block {n}"), text);
     match (&block.fails, errors.first()) {
         (None, None) => Ok(()),
         (None, Some(_)) => Err(format!(

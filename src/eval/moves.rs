@@ -116,35 +116,36 @@ impl Interp {
         Ok(())
     }
 
-    /// Whether the `lose if` rule of a position's game holds.
-    pub fn lost(&mut self, pos: PosId) -> Result<bool> {
+    /// A position's game, and a frame holding its arguments, ready for
+    /// the game's rules to run in.
+    fn frame(&self, pos: PosId) -> (Arc<crate::eval::Program>, u32, Env) {
         let program = self.program.clone();
         let (g, args) = self.positions.get(pos);
-        let game = &program.games[g as usize];
-        let GameKind::Rules {
-            lose: Some(lose), ..
-        } = &game.kind
-        else {
-            return Ok(false);
-        };
         let mut env: Env = args.to_vec();
-        env.resize(game.frame_size, Value::Int(0));
-        self.eval_bool(lose, &mut env)
+        env.resize(program.games[g as usize].frame_size, Value::Int(0));
+        (program, g, env)
+    }
+
+    /// Whether the `lose if` rule of a position's game holds.
+    pub fn lost(&mut self, pos: PosId) -> Result<bool> {
+        let (program, g, mut env) = self.frame(pos);
+        match &program.games[g as usize].kind {
+            GameKind::Rules {
+                lose: Some(lose), ..
+            } => self.eval_bool(lose, &mut env),
+            _ => Ok(false),
+        }
     }
 
     /// The parts a position is declared equal to, if its game has them.
     pub fn parts(&mut self, pos: PosId) -> Result<Option<Arc<[PosId]>>> {
-        let program = self.program.clone();
-        let (g, args) = self.positions.get(pos);
-        let game = &program.games[g as usize];
+        let (program, g, mut env) = self.frame(pos);
         let GameKind::Rules {
             parts: Some(parts), ..
-        } = &game.kind
+        } = &program.games[g as usize].kind
         else {
             return Ok(None);
         };
-        let mut env: Env = args.to_vec();
-        env.resize(game.frame_size, Value::Int(0));
         let v = self.eval(parts, &mut env)?;
         match self.to_sum(v, parts.span)? {
             Value::Pos(p) => Ok(Some(p)),
