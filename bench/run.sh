@@ -12,6 +12,7 @@
 #   --sizes LIST          heap sizes N for Kayles, Dawson's Chess and 0.007 (default 100000)
 #   --grundy-sizes LIST   heap sizes N for Grundy's game (default 10000); grundy
 #                         reads it from rules, through the general memoized solver
+#   --games LIST          which games (default kayles,dawsons-chess,0.007,grundy)
 #   --runs R              time each command R times and report the median (default 3)
 #   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2); the best is shown
 #   --timeout SECS        give up on a single run after SECS seconds (default 1800)
@@ -31,14 +32,16 @@ grundy_sizes="10000"
 runs=3
 og_methods="naive,rc,rc2"
 timeout_s=1800
+only="kayles,dawsons-chess,0.007,grundy"
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
     --grundy-sizes) grundy_sizes="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --games) only="$2"; shift 2 ;;
     --ogsolve-methods) og_methods="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -131,18 +134,19 @@ ratio() {
 }
 
 # --- the games ----------------------------------------------------------------
-# name | .game file | game | baseline arguments | ogsolve code ("" = none)
+# key | name | .game file | game | baseline arguments | ogsolve code ("" = none)
 games=(
-  "Kayles (0.77)|$here/games/kayles.game|Kayles|octal 0.77|0.77"
-  "Dawson's Chess (0.137)|$here/games/dawsons-chess.game|DawsonsChess|octal 0.137|0.137"
-  "0.007|$here/games/triple.game|Triple|octal 0.007|0.007"
-  "Grundy's game (rules)|$here/games/grundys-game.game|Grundy|grundy|"
+  "kayles|Kayles (0.77)|$here/games/kayles.game|Kayles|octal 0.77|0.77"
+  "dawsons-chess|Dawson's Chess (0.137)|$here/games/dawsons-chess.game|DawsonsChess|octal 0.137|0.137"
+  "0.007|0.007|$here/games/triple.game|Triple|octal 0.007|0.007"
+  "grundy|Grundy's game (rules)|$here/games/grundys-game.game|Grundy|grundy|"
 )
 
 rows=()
 mismatch=0
 for spec in "${games[@]}"; do
-  IFS='|' read -r label file game base_args og_code <<<"$spec"
+  IFS='|' read -r key label file game base_args og_code <<<"$spec"
+  case ",$only," in *",$key,"*) ;; *) continue ;; esac
   if [ "$base_args" = grundy ]; then these="$grundy_sizes"; else these="$sizes"; fi
   for n in $these; do
     note "$label, N = $n"
