@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every fuzz target in turn, one process each (the machine has two
+# cores), for SECONDS seconds each (default 300). Run from fuzz/:
+#
+#     ./run-all.sh 300
+#
+# Findings land in artifacts/TARGET/; each run's log in logs/TARGET.log.
+set -uo pipefail
+cd "$(dirname "$0")"
+secs=${1:-300}
+mkdir -p logs
+for target in ${TARGETS:-parse check eval claims}; do
+  [ -d "corpus/$target" ] || python3 seed.py
+  RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
+    -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+    -dict=game.dict -print_final_stats=1 >"logs/$target.log" 2>&1
+  echo "$target exited $?: $(grep -E '^(#[0-9]+|Done)' "logs/$target.log" | tail -1)"
+done

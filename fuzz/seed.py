@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Seeds the fuzz corpora from the project's own .game files.
+
+parse, check and claims get every file in examples/, tests/diagnostics/ and
+tests/cli/ as it is. eval gets, for each file in FILES (src/lib.rs) and each
+question, the positions written in that file (calls such as `Nim([3, 5, 7])`)
+and, for the table question, the names of its games. Run from fuzz/:
+
+    python3 seed.py
+"""
+import itertools, pathlib, re
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+QUERIES = ["value", "show", "misere", "height", "moves", "table"]
+
+files = sorted(
+    itertools.chain(
+        (ROOT / "examples").glob("*.game"),
+        (ROOT / "tests/diagnostics").glob("*.game"),
+        (ROOT / "tests/cli").glob("*.game"),
+    )
+)
+for target in ["parse", "check", "claims"]:
+    out = HERE / "corpus" / target
+    out.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        (out / f"{f.parent.name}-{f.name}").write_bytes(f.read_bytes())
+
+# The order of FILES in src/lib.rs is the order the selector byte counts in.
+lib = (HERE / "src/lib.rs").read_text()
+head = lib[lib.index("pub const FILES") : lib.index("];", lib.index("pub const FILES"))]
+eval_files = re.findall(r'\(\s*"((?:examples|tests)/[^"]+)"', head)
+assert len(eval_files) * len(QUERIES) <= 256, "the selector is one byte"
+
+# A call with up to two levels of nested brackets inside: Nim([3, 5, 7]).
+CALL = re.compile(r"\b[A-Z]\w*\((?:[^()\[\]]|\[[^\[\]]*\]|\([^()]*\))*\)")
+out = HERE / "corpus" / "eval"
+out.mkdir(parents=True, exist_ok=True)
+for i, name in enumerate(eval_files):
+    text = (ROOT / name).read_text()
+    positions = sorted(set(CALL.findall(text)))[:40]
+    games = sorted(set(re.findall(r"\bgame\s+(\w+)", text)))
+    for q, query in enumerate(QUERIES):
+        selector = q * len(eval_files) + i
+        inputs = [g + " 20" for g in games] if query == "table" else positions
+        for n, pos in enumerate(inputs):
+            stem = pathlib.Path(name).stem
+            (out / f"{stem}-{query}-{n}").write_bytes(bytes([selector]) + pos.encode())
+for target in ["parse", "check", "claims", "eval"]:
+    print(target, len(list((HERE / "corpus" / target).iterdir())), "seeds")
