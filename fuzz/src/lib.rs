@@ -16,6 +16,7 @@ use grundy::diagnostic::render;
 use grundy::error::Errors;
 use grundy::eval::Program;
 use grundy::session::Session;
+use std::sync::{Arc, OnceLock};
 
 /// The state limit for every search, so each run takes milliseconds and
 /// a search that would not end is an error, not a timeout.
@@ -246,8 +247,21 @@ pub fn eval_text(selector: u8, text: &str) -> Verdict {
     let (file, query) = select(selector);
     let (name, source) = FILES[file];
     let mut session = session();
-    if let Err(errors) = session.load_text(name, source) {
-        panic!("{name} no longer loads: {errors:?}");
+    // The file is parsed and checked once; each run starts from that
+    // program in a fresh session, as `load_text` would leave it.
+    static PROGRAMS: OnceLock<Vec<OnceLock<Arc<Program>>>> = OnceLock::new();
+    let programs = PROGRAMS.get_or_init(|| FILES.iter().map(|_| OnceLock::new()).collect());
+    let program = programs[file].get_or_init(|| {
+        let mut fresh = Session::new();
+        if let Err(errors) = fresh.load_text(name, source) {
+            panic!("{name} no longer loads: {errors:?}");
+        }
+        fresh.interp.program.clone()
+    });
+    session.sources.add(name, source);
+    session.interp.set_program(program.clone());
+    if let Err(e) = session.interp.eval_consts() {
+        panic!("{name}: its constants no longer evaluate: {e:?}");
     }
     if query == Query::Table {
         let mut words = text.split_whitespace();
