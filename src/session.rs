@@ -163,6 +163,7 @@ impl Session {
     pub fn heap_game(&mut self, name: &str) -> Result<u32, Errors> {
         let source = self.sources.add("<game>", name);
         let span = Span::new(source, 0, name.len());
+        self.asked = span;
         let program = &self.interp.program;
         match program.callables.get(name) {
             Some(Callable::Game(g)) => {
@@ -209,17 +210,22 @@ impl Session {
         mut each: impl FnMut(u64, u32),
     ) -> Result<Vec<u32>, Errors> {
         let span = self.interp.program.games[game as usize].span;
+        // Every value of the table is kept, so it is bounded like a search.
+        let limit = self.interp.max_positions;
+        let upto = match usize::try_from(upto) {
+            Ok(n) if n < limit => n,
+            _ => {
+                return Err(vec![Error::new(
+                    ErrorKind::StateLimit { limit },
+                    self.asked,
+                )
+                .with_context(format!(
+                    "making a table of {} values",
+                    upto as u128 + 1
+                ))])
+            }
+        };
         if let GameKind::Octal(code) = &self.interp.program.games[game as usize].kind {
-            let upto = usize::try_from(upto).map_err(|_| {
-                vec![Error::new(
-                    ErrorKind::TooLarge {
-                        what: "the table".into(),
-                        size: upto.to_string(),
-                        limit: usize::MAX.to_string(),
-                    },
-                    span,
-                )]
-            })?;
             return crate::solve::kernel::octal_sequence(
                 code,
                 upto,
@@ -228,7 +234,7 @@ impl Session {
             )
             .ok_or_else(|| vec![Error::new(ErrorKind::Interrupted, span)]);
         }
-        self.plain_table(game, upto, each)
+        self.plain_table(game, upto as u64, each)
     }
 
     /// The table through the general solver, one position at a time: the
