@@ -136,6 +136,8 @@ pub enum ErrorKind {
     },
     #[error("interrupted")]
     Interrupted,
+    #[error("stopped: the time limit of {seconds} s ran out")]
+    TimeLimit { seconds: f64 },
     #[error("the search needs more than {limit} positions")]
     StateLimit { limit: usize },
     #[error("helper functions call each other too deeply (more than {limit} calls)")]
@@ -187,6 +189,7 @@ impl ErrorKind {
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
             ErrorKind::StateLimit { .. } => "state-limit",
             ErrorKind::Interrupted => "interrupted",
+            ErrorKind::TimeLimit { .. } => "time-limit",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
             ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
             ErrorKind::Io { .. } => "io",
@@ -222,6 +225,7 @@ impl ErrorKind {
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
             ErrorKind::Interrupted => "stopped here".into(),
+            ErrorKind::TimeLimit { .. } => "still working on this".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
             ErrorKind::NotAHeapGame { .. } => "this game".into(),
             ErrorKind::Io { .. } => "here".into(),
@@ -286,6 +290,9 @@ impl ErrorKind {
             ),
             ErrorKind::TooLarge { .. } => None,
             ErrorKind::Interrupted => None,
+            ErrorKind::TimeLimit { .. } => Some(
+                "give it longer with --timeout SECONDS, or ask about a smaller position or range".into(),
+            ),
             ErrorKind::StateLimit { .. } => Some(
                 "if the game is finite but large, raise the limit with --max-states; if a move can always be followed by another (an infinite game), the search would never end".into(),
             ),

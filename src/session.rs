@@ -232,7 +232,7 @@ impl Session {
                 |n, v| each(n as u64, v),
                 crate::interrupt::requested,
             )
-            .ok_or_else(|| vec![Error::new(ErrorKind::Interrupted, span)]);
+            .ok_or_else(|| vec![Error::new(crate::interrupt::stop_kind(), span)]);
         }
         self.plain_table(game, upto as u64, each)
     }
@@ -249,7 +249,7 @@ impl Session {
         let span = self.interp.program.games[game as usize].span;
         for n in 0..=upto {
             if crate::interrupt::requested() {
-                return Err(vec![Error::new(ErrorKind::Interrupted, span)]);
+                return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
             }
             let arg = i64::try_from(n).map_err(|_| {
                 vec![Error::new(

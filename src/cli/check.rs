@@ -19,7 +19,15 @@ pub fn run(opts: &Options, files: &[String], out: &mut Output) -> Result<(), Fai
             continue;
         }
         let results = session.run_claims(0);
-        let failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
+        let mut failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
+        // Once the time limit runs out every later claim stops at once:
+        // one report of it is enough.
+        if let Some(first) = failures
+            .iter()
+            .position(|e| matches!(e.kind, ErrorKind::TimeLimit { .. }))
+        {
+            failures.truncate(first + 1);
+        }
         if failures.iter().any(|e| e.kind == ErrorKind::Interrupted) {
             out.note("interrupted");
             return Err(Failed::Interrupted);

@@ -23,6 +23,10 @@ pub struct Cli {
     /// Stop with an error when a search needs more than this many positions.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS)]
     pub max_states: usize,
+    /// Stop with an error when a command (in the REPL: each command) runs
+    /// longer than this many seconds.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
 }
 
 /// What every command needs to start a session.
@@ -126,6 +130,12 @@ pub enum Command {
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     crate::interrupt::install();
+    let limit = cli
+        .timeout
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(std::time::Duration::from_secs_f64);
+    crate::interrupt::set_time_limit(limit);
+    crate::interrupt::clear();
     let mut out = Output::new();
     let opts = Options {
         max_states: cli.max_states,

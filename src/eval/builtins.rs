@@ -394,10 +394,14 @@ impl Builtin {
                     .map(elements)
                     .collect::<Result<_, _>>()?;
                 let mut out = vec![Vec::new()];
-                for list in &lists {
-                    let size = out.len().saturating_mul(list.len());
+                for (depth, list) in lists.iter().enumerate() {
+                    // Count the elements of the tuples, not just the tuples.
+                    let size = out
+                        .len()
+                        .saturating_mul(list.len())
+                        .saturating_mul(depth + 1);
                     if size > MAX_COLLECTION {
-                        return Err(too_large("the product", size));
+                        return Err(too_large("the product (counting its elements)", size));
                     }
                     out = out
                         .iter()
@@ -570,8 +574,10 @@ fn choose(
     out: &mut Vec<Value>,
 ) -> Result<(), ErrorKind> {
     if chosen.len() == k {
-        if out.len() >= MAX_COLLECTION {
-            return Err(too_large("the number of subsets", out.len()));
+        // Every subset holds k elements: count those, not just the subsets.
+        let elements = out.len().saturating_add(1).saturating_mul(k.max(1));
+        if elements > MAX_COLLECTION {
+            return Err(too_large("the subsets (counting their elements)", elements));
         }
         out.push(Value::list(chosen.clone()));
         return Ok(());

@@ -236,7 +236,7 @@ impl Interp {
     ) -> Result<()> {
         let source = self.eval(&generator.source, env)?;
         let slot = generator.slot as usize;
-        let stop = || Error::new(ErrorKind::Interrupted, generator.source.span);
+        let stop = || Error::new(crate::interrupt::stop_kind(), generator.source.span);
         if let Value::Range(lo, hi) = source {
             let mut i = lo;
             while i < hi {

@@ -5,7 +5,7 @@ use super::interp::{Env, Interp};
 use super::ir::{GameKind, MoveIr};
 use super::positions::PosId;
 use super::value::Value;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::solve::{Move, Rules};
 use crate::source::Span;
 use std::sync::Arc;
@@ -25,6 +25,17 @@ impl Interp {
                 let Some(Value::Int(n)) = args.first().cloned() else {
                     return Ok(());
                 };
+                // A heap of n has about n/2 options over heaps up to n: past
+                // the state limit the search could never finish.
+                if n > 0 && n as u64 >= self.max_positions as u64 {
+                    return Err(Error::new(
+                        ErrorKind::StateLimit {
+                            limit: self.max_positions,
+                        },
+                        Default::default(),
+                    )
+                    .with_context(format!("finding the moves of {}", self.show_pos(pos))));
+                }
                 code.for_each_move(n, |k, left| {
                     let parts: Vec<PosId> = left
                         .iter()

@@ -142,7 +142,10 @@ impl Memo {
         moves: &mut Vec<Move>,
     ) -> Result<Frame, Error> {
         if crate::interrupt::requested() {
-            return Err(Error::new(ErrorKind::Interrupted, Default::default()));
+            return Err(Error::new(
+                crate::interrupt::stop_kind(),
+                Default::default(),
+            ));
         }
         if measure == Measure::Value {
             if let Some(parts) = rules.parts(pos)? {

@@ -88,7 +88,10 @@ fn lost_somewhere(rules: &mut dyn Rules, state: &[PosId]) -> Result<bool, Error>
 /// The sums reachable in one move: a move in one component, the others kept.
 fn open(rules: &mut dyn Rules, state: Arc<[PosId]>) -> Result<Frame, Error> {
     if crate::interrupt::requested() {
-        return Err(Error::new(ErrorKind::Interrupted, Default::default()));
+        return Err(Error::new(
+            crate::interrupt::stop_kind(),
+            Default::default(),
+        ));
     }
     let mut children = Vec::new();
     let mut moves: Vec<Move> = Vec::new();
