@@ -3,6 +3,7 @@
 
 use super::super::query::print_moves;
 use super::super::{graph, plot, Output};
+use super::help::{command_words, COMMANDS};
 use super::{explain, lex, play, Input, Repl, Status};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::builtins::Builtin;
@@ -11,148 +12,9 @@ use crate::eval::PosId;
 use crate::source::{SourceId, Span};
 use std::sync::Arc;
 
-/// One command of the REPL, for `:help` and for completion.
-pub struct Command {
-    pub name: &'static str,
-    pub usage: &'static str,
-    pub about: &'static str,
-}
-
-pub const COMMANDS: &[Command] = &[
-    Command {
-        name: "value",
-        usage: "value POSITION",
-        about: "the Grundy value (nim-value) of a position or a sum",
-    },
-    Command {
-        name: "outcome",
-        usage: "outcome POSITION",
-        about: "P (the player to move loses) or N (the player to move wins)",
-    },
-    Command {
-        name: "misere",
-        usage: "misere POSITION",
-        about: "P or N under misère play, where whoever cannot move wins",
-    },
-    Command {
-        name: "moves",
-        usage: "moves POSITION",
-        about: "every move, the position it leads to and its value; winning moves marked",
-    },
-    Command {
-        name: "win",
-        usage: "win POSITION",
-        about: "the winning moves only",
-    },
-    Command {
-        name: "explain",
-        usage: "explain POSITION",
-        about: "why the value is what it is: the mex of the options, or the xor of a sum's parts",
-    },
-    Command {
-        name: "height",
-        usage: "height POSITION",
-        about: "the length of the longest play from the position",
-    },
-    Command {
-        name: "table",
-        usage: "table GAME N",
-        about:
-            "the nim-sequence g(0..=N) of a game with one natural-number parameter, and its period",
-    },
-    Command {
-        name: "play",
-        usage: "play POSITION [first|second]",
-        about: "play against the computer (you move first unless you say `second`)",
-    },
-    Command {
-        name: "let",
-        usage: "let NAME = EXPRESSION",
-        about: "name a position or a value for later entries, such as `let p = Nim([3, 5, 7])`",
-    },
-    Command {
-        name: ":load",
-        usage: ":load FILE",
-        about: "load a .game file",
-    },
-    Command {
-        name: ":reload",
-        usage: ":reload",
-        about:
-            "read the loaded files again if they changed, keeping bindings and typed definitions",
-    },
-    Command {
-        name: ":games",
-        usage: ":games",
-        about: "each game with its parameters, and the helper functions",
-    },
-    Command {
-        name: ":show",
-        usage: ":show NAME",
-        about: "the source of a game, function or constant",
-    },
-    Command {
-        name: ":graph",
-        usage: ":graph POSITION [-o FILE.dot] [--max-nodes N]",
-        about:
-            "write the game graph in Graphviz DOT, each position with its value (default graph.dot)",
-    },
-    Command {
-        name: ":plot",
-        usage: ":plot GAME N [-o FILE.svg]",
-        about: "draw the nim-sequence g(0..=N) as an SVG scatter plot (default GAME.svg)",
-    },
-    Command {
-        name: ":help",
-        usage: ":help [TOPIC]",
-        about: "this list, or more on one command or topic",
-    },
-    Command {
-        name: ":quit",
-        usage: ":quit",
-        about: "leave (Ctrl-D does too)",
-    },
-];
-
-/// Help topics that are not commands.
-const TOPICS: &[(&str, &str)] = &[
-    (
-        "positions",
-        "A POSITION is written in the language: a game applied to its arguments, such as
-`Nim([3, 5, 7])` or `Candy(3, 4)`, or a sum of positions of any games, such as
-`T(8) + T(12) + T(13)` or `Heap(3) + Kayles(4)`. Names bound by `let` may be used.",
-    ),
-    (
-        "definitions",
-        "Anything starting with `game`, `fn`, `const` or `claim` is a definition, as in a
-.game file; claims are checked at once. A definition may run over several lines:
-the entry goes on while a bracket is open, a line ends in the middle of an
-expression, or the definition has not reached its `;` or closing `}`. An empty
-line ends it in any case. See docs/language.md for the language.",
-    ),
-    (
-        "keys",
-        "Tab completes commands, names and (after :load) file names; the grey hint
-after the cursor comes from your history (Right arrow takes it). Ctrl-C clears
-the line, or stops a computation (the values found so far are kept); Ctrl-D
-leaves. History is kept in grundy's folder of your data directory.",
-    ),
-    (
-        "scripts",
-        "When standard input is not a terminal, grundy repl reads its entries from it
-and prints only answers and diagnostics, with no prompts (`--echo` shows each
-entry after a prompt, as on a terminal). The exit status is 1 if any entry failed.",
-    ),
-];
-
-/// The words the completer offers at the start of a line.
-pub fn command_words() -> impl Iterator<Item = &'static str> {
-    COMMANDS.iter().map(|c| c.name)
-}
-
 /// An entry as typed, registered as a source so diagnostics can point
 /// into it.
-struct Entry<'t> {
+pub(super) struct Entry<'t> {
     text: &'t str,
     source: SourceId,
 }
@@ -160,7 +22,7 @@ struct Entry<'t> {
 impl Entry<'_> {
     /// The span of `part`, which must be a slice of the entry's text (the
     /// end of the entry otherwise).
-    fn span(&self, part: &str) -> Span {
+    pub(super) fn span(&self, part: &str) -> Span {
         let base = self.text.as_ptr() as usize;
         let at = part.as_ptr() as usize;
         if at >= base && at + part.len() <= base + self.text.len() {
@@ -174,7 +36,7 @@ impl Entry<'_> {
         Span::new(self.source, self.text.len(), self.text.len())
     }
 
-    fn error(&self, part: &str, detail: impl Into<String>) -> Errors {
+    pub(super) fn error(&self, part: &str, detail: impl Into<String>) -> Errors {
         vec![Error::new(
             ErrorKind::BadValue {
                 detail: detail.into(),
@@ -183,7 +45,7 @@ impl Entry<'_> {
         )]
     }
 
-    fn missing(&self, expected: &str) -> Errors {
+    pub(super) fn missing(&self, expected: &str) -> Errors {
         vec![Error::new(
             ErrorKind::Syntax {
                 expected: expected.into(),
@@ -345,121 +207,6 @@ impl Repl {
         Ok(())
     }
 
-    /// Loads a file, remembering its text for `:reload`.
-    pub fn load(&mut self, path: &str) -> Result<(), Errors> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) => {
-                let source = self.session.sources.add(path, "");
-                return Err(vec![Error::new(
-                    ErrorKind::Io {
-                        path: path.to_string(),
-                        reason: e.to_string(),
-                    },
-                    Span::new(source, 0, 0),
-                )]);
-            }
-        };
-        self.session.load_text(path, &text)?;
-        self.files.push((path.to_string(), text));
-        Ok(())
-    }
-
-    fn load_command(&mut self, entry: &Entry, path: &str, out: &mut Output) -> Result<(), Errors> {
-        if path.is_empty() {
-            return Err(entry.missing("a file name"));
-        }
-        if self.files.iter().any(|(p, _)| p == path) {
-            return Err(entry.error(
-                path,
-                format!("`{path}` is already loaded; `:reload` reads it again if it changed"),
-            ));
-        }
-        let before = self.session.interp.program.games.len();
-        self.load(path)?;
-        let games: Vec<String> = self.session.interp.program.games[before..]
-            .iter()
-            .map(|g| g.name.clone())
-            .collect();
-        if games.is_empty() {
-            out.line(format!("loaded {path}"));
-        } else {
-            out.line(format!("loaded {path}: {}", games.join(", ")));
-        }
-        Ok(())
-    }
-
-    /// Reads every loaded file again; if any changed, the session starts
-    /// afresh from the new texts and the definitions typed since.
-    fn reload(&mut self, out: &mut Output) -> Result<(), Errors> {
-        let mut texts = Vec::new();
-        let mut changed = Vec::new();
-        for (path, old) in &self.files {
-            match std::fs::read_to_string(path) {
-                Ok(text) => {
-                    if &text != old {
-                        changed.push(path.clone());
-                    }
-                    texts.push((path.clone(), text));
-                }
-                Err(e) => {
-                    let source = self.session.sources.add(path.as_str(), "");
-                    return Err(vec![Error::new(
-                        ErrorKind::Io {
-                            path: path.clone(),
-                            reason: e.to_string(),
-                        },
-                        Span::new(source, 0, 0),
-                    )]);
-                }
-            }
-        }
-        if changed.is_empty() {
-            out.line("no file changed; every value computed so far is kept");
-            return Ok(());
-        }
-        let mut fresh = Repl::new(&super::super::Options {
-            max_states: self.max_states,
-        });
-        let mut errors = Vec::new();
-        for (path, text) in &texts {
-            match fresh.session.load_text(path, text) {
-                Ok(_) => fresh.files.push((path.clone(), text.clone())),
-                Err(e) => errors.extend(e),
-            }
-        }
-        if !errors.is_empty() {
-            out.errors(&errors, &fresh.session.sources);
-            return Err(vec![Error::new(
-                ErrorKind::BadValue {
-                    detail: "the files did not load, so the session is as it was".into(),
-                },
-                Span::new(self.session.sources.add("<reload>", ""), 0, 0),
-            )]);
-        }
-        for (i, text) in self.typed.iter().enumerate() {
-            match fresh
-                .session
-                .load_text(&format!("<definition {}>", i + 1), text)
-            {
-                Ok(_) => fresh.typed.push(text.clone()),
-                Err(e) => {
-                    out.note("a definition typed earlier no longer fits, and is dropped:");
-                    out.errors(&e, &fresh.session.sources);
-                }
-            }
-        }
-        fresh.bindings = std::mem::take(&mut self.bindings);
-        fresh.names = self.names.clone();
-        let kept = crate::reload::carry_over(&self.session, &mut fresh.session);
-        *self = fresh;
-        out.line(format!(
-            "reloaded {}; {kept} values of games whose rules did not change are kept",
-            changed.join(", ")
-        ));
-        Ok(())
-    }
-
     /// A definition typed at the prompt; its claims are checked at once.
     fn define(&mut self, text: &str, out: &mut Output) -> Result<(), Errors> {
         let before = self.session.interp.program.clone();
@@ -546,53 +293,6 @@ impl Repl {
         out.line(format!("{name} = {shown}"));
         self.bindings.insert(name.to_string(), shown);
         Ok(())
-    }
-
-    fn help(&mut self, entry: &Entry, topic: &str, out: &mut Output) -> Result<(), Errors> {
-        if topic.is_empty() {
-            out.line("commands (POSITION is any position or sum, such as `Nim([3, 5, 7])`):");
-            let width = COMMANDS.iter().map(|c| c.usage.len()).max().unwrap_or(0);
-            for c in COMMANDS {
-                out.line(format!("  {:<width$}  {}", c.usage, c.about));
-            }
-            out.line(
-                "anything else is a definition (game, fn, const, claim) or an expression to evaluate",
-            );
-            let topics: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
-            out.line(format!(
-                "`:help COMMAND` tells more; other topics: {}",
-                topics.join(", ")
-            ));
-            return Ok(());
-        }
-        let wanted = topic.trim_start_matches(':');
-        if let Some(c) = COMMANDS
-            .iter()
-            .find(|c| c.name.trim_start_matches(':') == wanted)
-        {
-            out.line(c.usage);
-            out.line(format!("  {}", c.about));
-            if let Some(example) = example(c.name) {
-                out.line(format!("  for example: {example}"));
-            }
-            return Ok(());
-        }
-        if let Some((_, text)) = TOPICS.iter().find(|t| t.0 == wanted) {
-            out.line(*text);
-            return Ok(());
-        }
-        let names = COMMANDS
-            .iter()
-            .map(|c| c.name.trim_start_matches(':'))
-            .chain(TOPICS.iter().map(|t| t.0));
-        Err(vec![Error::new(
-            ErrorKind::UnknownName {
-                what: "help topic",
-                name: topic.to_string(),
-                suggestion: crate::check::suggest::closest(wanted, names),
-            },
-            entry.span(topic),
-        )])
     }
 
     fn games(&mut self, out: &mut Output) {
@@ -793,24 +493,4 @@ fn signature_of_game(program: &crate::eval::Program, g: u32) -> String {
         GameKind::Octal(_) => format!("{}(n: nat)", game.name),
         _ => format!("{}({})", game.name, params(&game.params)),
     }
-}
-
-fn example(command: &str) -> Option<&'static str> {
-    Some(match command {
-        "value" => "value Nim([3, 5, 7])",
-        "outcome" => "outcome Candy(3, 4) + Candy(1, 2)",
-        "misere" => "misere Nim([1, 1])",
-        "moves" => "moves T(8) + T(12) + T(13)",
-        "win" => "win Nim([3, 5, 7])",
-        "explain" => "explain Nim([3, 5, 7])",
-        "height" => "height Candy(3, 4)",
-        "table" => "table T 30",
-        "play" => "play Nim([1, 2, 3]) second",
-        "let" => "let p = Nim([3, 5, 7])",
-        ":load" => ":load examples/nim.game",
-        ":show" => ":show Heap",
-        ":graph" => ":graph Candy(3, 4) -o candy.dot",
-        ":plot" => ":plot T 100 -o t.svg",
-        _ => return None,
-    })
 }

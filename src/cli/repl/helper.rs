@@ -3,7 +3,7 @@
 //! brackets; hints from history; and a validator that lets an entry run
 //! over several lines.
 
-use super::commands::{command_words, COMMANDS};
+use super::help::{command_words, COMMANDS};
 use super::lex::{self, Kind};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};

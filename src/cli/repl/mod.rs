@@ -14,6 +14,8 @@
 
 mod commands;
 mod explain;
+mod files;
+mod help;
 mod helper;
 mod lex;
 mod play;

@@ -1,0 +1,129 @@
+//! `:load` and `:reload`: the files a session reads, and reading them again.
+
+use super::super::Output;
+use super::commands::Entry;
+use super::Repl;
+use crate::error::{Error, ErrorKind, Errors};
+use crate::source::Span;
+
+impl Repl {
+    /// Loads a file, remembering its text for `:reload`.
+    pub fn load(&mut self, path: &str) -> Result<(), Errors> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                let source = self.session.sources.add(path, "");
+                return Err(vec![Error::new(
+                    ErrorKind::Io {
+                        path: path.to_string(),
+                        reason: e.to_string(),
+                    },
+                    Span::new(source, 0, 0),
+                )]);
+            }
+        };
+        self.session.load_text(path, &text)?;
+        self.files.push((path.to_string(), text));
+        Ok(())
+    }
+
+    pub(super) fn load_command(
+        &mut self,
+        entry: &Entry,
+        path: &str,
+        out: &mut Output,
+    ) -> Result<(), Errors> {
+        if path.is_empty() {
+            return Err(entry.missing("a file name"));
+        }
+        if self.files.iter().any(|(p, _)| p == path) {
+            return Err(entry.error(
+                path,
+                format!("`{path}` is already loaded; `:reload` reads it again if it changed"),
+            ));
+        }
+        let before = self.session.interp.program.games.len();
+        self.load(path)?;
+        let games: Vec<String> = self.session.interp.program.games[before..]
+            .iter()
+            .map(|g| g.name.clone())
+            .collect();
+        if games.is_empty() {
+            out.line(format!("loaded {path}"));
+        } else {
+            out.line(format!("loaded {path}: {}", games.join(", ")));
+        }
+        Ok(())
+    }
+
+    /// Reads every loaded file again; if any changed, the session starts
+    /// afresh from the new texts and the definitions typed since.
+    pub(super) fn reload(&mut self, out: &mut Output) -> Result<(), Errors> {
+        let mut texts = Vec::new();
+        let mut changed = Vec::new();
+        for (path, old) in &self.files {
+            match std::fs::read_to_string(path) {
+                Ok(text) => {
+                    if &text != old {
+                        changed.push(path.clone());
+                    }
+                    texts.push((path.clone(), text));
+                }
+                Err(e) => {
+                    let source = self.session.sources.add(path.as_str(), "");
+                    return Err(vec![Error::new(
+                        ErrorKind::Io {
+                            path: path.clone(),
+                            reason: e.to_string(),
+                        },
+                        Span::new(source, 0, 0),
+                    )]);
+                }
+            }
+        }
+        if changed.is_empty() {
+            out.line("no file changed; every value computed so far is kept");
+            return Ok(());
+        }
+        let mut fresh = Repl::new(&super::super::Options {
+            max_states: self.max_states,
+        });
+        let mut errors = Vec::new();
+        for (path, text) in &texts {
+            match fresh.session.load_text(path, text) {
+                Ok(_) => fresh.files.push((path.clone(), text.clone())),
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            out.errors(&errors, &fresh.session.sources);
+            return Err(vec![Error::new(
+                ErrorKind::BadValue {
+                    detail: "the files did not load, so the session is as it was".into(),
+                },
+                Span::new(self.session.sources.add("<reload>", ""), 0, 0),
+            )]);
+        }
+        for (i, text) in self.typed.iter().enumerate() {
+            match fresh
+                .session
+                .load_text(&format!("<definition {}>", i + 1), text)
+            {
+                Ok(_) => fresh.typed.push(text.clone()),
+                Err(e) => {
+                    out.note("a definition typed earlier no longer fits, and is dropped:");
+                    out.errors(&e, &fresh.session.sources);
+                }
+            }
+        }
+        fresh.bindings = std::mem::take(&mut self.bindings);
+        fresh.names = self.names.clone();
+        let kept = crate::reload::carry_over(&self.session, &mut fresh.session);
+        *self = fresh;
+        out.line(format!(
+            "reloaded {}; {kept} values of games whose rules did not change are kept",
+            changed.join(", ")
+        ));
+        Ok(())
+    }
+}

@@ -1,0 +1,219 @@
+//! `:help`: the commands and topics of the REPL, with examples.
+
+use super::super::Output;
+use super::commands::Entry;
+use super::Repl;
+use crate::error::{Error, ErrorKind, Errors};
+
+/// One command of the REPL, for `:help` and for completion.
+pub struct Command {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub about: &'static str,
+}
+
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "value",
+        usage: "value POSITION",
+        about: "the Grundy value (nim-value) of a position or a sum",
+    },
+    Command {
+        name: "outcome",
+        usage: "outcome POSITION",
+        about: "P (the player to move loses) or N (the player to move wins)",
+    },
+    Command {
+        name: "misere",
+        usage: "misere POSITION",
+        about: "P or N under misère play, where whoever cannot move wins",
+    },
+    Command {
+        name: "moves",
+        usage: "moves POSITION",
+        about: "every move, the position it leads to and its value; winning moves marked",
+    },
+    Command {
+        name: "win",
+        usage: "win POSITION",
+        about: "the winning moves only",
+    },
+    Command {
+        name: "explain",
+        usage: "explain POSITION",
+        about: "why the value is what it is: the mex of the options, or the xor of a sum's parts",
+    },
+    Command {
+        name: "height",
+        usage: "height POSITION",
+        about: "the length of the longest play from the position",
+    },
+    Command {
+        name: "table",
+        usage: "table GAME N",
+        about:
+            "the nim-sequence g(0..=N) of a game with one natural-number parameter, and its period",
+    },
+    Command {
+        name: "play",
+        usage: "play POSITION [first|second]",
+        about: "play against the computer (you move first unless you say `second`)",
+    },
+    Command {
+        name: "let",
+        usage: "let NAME = EXPRESSION",
+        about: "name a position or a value for later entries, such as `let p = Nim([3, 5, 7])`",
+    },
+    Command {
+        name: ":load",
+        usage: ":load FILE",
+        about: "load a .game file",
+    },
+    Command {
+        name: ":reload",
+        usage: ":reload",
+        about:
+            "read the loaded files again if they changed, keeping bindings and typed definitions",
+    },
+    Command {
+        name: ":games",
+        usage: ":games",
+        about: "each game with its parameters, and the helper functions",
+    },
+    Command {
+        name: ":show",
+        usage: ":show NAME",
+        about: "the source of a game, function or constant",
+    },
+    Command {
+        name: ":graph",
+        usage: ":graph POSITION [-o FILE.dot] [--max-nodes N]",
+        about:
+            "write the game graph in Graphviz DOT, each position with its value (default graph.dot)",
+    },
+    Command {
+        name: ":plot",
+        usage: ":plot GAME N [-o FILE.svg]",
+        about: "draw the nim-sequence g(0..=N) as an SVG scatter plot (default GAME.svg)",
+    },
+    Command {
+        name: ":help",
+        usage: ":help [TOPIC]",
+        about: "this list, or more on one command or topic",
+    },
+    Command {
+        name: ":quit",
+        usage: ":quit",
+        about: "leave (Ctrl-D does too)",
+    },
+];
+
+/// Help topics that are not commands.
+const TOPICS: &[(&str, &str)] = &[
+    (
+        "positions",
+        "A POSITION is written in the language: a game applied to its arguments, such as
+`Nim([3, 5, 7])` or `Candy(3, 4)`, or a sum of positions of any games, such as
+`T(8) + T(12) + T(13)` or `Heap(3) + Kayles(4)`. Names bound by `let` may be used.",
+    ),
+    (
+        "definitions",
+        "Anything starting with `game`, `fn`, `const` or `claim` is a definition, as in a
+.game file; claims are checked at once. A definition may run over several lines:
+the entry goes on while a bracket is open, a line ends in the middle of an
+expression, or the definition has not reached its `;` or closing `}`. An empty
+line ends it in any case. See docs/language.md for the language.",
+    ),
+    (
+        "keys",
+        "Tab completes commands, names and (after :load) file names; the grey hint
+after the cursor comes from your history (Right arrow takes it). Ctrl-C clears
+the line, or stops a computation (the values found so far are kept); Ctrl-D
+leaves. History is kept in grundy's folder of your data directory.",
+    ),
+    (
+        "scripts",
+        "When standard input is not a terminal, grundy repl reads its entries from it
+and prints only answers and diagnostics, with no prompts (`--echo` shows each
+entry after a prompt, as on a terminal). The exit status is 1 if any entry failed.",
+    ),
+];
+
+/// The words the completer offers at the start of a line.
+pub fn command_words() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().map(|c| c.name)
+}
+
+impl Repl {
+    pub(super) fn help(
+        &mut self,
+        entry: &Entry,
+        topic: &str,
+        out: &mut Output,
+    ) -> Result<(), Errors> {
+        if topic.is_empty() {
+            out.line("commands (POSITION is any position or sum, such as `Nim([3, 5, 7])`):");
+            let width = COMMANDS.iter().map(|c| c.usage.len()).max().unwrap_or(0);
+            for c in COMMANDS {
+                out.line(format!("  {:<width$}  {}", c.usage, c.about));
+            }
+            out.line(
+                "anything else is a definition (game, fn, const, claim) or an expression to evaluate",
+            );
+            let topics: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
+            out.line(format!(
+                "`:help COMMAND` tells more; other topics: {}",
+                topics.join(", ")
+            ));
+            return Ok(());
+        }
+        let wanted = topic.trim_start_matches(':');
+        if let Some(c) = COMMANDS
+            .iter()
+            .find(|c| c.name.trim_start_matches(':') == wanted)
+        {
+            out.line(c.usage);
+            out.line(format!("  {}", c.about));
+            if let Some(example) = example(c.name) {
+                out.line(format!("  for example: {example}"));
+            }
+            return Ok(());
+        }
+        if let Some((_, text)) = TOPICS.iter().find(|t| t.0 == wanted) {
+            out.line(*text);
+            return Ok(());
+        }
+        let names = COMMANDS
+            .iter()
+            .map(|c| c.name.trim_start_matches(':'))
+            .chain(TOPICS.iter().map(|t| t.0));
+        Err(vec![Error::new(
+            ErrorKind::UnknownName {
+                what: "help topic",
+                name: topic.to_string(),
+                suggestion: crate::check::suggest::closest(wanted, names),
+            },
+            entry.span(topic),
+        )])
+    }
+}
+
+fn example(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "value" => "value Nim([3, 5, 7])",
+        "outcome" => "outcome Candy(3, 4) + Candy(1, 2)",
+        "misere" => "misere Nim([1, 1])",
+        "moves" => "moves T(8) + T(12) + T(13)",
+        "win" => "win Nim([3, 5, 7])",
+        "explain" => "explain Nim([3, 5, 7])",
+        "height" => "height Candy(3, 4)",
+        "table" => "table T 30",
+        "play" => "play Nim([1, 2, 3]) second",
+        "let" => "let p = Nim([3, 5, 7])",
+        ":load" => ":load examples/nim.game",
+        ":show" => ":show Heap",
+        ":graph" => ":graph Candy(3, 4) -o candy.dot",
+        ":plot" => ":plot T 100 -o t.svg",
+        _ => return None,
+    })
+}
