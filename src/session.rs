@@ -234,6 +234,23 @@ impl Session {
             )
             .ok_or_else(|| vec![Error::new(crate::interrupt::stop_kind(), span)]);
         }
+        let consts = &self.interp.consts;
+        if let Some(rules) =
+            crate::solve::affine::recognise(&self.interp.program.games[game as usize], game, consts)
+        {
+            let mut found = Vec::new();
+            match rules.sequence(upto, |n, v| found.push((n, v)), crate::interrupt::requested) {
+                Some(values) => {
+                    found.into_iter().for_each(|(n, v)| each(n as u64, v));
+                    return Ok(values);
+                }
+                None if crate::interrupt::requested() => {
+                    return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
+                }
+                // Outside the shape somewhere: the plain method says where.
+                None => {}
+            }
+        }
         self.plain_table(game, upto as u64, each)
     }
 

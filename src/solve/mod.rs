@@ -1,6 +1,7 @@
 //! The Sprague-Grundy solver, generic over any game whose positions are
 //! interned integers and whose rules can list a position's options.
 
+pub mod affine;
 pub mod kernel;
 mod memo;
 mod misere;

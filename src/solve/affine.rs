@@ -1,0 +1,412 @@
+//! Heap games whose rules are affine: each move has at most one generator
+//! `a in lo..hi` with bounds linear in the heap `n`, a guard made of linear
+//! comparisons, and a result that is one or two heaps of the same game at
+//! sizes linear in `n` and `a` (Grundy's game, Kayles written out by hand,
+//! subtraction by a fixed amount). Such rules are read once from the IR and
+//! their options computed with integer arithmetic, bottom-up in a dense
+//! array, instead of by running the interpreter for every option.
+//!
+//! Anything outside that shape is not recognised, and anything surprising
+//! at run time (a heap that is not smaller, a negative heap) gives up, so
+//! the caller falls back to the plain method, which reports it properly.
+
+use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
+use crate::eval::Value;
+use crate::syntax::ast::BinaryOp;
+use crate::types::Type;
+
+/// `a·A + n·N + c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Affine {
+    a: i64,
+    n: i64,
+    c: i64,
+}
+
+impl Affine {
+    fn at(self, n: i64, a: i64) -> Option<i64> {
+        self.a
+            .checked_mul(a)?
+            .checked_add(self.n.checked_mul(n)?)?
+            .checked_add(self.c)
+    }
+
+    fn combine(self, other: Affine, sign: i64) -> Affine {
+        Affine {
+            a: self.a + sign * other.a,
+            n: self.n + sign * other.n,
+            c: self.c + sign * other.c,
+        }
+    }
+}
+
+/// `expr ⋈ 0` for one of <, <=, ==.
+#[derive(Clone, Copy, Debug)]
+enum Test {
+    Below(Affine),
+    AtMost(Affine),
+    Zero(Affine),
+}
+
+/// One move rule, read as arithmetic.
+#[derive(Clone, Debug)]
+struct Rule {
+    /// `a` runs over `lo..hi` (the rule has no generator: `a` is unused and
+    /// the range is one value).
+    lo: Affine,
+    hi: Affine,
+    tests: Vec<Test>,
+    heaps: Vec<Affine>,
+}
+
+/// A game recognised as affine.
+#[derive(Clone, Debug)]
+pub struct AffineGame {
+    rules: Vec<Rule>,
+}
+
+/// Slot 0 holds the heap; the last generator, if any, is `a`; earlier
+/// generators over fixed values are substituted one value at a time.
+struct Reader {
+    game: u32,
+    a_slot: Option<u32>,
+    fixed: Vec<(u32, i64)>,
+}
+
+impl Reader {
+    fn affine(&self, ir: &Ir) -> Option<Affine> {
+        Some(match &ir.kind {
+            IrKind::Lit(Value::Int(c)) => Affine { a: 0, n: 0, c: *c },
+            IrKind::Local(0) => Affine { a: 0, n: 1, c: 0 },
+            IrKind::Local(s) if Some(*s) == self.a_slot => Affine { a: 1, n: 0, c: 0 },
+            IrKind::Local(s) => {
+                let c = self.fixed.iter().find(|(slot, _)| slot == s)?.1;
+                Affine { a: 0, n: 0, c }
+            }
+            IrKind::Binary(BinaryOp::Add, l, r) => self.affine(l)?.combine(self.affine(r)?, 1),
+            IrKind::Binary(BinaryOp::Sub, l, r) => self.affine(l)?.combine(self.affine(r)?, -1),
+            IrKind::Binary(BinaryOp::Mul, l, r) => {
+                let (l, r) = (self.affine(l)?, self.affine(r)?);
+                let (k, x) = match (l, r) {
+                    (Affine { a: 0, n: 0, c }, x) | (x, Affine { a: 0, n: 0, c }) => (c, x),
+                    _ => return None,
+                };
+                Affine {
+                    a: x.a.checked_mul(k)?,
+                    n: x.n.checked_mul(k)?,
+                    c: x.c.checked_mul(k)?,
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// A guard: comparisons joined by `and`.
+    fn tests(&self, ir: &Ir, out: &mut Vec<Test>) -> Option<()> {
+        let IrKind::Binary(op, l, r) = &ir.kind else {
+            return None;
+        };
+        if *op == BinaryOp::And {
+            self.tests(l, out)?;
+            return self.tests(r, out);
+        }
+        let (l, r) = (self.affine(l)?, self.affine(r)?);
+        out.push(match op {
+            BinaryOp::Lt => Test::Below(l.combine(r, -1)),
+            BinaryOp::Le => Test::AtMost(l.combine(r, -1)),
+            BinaryOp::Gt => Test::Below(r.combine(l, -1)),
+            BinaryOp::Ge => Test::AtMost(r.combine(l, -1)),
+            BinaryOp::Eq => Test::Zero(l.combine(r, -1)),
+            _ => return None,
+        });
+        Some(())
+    }
+
+    /// The heaps a result names: `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`.
+    fn heaps(&self, ir: &Ir, out: &mut Vec<Affine>) -> Option<()> {
+        match &ir.kind {
+            IrKind::MakePos(g, args) if *g == self.game && args.len() == 1 => {
+                out.push(self.affine(&args[0])?);
+            }
+            IrKind::Binary(BinaryOp::Add, l, r) => {
+                self.heaps(l, out)?;
+                self.heaps(r, out)?;
+            }
+            IrKind::List(items) => {
+                for item in items {
+                    self.heaps(item, out)?;
+                }
+            }
+            _ => return None,
+        }
+        (out.len() <= 2).then_some(())
+    }
+}
+
+/// The values a generator over fixed numbers takes: a constant range, a
+/// set or list of numbers written out, or a constant holding one.
+fn fixed_values(source: &Ir, consts: &[Value]) -> Option<Vec<i64>> {
+    const MOST: usize = 64;
+    let ints = |items: &[Value]| -> Option<Vec<i64>> {
+        items
+            .iter()
+            .map(|v| match v {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    };
+    let values = match &source.kind {
+        IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
+            let (IrKind::Lit(Value::Int(lo)), IrKind::Lit(Value::Int(hi))) = (&lo.kind, &hi.kind)
+            else {
+                return None;
+            };
+            let hi = if *op == BinaryOp::RangeInclusive {
+                hi.checked_add(1)?
+            } else {
+                *hi
+            };
+            if hi.saturating_sub(*lo) > MOST as i64 {
+                return None;
+            }
+            (*lo..hi).collect()
+        }
+        IrKind::Set(items) | IrKind::List(items) => items
+            .iter()
+            .map(|i| match i.kind {
+                IrKind::Lit(Value::Int(n)) => Some(n),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        IrKind::Const(c) => match consts.get(*c as usize)? {
+            Value::Set(items) | Value::List(items) => ints(items)?,
+            Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MOST as i64 => (*lo..*hi).collect(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (values.len() <= MOST).then_some(values)
+}
+
+/// One move rule as arithmetic: one `Rule` for each choice of the values of
+/// its fixed generators.
+fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Option<()> {
+    let (last, fixed) = match m.generators.split_last() {
+        None => (None, &[][..]),
+        Some((last, fixed)) => (Some(last), fixed),
+    };
+    let choices: Vec<(u32, Vec<i64>)> = fixed
+        .iter()
+        .map(|g| Some((g.slot, fixed_values(&g.source, consts)?)))
+        .collect::<Option<_>>()?;
+    // Every combination of the fixed generators' values.
+    let mut combos: Vec<Vec<(u32, i64)>> = vec![Vec::new()];
+    for (slot, values) in &choices {
+        combos = combos
+            .iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push((*slot, *v));
+                    c
+                })
+            })
+            .collect();
+        if combos.len() > 256 {
+            return None;
+        }
+    }
+    for fixed in combos {
+        let mut reader = Reader {
+            game,
+            a_slot: last.map(|g| g.slot),
+            fixed,
+        };
+        let (lo, hi, tests) = match last {
+            None => (
+                Affine { a: 0, n: 0, c: 0 },
+                Affine { a: 0, n: 0, c: 1 },
+                Vec::new(),
+            ),
+            Some(g) => match &g.source.kind {
+                IrKind::Binary(
+                    op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive),
+                    lo,
+                    hi,
+                ) => {
+                    let (lo, mut hi) = (reader.affine(lo)?, reader.affine(hi)?);
+                    if *op == BinaryOp::RangeInclusive {
+                        hi.c = hi.c.checked_add(1)?;
+                    }
+                    if lo.a != 0 || hi.a != 0 {
+                        return None;
+                    }
+                    (lo, hi, Vec::new())
+                }
+                _ => {
+                    // The last generator ranges over fixed values too: read
+                    // it as `a` taking each of them in turn.
+                    let values = fixed_values(&g.source, consts)?;
+                    reader.a_slot = None;
+                    for v in values {
+                        reader.fixed.push((g.slot, v));
+                        rules_with(
+                            &reader,
+                            m,
+                            Affine { a: 0, n: 0, c: 0 },
+                            Affine { a: 0, n: 0, c: 1 },
+                            Vec::new(),
+                            out,
+                        )?;
+                        reader.fixed.pop();
+                    }
+                    continue;
+                }
+            },
+        };
+        rules_with(&reader, m, lo, hi, tests, out)?;
+    }
+    Some(())
+}
+
+fn rules_with(
+    reader: &Reader,
+    m: &MoveIr,
+    lo: Affine,
+    hi: Affine,
+    mut tests: Vec<Test>,
+    out: &mut Vec<Rule>,
+) -> Option<()> {
+    if let Some(guard) = &m.guard {
+        reader.tests(guard, &mut tests)?;
+    }
+    let mut heaps = Vec::new();
+    reader.heaps(&m.result, &mut heaps)?;
+    out.push(Rule {
+        lo,
+        hi,
+        tests,
+        heaps,
+    });
+    Some(())
+}
+
+/// The game's rules as arithmetic, if they all have the affine shape.
+pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Option<AffineGame> {
+    let [param] = game.params.as_slice() else {
+        return None;
+    };
+    if param.ty != Type::Nat {
+        return None;
+    }
+    let GameKind::Rules {
+        moves,
+        lose: None,
+        parts: None,
+    } = &game.kind
+    else {
+        return None;
+    };
+    let mut out = Vec::new();
+    for m in moves {
+        rules(id, m, consts, &mut out)?;
+    }
+    Some(AffineGame { rules: out })
+}
+
+/// The first `a` at or after `from` for which `k·a + r < 0` (or `<= 0`)
+/// stops or starts holding: the range of `a` a test allows, within `lo..hi`.
+fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
+    // k·a + r < 0  <=>  k·a < -r ; for `<=`, k·a <= -r.
+    let bound = if strict { -r - 1 } else { -r }; // k·a <= bound
+    match k.cmp(&0) {
+        std::cmp::Ordering::Greater => (lo, hi.min(bound.div_euclid(k) + 1)),
+        std::cmp::Ordering::Less => {
+            // a >= ceil(bound / k) with k < 0: a·(-k) >= -bound.
+            let m = -k;
+            let need = (-bound + m - 1).div_euclid(m);
+            (lo.max(need), hi)
+        }
+        std::cmp::Ordering::Equal => {
+            if (strict && r < 0) || (!strict && r <= 0) {
+                (lo, hi)
+            } else {
+                (lo, lo)
+            }
+        }
+    }
+}
+
+impl AffineGame {
+    /// g(0), ..., g(upto); `None` if anything falls outside the shape (a
+    /// heap not smaller than n, a negative heap) or `stop` asks to stop.
+    pub fn sequence(
+        &self,
+        upto: usize,
+        mut each: impl FnMut(usize, u32),
+        stop: impl Fn() -> bool,
+    ) -> Option<Vec<u32>> {
+        let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
+        let mut seen: Vec<u32> = Vec::new();
+        for n in 0..=upto {
+            if n % 256 == 0 && stop() {
+                return None;
+            }
+            let stamp = n as u32 + 1;
+            let mark = |v: u32, seen: &mut Vec<u32>| {
+                let v = v as usize;
+                if v >= seen.len() {
+                    seen.resize(v + 1, 0);
+                }
+                seen[v] = stamp;
+            };
+            let ni = n as i64;
+            for rule in &self.rules {
+                let (mut lo, mut hi) = (rule.lo.at(ni, 0)?, rule.hi.at(ni, 0)?);
+                let mut equal = None;
+                for test in &rule.tests {
+                    let (t, strict) = match *test {
+                        Test::Below(t) => (t, true),
+                        Test::AtMost(t) => (t, false),
+                        Test::Zero(t) => {
+                            equal = Some(t);
+                            (t, false)
+                        }
+                    };
+                    (lo, hi) = narrow(lo, hi, t.a, t.n.checked_mul(ni)?.checked_add(t.c)?, strict);
+                }
+                if let Some(t) = equal {
+                    // `t == 0` also needs `-t <= 0`.
+                    let neg = Affine {
+                        a: -t.a,
+                        n: -t.n,
+                        c: -t.c,
+                    };
+                    (lo, hi) = narrow(
+                        lo,
+                        hi,
+                        neg.a,
+                        neg.n.checked_mul(ni)?.checked_add(neg.c)?,
+                        false,
+                    );
+                }
+                for a in lo..hi.max(lo) {
+                    let mut v = 0;
+                    for heap in &rule.heaps {
+                        let h = heap.at(ni, a)?;
+                        if h < 0 || h >= ni {
+                            return None;
+                        }
+                        v ^= g[h as usize];
+                    }
+                    mark(v, &mut seen);
+                }
+            }
+            let mex = seen.iter().position(|&s| s != stamp).unwrap_or(seen.len()) as u32;
+            each(n, mex);
+            g.push(mex);
+        }
+        Some(g)
+    }
+}
