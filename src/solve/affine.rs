@@ -348,50 +348,37 @@ impl AffineGame {
         stop: impl Fn() -> bool,
     ) -> Option<Vec<u32>> {
         let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
-        let mut seen: Vec<u32> = Vec::new();
+        // g backwards (`backwards[upto - m] == g(m)`), so that the second
+        // heap of a split `a + b1, b2 - a` is read forwards as well.
+        let mut backwards: Vec<u32> = vec![0; upto + 1];
+        let mut seen = Options::default();
+        let mut largest = 0;
         for n in 0..=upto {
             if n % 256 == 0 && stop() {
                 return None;
             }
-            let stamp = n as u32 + 1;
-            let mark = |v: u32, seen: &mut Vec<u32>| {
-                let v = v as usize;
-                if v >= seen.len() {
-                    seen.resize(v + 1, 0);
-                }
-                seen[v] = stamp;
-            };
+            seen.start(n, largest);
             let ni = n as i64;
             for rule in &self.rules {
-                let (mut lo, mut hi) = (rule.lo.at(ni, 0)?, rule.hi.at(ni, 0)?);
-                let mut equal = None;
-                for test in &rule.tests {
-                    let (t, strict) = match *test {
-                        Test::Below(t) => (t, true),
-                        Test::AtMost(t) => (t, false),
-                        Test::Zero(t) => {
-                            equal = Some(t);
-                            (t, false)
-                        }
-                    };
-                    (lo, hi) = narrow(lo, hi, t.a, t.n.checked_mul(ni)?.checked_add(t.c)?, strict);
+                let (lo, hi) = rule.range(ni)?;
+                if lo >= hi {
+                    continue;
                 }
-                if let Some(t) = equal {
-                    // `t == 0` also needs `-t <= 0`.
-                    let neg = Affine {
-                        a: -t.a,
-                        n: -t.n,
-                        c: -t.c,
-                    };
-                    (lo, hi) = narrow(
-                        lo,
-                        hi,
-                        neg.a,
-                        neg.n.checked_mul(ni)?.checked_add(neg.c)?,
-                        false,
-                    );
+                if let Some((b1, b2)) = rule.split(ni) {
+                    // Heaps a + b1 and b2 - a for a in lo..hi: both ends
+                    // must lie in 0..n, and then every heap between does.
+                    let (first, last) = (lo + b1, hi - 1 + b1);
+                    let (high, low) = (b2 - lo, b2 - (hi - 1));
+                    if first < 0 || last >= ni || low < 0 || high >= ni {
+                        return None;
+                    }
+                    let left = &g[first as usize..=last as usize];
+                    let start = upto - high as usize;
+                    let right = &backwards[start..start + left.len()];
+                    seen.pairs(left, right);
+                    continue;
                 }
-                for a in lo..hi.max(lo) {
+                for a in lo..hi {
                     let mut v = 0;
                     for heap in &rule.heaps {
                         let h = heap.at(ni, a)?;
@@ -400,13 +387,144 @@ impl AffineGame {
                         }
                         v ^= g[h as usize];
                     }
-                    mark(v, &mut seen);
+                    seen.mark(v);
                 }
             }
-            let mex = seen.iter().position(|&s| s != stamp).unwrap_or(seen.len()) as u32;
+            let mex = seen.mex();
+            largest = largest.max(mex);
             each(n, mex);
             g.push(mex);
+            backwards[upto - n] = mex;
         }
         Some(g)
     }
+}
+
+impl Rule {
+    /// The values of `a` this rule allows at heap n: its range narrowed by
+    /// every test of its guard.
+    fn range(&self, n: i64) -> Option<(i64, i64)> {
+        let (mut lo, mut hi) = (self.lo.at(n, 0)?, self.hi.at(n, 0)?);
+        for test in &self.tests {
+            let rest = |t: Affine| t.n.checked_mul(n)?.checked_add(t.c);
+            match *test {
+                Test::Below(t) => (lo, hi) = narrow(lo, hi, t.a, rest(t)?, true),
+                Test::AtMost(t) => (lo, hi) = narrow(lo, hi, t.a, rest(t)?, false),
+                Test::Zero(t) => {
+                    // t == 0: t <= 0 and -t <= 0.
+                    (lo, hi) = narrow(lo, hi, t.a, rest(t)?, false);
+                    (lo, hi) = narrow(lo, hi, -t.a, rest(t)?.checked_neg()?, false);
+                }
+            }
+        }
+        Some((lo, hi))
+    }
+
+    /// For a split into heaps `a + b1` and `b2 - a` (in either order), b1
+    /// and b2 at heap n.
+    fn split(&self, n: i64) -> Option<(i64, i64)> {
+        let [x, y] = self.heaps.as_slice() else {
+            return None;
+        };
+        let (up, down) = match (x.a, y.a) {
+            (1, -1) => (x, y),
+            (-1, 1) => (y, x),
+            _ => return None,
+        };
+        Some((up.at(n, 0)?, down.at(n, 0)?))
+    }
+}
+
+/// The option values of the current heap: bits of one word while every
+/// value is below 64 (so every xor of two is too), else a stamped array
+/// large enough for any xor of two values seen so far.
+#[derive(Default)]
+struct Options {
+    small: bool,
+    bits: u64,
+    stamps: Vec<u32>,
+    stamp: u32,
+    /// The xors of a chunk of pairs, computed before they are stamped.
+    xors: Vec<u32>,
+}
+
+impl Options {
+    fn start(&mut self, n: usize, largest: u32) {
+        self.small = largest < 64;
+        self.bits = 0;
+        self.stamp = n as u32 + 1;
+        // Always a power of two, past twice the largest value.
+        let size = (largest as usize + 1).next_power_of_two() * 2;
+        if self.stamps.len() < size {
+            self.stamps.resize(size, 0);
+        }
+        debug_assert!(self.stamps.len().is_power_of_two());
+    }
+
+    fn mark(&mut self, v: u32) {
+        if self.small && v < 64 {
+            self.bits |= 1 << v;
+            return;
+        }
+        let v = v as usize;
+        if v >= self.stamps.len() {
+            self.stamps.resize((v + 1).next_power_of_two(), 0);
+        }
+        self.stamps[v] = self.stamp;
+    }
+
+    /// Marks the xor of each pair: the loop a split spends its time in.
+    fn pairs(&mut self, left: &[u32], right: &[u32]) {
+        if self.small {
+            self.bits |= bits_of_xors(left, right);
+            return;
+        }
+        // Every xor is below the stamps' length (a power of two past twice
+        // the largest value), so the mask changes nothing but spares the
+        // bounds checks.
+        let mask = self.stamps.len() - 1;
+        for (l, r) in left.chunks(512).zip(right.chunks(512)) {
+            self.xors.clear();
+            self.xors.extend(l.iter().zip(r).map(|(a, b)| a ^ b));
+            for &v in &self.xors {
+                self.stamps[v as usize & mask] = self.stamp;
+            }
+        }
+    }
+
+    fn mex(&self) -> u32 {
+        let mut v = if self.small {
+            (!self.bits).trailing_zeros()
+        } else {
+            0
+        };
+        while (v as usize) < self.stamps.len() && self.stamps[v as usize] == self.stamp {
+            v += 1;
+        }
+        v
+    }
+}
+
+/// The xors of the pairs as bits of one word (all below 64), with the AVX2
+/// build of the loop where the processor has it.
+fn bits_of_xors(left: &[u32], right: &[u32]) -> u64 {
+    #[inline(always)]
+    fn fold(left: &[u32], right: &[u32]) -> u64 {
+        left.iter()
+            .zip(right)
+            .fold(0u64, |acc, (a, b)| acc | (1u64 << ((a ^ b) & 63)))
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn fold_avx2(left: &[u32], right: &[u32]) -> u64 {
+        fold(left, right)
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor was just found to support AVX2.
+            return unsafe { fold_avx2(left, right) };
+        }
+    }
+    fold(left, right)
 }
