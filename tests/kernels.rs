@@ -137,3 +137,31 @@ fn the_usual_heap_rules_are_read_as_arithmetic() {
     }
     assert!(!recognised("Board"), "a board game is not a heap game");
 }
+
+/// A split game whose values pass 64 early, so splits are also marked
+/// through the stamped array, compared with the plain method.
+#[test]
+fn splits_with_large_values_agree_with_the_plain_method() {
+    let text = "
+        game Big(n: nat) {
+          move take(k in 1..=n) => Big(n - k);
+          move split(a in 1..n) if a < n - a => Big(a) + Big(n - a);
+        }
+        game Even(n: nat) {
+          move take(k in 1..=n) => Even(n - k);
+          move split(a in 0..=n - 2) if a <= n - 2 - a => [Even(a), Even(n - 2 - a)];
+        }
+    ";
+    let mut session = Session::new();
+    session.load_text("big.game", text).expect("loads");
+    for name in ["Big", "Even"] {
+        let g = session.heap_game(name).expect("a heap game");
+        let fast = session.table(g, 220, |_, _| {}).expect("fast");
+        let plain = session.plain_table(g, 220, |_, _| {}).expect("plain");
+        assert!(
+            plain.iter().any(|&v| v >= 64),
+            "{name} should reach values of 64"
+        );
+        assert_eq!(fast, plain, "{name}");
+    }
+}
