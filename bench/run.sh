@@ -4,14 +4,14 @@
 # of seconds and ratios. Every program's values are checked against the
 # others' before its time is shown.
 #
-#   bench/run.sh                        # octal games to 10^5, Grundy's game to 10^4
+#   bench/run.sh                        # octal games and Grundy's game to 10^5
 #   bench/run.sh --sizes 100000,1000000 # octal games to 10^5 and 10^6 (long)
 #   bench/run.sh --sizes 20000 --grundy-sizes 3000 --runs 1   # a quick run
 #
 # Options:
 #   --sizes LIST          heap sizes N for Kayles, Dawson's Chess and 0.007 (default 100000)
-#   --grundy-sizes LIST   heap sizes N for Grundy's game (default 10000); grundy
-#                         reads it from rules, through the general memoized solver
+#   --grundy-sizes LIST   heap sizes N for Grundy's game (default 100000); grundy
+#                         reads it from rules (written out in bench/games/)
 #   --games LIST          which games (default kayles,dawsons-chess,0.007,grundy)
 #   --runs R              time each command R times and report the median (default 3)
 #   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2); the best is shown
@@ -28,7 +28,7 @@ root="$(cd "$here/.." && pwd)"
 cd "$root"
 
 sizes="100000"
-grundy_sizes="10000"
+grundy_sizes="100000"
 runs=3
 og_methods="naive,rc,rc2"
 timeout_s=1800
