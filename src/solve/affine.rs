@@ -505,8 +505,8 @@ impl Options {
     }
 }
 
-/// The xors of the pairs as bits of one word (all below 64), with the AVX2
-/// build of the loop where the processor has it.
+/// The xors of the pairs as bits of one word (all below 64), with the
+/// AVX-512 or AVX2 build of the loop where the processor has it.
 fn bits_of_xors(left: &[u32], right: &[u32]) -> u64 {
     #[inline(always)]
     fn fold(left: &[u32], right: &[u32]) -> u64 {
@@ -520,8 +520,18 @@ fn bits_of_xors(left: &[u32], right: &[u32]) -> u64 {
         fold(left, right)
     }
     #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    unsafe fn fold_avx512(left: &[u32], right: &[u32]) -> u64 {
+        fold(left, right)
+    }
+    #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx2") {
+            // SAFETY: the processor was just found to support these.
+            return unsafe { fold_avx512(left, right) };
+        }
+        if has!("avx2") {
             // SAFETY: the processor was just found to support AVX2.
             return unsafe { fold_avx2(left, right) };
         }

@@ -104,7 +104,18 @@ type BytesMex = fn(&OctalCode, &Small, usize, u32, &mut Scratch) -> u32;
 fn hot_loops_for_this_cpu() -> (SmallMex, BytesMex) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx2") {
+            return (
+                // SAFETY (both): the processor was just found to support
+                // these features. The byte loop gains nothing from AVX-512.
+                |code, small, n| unsafe { small_mex_avx512(code, small, n) },
+                |code, small, n, largest, scratch| unsafe {
+                    bytes_mex_avx2(code, small, n, largest, scratch)
+                },
+            );
+        }
+        if has!("avx2") {
             return (
                 // SAFETY (both): the processor was just found to support AVX2.
                 |code, small, n| unsafe { small_mex_avx2(code, small, n) },
@@ -115,6 +126,12 @@ fn hot_loops_for_this_cpu() -> (SmallMex, BytesMex) {
         }
     }
     (small_mex_portable, bytes_mex_portable)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+unsafe fn small_mex_avx512(code: &OctalCode, small: &Small, n: usize) -> u32 {
+    small_mex(code, small, n)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -304,6 +321,11 @@ mod tests {
         for n in 0..=300 {
             let portable = small_mex_portable(&code, &small, n);
             assert_eq!(small_mex(&code, &small, n), portable, "n = {n}");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor supports AVX2.
+                assert_eq!(unsafe { small_mex_avx2(&code, &small, n) }, portable);
+            }
             let largest = small.forwards.iter().copied().max().unwrap_or(0) as u32;
             let bytes = bytes_mex(&code, &small, n, largest, &mut scratch);
             assert_eq!(bytes, portable, "n = {n}");
