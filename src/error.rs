@@ -147,8 +147,13 @@ pub enum ErrorKind {
     ClaimFailed { detail: String },
     #[error("`{name}` is not a game with one natural-number parameter")]
     NotAHeapGame { name: String },
-    #[error("cannot read `{path}`: {reason}")]
-    Io { path: String, reason: String },
+    #[error("cannot {doing} `{path}`: {reason}")]
+    Io {
+        /// "read" or "write".
+        doing: &'static str,
+        path: String,
+        reason: String,
+    },
 }
 
 fn plural(expected: &str) -> &'static str {

@@ -33,6 +33,20 @@ impl Session {
         Session::default()
     }
 
+    /// A file that could not be read or written, as an error naming it
+    /// (there is no text in it to point at).
+    pub fn file_error(&mut self, doing: &'static str, path: &str, reason: impl ToString) -> Error {
+        let source = self.sources.add(path, "");
+        Error::new(
+            ErrorKind::Io {
+                doing,
+                path: path.to_string(),
+                reason: reason.to_string(),
+            },
+            Span::new(source, 0, 0),
+        )
+    }
+
     /// Reads, parses and checks a file, adding its definitions.
     pub fn load_file(&mut self, path: &str) -> Result<(), Errors> {
         let text = match std::fs::read_to_string(path) {
@@ -43,14 +57,7 @@ impl Session {
                 } else {
                     e.to_string()
                 };
-                let source = self.sources.add(path, "");
-                return Err(vec![Error::new(
-                    ErrorKind::Io {
-                        path: path.to_string(),
-                        reason,
-                    },
-                    Span::new(source, 0, 0),
-                )]);
+                return Err(vec![self.file_error("read", path, reason)]);
             }
         };
         self.load_text(path, &text).map(|_| ())

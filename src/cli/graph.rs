@@ -183,13 +183,7 @@ pub fn run(opts: &Options, args: GraphArgs, out: &mut Output) -> Result<(), Fail
         }
         Some(path) => {
             if let Err(e) = std::fs::write(path, text) {
-                let source = session.sources.add(path, "");
-                let error = Error::new(
-                    ErrorKind::BadValue {
-                        detail: format!("cannot write `{path}`: {e}"),
-                    },
-                    Span::new(source, 0, 0),
-                );
+                let error = session.file_error("write", path, e);
                 return Err(report(&session, out, vec![error]));
             }
             out.line(format!(

@@ -6,9 +6,7 @@
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
-use crate::error::{Error, ErrorKind};
 use crate::solve::period;
-use crate::source::Span;
 use plotters::prelude::*;
 
 const SIZE: (u32, u32) = (960, 540);
@@ -95,13 +93,7 @@ pub fn run(opts: &Options, args: PlotArgs, out: &mut Output) -> Result<(), Faile
     let written = svg(args.game, &values)
         .and_then(|text| std::fs::write(path, text).map_err(|e| e.to_string()));
     if let Err(reason) = written {
-        let source = session.sources.add(path, "");
-        let error = Error::new(
-            ErrorKind::BadValue {
-                detail: format!("cannot write `{path}`: {reason}"),
-            },
-            Span::new(source, 0, 0),
-        );
+        let error = session.file_error("write", path, reason);
         return Err(report(&session, out, vec![error]));
     }
     out.line(format!(

@@ -50,13 +50,6 @@ impl Default for Interp {
 }
 
 impl Interp {
-    pub fn new(program: Arc<Program>) -> Interp {
-        Interp {
-            program,
-            ..Interp::default()
-        }
-    }
-
     /// Replaces the program (a REPL definition or a reload). Positions and
     /// values computed so far may no longer hold, so they are dropped.
     pub fn set_program(&mut self, program: Arc<Program>) {

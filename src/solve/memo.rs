@@ -62,10 +62,6 @@ impl Memo {
         }
     }
 
-    pub fn known(&self) -> usize {
-        self.table.iter().filter(|&&v| v < ON_STACK).count()
-    }
-
     pub fn compute(
         &mut self,
         rules: &mut dyn Rules,

@@ -114,9 +114,4 @@ impl Solver {
             self.heights.remember(pos, h);
         }
     }
-
-    /// The number of components whose value is known.
-    pub fn known_values(&self) -> usize {
-        self.values.known()
-    }
 }

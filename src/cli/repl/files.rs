@@ -12,14 +12,7 @@ impl Repl {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) => {
-                let source = self.session.sources.add(path, "");
-                return Err(vec![Error::new(
-                    ErrorKind::Io {
-                        path: path.to_string(),
-                        reason: e.to_string(),
-                    },
-                    Span::new(source, 0, 0),
-                )]);
+                return Err(vec![self.session.file_error("read", path, e)]);
             }
         };
         self.session.load_text(path, &text)?;
@@ -70,14 +63,7 @@ impl Repl {
                     texts.push((path.clone(), text));
                 }
                 Err(e) => {
-                    let source = self.session.sources.add(path.as_str(), "");
-                    return Err(vec![Error::new(
-                        ErrorKind::Io {
-                            path: path.clone(),
-                            reason: e.to_string(),
-                        },
-                        Span::new(source, 0, 0),
-                    )]);
+                    return Err(vec![self.session.file_error("read", path, e)]);
                 }
             }
         }
