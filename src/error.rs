@@ -147,6 +147,8 @@ pub enum ErrorKind {
     ClaimFailed { detail: String },
     #[error("`{name}` is not a game with one natural-number parameter")]
     NotAHeapGame { name: String },
+    #[error("the checkpoint `{path}` cannot be used: {reason}")]
+    BadCheckpoint { path: String, reason: String },
     #[error("cannot {doing} `{path}`: {reason}")]
     Io {
         /// "read" or "write".
@@ -197,6 +199,7 @@ impl ErrorKind {
             ErrorKind::TimeLimit { .. } => "time-limit",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
             ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
+            ErrorKind::BadCheckpoint { .. } => "bad-checkpoint",
             ErrorKind::Io { .. } => "io",
         }
     }
@@ -233,6 +236,7 @@ impl ErrorKind {
             ErrorKind::TimeLimit { .. } => "still working on this".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
             ErrorKind::NotAHeapGame { .. } => "this game".into(),
+            ErrorKind::BadCheckpoint { .. } => "here".into(),
             ErrorKind::Io { .. } => "here".into(),
         }
     }
@@ -308,6 +312,9 @@ impl ErrorKind {
             ErrorKind::NotAHeapGame { .. } => Some(
                 "`table` needs a game such as `game Heap(n: nat) { ... }` or an octal game"
                     .into(),
+            ),
+            ErrorKind::BadCheckpoint { .. } => Some(
+                "a checkpoint is used only when it is whole and was made for this very definition of the game; delete it, or name another file, to start again".into(),
             ),
             ErrorKind::Io { .. } => None,
         }

@@ -9,6 +9,7 @@
 //! place that turns errors into miette reports.
 
 pub mod check;
+pub mod checkpoint;
 pub mod cli;
 pub mod diagnostic;
 pub mod error;

@@ -68,17 +68,21 @@ fn holds_position(v: &Value) -> bool {
 
 /// For each game, the text of its definition and of everything it uses.
 fn fingerprints(program: &Program, sources: &Sources) -> BTreeMap<Item, String> {
-    let mut prints = BTreeMap::new();
-    for g in 0..program.games.len() as u32 {
-        let mut closure = BTreeSet::new();
-        collect(program, Item::Game(g), &mut closure);
-        let texts: Vec<&str> = closure
-            .iter()
-            .map(|&item| text(program, sources, item))
-            .collect();
-        prints.insert(Item::Game(g), texts.join("\n"));
-    }
-    prints
+    (0..program.games.len() as u32)
+        .map(|g| (Item::Game(g), fingerprint(program, sources, g)))
+        .collect()
+}
+
+/// The text of a game's definition and of everything it uses: equal
+/// fingerprints mean equal rules (a checkpoint is tied to one too).
+pub fn fingerprint(program: &Program, sources: &Sources, game: u32) -> String {
+    let mut closure = BTreeSet::new();
+    collect(program, Item::Game(game), &mut closure);
+    let texts: Vec<&str> = closure
+        .iter()
+        .map(|&item| text(program, sources, item))
+        .collect();
+    texts.join("\n")
 }
 
 fn text<'s>(program: &Program, sources: &'s Sources, item: Item) -> &'s str {

@@ -89,6 +89,16 @@ pub enum Command {
         upto: u64,
         #[arg(long)]
         json: bool,
+        /// Save progress to this file, and carry on from it if it exists: a
+        /// run stopped by Ctrl-C, --timeout or a kill resumes where it was.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<String>,
+        /// Save the checkpoint at least this often.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        checkpoint_every: f64,
+        /// Compute every value, even past a proven period (for timing).
+        #[arg(long)]
+        no_shortcut: bool,
     },
     /// An interactive session (a script when standard input is not a terminal).
     Repl {
@@ -165,7 +175,23 @@ pub fn run(cli: Cli) -> i32 {
             game,
             upto,
             json,
-        } => table::run(opts, &file, &game, upto, json, &mut out),
+            checkpoint,
+            checkpoint_every,
+            no_shortcut,
+        } => table::run(
+            opts,
+            table::TableArgs {
+                file: &file,
+                game: &game,
+                upto,
+                json,
+                checkpoint: checkpoint.as_deref(),
+                every: std::time::Duration::try_from_secs_f64(checkpoint_every)
+                    .unwrap_or(std::time::Duration::ZERO),
+                shortcut: !no_shortcut,
+            },
+            &mut out,
+        ),
         Command::Repl { files, echo } => repl::run(opts, &files, echo, &mut out),
         Command::Graph {
             file,

@@ -2,36 +2,153 @@
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
-use crate::error::{ErrorKind, Errors};
-use crate::session::Session;
-use crate::solve::period;
+use crate::error::{Error, ErrorKind, Errors};
+use crate::session::{Session, Table, TableRequest};
+use crate::source::Span;
 use serde_json::json;
+use std::io::IsTerminal;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
-pub fn run(
-    opts: &Options,
-    file: &str,
-    game: &str,
-    upto: u64,
-    json: bool,
-    out: &mut Output,
-) -> Result<(), Failed> {
-    let mut session = open(opts, file, out)?;
+/// How `grundy table` was asked to run.
+pub struct TableArgs<'a> {
+    pub file: &'a str,
+    pub game: &'a str,
+    pub upto: u64,
+    pub json: bool,
+    /// Where to save progress, and resume from.
+    pub checkpoint: Option<&'a str>,
+    /// The longest time between two saves.
+    pub every: Duration,
+    /// Whether a proven period may end the computation early.
+    pub shortcut: bool,
+}
+
+pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Failed> {
+    let mut session = open(opts, args.file, out)?;
     let g = session
-        .heap_game(game)
+        .heap_game(args.game)
         .map_err(|e| report(&session, out, e))?;
-    if json {
-        let values = session
-            .table(g, upto, |_, _| {})
-            .map_err(|e| report(&session, out, e))?;
-        let found = period::find(&values);
-        let period =
-            found.map(|p| json!({ "preperiod": p.preperiod, "period": p.period, "proven": false }));
+    let table = compute(&mut session, g, &args).map_err(|e| report(&session, out, e))?;
+    if let Some(kind) = table.stopped.clone() {
+        let how_far = match table.values.len() {
+            0 => format!("{}: stopped before g(0)", args.game),
+            n => format!("{}: stopped after g(0..={})", args.game, n - 1),
+        };
+        out.note(&match args.checkpoint {
+            Some(path) => format!("{how_far}; saved in {path}: run the same command to carry on"),
+            None => how_far,
+        });
+        let span = session.interp.program.games[g as usize].span;
+        return Err(report(&session, out, vec![Error::new(kind, span)]));
+    }
+    if args.json {
+        let period = table.proof.map(|p| p.period).or(table.seen()).map(|p| {
+            json!({
+                "preperiod": p.preperiod,
+                "period": p.period,
+                "saltus": p.saltus,
+                "proven": table.proof.is_some(),
+            })
+        });
         out.line(
-            json!({ "game": game, "upto": upto, "values": values, "period": period }).to_string(),
+            json!({ "game": args.game, "upto": args.upto, "values": table.values, "period": period })
+                .to_string(),
         );
         return Ok(());
     }
-    show(&mut session, g, game, upto, out).map_err(|e| report(&session, out, e))
+    print(&table, args.game, args.upto, out);
+    Ok(())
+}
+
+/// Runs the table, resuming from and saving to the checkpoint, with a
+/// progress bar on a terminal.
+fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
+    let definition = crate::reload::fingerprint(&session.interp.program, &session.sources, game);
+    let checkpoint = args.checkpoint.map(Path::new);
+    let known = match checkpoint {
+        Some(path) => load(session, path, &definition)?,
+        None => Vec::new(),
+    };
+    let bar = progress_bar(args.upto);
+    let mut last_save = Instant::now();
+    let mut failed_save = None;
+    let mut progress = |values: &[u32]| {
+        if let Some(bar) = &bar {
+            bar.set_position(values.len() as u64);
+        }
+        if let Some(path) = checkpoint {
+            if last_save.elapsed() >= args.every {
+                if let Err(e) = crate::checkpoint::save(path, &definition, values) {
+                    failed_save = Some(e);
+                    return ControlFlow::Break(());
+                }
+                last_save = Instant::now();
+            }
+        }
+        ControlFlow::Continue(())
+    };
+    let table = session.table_run(
+        game,
+        TableRequest {
+            upto: args.upto,
+            known,
+            shortcut: args.shortcut,
+            progress: &mut progress,
+        },
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let table = table?;
+    let saved = match (checkpoint, failed_save) {
+        (Some(_), Some(e)) => Err(e),
+        (Some(path), None) => crate::checkpoint::save(path, &definition, &table.values),
+        (None, _) => Ok(()),
+    };
+    match saved {
+        Ok(()) => Ok(table),
+        Err(e) => {
+            let path = args.checkpoint.unwrap_or_default();
+            Err(vec![session.file_error("write", path, e)])
+        }
+    }
+}
+
+fn load(session: &mut Session, path: &Path, definition: &str) -> Result<Vec<u32>, Errors> {
+    let shown = path.display().to_string();
+    match crate::checkpoint::load(path, definition) {
+        Ok(Ok(values)) => Ok(values.unwrap_or_default()),
+        Ok(Err(reason)) => {
+            let source = session.sources.add(shown.clone(), "");
+            Err(vec![Error::new(
+                ErrorKind::BadCheckpoint {
+                    path: shown,
+                    reason,
+                },
+                Span::new(source, 0, 0),
+            )])
+        }
+        Err(e) => Err(vec![session.file_error("read", &shown, e)]),
+    }
+}
+
+/// A bar on standard error, only when a person is watching it.
+fn progress_bar(upto: u64) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(upto.saturating_add(1)),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} heaps, {per_sec}, {eta} left",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
 }
 
 /// The nim-sequence in rows of ten, with its period; if Ctrl-C stops it,
@@ -43,31 +160,62 @@ pub(crate) fn show(
     upto: u64,
     out: &mut Output,
 ) -> Result<(), Errors> {
-    let mut found = Vec::new();
-    let values = match session.table(game, upto, |_, v| found.push(v)) {
-        Ok(values) => values,
-        Err(errors) if errors.iter().any(|e| e.kind == ErrorKind::Interrupted) => {
-            // The solver keeps the values found; say how far it got.
-            if !found.is_empty() {
-                out.line(format!(
-                    "{name}: stopped after g(0..={}); those values are kept",
-                    found.len() - 1
-                ));
-            }
-            return Err(errors);
+    let table = session.table_run(
+        game,
+        TableRequest {
+            upto,
+            known: Vec::new(),
+            shortcut: true,
+            progress: &mut |_| ControlFlow::Continue(()),
+        },
+    )?;
+    if let Some(kind) = table.stopped {
+        if !table.values.is_empty() {
+            out.line(format!(
+                "{name}: stopped after g(0..={})",
+                table.values.len() - 1
+            ));
         }
-        Err(errors) => return Err(errors),
-    };
+        let span = session.interp.program.games[game as usize].span;
+        return Err(vec![Error::new(kind, span)]);
+    }
+    print(&table, name, upto, out);
+    Ok(())
+}
+
+fn print(table: &Table, name: &str, upto: u64, out: &mut Output) {
     out.line(format!("{name}: g(n) for n = 0..={upto}"));
-    rows(&values, out);
-    match period::find(&values) {
-        Some(p) => out.line(format!(
+    rows(&table.values, out);
+    out.line(period_line(table, upto));
+}
+
+/// What is known of the period, and how sure it is.
+fn period_line(table: &Table, upto: u64) -> String {
+    if let Some(proof) = table.proof {
+        let p = proof.period;
+        let mut line = format!(
+            "period {}, preperiod {}: g(n + {}) = g(n) for every n >= {}, proven (it holds for {} <= n < {}, which the Guy-Smith theorem needs when a move takes at most {} tokens)",
+            p.period, p.preperiod, p.period, p.preperiod, p.preperiod, proof.checked_below, proof.most_taken
+        );
+        if table.computed < table.values.len() {
+            line.push_str(&format!(
+                "; g(n) from n = {} on read off the period",
+                table.computed
+            ));
+        }
+        return line;
+    }
+    match table.seen() {
+        Some(p) if p.saltus == 0 => format!(
             "period {}, preperiod {} (g(n + {}) = g(n) from n = {} on), seen up to n = {upto}; not proven",
             p.period, p.preperiod, p.period, p.preperiod
-        )),
-        None => out.line(format!("no period seen up to n = {upto}")),
+        ),
+        Some(p) => format!(
+            "arithmetic period {}, saltus {}, preperiod {} (g(n + {}) = g(n) + {} from n = {} on), seen up to n = {upto}; not proven",
+            p.period, p.saltus, p.preperiod, p.period, p.saltus, p.preperiod
+        ),
+        None => format!("no period seen up to n = {upto}"),
     }
-    Ok(())
 }
 
 /// Rows of ten values, each row headed by its first n.

@@ -5,6 +5,8 @@
 //! heap; bit 4, two non-empty heaps. The digit before the point is for
 //! removing nothing, where only bit 4 (split into two heaps) makes sense.
 
+use crate::solve::period::Shape;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OctalCode {
     /// `digits[k]` is the digit for removing k tokens.
@@ -40,6 +42,17 @@ impl OctalCode {
             digits,
             text: text.to_string(),
         })
+    }
+
+    /// The shape the Guy–Smith theorem needs: from a heap of one more than
+    /// the last digit's k on, every digit's moves are all there.
+    pub fn shape(&self) -> Shape {
+        let most_taken = self.digits.len() - 1;
+        Shape {
+            most_taken,
+            settled: most_taken + 1,
+            least_heap: 1,
+        }
     }
 
     /// Calls `each(removed, left)` for every move from a heap of `n`, where

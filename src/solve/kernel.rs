@@ -10,16 +10,21 @@
 //! 32768 and more (rare) fall back to a plain stamped "seen" array.
 
 use crate::eval::octal::OctalCode;
+use std::ops::ControlFlow;
 
-/// g(0), ..., g(upto), or `None` if `stop` asked to stop early; `each` is
-/// told of each value as it is found.
+/// Values are handed to the caller's hook every this many heaps.
+pub const STRETCH: usize = 1 << 12;
+
+/// g(0), ..., g(upto), carrying on from the values `known` (a run resumed
+/// from a checkpoint). Every `STRETCH` heaps `hook` sees the values so far
+/// and may stop the run, which then returns what it has.
 pub fn octal_sequence(
     code: &OctalCode,
+    known: Vec<u32>,
     upto: usize,
-    each: impl FnMut(usize, u32),
-    stop: impl Fn() -> bool,
-) -> Option<Vec<u32>> {
-    sequence_with_limits(code, upto, Limits::default(), each, stop)
+    hook: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Vec<u32> {
+    sequence_with_limits(code, known, upto, Limits::default(), hook)
 }
 
 /// Below `mask`, options are or-ed into a word; below `bytes`, marked a
@@ -42,20 +47,26 @@ impl Default for Limits {
 
 fn sequence_with_limits(
     code: &OctalCode,
+    mut g: Vec<u32>,
     upto: usize,
     limits: Limits,
-    mut each: impl FnMut(usize, u32),
-    stop: impl Fn() -> bool,
-) -> Option<Vec<u32>> {
-    let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
+    mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Vec<u32> {
+    g.truncate(upto + 1);
+    g.reserve(upto + 1 - g.len());
     let mut small = Small::new(upto);
-    let mut largest: u32 = 0;
+    let mut largest: u32 = g.iter().copied().max().unwrap_or(0);
+    if largest < limits.bytes {
+        for (n, &v) in g.iter().enumerate() {
+            small.push(n, v as u16);
+        }
+    }
     let mut seen = Seen::default();
     let mut scratch = Scratch::default();
     let (small_mex, bytes_mex) = hot_loops_for_this_cpu();
-    for n in 0..=upto {
-        if n % 1024 == 0 && stop() {
-            return None;
+    for n in g.len()..=upto {
+        if n % STRETCH == 0 && n > 0 && hook(&g).is_break() {
+            break;
         }
         let mex = if largest < limits.mask {
             small_mex(code, &small, n)
@@ -65,13 +76,12 @@ fn sequence_with_limits(
             seen.mex(code, &g, n, largest)
         };
         largest = largest.max(mex);
-        each(n, mex);
         g.push(mex);
         if largest < limits.bytes {
             small.push(n, mex as u16);
         }
     }
-    Some(g)
+    g
 }
 
 /// The values while they are below 32768, forwards and backwards:
@@ -300,7 +310,7 @@ mod tests {
 
     fn sequence(code: &str, upto: usize) -> Vec<u32> {
         let code = OctalCode::parse(code).expect("a valid code");
-        octal_sequence(&code, upto, |_, _| {}, || false).expect("not stopped")
+        octal_sequence(&code, Vec::new(), upto, |_| ControlFlow::Continue(()))
     }
 
     #[test]
@@ -339,9 +349,12 @@ mod tests {
     fn each_method_alone_gives_the_same_sequence() {
         for code in ["0.77", "0.007", "4.7", "0.16"] {
             let code = OctalCode::parse(code).expect("a valid code");
-            let run = |limits| {
-                sequence_with_limits(&code, 400, limits, |_, _| {}, || false).expect("not stopped")
-            };
+            let run =
+                |limits| {
+                    sequence_with_limits(&code, Vec::new(), 400, limits, |_| {
+                        ControlFlow::Continue(())
+                    })
+                };
             let default = run(Limits::default());
             let bytes_only = run(Limits {
                 mask: 0,
@@ -354,8 +367,19 @@ mod tests {
     }
 
     #[test]
-    fn stopping_returns_nothing() {
-        let code = OctalCode::parse("0.77").expect("a valid code");
-        assert!(octal_sequence(&code, 10_000, |_, _| {}, || true).is_none());
+    fn a_stopped_run_returns_what_it_has_and_resumes_to_the_same_values() {
+        let code = OctalCode::parse("0.007").expect("a valid code");
+        let whole = sequence("0.007", 3 * STRETCH);
+        let part = octal_sequence(&code, Vec::new(), 3 * STRETCH, |g| {
+            if g.len() >= STRETCH {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(part.len(), STRETCH);
+        assert_eq!(part[..], whole[..STRETCH]);
+        let resumed = octal_sequence(&code, part, 3 * STRETCH, |_| ControlFlow::Continue(()));
+        assert_eq!(resumed, whole);
     }
 }

@@ -13,6 +13,9 @@ use crate::syntax::{parse_file, parse_position};
 use crate::types::Type;
 use std::sync::Arc;
 
+mod table;
+pub use table::{Table, TableRequest};
+
 #[derive(Default)]
 pub struct Session {
     pub sources: Sources,
@@ -20,6 +23,9 @@ pub struct Session {
     /// The text of the last position asked about, where solver errors that
     /// belong to no rule (a state limit in a misère search) are shown.
     asked: Span,
+    /// Tables of heap games made to answer for large heaps, with the
+    /// period that extends them, if proven; cleared when definitions change.
+    tables: std::collections::HashMap<u32, table::Known>,
 }
 
 /// The result of running one claim.
@@ -72,6 +78,7 @@ impl Session {
         let program = check::check_items(&file.items, &self.interp.program)?;
         let added = program.claims.len() - before;
         self.interp.program = Arc::new(program);
+        self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
         Ok(added)
     }
@@ -143,8 +150,17 @@ impl Session {
     }
 
     pub fn value(&mut self, parts: &[PosId]) -> Result<u32, Errors> {
-        let r = self.interp.with_solver(|s, i| s.value_of_sum(i, parts));
-        self.pinned(r)
+        // Large heaps of games with a fast table are read off it instead.
+        let mut total = 0;
+        let mut rest = Vec::new();
+        for &part in parts {
+            match self.large_heap_value(part)? {
+                Some(v) => total ^= v,
+                None => rest.push(part),
+            }
+        }
+        let r = self.interp.with_solver(|s, i| s.value_of_sum(i, &rest));
+        Ok(total ^ self.pinned(r)?)
     }
 
     pub fn misere_wins(&mut self, parts: &[PosId]) -> Result<bool, Errors> {
@@ -206,95 +222,6 @@ impl Session {
                 )])
             }
         }
-    }
-
-    /// g(0), g(1), ..., g(upto) of a heap game; `each` is told of each
-    /// value as it is found.
-    pub fn table(
-        &mut self,
-        game: u32,
-        upto: u64,
-        mut each: impl FnMut(u64, u32),
-    ) -> Result<Vec<u32>, Errors> {
-        let span = self.interp.program.games[game as usize].span;
-        // Every value of the table is kept, so it is bounded like a search.
-        let limit = self.interp.max_positions;
-        let upto = match usize::try_from(upto) {
-            Ok(n) if n < limit => n,
-            _ => {
-                return Err(vec![Error::new(
-                    ErrorKind::StateLimit { limit },
-                    self.asked,
-                )
-                .with_context(format!(
-                    "making a table of {} values",
-                    upto as u128 + 1
-                ))])
-            }
-        };
-        if let GameKind::Octal(code) = &self.interp.program.games[game as usize].kind {
-            return crate::solve::kernel::octal_sequence(
-                code,
-                upto,
-                |n, v| each(n as u64, v),
-                crate::interrupt::requested,
-            )
-            .ok_or_else(|| vec![Error::new(crate::interrupt::stop_kind(), span)]);
-        }
-        let consts = &self.interp.consts;
-        if let Some(rules) =
-            crate::solve::affine::recognise(&self.interp.program.games[game as usize], game, consts)
-        {
-            let mut found = Vec::new();
-            match rules.sequence(upto, |n, v| found.push((n, v)), crate::interrupt::requested) {
-                Some(values) => {
-                    found.into_iter().for_each(|(n, v)| each(n as u64, v));
-                    return Ok(values);
-                }
-                None if crate::interrupt::requested() => {
-                    return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
-                }
-                // Outside the shape somewhere: the plain method says where.
-                None => {}
-            }
-        }
-        self.plain_table(game, upto as u64, each)
-    }
-
-    /// The table through the general solver, one position at a time: the
-    /// plain method every faster path is compared with.
-    pub fn plain_table(
-        &mut self,
-        game: u32,
-        upto: u64,
-        mut each: impl FnMut(u64, u32),
-    ) -> Result<Vec<u32>, Errors> {
-        let mut values = Vec::new();
-        let span = self.interp.program.games[game as usize].span;
-        for n in 0..=upto {
-            if crate::interrupt::requested() {
-                return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
-            }
-            let arg = i64::try_from(n).map_err(|_| {
-                vec![Error::new(
-                    ErrorKind::TooLarge {
-                        what: "the heap".into(),
-                        size: n.to_string(),
-                        limit: i64::MAX.to_string(),
-                    },
-                    span,
-                )]
-            })?;
-            let pos = self
-                .interp
-                .make_position(game, vec![Value::Int(arg)], span)
-                .map_err(|e| vec![e])?;
-            let Value::Pos(parts) = pos else { continue };
-            let v = self.value(&parts)?;
-            each(n, v);
-            values.push(v);
-        }
-        Ok(values)
     }
 
     /// Runs the claims from index `from` on, in order.

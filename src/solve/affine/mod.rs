@@ -10,10 +10,14 @@
 //! at run time (a heap that is not smaller, a negative heap) gives up, so
 //! the caller falls back to the plain method, which reports it properly.
 
+mod shape;
+
 use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
 use crate::eval::Value;
+use crate::solve::kernel::STRETCH;
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
+use std::ops::ControlFlow;
 
 /// `a·A + n·N + c`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,23 +343,30 @@ fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
 }
 
 impl AffineGame {
-    /// g(0), ..., g(upto); `None` if anything falls outside the shape (a
-    /// heap not smaller than n, a negative heap) or `stop` asks to stop.
+    /// g(0), ..., g(upto), carrying on from the values `known`, with
+    /// `hook` shown the values every `STRETCH` heaps (it may stop the run,
+    /// which then returns what it has); `None` if anything falls outside
+    /// the shape (a heap not smaller than n, a negative heap).
     pub fn sequence(
         &self,
+        known: Vec<u32>,
         upto: usize,
-        mut each: impl FnMut(usize, u32),
-        stop: impl Fn() -> bool,
+        mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
     ) -> Option<Vec<u32>> {
-        let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
+        let mut g = known;
+        g.truncate(upto + 1);
+        g.reserve(upto + 1 - g.len());
         // g backwards (`backwards[upto - m] == g(m)`), so that the second
         // heap of a split `a + b1, b2 - a` is read forwards as well.
         let mut backwards: Vec<u32> = vec![0; upto + 1];
+        for (m, &v) in g.iter().enumerate() {
+            backwards[upto - m] = v;
+        }
         let mut seen = Options::default();
-        let mut largest = 0;
-        for n in 0..=upto {
-            if n % 256 == 0 && stop() {
-                return None;
+        let mut largest = g.iter().copied().max().unwrap_or(0);
+        for n in g.len()..=upto {
+            if n % STRETCH == 0 && n > 0 && hook(&g).is_break() {
+                break;
             }
             seen.start(n, largest);
             let ni = n as i64;
@@ -392,7 +403,6 @@ impl AffineGame {
             }
             let mex = seen.mex();
             largest = largest.max(mex);
-            each(n, mex);
             g.push(mex);
             backwards[upto - n] = mex;
         }

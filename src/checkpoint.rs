@@ -1,0 +1,198 @@
+//! Checkpoints of long `table` runs: the values found so far, saved so that
+//! a run stopped by Ctrl-C, a time limit or a kill resumes where it was.
+//!
+//! A checkpoint is trusted only when it is whole and was made for the same
+//! definition of the same game; anything else is refused, never used. The
+//! file is written beside its final name and then renamed over it, so a
+//! kill during a save leaves the previous checkpoint intact.
+//!
+//! Layout (little-endian): the magic bytes, a format version, the length
+//! and text of the game's definition, the number of values, the bytes per
+//! value (1, 2 or 4), the values, and a CRC-32 of everything before it.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"GRUNDYCK";
+const VERSION: u32 = 1;
+
+/// Why a checkpoint cannot be used.
+pub type Refusal = String;
+
+/// Writes the values, replacing any earlier checkpoint only once the new
+/// one is complete on disk.
+pub fn save(path: &Path, definition: &str, values: &[u32]) -> std::io::Result<()> {
+    let width = width_for(values);
+    let mut bytes = Vec::with_capacity(32 + definition.len() + values.len() * width);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(definition.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(definition.as_bytes());
+    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    bytes.push(width as u8);
+    for &v in values {
+        bytes.extend_from_slice(&v.to_le_bytes()[..width]);
+    }
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    let temporary = Path::new(&temporary);
+    let mut file = File::create(temporary)?;
+    file.write_all(&bytes)?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(temporary, path)
+}
+
+/// The values of a checkpoint, or `Ok(None)` if there is none yet. A
+/// checkpoint that is damaged, or made for another game, is refused.
+pub fn load(path: &Path, definition: &str) -> std::io::Result<Result<Option<Vec<u32>>, Refusal>> {
+    let mut bytes = Vec::new();
+    match File::open(path) {
+        Ok(mut file) => file.read_to_end(&mut bytes)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ok(None)),
+        Err(e) => return Err(e),
+    };
+    Ok(parse(&bytes, definition).map(Some))
+}
+
+fn parse(bytes: &[u8], definition: &str) -> Result<Vec<u32>, Refusal> {
+    let mut reader = Reader { bytes, at: 0 };
+    if reader.take(MAGIC.len()) != Some(MAGIC) {
+        return Err("it is not a grundy checkpoint".into());
+    }
+    let Some((body, crc)) = bytes.split_last_chunk::<4>() else {
+        return Err("it is cut short".into());
+    };
+    if crc32fast::hash(body) != u32::from_le_bytes(*crc) {
+        return Err("its checksum does not match: it was cut short or changed".into());
+    }
+    let version = reader.u32().ok_or("it is cut short")?;
+    if version != VERSION {
+        return Err(format!(
+            "it is in format {version}, and this grundy reads format {VERSION}"
+        ));
+    }
+    let length = reader.u64().ok_or("it is cut short")?;
+    let saved = usize::try_from(length)
+        .ok()
+        .and_then(|n| reader.take(n))
+        .ok_or("it is cut short")?;
+    if saved != definition.as_bytes() {
+        return Err(format!(
+            "it was made for another definition of the game:\n{}",
+            String::from_utf8_lossy(saved)
+        ));
+    }
+    let count = reader.u64().ok_or("it is cut short")?;
+    let width = reader.take(1).ok_or("it is cut short")?[0] as usize;
+    if ![1, 2, 4].contains(&width) {
+        return Err(format!("it stores values of {width} bytes"));
+    }
+    let data = usize::try_from(count)
+        .ok()
+        .and_then(|n| n.checked_mul(width))
+        .and_then(|n| reader.take(n))
+        .ok_or("it is cut short")?;
+    if reader.at + 4 != bytes.len() {
+        return Err("it has bytes after its values".into());
+    }
+    Ok(data
+        .chunks_exact(width)
+        .map(|c| {
+            let mut le = [0u8; 4];
+            le[..width].copy_from_slice(c);
+            u32::from_le_bytes(le)
+        })
+        .collect())
+}
+
+/// The fewest bytes that hold every value.
+fn width_for(values: &[u32]) -> usize {
+    match values.iter().copied().max().unwrap_or(0) {
+        0..=0xff => 1,
+        0x100..=0xffff => 2,
+        _ => 4,
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        // The last four bytes are the checksum, never data.
+        let slice = self
+            .bytes
+            .get(self.at..end.min(self.bytes.len().saturating_sub(4)))?;
+        if slice.len() != n {
+            return None;
+        }
+        self.at = end;
+        Some(slice)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn saved(values: &[u32]) -> Vec<u8> {
+        let dir = std::env::temp_dir().join(format!("grundy-ck-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join(format!("{}.ck", values.len()));
+        save(&path, "game K = octal 0.77;", values).expect("saved");
+        let bytes = std::fs::read(&path).expect("read back");
+        std::fs::remove_file(&path).ok();
+        bytes
+    }
+
+    #[test]
+    fn values_come_back_as_saved_at_every_width() {
+        for values in [vec![], vec![0, 1, 2], vec![300, 7], vec![70_000, 1]] {
+            let bytes = saved(&values);
+            assert_eq!(parse(&bytes, "game K = octal 0.77;"), Ok(values));
+        }
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_byte_is_refused() {
+        let values: Vec<u32> = (0..40).map(|n| n % 7).collect();
+        let bytes = saved(&values);
+        for cut in 0..bytes.len() {
+            assert!(
+                parse(&bytes[..cut], "game K = octal 0.77;").is_err(),
+                "cut at {cut}"
+            );
+        }
+        for at in 0..bytes.len() {
+            let mut changed = bytes.clone();
+            changed[at] ^= 0x10;
+            assert!(
+                parse(&changed, "game K = octal 0.77;").is_err(),
+                "byte {at}"
+            );
+        }
+    }
+
+    #[test]
+    fn another_definition_is_refused() {
+        let bytes = saved(&[0, 1, 2]);
+        let refusal = parse(&bytes, "game K = octal 0.07;").expect_err("refused");
+        assert!(refusal.contains("another definition"), "{refusal}");
+    }
+}

@@ -1,0 +1,342 @@
+//! Nim-sequences of heap games: `table`, and values of heaps too large to
+//! search, through a proven period.
+//!
+//! The fastest method that applies computes the values: the octal kernel,
+//! the affine rules read as arithmetic, or else the general solver one heap
+//! at a time. Each hands back the values every stretch of heaps, so a run
+//! can be watched, saved, stopped, and ended early once a period is proven.
+
+use super::Session;
+use crate::error::{Error, ErrorKind, Errors};
+use crate::eval::ir::GameKind;
+use crate::eval::{PosId, Value};
+use crate::solve::kernel::STRETCH;
+use crate::solve::period::{self, Period, Proof, Shape};
+use crate::source::Span;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// What a table run is asked to do.
+pub struct TableRequest<'a> {
+    pub upto: u64,
+    /// g(0), g(1), ... already known, from a checkpoint.
+    pub known: Vec<u32>,
+    /// Whether a proven period may end the computation early (the values
+    /// past it then follow from the period).
+    pub shortcut: bool,
+    /// Shown the values so far after every stretch of heaps; it may stop
+    /// the run (which then ends with neither a proof nor `stopped`).
+    pub progress: &'a mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+}
+
+/// What a table run found.
+pub struct Table {
+    /// g(0), ..., g(upto), or as far as the run got if it was stopped.
+    pub values: Vec<u32>,
+    /// How many of the values were computed rather than read off a period.
+    pub computed: usize,
+    /// A period the game's rules prove, if one was found.
+    pub proof: Option<Proof>,
+    /// Why the run ended before `upto`: Ctrl-C or the time limit.
+    pub stopped: Option<ErrorKind>,
+}
+
+impl Table {
+    /// A period seen in the values (possibly with a saltus), when none is
+    /// proven.
+    pub fn seen(&self) -> Option<Period> {
+        match self.proof {
+            Some(_) => None,
+            None => period::find(&self.values),
+        }
+    }
+}
+
+/// Heaps from this size on are answered from a table (and its period)
+/// rather than searched position by position.
+const TABLE_FROM: i64 = 1 << 12;
+
+/// A table kept to answer for large heaps.
+pub(super) struct Known {
+    values: Vec<u32>,
+    proof: Option<Proof>,
+}
+
+impl Session {
+    /// g(0), g(1), ..., g(upto) of a heap game; `each` is told of each
+    /// value. A Ctrl-C or time limit is an error.
+    pub fn table(
+        &mut self,
+        game: u32,
+        upto: u64,
+        mut each: impl FnMut(u64, u32),
+    ) -> Result<Vec<u32>, Errors> {
+        let table = self.table_run(
+            game,
+            TableRequest {
+                upto,
+                known: Vec::new(),
+                shortcut: true,
+                progress: &mut |_| ControlFlow::Continue(()),
+            },
+        )?;
+        if let Some(kind) = table.stopped {
+            let span = self.interp.program.games[game as usize].span;
+            return Err(vec![Error::new(kind, span)]);
+        }
+        for (n, &v) in table.values.iter().enumerate() {
+            each(n as u64, v);
+        }
+        Ok(table.values)
+    }
+
+    /// A table, computed as asked.
+    pub fn table_run(&mut self, game: u32, request: TableRequest) -> Result<Table, Errors> {
+        let limit = self.interp.max_positions;
+        // Every value of the table is kept, so it is bounded like a search.
+        let upto = match usize::try_from(request.upto) {
+            Ok(n) if n < limit => n,
+            _ => {
+                return Err(vec![Error::new(
+                    ErrorKind::StateLimit { limit },
+                    self.asked,
+                )
+                .with_context(format!(
+                    "making a table of {} values",
+                    request.upto as u128 + 1
+                ))])
+            }
+        };
+        let shape = self.shape(game);
+        let shortcut = request.shortcut;
+        let progress = request.progress;
+        let mut proof = None;
+        let mut stopped = None;
+        let mut hook = |values: &[u32]| {
+            progress(values)?;
+            if crate::interrupt::requested() {
+                stopped = Some(crate::interrupt::stop_kind());
+                return ControlFlow::Break(());
+            }
+            // Trying at powers of two keeps the cost of trying small.
+            if let (true, Some(shape)) = (shortcut, shape) {
+                if values.len().is_power_of_two() {
+                    proof = period::prove(values, shape);
+                    if proof.is_some() {
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        };
+        let mut values = self.compute(game, request.known, upto, &mut hook)?;
+        let computed = values.len();
+        if let Some(proof) = proof {
+            let rest: Vec<u32> = (computed..=upto)
+                .filter_map(|n| proof.value(&values, n as u64))
+                .collect();
+            values.extend(rest);
+        }
+        if stopped.is_none() && proof.is_none() && values.len() == upto + 1 {
+            proof = shape.and_then(|shape| period::prove(&values, shape));
+        }
+        Ok(Table {
+            values,
+            computed,
+            proof,
+            stopped,
+        })
+    }
+
+    /// The value of a large heap of a game with a fast table: read off the
+    /// table, or off the period it proves if the heap lies beyond it.
+    /// `None` for any other position (the solver searches it).
+    pub(super) fn large_heap_value(&mut self, pos: PosId) -> Result<Option<u32>, Errors> {
+        let (game, args) = self.interp.positions.get(pos);
+        let (game, n) = match args[..] {
+            [Value::Int(n)] if n >= TABLE_FROM => (game, n),
+            _ => return Ok(None),
+        };
+        if !self.tables.contains_key(&game) {
+            // Past the state limit only a proven period can answer, and
+            // without a shape none can be proven: the solver refuses it.
+            let beyond = n as u64 >= self.interp.max_positions as u64;
+            if !self.has_fast_table(game) || (beyond && self.shape(game).is_none()) {
+                return Ok(None);
+            }
+            // Far enough to prove a period if there is one within the state
+            // limit; no further than needed for the heap itself.
+            let limit = self.interp.max_positions as u64 - 1;
+            let table = self.table_run(
+                game,
+                TableRequest {
+                    upto: (n as u64).min(limit),
+                    known: Vec::new(),
+                    shortcut: true,
+                    progress: &mut |_| ControlFlow::Continue(()),
+                },
+            )?;
+            if let Some(kind) = table.stopped {
+                return Err(vec![Error::new(kind, self.asked)]);
+            }
+            let known = Known {
+                values: table.values,
+                proof: table.proof,
+            };
+            self.tables.insert(game, known);
+        }
+        let Some(known) = self.tables.get(&game) else {
+            return Ok(None);
+        };
+        if let Some(&v) = known.values.get(n as usize) {
+            return Ok(Some(v));
+        }
+        match &known.proof {
+            Some(proof) => Ok(proof.value(&known.values, n as u64)),
+            // Not in the table and no period: too large to search.
+            None => Err(vec![Error::new(
+                ErrorKind::StateLimit {
+                    limit: self.interp.max_positions,
+                },
+                self.asked,
+            )
+            .with_context(format!(
+                "finding the value of {}: no period is proven among the first {} values",
+                self.interp.show_pos(pos),
+                known.values.len()
+            ))]),
+        }
+    }
+
+    /// Whether a heap game's table comes from a fast method.
+    fn has_fast_table(&self, game: u32) -> bool {
+        let ir = &self.interp.program.games[game as usize];
+        matches!(ir.kind, GameKind::Octal(_))
+            || crate::solve::affine::recognise(ir, game, &self.interp.consts).is_some()
+    }
+
+    /// The shape of a heap game's moves, if a period can be proven for it.
+    pub fn shape(&self, game: u32) -> Option<Shape> {
+        let ir = &self.interp.program.games[game as usize];
+        match &ir.kind {
+            GameKind::Octal(code) => Some(code.shape()),
+            _ => crate::solve::affine::recognise(ir, game, &self.interp.consts)?.shape(),
+        }
+    }
+
+    /// The values by the fastest method that applies.
+    fn compute(
+        &mut self,
+        game: u32,
+        known: Vec<u32>,
+        upto: usize,
+        hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Vec<u32>, Errors> {
+        let ir = &self.interp.program.games[game as usize];
+        if let GameKind::Octal(code) = &ir.kind {
+            return Ok(crate::solve::kernel::octal_sequence(
+                code, known, upto, hook,
+            ));
+        }
+        if let Some(rules) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+            // Outside the shape somewhere: the plain method says where.
+            if let Some(values) = rules.sequence(known.clone(), upto, &mut *hook) {
+                return Ok(values);
+            }
+        }
+        self.plain_sequence(game, known, upto, hook)
+    }
+
+    /// The table through the general solver, one position at a time: the
+    /// plain method every faster path is compared with.
+    pub fn plain_table(
+        &mut self,
+        game: u32,
+        upto: u64,
+        mut each: impl FnMut(u64, u32),
+    ) -> Result<Vec<u32>, Errors> {
+        let span = self.interp.program.games[game as usize].span;
+        let upto = usize::try_from(upto).map_err(|_| {
+            vec![Error::new(
+                ErrorKind::TooLarge {
+                    what: "the heap".into(),
+                    size: upto.to_string(),
+                    limit: usize::MAX.to_string(),
+                },
+                span,
+            )]
+        })?;
+        let mut stopped = false;
+        let values = self.plain_sequence(game, Vec::new(), upto, &mut |_| {
+            if crate::interrupt::requested() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        })?;
+        if stopped || crate::interrupt::requested() {
+            return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
+        }
+        for (n, &v) in values.iter().enumerate() {
+            each(n as u64, v);
+        }
+        Ok(values)
+    }
+
+    fn plain_sequence(
+        &mut self,
+        game: u32,
+        known: Vec<u32>,
+        upto: usize,
+        hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> Result<Vec<u32>, Errors> {
+        let span = self.interp.program.games[game as usize].span;
+        let mut values = known;
+        values.truncate(upto + 1);
+        // Known values go into the memo, so that later heaps use them.
+        for (n, &v) in values.iter().enumerate() {
+            if let [pos] = self.heap(game, n, span)?[..] {
+                self.interp
+                    .with_solver(|s, _| s.remember(pos, Some(v), None));
+            }
+        }
+        for n in values.len()..=upto {
+            if (n % STRETCH == 0 && n > 0 && hook(&values).is_break())
+                || crate::interrupt::requested()
+            {
+                break;
+            }
+            let parts = self.heap(game, n, span)?;
+            let v = self.value(&parts)?;
+            values.push(v);
+        }
+        Ok(values)
+    }
+
+    /// The position of a heap of n.
+    fn heap(&mut self, game: u32, n: usize, span: Span) -> Result<Arc<[PosId]>, Errors> {
+        let arg = i64::try_from(n).map_err(|_| {
+            vec![Error::new(
+                ErrorKind::TooLarge {
+                    what: "the heap".into(),
+                    size: n.to_string(),
+                    limit: i64::MAX.to_string(),
+                },
+                span,
+            )]
+        })?;
+        match self
+            .interp
+            .make_position(game, vec![Value::Int(arg)], span)
+            .map_err(|e| vec![e])?
+        {
+            Value::Pos(parts) => Ok(parts),
+            _ => Err(vec![Error::new(
+                ErrorKind::NotAHeapGame {
+                    name: self.interp.program.games[game as usize].name.clone(),
+                },
+                span,
+            )]),
+        }
+    }
+}
