@@ -130,6 +130,12 @@ pub enum ErrorKind {
     TerminalInSum { game: String },
     #[error("game `{game}` has a `lose if` rule, so it cannot be declared a sum of parts")]
     LoseWithParts { game: String },
+    #[error("{from} can lead to {reached}, and game `{game}` has a `lose if` rule, so {from} cannot be part of a sum")]
+    TerminalReachedInSum {
+        from: String,
+        reached: String,
+        game: String,
+    },
     #[error("the decomposition of `{game}` is wrong at {position}: its parts give the value {decomposed}, {whole} gives {searched}")]
     DecompositionWrong {
         game: String,
@@ -202,6 +208,7 @@ impl ErrorKind {
             ErrorKind::BadValue { .. } => "bad-value",
             ErrorKind::TerminalInSum { .. } => "terminal-in-sum",
             ErrorKind::LoseWithParts { .. } => "lose-with-parts",
+            ErrorKind::TerminalReachedInSum { .. } => "terminal-in-sum",
             ErrorKind::DecompositionWrong { .. } => "decomposition-wrong",
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
@@ -240,6 +247,7 @@ impl ErrorKind {
             ErrorKind::BadValue { .. } => "here".into(),
             ErrorKind::TerminalInSum { .. } => "this sum".into(),
             ErrorKind::LoseWithParts { .. } => "these parts".into(),
+            ErrorKind::TerminalReachedInSum { .. } => "this sum".into(),
             ErrorKind::DecompositionWrong { .. } => "the declared decomposition".into(),
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
@@ -305,7 +313,7 @@ impl ErrorKind {
                 "games must be finite: every move must lead closer to the end".into(),
             ),
             ErrorKind::BadValue { .. } => None,
-            ErrorKind::TerminalInSum { .. } => Some(
+            ErrorKind::TerminalInSum { .. } | ErrorKind::TerminalReachedInSum { .. } => Some(
                 "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
             ),
             ErrorKind::LoseWithParts { .. } => Some(
