@@ -320,3 +320,42 @@ pub fn claims(data: &[u8]) -> Verdict {
         }
     })
 }
+
+/// Whether a REPL script line reaches the file system (`:load`, `:reload`,
+/// or `-o FILE` after `:graph` or `:plot`): the `repl` target leaves those
+/// out, so a run never reads devices or writes files where it pleases.
+pub fn touches_files(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with(":l") || line.starts_with(":r") || line.contains("-o")
+}
+
+/// `repl`: the first byte picks a file of `FILES` to load first; the rest,
+/// as UTF-8, is a script typed at the REPL (commands, positions, `let`,
+/// definitions, `play` and its moves), run as `grundy repl FILE < script`.
+pub fn repl(data: &[u8]) -> Verdict {
+    let Some((&first, rest)) = data.split_first() else {
+        return Verdict::Skipped;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return Verdict::Skipped;
+    };
+    if text.lines().any(touches_files) {
+        return Verdict::Skipped;
+    }
+    let text = text.to_string();
+    on_big_stack(move || repl_text(first, &text))
+}
+
+/// The `repl` path for a selector byte and a script.
+pub fn repl_text(selector: u8, script: &str) -> Verdict {
+    let (name, source) = FILES[selector as usize % FILES.len()];
+    let opts = grundy::cli::Options {
+        max_states: MAX_POSITIONS,
+    };
+    let mut out = grundy::cli::Output::silent();
+    if grundy::cli::run_script(&opts, &[(name, source)], script, &mut out) {
+        Verdict::Answered
+    } else {
+        Verdict::Refused(out.kept().to_vec())
+    }
+}

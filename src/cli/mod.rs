@@ -13,6 +13,7 @@ use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;
 use clap::{Parser, Subcommand};
 pub use output::Output;
+pub use repl::run_script;
 
 /// A language for impartial games and a Sprague-Grundy solver.
 #[derive(Parser, Debug)]

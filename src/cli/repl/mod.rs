@@ -199,6 +199,41 @@ impl Repl {
     }
 }
 
+/// Runs `script` as `grundy repl` runs a script on standard input, after
+/// loading each `(name, text)` of `files`; whether every entry succeeded.
+/// The REPL fuzz target drives the command line through this.
+pub fn run_script(opts: &Options, files: &[(&str, &str)], script: &str, out: &mut Output) -> bool {
+    let mut repl = Repl::new(opts);
+    let mut ok = true;
+    for (name, text) in files {
+        match repl.session.load_text(name, text) {
+            Ok(_) => repl.files.push((name.to_string(), text.to_string())),
+            Err(errors) => {
+                report(&repl.session, out, errors);
+                ok = false;
+            }
+        }
+    }
+    repl.refresh_names();
+    let mut input = Script {
+        lines: std::io::Cursor::new(script.as_bytes()).lines(),
+        echo: false,
+    };
+    loop {
+        match input.read(PROMPT, out) {
+            Line::Entry(text) => match repl.handle(&text, &mut input, out) {
+                Status::Done => {}
+                Status::Failed => ok = false,
+                Status::Quit => break,
+            },
+            Line::Interrupted => {}
+            Line::End => break,
+        }
+        repl.refresh_names();
+    }
+    ok
+}
+
 pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Result<(), Failed> {
     crate::interrupt::install();
     let mut repl = Repl::new(opts);
