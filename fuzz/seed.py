@@ -50,13 +50,13 @@ for i, name in enumerate(eval_files):
             (out / f"{stem}-{query}-{n}").write_bytes(bytes([selector]) + pos.encode())
 # repl: each scripted session of tests/repl/, once for each of a few files
 # (the first byte picks the file loaded first), without the lines the
-# target leaves out (:load, :reload, -o FILE).
+# target leaves out (:load, :reload, :graph, :plot).
 out = HERE / "corpus" / "repl"
 out.mkdir(parents=True, exist_ok=True)
 for script in sorted((ROOT / "tests/repl").glob("*.in")):
     lines = [
         l for l in script.read_text().splitlines()
-        if not (l.lstrip().startswith((":l", ":r")) or "-o" in l)
+        if (l.split() or [""])[0] not in (":load", ":l", ":reload", ":r", ":graph", ":plot")
     ]
     for i, name in enumerate(eval_files[:9]):
         (out / f"{script.stem}-{pathlib.Path(name).stem}").write_bytes(

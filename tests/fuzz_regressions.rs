@@ -322,13 +322,15 @@ fn a_hostile_repl_script_is_refused_entry_by_entry() {
 fn the_repl_target_leaves_the_file_system_alone() {
     for line in [
         ":load /dev/zero",
-        ":l x",
+        " :l x",
         ":reload",
-        ":graph Heap(3) -o /tmp/x",
+        ":graph Heap(3)",
+        ":plot T 9 -o x",
     ] {
         assert!(harness::touches_files(line), "{line}");
     }
     assert!(!harness::touches_files("value Nim([3, 5, 7])"));
+    assert!(!harness::touches_files(":games"));
     assert!(matches!(
         harness::repl(b"\x04:load /dev/zero"),
         Verdict::Skipped

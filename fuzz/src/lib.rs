@@ -321,12 +321,13 @@ pub fn claims(data: &[u8]) -> Verdict {
     })
 }
 
-/// Whether a REPL script line reaches the file system (`:load`, `:reload`,
-/// or `-o FILE` after `:graph` or `:plot`): the `repl` target leaves those
-/// out, so a run never reads devices or writes files where it pleases.
+/// Whether a REPL script line reaches the file system: `:load` and
+/// `:reload` read files, `:graph` and `:plot` write them. The `repl`
+/// target leaves those out, so a run never reads a device or writes a
+/// file where it pleases.
 pub fn touches_files(line: &str) -> bool {
-    let line = line.trim_start();
-    line.starts_with(":l") || line.starts_with(":r") || line.contains("-o")
+    let word = line.split_whitespace().next().unwrap_or("");
+    matches!(word, ":load" | ":l" | ":reload" | ":r" | ":graph" | ":plot")
 }
 
 /// `repl`: the first byte picks a file of `FILES` to load first; the rest,
