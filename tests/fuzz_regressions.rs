@@ -336,3 +336,13 @@ fn the_repl_target_leaves_the_file_system_alone() {
         Verdict::Skipped
     ));
 }
+
+/// A file that never ends is refused once it passes 64 MiB, rather than
+/// read until memory runs out.
+#[test]
+#[cfg(unix)]
+fn a_file_that_never_ends_is_refused() {
+    let (status, stderr) = grundy(&["check", "/dev/zero"]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(stderr.contains("larger than 64 MiB"), "{stderr}");
+}
