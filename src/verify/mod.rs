@@ -33,6 +33,16 @@ pub struct Summary {
 /// Verifies every declared decomposition of the session's program on every
 /// position of size at most `n`; the first difference (or error) stops it.
 pub fn decompositions(session: &mut Session, n: usize) -> Result<Summary, Error> {
+    decompositions_within(session, n, MAX_POSITIONS)
+}
+
+/// The same, refusing a game with more than `limit` positions up to size
+/// `n` (the fuzz targets keep each run short with a small one).
+pub fn decompositions_within(
+    session: &mut Session,
+    n: usize,
+    limit: usize,
+) -> Result<Summary, Error> {
     let program = session.interp.program.clone();
     let mut summary = Summary::default();
     for g in 0..program.games.len() as u32 {
@@ -40,7 +50,7 @@ pub fn decompositions(session: &mut Session, n: usize) -> Result<Summary, Error>
         match plan::of_game(&program, g) {
             Verdict::Nothing => {}
             Verdict::Cannot(why) => summary.unverifiable.push((name, why)),
-            Verdict::Verify(plan) => match positions(session, &plan, n)? {
+            Verdict::Verify(plan) => match positions(session, &plan, n, limit)? {
                 Err(why) => summary.unverifiable.push((name, why)),
                 Ok(all) => {
                     let count = all.len();
@@ -65,20 +75,21 @@ fn positions(
     session: &Session,
     plan: &Plan,
     n: usize,
+    limit: usize,
 ) -> Result<Result<Vec<Vec<Value>>, String>, Error> {
     let program = &session.interp.program;
     let game = &program.games[plan.game as usize];
     let letters = alphabet::of_games(program, &[plan.game, plan.searched]);
     let enumerator = Enumerator {
         letters: &letters,
-        limit: MAX_POSITIONS,
+        limit,
     };
     let too_many = || {
         Error::new(
             ErrorKind::TooLarge {
                 what: format!("the number of positions of `{}` up to size {n}", game.name),
-                size: format!("more than {MAX_POSITIONS}"),
-                limit: MAX_POSITIONS.to_string(),
+                size: format!("more than {limit}"),
+                limit: limit.to_string(),
             },
             plan.span,
         )
@@ -103,7 +114,7 @@ fn positions(
         let mut next = Vec::new();
         for (args, size) in &all {
             for (v, s) in &values {
-                if next.len() >= MAX_POSITIONS {
+                if next.len() >= limit {
                     return Err(too_many());
                 }
                 let mut args = args.clone();
