@@ -73,51 +73,99 @@ impl Enumerator<'_> {
         Ok(out)
     }
 
+    /// Whether `count` values holding `letters` letters in all are too
+    /// many: counted before any is made, so that a huge N with one letter
+    /// is refused at once rather than filling memory.
+    fn too_many(&self, count: u128, letters: u128) -> bool {
+        count > self.limit as u128 || letters > 32 * self.limit as u128
+    }
+
+    /// How many strings of exactly `len` letters there are.
+    fn strings_of(&self, len: usize) -> u128 {
+        let k = self.letters.len() as u128;
+        (0..len).fold(1u128, |acc, _| acc.saturating_mul(k))
+    }
+
     /// Every string of at most `n` letters, shortest first.
     fn strings(&self, n: usize) -> Result<Vec<String>, Refusal> {
-        let mut all = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..n {
-            if self.letters.is_empty() {
+        let (mut count, mut letters) = (0u128, 0u128);
+        for len in 0..=n {
+            let here = self.strings_of(len);
+            count = count.saturating_add(here);
+            letters = letters.saturating_add(here.saturating_mul(len as u128));
+            if self.too_many(count, letters) {
+                return Err(Refusal::TooMany);
+            }
+            if here == 0 {
                 break;
             }
-            let mut next = Vec::new();
-            for s in &last {
-                for &c in self.letters {
-                    if all.len() + next.len() >= self.limit {
-                        return Err(Refusal::TooMany);
-                    }
-                    let mut t = s.clone();
-                    t.push(c);
-                    next.push(t);
-                }
+        }
+        let mut all = Vec::new();
+        for len in 0..=n {
+            let before = all.len();
+            self.exactly(len, &mut all);
+            if all.len() == before {
+                break;
             }
-            all.extend(next.iter().cloned());
-            last = next;
         }
         Ok(all)
+    }
+
+    /// Appends every string of exactly `len` letters.
+    fn exactly(&self, len: usize, out: &mut Vec<String>) {
+        if len > 0 && self.letters.is_empty() {
+            return;
+        }
+        let k = self.letters.len();
+        let mut digits = vec![0usize; len];
+        loop {
+            out.push(digits.iter().map(|&d| self.letters[d]).collect());
+            // The next string, as an odometer over the letters.
+            let mut i = len;
+            loop {
+                if i == 0 {
+                    return;
+                }
+                i -= 1;
+                digits[i] += 1;
+                if digits[i] < k {
+                    break;
+                }
+                digits[i] = 0;
+            }
+        }
     }
 
     /// Every grid of r rows by c columns with r * c <= n, and `[]`.
     fn grids(&self, n: usize) -> Result<Vec<Sized>, Refusal> {
         let mut out = vec![(Value::list(Vec::new()), 0)];
+        if self.letters.is_empty() {
+            return Ok(out);
+        }
+        let (mut count, mut letters) = (0u128, 0u128);
+        let mut shapes = Vec::new();
         for rows in 1..=n {
             for cols in 1..=n / rows {
                 let cells = rows * cols;
-                for text in self.strings(cells)? {
-                    if text.chars().count() != cells {
-                        continue;
-                    }
-                    if out.len() >= self.limit {
-                        return Err(Refusal::TooMany);
-                    }
-                    let letters: Vec<char> = text.chars().collect();
-                    let grid = letters
-                        .chunks(cols)
-                        .map(|row| Value::str(&row.iter().collect::<String>()))
-                        .collect();
-                    out.push((Value::list(grid), cells));
+                let here = self.strings_of(cells);
+                count = count.saturating_add(here);
+                letters = letters.saturating_add(here.saturating_mul(cells as u128));
+                if self.too_many(count, letters) {
+                    return Err(Refusal::TooMany);
                 }
+                shapes.push((rows, cols));
+            }
+        }
+        for (rows, cols) in shapes {
+            let mut texts = Vec::new();
+            self.exactly(rows * cols, &mut texts);
+            for text in texts {
+                let letters: Vec<char> = text.chars().collect();
+                let grid = letters
+                    .chunks(cols)
+                    .map(|row| Value::str(&row.iter().collect::<String>()))
+                    .collect();
+                out.push((Value::list(grid), rows * cols));
             }
         }
         Ok(out)
