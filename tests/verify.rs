@@ -173,3 +173,29 @@ fn help_says_what_size_means() {
     assert!(help.contains("--verify-decomposition <N>"), "{help}");
     assert!(help.contains("a grid of at most N cells"), "{help}");
 }
+
+/// Which games count as declaring a decomposition, through the library.
+#[test]
+fn aliases_that_are_not_a_board_and_its_regions_are_not_compared() {
+    let mut session = grundy::Session::new();
+    session
+        .load_text(
+            "aliases.game",
+            r#"
+game Heap(n: nat) { move take(k in 1..=n) => Heap(n - k); }
+// A renaming: no sum, nothing to verify.
+game Pile(n: nat) = Heap(n);
+// A fixed sum: a definition, not a claim that two games agree.
+game Double(n: nat) = Heap(n) + Heap(n);
+// A sum of one game with the same parameters: compared with Heap(n).
+game Same(n: nat) = [Heap(k) for k in [n]];
+"#,
+        )
+        .expect("the file loads");
+    let summary = grundy::verify::decompositions(&mut session, 5).expect("no difference");
+    let verified: Vec<&str> = summary.verified.iter().map(|v| v.0.as_str()).collect();
+    let unverifiable: Vec<&str> = summary.unverifiable.iter().map(|v| v.0.as_str()).collect();
+    assert_eq!(verified, ["Same"]);
+    assert_eq!(summary.verified[0].2, 6, "n = 0..=5");
+    assert_eq!(unverifiable, ["Double"]);
+}
