@@ -4,7 +4,8 @@
 parse, check and claims get every file in examples/, tests/diagnostics/ and
 tests/cli/ as it is. eval gets, for each file in FILES (src/lib.rs) and each
 question, the positions written in that file (calls such as `Nim([3, 5, 7])`)
-and, for the table question, the names of its games. Run from fuzz/:
+and, for the table question, the names of its games. repl gets the scripted
+sessions of tests/repl/ with each example loaded first. Run from fuzz/:
 
     python3 seed.py
 """
@@ -47,5 +48,19 @@ for i, name in enumerate(eval_files):
         for n, pos in enumerate(inputs):
             stem = pathlib.Path(name).stem
             (out / f"{stem}-{query}-{n}").write_bytes(bytes([selector]) + pos.encode())
-for target in ["parse", "check", "claims", "eval"]:
+# repl: each scripted session of tests/repl/, once for each of a few files
+# (the first byte picks the file loaded first), without the lines the
+# target leaves out (:load, :reload, :graph, :plot).
+out = HERE / "corpus" / "repl"
+out.mkdir(parents=True, exist_ok=True)
+for script in sorted((ROOT / "tests/repl").glob("*.in")):
+    lines = [
+        l for l in script.read_text().splitlines()
+        if (l.split() or [""])[0] not in (":load", ":l", ":reload", ":r", ":graph", ":plot")
+    ]
+    for i, name in enumerate(eval_files[:9]):
+        (out / f"{script.stem}-{pathlib.Path(name).stem}").write_bytes(
+            bytes([i]) + "\n".join(lines).encode()
+        )
+for target in ["parse", "check", "claims", "eval", "repl"]:
     print(target, len(list((HERE / "corpus" / target).iterdir())), "seeds")

@@ -128,6 +128,23 @@ pub enum ErrorKind {
     BadValue { detail: String },
     #[error("game `{game}` has a `lose if` rule, so it cannot be part of a sum")]
     TerminalInSum { game: String },
+    #[error("game `{game}` has a `lose if` rule, so it cannot be declared a sum of parts")]
+    LoseWithParts { game: String },
+    #[error("{from} can lead to {reached}, and game `{game}` has a `lose if` rule, so {from} cannot be part of a sum")]
+    TerminalReachedInSum {
+        from: String,
+        reached: String,
+        game: String,
+    },
+    #[error("the decomposition of `{game}` is wrong at {position}: its parts give the value {decomposed}, {whole} gives {searched}")]
+    DecompositionWrong {
+        game: String,
+        position: String,
+        /// What was searched instead of the parts.
+        whole: String,
+        decomposed: u32,
+        searched: u32,
+    },
     #[error("{what} is too large: {size} (the limit is {limit})")]
     TooLarge {
         what: String,
@@ -192,6 +209,9 @@ impl ErrorKind {
             ErrorKind::Cycle { .. } => "cycle",
             ErrorKind::BadValue { .. } => "bad-value",
             ErrorKind::TerminalInSum { .. } => "terminal-in-sum",
+            ErrorKind::LoseWithParts { .. } => "lose-with-parts",
+            ErrorKind::TerminalReachedInSum { .. } => "terminal-in-sum",
+            ErrorKind::DecompositionWrong { .. } => "decomposition-wrong",
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
             ErrorKind::StateLimit { .. } => "state-limit",
@@ -229,6 +249,9 @@ impl ErrorKind {
             ErrorKind::Cycle { .. } => "this rule makes the loop".into(),
             ErrorKind::BadValue { .. } => "here".into(),
             ErrorKind::TerminalInSum { .. } => "this sum".into(),
+            ErrorKind::LoseWithParts { .. } => "these parts".into(),
+            ErrorKind::TerminalReachedInSum { .. } => "this sum".into(),
+            ErrorKind::DecompositionWrong { .. } => "the declared decomposition".into(),
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
@@ -294,8 +317,14 @@ impl ErrorKind {
                 "games must be finite: every move must lead closer to the end".into(),
             ),
             ErrorKind::BadValue { .. } => None,
-            ErrorKind::TerminalInSum { .. } => Some(
+            ErrorKind::TerminalInSum { .. } | ErrorKind::TerminalReachedInSum { .. } => Some(
                 "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
+            ),
+            ErrorKind::LoseWithParts { .. } => Some(
+                "the parts would be valued on their own, and the `lose if` rule never looked at; drop `parts =`, or move the condition into the parts' games".into(),
+            ),
+            ErrorKind::DecompositionWrong { .. } => Some(
+                "a value is the mex of the values of the position's moves; the parts must give that value on every position, so the `parts =` (or alias) or the move rules are wrong".into(),
             ),
             ErrorKind::TooLarge { .. } => None,
             ErrorKind::Interrupted => None,

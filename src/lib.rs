@@ -21,6 +21,7 @@ pub mod solve;
 pub mod source;
 pub mod syntax;
 pub mod types;
+pub mod verify;
 
 pub use error::{Error, ErrorKind};
 pub use session::Session;

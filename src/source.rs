@@ -73,3 +73,26 @@ impl Sources {
             .unwrap_or("")
     }
 }
+
+/// The largest file read as a source: far beyond any game file, and small
+/// enough that a device such as `/dev/zero`, which never ends, is refused
+/// instead of filling memory.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a source file as text, or says why it cannot be.
+pub fn read_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "it is larger than {} MiB, too large for a game file",
+            MAX_FILE_BYTES / (1024 * 1024)
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| "it is not a text file (it is not valid UTF-8)".to_string())
+}

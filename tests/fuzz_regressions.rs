@@ -2,7 +2,7 @@
 //! `tests/fuzz_regressions/` is an input that once crashed, hung or
 //! exhausted grundy, or one that pins a bound (docs/robustness.md). Its
 //! name starts with the fuzz target whose path it goes through (`parse-`,
-//! `check-`, `eval-`, `claims-`), and it is run through exactly that path:
+//! `check-`, `eval-`, `claims-`, `repl-`), and it is run through exactly that path:
 //! the harness in `fuzz/src/lib.rs` is included here by path, so the test
 //! and the fuzzer cannot drift apart.
 //!
@@ -42,6 +42,7 @@ fn replay(name: &str) -> Verdict {
         "check" => harness::check,
         "eval" => harness::eval,
         "claims" => harness::claims,
+        "repl" => harness::repl,
         other => panic!("{name}: unknown target `{other}`"),
     };
     let (send, receive) = mpsc::channel();
@@ -102,6 +103,7 @@ const SAVED: &[&str] = &[
     "eval-huge-octal-heap-height",
     "eval-infinite-game-misere",
     "eval-octal-table-1000",
+    "repl-hostile-script",
 ];
 
 #[test]
@@ -299,4 +301,50 @@ fn a_rules_table_up_to_10_12_meets_the_state_limit() {
         stderr.contains("needs more than 2000 positions"),
         "{stderr}"
     );
+}
+
+/// A REPL script of hostile entries (nim.game loaded first): a huge
+/// table, ten thousand brackets, a binding of itself, a game played with
+/// nonsense moves, an infinite game, an unfinished definition, a number
+/// beyond 64 bits. Each entry is refused on its own and the script runs on.
+#[test]
+fn a_hostile_repl_script_is_refused_entry_by_entry() {
+    match replay("repl-hostile-script") {
+        Verdict::Refused(errors) => {
+            let all = errors.join("\n");
+            for says in [STATE_LIMIT, "nested too deeply", "too large"] {
+                assert!(all.contains(says), "expected `{says}` among\n{all}");
+            }
+        }
+        other => panic!("expected refusals, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_repl_target_leaves_the_file_system_alone() {
+    for line in [
+        ":load /dev/zero",
+        " :l x",
+        ":reload",
+        ":graph Heap(3)",
+        ":plot T 9 -o x",
+    ] {
+        assert!(harness::touches_files(line), "{line}");
+    }
+    assert!(!harness::touches_files("value Nim([3, 5, 7])"));
+    assert!(!harness::touches_files(":games"));
+    assert!(matches!(
+        harness::repl(b"\x04:load /dev/zero"),
+        Verdict::Skipped
+    ));
+}
+
+/// A file that never ends is refused once it passes 64 MiB, rather than
+/// read until memory runs out.
+#[test]
+#[cfg(unix)]
+fn a_file_that_never_ends_is_refused() {
+    let (status, stderr) = grundy(&["check", "/dev/zero"]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(stderr.contains("larger than 64 MiB"), "{stderr}");
 }

@@ -22,6 +22,9 @@ use std::sync::{Arc, OnceLock};
 /// a search that would not end is an error, not a timeout.
 pub const MAX_POSITIONS: usize = 2000;
 
+/// The most positions the `claims` target verifies a decomposition on.
+pub const VERIFY_LIMIT: usize = 200;
+
 /// The largest table the `eval` target asks for.
 pub const MAX_TABLE: u64 = 5000;
 
@@ -294,8 +297,9 @@ pub fn eval_text(selector: u8, text: &str) -> Verdict {
 }
 
 /// `claims`: arbitrary bytes as a .game file, loaded (parsed, checked,
-/// constants evaluated) and, when it loads, every claim in it run, as
-/// `grundy check FILE` does.
+/// constants evaluated) and, when it loads, every claim in it run and
+/// every declared decomposition verified, as `grundy check
+/// --verify-decomposition 3 FILE` does.
 pub fn claims(data: &[u8]) -> Verdict {
     let Ok(text) = std::str::from_utf8(data) else {
         return Verdict::Skipped;
@@ -306,11 +310,17 @@ pub fn claims(data: &[u8]) -> Verdict {
         match session.load_text("fuzz.game", &text) {
             Err(errors) => verdict(&session, Err::<(), _>(errors)),
             Ok(_) => {
-                let failures: Vec<_> = session
+                let mut failures: Vec<_> = session
                     .run_claims(0)
                     .into_iter()
                     .filter_map(|r| r.failure)
                     .collect();
+                // And as `grundy check --verify-decomposition 3`, on at
+                // most VERIFY_LIMIT positions a game.
+                if let Err(e) = grundy::verify::decompositions_within(&mut session, 3, VERIFY_LIMIT)
+                {
+                    failures.push(e);
+                }
                 if failures.is_empty() {
                     Verdict::Answered
                 } else {
@@ -319,4 +329,44 @@ pub fn claims(data: &[u8]) -> Verdict {
             }
         }
     })
+}
+
+/// Whether a REPL script line reaches the file system: `:load` and
+/// `:reload` read files, `:graph` and `:plot` write them. The `repl`
+/// target leaves those out, so a run never reads a device or writes a
+/// file where it pleases.
+pub fn touches_files(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    matches!(word, ":load" | ":l" | ":reload" | ":r" | ":graph" | ":plot")
+}
+
+/// `repl`: the first byte picks a file of `FILES` to load first; the rest,
+/// as UTF-8, is a script typed at the REPL (commands, positions, `let`,
+/// definitions, `play` and its moves), run as `grundy repl FILE < script`.
+pub fn repl(data: &[u8]) -> Verdict {
+    let Some((&first, rest)) = data.split_first() else {
+        return Verdict::Skipped;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return Verdict::Skipped;
+    };
+    if text.lines().any(touches_files) {
+        return Verdict::Skipped;
+    }
+    let text = text.to_string();
+    on_big_stack(move || repl_text(first, &text))
+}
+
+/// The `repl` path for a selector byte and a script.
+pub fn repl_text(selector: u8, script: &str) -> Verdict {
+    let (name, source) = FILES[selector as usize % FILES.len()];
+    let opts = grundy::cli::Options {
+        max_states: MAX_POSITIONS,
+    };
+    let mut out = grundy::cli::Output::silent();
+    if grundy::cli::run_script(&opts, &[(name, source)], script, &mut out) {
+        Verdict::Answered
+    } else {
+        Verdict::Refused(out.kept().to_vec())
+    }
 }

@@ -253,6 +253,8 @@ impl Checker {
         let mut moves = Vec::new();
         let mut lose: Option<Ir> = None;
         let mut parts: Option<Ir> = None;
+        let mut lose_span = None;
+        let mut parts_span = None;
         let mut seen_names: Vec<&ast::Ident> = Vec::new();
         for item in items {
             match item {
@@ -282,6 +284,7 @@ impl Checker {
                         );
                     }
                     lose = Some(self.bool_expr(condition, scope));
+                    lose_span = Some(*span);
                 }
                 ast::GameItem::Parts { parts: p, span } => {
                     if parts.is_some() {
@@ -293,8 +296,22 @@ impl Checker {
                         );
                     }
                     parts = Some(self.position_expr(p, scope));
+                    parts_span = Some(*span);
                 }
             }
+        }
+        // The value would come from the parts alone, and the `lose if`
+        // rule that ends the whole game would never be asked.
+        if let (Some(lose), Some(parts)) = (lose_span, parts_span) {
+            self.errors.push(
+                Error::new(
+                    ErrorKind::LoseWithParts {
+                        game: g.name.name.clone(),
+                    },
+                    parts,
+                )
+                .with_related(lose, "the `lose if` rule"),
+            );
         }
         if items.is_empty() {
             self.error(

@@ -13,6 +13,7 @@ use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;
 use clap::{Parser, Subcommand};
 pub use output::Output;
+pub use repl::run_script;
 
 /// A language for impartial games and a Sprague-Grundy solver.
 #[derive(Parser, Debug)]
@@ -49,6 +50,10 @@ pub enum Command {
         /// The .game files to check.
         #[arg(required = true)]
         files: Vec<String>,
+        /// Also compare every declared decomposition with a search of the
+        /// whole position, on every position up to size N.
+        #[arg(long, value_name = "N", long_help = check::VERIFY_HELP)]
+        verify_decomposition: Option<usize>,
     },
     /// Print the Grundy value of a position.
     Value {
@@ -152,7 +157,10 @@ pub fn run(cli: Cli) -> i32 {
     };
     let opts = &opts;
     let result = match cli.command {
-        Command::Check { files } => check::run(opts, &files, &mut out),
+        Command::Check {
+            files,
+            verify_decomposition,
+        } => check::run(opts, &files, verify_decomposition, &mut out),
         Command::Value {
             file,
             position,

@@ -8,6 +8,9 @@ use std::io::{IsTerminal, Write};
 pub struct Output {
     /// Colour only on a terminal, and never with NO_COLOR set.
     pub color: bool,
+    /// Write nothing, and keep each rendered diagnostic here instead (the
+    /// REPL fuzz target).
+    kept: Option<Vec<String>>,
 }
 
 impl Default for Output {
@@ -21,11 +24,29 @@ impl Output {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Output {
             color: !no_color && std::io::stderr().is_terminal(),
+            kept: None,
         }
+    }
+
+    /// An output that writes nothing and keeps the diagnostics it is
+    /// given, rendered without colour.
+    pub fn silent() -> Output {
+        Output {
+            color: false,
+            kept: Some(Vec::new()),
+        }
+    }
+
+    /// The diagnostics a silent output kept.
+    pub fn kept(&self) -> &[String] {
+        self.kept.as_deref().unwrap_or_default()
     }
 
     /// One line of an answer on standard output.
     pub fn line(&mut self, text: impl AsRef<str>) {
+        if self.kept.is_some() {
+            return;
+        }
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{}", text.as_ref());
     }
@@ -35,16 +56,21 @@ impl Output {
         let width = terminal_width();
         let mut stderr = std::io::stderr().lock();
         for e in errors {
-            let _ = write!(
-                stderr,
-                "{}",
-                diagnostic::render(e, sources, self.color, width)
-            );
+            let text = diagnostic::render(e, sources, self.color, width);
+            match &mut self.kept {
+                Some(kept) => kept.push(text),
+                None => {
+                    let _ = write!(stderr, "{text}");
+                }
+            }
         }
     }
 
     /// A note on standard error (progress, summaries).
     pub fn note(&mut self, text: impl AsRef<str>) {
+        if self.kept.is_some() {
+            return;
+        }
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", text.as_ref());
     }

@@ -27,14 +27,17 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
         (Type::Grid, v) => {
             let rows = builtins::elements(&v.materialize()).map_err(|_| wrong(&v))?;
             let mut width = None;
-            for row in &rows {
+            for (i, row) in rows.iter().enumerate() {
                 let Value::Str(s) = row else {
                     return Err(wrong(&v));
                 };
                 let w = s.chars().count();
-                if *width.get_or_insert(w) != w {
+                let first = *width.get_or_insert(w);
+                if first != w {
                     return Err(ErrorKind::BadValue {
-                        detail: format!("the rows of grid `{name}` must all have the same length"),
+                        detail: format!(
+                            "the rows of grid `{name}` must all have the same length, but row 0 has {first} and row {i} has {w}"
+                        ),
                     });
                 }
             }
@@ -45,7 +48,8 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
             Value::list(
                 items
                     .into_iter()
-                    .map(|x| conform(name, t, x))
+                    .enumerate()
+                    .map(|(i, x)| conform(&format!("{name}[{i}]"), t, x))
                     .collect::<std::result::Result<_, _>>()?,
             )
         }
@@ -61,7 +65,8 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
         (Type::Tuple(ts), Value::Tuple(xs)) if ts.len() == xs.len() => Value::Tuple(
             ts.iter()
                 .zip(xs.iter())
-                .map(|(t, x)| conform(name, t, x.clone()))
+                .enumerate()
+                .map(|(i, (t, x))| conform(&format!("{name}[{i}]"), t, x.clone()))
                 .collect::<std::result::Result<Vec<_>, _>>()?
                 .into(),
         ),

@@ -199,6 +199,16 @@ impl Rules for Interp {
         self.max_positions
     }
 
+    fn ends_whole_game(&self, pos: PosId) -> bool {
+        let (g, _) = self.positions.get(pos);
+        self.program.games[g as usize].has_lose_rule()
+    }
+
+    fn game_name(&self, pos: PosId) -> String {
+        let (g, _) = self.positions.get(pos);
+        self.program.games[g as usize].name.clone()
+    }
+
     fn rule_span(&self, pos: PosId, rule: u32) -> Span {
         let (g, _) = self.positions.get(pos);
         let game = &self.program.games[g as usize];

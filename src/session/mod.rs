@@ -55,16 +55,9 @@ impl Session {
 
     /// Reads, parses and checks a file, adding its definitions.
     pub fn load_file(&mut self, path: &str) -> Result<(), Errors> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::source::read_file(path) {
             Ok(text) => text,
-            Err(e) => {
-                let reason = if e.kind() == std::io::ErrorKind::InvalidData {
-                    "it is not a text file (it is not valid UTF-8)".to_string()
-                } else {
-                    e.to_string()
-                };
-                return Err(vec![self.file_error("read", path, reason)]);
-            }
+            Err(reason) => return Err(vec![self.file_error("read", path, reason)]),
         };
         self.load_text(path, &text).map(|_| ())
     }

@@ -7,6 +7,8 @@ use crate::eval::PosId;
 
 const UNKNOWN: u32 = u32::MAX;
 const ON_STACK: u32 = u32::MAX - 1;
+/// No position with a `lose if` rule can be reached.
+const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
@@ -22,6 +24,10 @@ pub enum Measure {
 #[derive(Default)]
 pub struct Memo {
     table: Vec<u32>,
+    /// For each position searched, a position with a `lose if` rule that
+    /// play from it can reach (or `NONE`): such a position ends the whole
+    /// game, so one that reaches it may not stand in a sum.
+    reaches: Vec<u32>,
 }
 
 /// A position whose options are being resolved.
@@ -48,6 +54,84 @@ impl Memo {
             self.table.resize(i + 1, UNKNOWN);
         }
         self.table[i] = v;
+    }
+
+    fn reached_from(&self, pos: PosId) -> Option<PosId> {
+        self.reaches
+            .get(pos as usize)
+            .copied()
+            .filter(|&r| r != NONE)
+    }
+
+    /// Refuses a sum of several components when one of them can reach a
+    /// position whose `lose if` rule would end the whole sum: its value
+    /// would count the loss of one part as the end of that part only. The
+    /// components must have been searched.
+    pub fn independent(
+        &self,
+        rules: &mut dyn Rules,
+        parts: &[PosId],
+        span: crate::source::Span,
+    ) -> Result<(), Error> {
+        if parts.len() < 2 {
+            return Ok(());
+        }
+        for &p in parts {
+            if let Some(reached) = self.reached_from(p) {
+                let kind = if reached == p {
+                    ErrorKind::TerminalInSum {
+                        game: rules.game_name(p),
+                    }
+                } else {
+                    ErrorKind::TerminalReachedInSum {
+                        from: rules.describe(p),
+                        reached: rules.describe(reached),
+                        game: rules.game_name(reached),
+                    }
+                };
+                return Err(Error::new(kind, span));
+            }
+        }
+        Ok(())
+    }
+
+    /// Records which `lose if` position a finished frame can reach, and
+    /// refuses an option (or declared parts) that is a sum holding a
+    /// component that reaches one.
+    fn note_reach(&mut self, rules: &mut dyn Rules, frame: &Frame) -> Result<(), Error> {
+        let mut reached = if rules.ends_whole_game(frame.pos) {
+            Some(frame.pos)
+        } else {
+            None
+        };
+        let mut start = 0;
+        for &(end, rule) in &frame.ends {
+            let option = &frame.pending[start..end];
+            start = end;
+            if reached.is_some() && option.len() < 2 {
+                continue;
+            }
+            let span = if frame.is_parts {
+                rules.parts_span(frame.pos)
+            } else {
+                rules.rule_span(frame.pos, rule)
+            };
+            self.independent(rules, option, span).map_err(|e| {
+                e.with_context(format!(
+                    "finding the options of {}",
+                    rules.describe(frame.pos)
+                ))
+            })?;
+            reached = reached.or_else(|| option.iter().find_map(|&c| self.reached_from(c)));
+        }
+        if let Some(r) = reached {
+            let i = frame.pos as usize;
+            if i >= self.reaches.len() {
+                self.reaches.resize(i + 1, NONE);
+            }
+            self.reaches[i] = r;
+        }
+        Ok(())
     }
 
     /// The result for a position, if it is known.
@@ -122,6 +206,10 @@ impl Memo {
             let Some(frame) = stack.pop() else {
                 unreachable!("the stack holds at least the frame just examined");
             };
+            if let Err(e) = self.note_reach(rules, &frame) {
+                self.set(frame.pos, UNKNOWN);
+                return Err(e);
+            }
             let v = self.finish(&frame, measure);
             self.set(frame.pos, v);
             if stack.is_empty() {

@@ -45,6 +45,11 @@ pub trait Rules {
     fn parts_span(&self, pos: PosId) -> Span;
     /// How many positions a search may hold before it stops.
     fn max_states(&self) -> usize;
+    /// Whether the position's game has a `lose if` rule, which ends the
+    /// whole game and so may not be played inside a sum.
+    fn ends_whole_game(&self, pos: PosId) -> bool;
+    /// The name of the position's game, for messages.
+    fn game_name(&self, pos: PosId) -> String;
 }
 
 /// Values and heights computed so far; they stay valid as long as the
@@ -68,6 +73,7 @@ impl Solver {
         for &p in parts {
             total ^= self.value(rules, p)?;
         }
+        self.values.independent(rules, parts, Span::default())?;
         Ok(total)
     }
 
@@ -83,6 +89,7 @@ impl Solver {
         for &p in parts {
             total = total.saturating_add(self.height(rules, p)?);
         }
+        self.heights.independent(rules, parts, Span::default())?;
         Ok(total)
     }
 

@@ -9,7 +9,7 @@ use crate::source::Span;
 impl Repl {
     /// Loads a file, remembering its text for `:reload`.
     pub fn load(&mut self, path: &str) -> Result<(), Errors> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::source::read_file(path) {
             Ok(text) => text,
             Err(e) => {
                 return Err(vec![self.session.file_error("read", path, e)]);
@@ -55,7 +55,7 @@ impl Repl {
         let mut texts = Vec::new();
         let mut changed = Vec::new();
         for (path, old) in &self.files {
-            match std::fs::read_to_string(path) {
+            match crate::source::read_file(path) {
                 Ok(text) => {
                     if &text != old {
                         changed.push(path.clone());

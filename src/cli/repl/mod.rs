@@ -17,6 +17,7 @@ mod explain;
 mod files;
 mod help;
 mod helper;
+mod history;
 mod lex;
 mod play;
 
@@ -110,7 +111,7 @@ struct Terminal {
 }
 
 impl Terminal {
-    fn new(names: Rc<RefCell<Names>>, color: bool) -> Option<Terminal> {
+    fn new(names: Rc<RefCell<Names>>, out: &mut Output) -> Option<Terminal> {
         let config = Config::builder()
             .auto_add_history(false)
             .completion_type(rustyline::CompletionType::List)
@@ -118,10 +119,29 @@ impl Terminal {
             .ok()?
             .build();
         let mut editor: Editor<ReplHelper, FileHistory> = Editor::with_config(config).ok()?;
-        editor.set_helper(Some(ReplHelper::new(names, color)));
-        let history = history_path();
-        if let Some(path) = &history {
-            let _ = editor.load_history(path);
+        editor.set_helper(Some(ReplHelper::new(names, out.color)));
+        let mut history = history::path();
+        if let Some(path) = history.clone() {
+            match history::check(&path) {
+                history::Check::Missing => {}
+                history::Check::Trusted => {
+                    let _ = editor.load_history(&path);
+                }
+                history::Check::Refused(why) => {
+                    let kept = match history::set_aside(&path) {
+                        Ok(aside) => format!("it is kept as {}", aside.display()),
+                        Err(e) => {
+                            // Saving would overwrite it: keep no history instead.
+                            history = None;
+                            format!("it could not be moved aside ({e}), so this session's history will not be saved")
+                        }
+                    };
+                    out.note(format!(
+                        "warning: the history file {} {why}; it was not loaded, and {kept}",
+                        path.display()
+                    ));
+                }
+            }
         }
         Some(Terminal { editor, history })
     }
@@ -131,7 +151,9 @@ impl Terminal {
             if let Some(dir) = path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            let _ = self.editor.save_history(path);
+            if self.editor.save_history(path).is_ok() {
+                let _ = history::seal(path);
+            }
         }
     }
 }
@@ -149,12 +171,6 @@ impl Input for Terminal {
             Err(_) => Line::End,
         }
     }
-}
-
-/// `history.txt` in grundy's folder of the user's data directory (on
-/// Linux `$XDG_DATA_HOME/grundy`, by default `~/.local/share/grundy`).
-pub fn history_path() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("grundy").join("history.txt"))
 }
 
 impl Repl {
@@ -183,6 +199,41 @@ impl Repl {
     }
 }
 
+/// Runs `script` as `grundy repl` runs a script on standard input, after
+/// loading each `(name, text)` of `files`; whether every entry succeeded.
+/// The REPL fuzz target drives the command line through this.
+pub fn run_script(opts: &Options, files: &[(&str, &str)], script: &str, out: &mut Output) -> bool {
+    let mut repl = Repl::new(opts);
+    let mut ok = true;
+    for (name, text) in files {
+        match repl.session.load_text(name, text) {
+            Ok(_) => repl.files.push((name.to_string(), text.to_string())),
+            Err(errors) => {
+                report(&repl.session, out, errors);
+                ok = false;
+            }
+        }
+    }
+    repl.refresh_names();
+    let mut input = Script {
+        lines: std::io::Cursor::new(script.as_bytes()).lines(),
+        echo: false,
+    };
+    loop {
+        match input.read(PROMPT, out) {
+            Line::Entry(text) => match repl.handle(&text, &mut input, out) {
+                Status::Done => {}
+                Status::Failed => ok = false,
+                Status::Quit => break,
+            },
+            Line::Interrupted => {}
+            Line::End => break,
+        }
+        repl.refresh_names();
+    }
+    ok
+}
+
 pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Result<(), Failed> {
     crate::interrupt::install();
     let mut repl = Repl::new(opts);
@@ -196,7 +247,7 @@ pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Re
     repl.refresh_names();
     let interactive = std::io::stdin().is_terminal();
     let mut terminal = if interactive {
-        Terminal::new(repl.names.clone(), out.color)
+        Terminal::new(repl.names.clone(), out)
     } else {
         None
     };
