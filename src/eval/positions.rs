@@ -44,6 +44,15 @@ impl Positions {
         self.set.is_empty()
     }
 
+    /// The bytes held on the heap: the set's entries and index, and each
+    /// position's arguments with everything they share out.
+    pub fn heap_bytes(&self) -> usize {
+        let entry = std::mem::size_of::<(GameId, Arc<[Value]>)>() + std::mem::size_of::<u64>();
+        let index = std::mem::size_of::<usize>() + 1;
+        let args: usize = self.set.iter().map(|(_, a)| arc_bytes(a)).sum();
+        self.set.capacity() * (entry + index) + args
+    }
+
     /// Forget every position (for example when a game is redefined).
     pub fn clear(&mut self) {
         self.set.clear();
@@ -58,5 +67,23 @@ struct Key<'a>(GameId, &'a [Value]);
 impl indexmap::Equivalent<(GameId, Arc<[Value]>)> for Key<'_> {
     fn equivalent(&self, key: &(GameId, Arc<[Value]>)) -> bool {
         self.0 == key.0 && self.1 == &*key.1
+    }
+}
+
+/// An `Arc<[Value]>`'s allocation (two counts and the elements) and what
+/// its elements hold. Shared parts are counted once per holder, which is
+/// what a position that owns them would cost.
+fn arc_bytes(values: &[Value]) -> usize {
+    2 * std::mem::size_of::<usize>()
+        + std::mem::size_of_val(values)
+        + values.iter().map(value_bytes).sum::<usize>()
+}
+
+fn value_bytes(v: &Value) -> usize {
+    match v {
+        Value::Str(s) => 2 * std::mem::size_of::<usize>() + s.len(),
+        Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => arc_bytes(xs),
+        Value::Pos(p) => 2 * std::mem::size_of::<usize>() + std::mem::size_of_val(&**p),
+        Value::Int(_) | Value::Bool(_) | Value::Range(..) => 0,
     }
 }

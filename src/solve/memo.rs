@@ -55,6 +55,11 @@ impl Memo {
         Some(self.get(pos)).filter(|&v| v < ON_STACK)
     }
 
+    /// The bytes the table holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.table.capacity() * std::mem::size_of::<u32>()
+    }
+
     /// Records a result found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, v: u32) {
         if v < ON_STACK {
