@@ -217,10 +217,18 @@ impl Builtin {
             }
             B::Sum => {
                 let mut total: i64 = 0;
-                for v in elements(arg(0))? {
+                let mut add = |v: &Value| {
                     total = total
-                        .checked_add(int(&v)?)
+                        .checked_add(int(v)?)
                         .ok_or_else(|| overflow("the sum is too large"))?;
+                    Ok::<(), ErrorKind>(())
+                };
+                // Lists are summed in place rather than copied first.
+                match arg(0) {
+                    Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
+                        xs.iter().try_for_each(&mut add)?
+                    }
+                    other => elements(other)?.iter().try_for_each(&mut add)?,
                 }
                 Value::Int(total)
             }
@@ -235,6 +243,9 @@ impl Builtin {
                 rebuild(arg(0), items)
             }
             B::SetAt => {
+                if let Some(board) = set_ascii_cell(args) {
+                    return Ok(board);
+                }
                 let mut items = elements(arg(0))?;
                 let i = index(int(arg(1))?, items.len(), arg(0))?;
                 if let Value::Str(_) = arg(0) {
@@ -513,10 +524,7 @@ fn length(v: &Value) -> Result<usize, ErrorKind> {
 /// The elements of a collection, in order; a string's are its characters.
 pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
     Ok(match v {
-        Value::Str(s) => s
-            .chars()
-            .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
-            .collect(),
+        Value::Str(s) => s.chars().map(Value::char).collect(),
         Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.to_vec(),
         Value::Range(lo, hi) => {
             let len = hi.saturating_sub(*lo).max(0) as usize;
@@ -532,6 +540,24 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
             })
         }
     })
+}
+
+/// `set_at` on an ASCII string with an ASCII character in range: the
+/// common move on a board, done on bytes without splitting the string
+/// into characters. Anything else (and every error) takes the general path.
+fn set_ascii_cell(args: &[Value]) -> Option<Value> {
+    let [Value::Str(s), Value::Int(i), Value::Str(c)] = args else {
+        return None;
+    };
+    let i = usize::try_from(*i).ok().filter(|&i| i < s.len())?;
+    if !s.is_ascii() || c.len() != 1 || !c.is_ascii() {
+        return None;
+    }
+    let mut bytes = s.as_bytes().to_vec();
+    bytes[i] = c.as_bytes()[0];
+    String::from_utf8(bytes)
+        .ok()
+        .map(|s| Value::Str(Arc::from(s)))
 }
 
 /// A collection of the same kind as `like`, holding `items`.

@@ -25,6 +25,17 @@ pub type Env = Vec<Value>;
 /// How many distinct positions a session may create unless told otherwise.
 pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 
+/// Whether a call's arguments are one variable.
+fn is_local(args: &[Ir]) -> bool {
+    matches!(
+        args,
+        [Ir {
+            kind: IrKind::Local(_),
+            ..
+        }]
+    )
+}
+
 pub struct Interp {
     pub program: Arc<Program>,
     pub positions: Positions,
@@ -101,8 +112,11 @@ impl Interp {
                 let mut frame = vec![Value::Int(0); func.frame_size.max(args.len())];
                 for ((slot, a), param) in frame.iter_mut().zip(args).zip(&func.params) {
                     let v = self.eval(a, env)?;
-                    *slot =
-                        conform(&param.name, &param.ty, v).map_err(|k| Error::new(k, a.span))?;
+                    *slot = if already_fits(&param.ty, &v) {
+                        v
+                    } else {
+                        conform(&param.name, &param.ty, v).map_err(|k| Error::new(k, a.span))?
+                    };
                 }
                 if self.depth >= MAX_CALL_DEPTH {
                     return Err(at(ErrorKind::RecursionTooDeep {
@@ -124,6 +138,15 @@ impl Interp {
                     values.push(self.eval(a, env)?);
                 }
                 self.make_position(*g, values, ir.span)?
+            }
+            // A pure built-in of one variable reads it in place: cloning a
+            // list or string there costs an atomic count for nothing.
+            IrKind::Builtin(b, args) if !b.is_query() && is_local(args) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!("is_local checked the argument");
+                };
+                b.call(std::slice::from_ref(&env[slot as usize]))
+                    .map_err(at)?
             }
             IrKind::Builtin(b, args) => {
                 let mut values = Vec::with_capacity(args.len());
@@ -197,6 +220,16 @@ impl Interp {
                 }
             }
             IrKind::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs, env, ir.span)?,
+            IrKind::Index(target, index) if matches!(target.kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = target.kind else {
+                    unreachable!("matched above");
+                };
+                // Reading a variable cannot fail, so evaluating the index
+                // first changes nothing but the clone it saves.
+                let i = self.eval(index, env)?;
+                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
+                element_at(&env[slot as usize], i).map_err(|k| Error::new(k, index.span))?
+            }
             IrKind::Index(target, index) => {
                 let t = self.eval(target, env)?;
                 let i = self.eval(index, env)?;

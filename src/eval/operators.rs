@@ -178,8 +178,14 @@ pub(super) fn element_at(v: &Value, i: i64) -> std::result::Result<Value, ErrorK
     };
     match v {
         Value::Str(s) => {
-            let c = usize::try_from(i).ok().and_then(|i| s.chars().nth(i));
-            c.map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            let c = usize::try_from(i).ok().and_then(|i| {
+                if s.is_ascii() {
+                    s.as_bytes().get(i).map(|&b| b as char)
+                } else {
+                    s.chars().nth(i)
+                }
+            });
+            c.map(Value::char)
                 .ok_or_else(|| out_of_range(s.chars().count(), "string"))
         }
         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => usize::try_from(i)

@@ -35,6 +35,20 @@ impl Value {
         Value::Str(s.into())
     }
 
+    /// A string of one character. Boards are read a cell at a time, so the
+    /// ASCII ones are made once per thread and shared, not allocated.
+    pub fn char(c: char) -> Value {
+        thread_local! {
+            static ASCII: Vec<Arc<str>> =
+                (0u8..128).map(|b| Arc::from((b as char).encode_utf8(&mut [0; 4]) as &str)).collect();
+        }
+        if c.is_ascii() {
+            ASCII.with(|table| Value::Str(table[c as usize].clone()))
+        } else {
+            Value::str(c.encode_utf8(&mut [0; 4]))
+        }
+    }
+
     pub fn sum(mut parts: Vec<PosId>) -> Value {
         parts.sort_unstable();
         Value::Pos(parts.into())

@@ -41,19 +41,13 @@ pub struct Report {
 
 /// The least value missing from a set given as bits, with values of 64 and
 /// more kept in a spill list (rare, but no value is capped).
+#[derive(Default)]
 pub struct Mex {
     low: u64,
     high: Vec<u32>,
 }
 
 impl Mex {
-    pub fn new() -> Mex {
-        Mex {
-            low: 0,
-            high: Vec::new(),
-        }
-    }
-
     pub fn clear(&mut self) {
         self.low = 0;
         self.high.clear();

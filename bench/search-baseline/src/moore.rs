@@ -32,7 +32,7 @@ pub fn solve(k: usize, start: &[usize]) -> Report {
     let size = stride[n - 1] * (start[n - 1] + 1);
     let mut values = vec![0u16; size];
     let mut piles = vec![0usize; n];
-    let mut mex = Mex::new();
+    let mut mex = Mex::default();
     let mut chosen = Vec::with_capacity(k);
     for index in 0..size {
         mex.clear();

@@ -69,7 +69,7 @@ pub fn solve(cells: usize, start: u32) -> Report {
             stack.push((option, 0));
             continue;
         }
-        let mut mex = Mex::new();
+        let mut mex = Mex::default();
         let mut rest = empty;
         while rest != 0 {
             let cell = rest.trailing_zeros();
