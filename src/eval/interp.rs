@@ -25,6 +25,33 @@ pub type Env = Vec<Value>;
 /// How many distinct positions a session may create unless told otherwise.
 pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 
+/// Whether a call's argument is one comprehension.
+fn is_comprehension(args: &[Ir]) -> bool {
+    matches!(
+        args,
+        [Ir {
+            kind: IrKind::Comprehension { .. },
+            ..
+        }]
+    )
+}
+
+/// An error of a fused built-in: from making an element (already placed),
+/// or the built-in's own (placed at the call, as a call's errors are).
+enum Fused {
+    Element(Error),
+    Builtin(ErrorKind),
+}
+
+impl Fused {
+    fn or_at(self, span: Span) -> Error {
+        match self {
+            Fused::Element(e) => e,
+            Fused::Builtin(kind) => Error::new(kind, span),
+        }
+    }
+}
+
 /// Whether a call's arguments are one variable.
 fn is_local(args: &[Ir]) -> bool {
     matches!(
@@ -147,6 +174,13 @@ impl Interp {
                 };
                 b.call(std::slice::from_ref(&env[slot as usize]))
                     .map_err(at)?
+            }
+            IrKind::Builtin(Builtin::Sum, args) if is_comprehension(args) => {
+                let IrKind::Comprehension { element, clauses } = &args[0].kind else {
+                    unreachable!("is_comprehension checked the argument");
+                };
+                self.sum_of_comprehension(element, clauses, env)
+                    .map_err(|e| e.or_at(ir.span))?
             }
             IrKind::Builtin(b, args) => {
                 let mut values = Vec::with_capacity(args.len());
@@ -296,8 +330,66 @@ impl Interp {
         env: &mut Env,
         out: &mut Vec<Value>,
     ) -> Result<()> {
+        let mut count = 0;
+        self.comprehend(element, clauses, env, &mut count, &mut |v| {
+            out.push(v);
+            Ok(())
+        })
+    }
+
+    /// `sum([e for ...])` without building the list. The list's own errors
+    /// (an element that fails, too many elements) come first, as they do
+    /// when it is built: an element that is not a number, or a sum that
+    /// overflows, is reported only once every element has been made.
+    fn sum_of_comprehension(
+        &mut self,
+        element: &Ir,
+        clauses: &[CompIr],
+        env: &mut Env,
+    ) -> std::result::Result<Value, Fused> {
+        let mut total: i64 = 0;
+        // The first element the sum fails on, as the built-in would find it.
+        let mut failed = None;
+        let mut count = 0;
+        self.comprehend(element, clauses, env, &mut count, &mut |v| {
+            if failed.is_none() {
+                match v {
+                    Value::Int(n) => match total.checked_add(n) {
+                        Some(t) => total = t,
+                        None => {
+                            failed = Some(ErrorKind::Overflow {
+                                detail: "the sum is too large".into(),
+                            })
+                        }
+                    },
+                    other => {
+                        failed = Some(ErrorKind::WrongType {
+                            expected: "a number".into(),
+                            found: other.kind().into(),
+                        })
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(Fused::Element)?;
+        match failed {
+            Some(kind) => Err(Fused::Builtin(kind)),
+            None => Ok(Value::Int(total)),
+        }
+    }
+
+    /// Every element of a comprehension, in order, handed to `sink`.
+    fn comprehend(
+        &mut self,
+        element: &Ir,
+        clauses: &[CompIr],
+        env: &mut Env,
+        count: &mut usize,
+        sink: &mut dyn FnMut(Value) -> Result<()>,
+    ) -> Result<()> {
         let Some((clause, rest)) = clauses.split_first() else {
-            if out.len() >= MAX_COLLECTION {
+            if *count >= MAX_COLLECTION {
                 return Err(Error::new(
                     ErrorKind::TooLarge {
                         what: "this list".into(),
@@ -308,8 +400,8 @@ impl Interp {
                 ));
             }
             let v = self.eval(element, env)?;
-            out.push(v);
-            return Ok(());
+            *count += 1;
+            return sink(v);
         };
         self.for_each(&clause.generator, env, &mut |me, env| {
             if let Some(guard) = &clause.guard {
@@ -317,7 +409,7 @@ impl Interp {
                     return Ok(());
                 }
             }
-            me.comprehension(element, rest, env, out)
+            me.comprehend(element, rest, env, count, sink)
         })
     }
 

@@ -4,7 +4,11 @@
 use super::positions::PosId;
 use std::sync::Arc;
 
+// A word-sized tag: values are moved between the interpreter's calls all the
+// time, and with a byte tag the compiler copies the rest in odd-sized,
+// misaligned pieces that stall the loads reading them back.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u64)]
 pub enum Value {
     Int(i64),
     Bool(bool),
