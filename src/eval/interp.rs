@@ -485,8 +485,7 @@ impl Interp {
     pub fn sum_of(&self, mut parts: Vec<PosId>, span: Span) -> Result<Value> {
         if parts.len() > 1 {
             for &p in &parts {
-                let (g, _) = self.positions.get(p);
-                let game = &self.program.games[g as usize];
+                let game = &self.program.games[self.positions.game(p) as usize];
                 if game.has_lose_rule() {
                     return Err(Error::new(
                         ErrorKind::TerminalInSum {

@@ -7,6 +7,7 @@ pub mod ir;
 mod moves;
 pub mod octal;
 mod operators;
+mod packing;
 pub mod positions;
 mod regions;
 pub mod show;

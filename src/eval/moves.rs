@@ -18,7 +18,6 @@ impl Interp {
     pub fn moves_of(&mut self, pos: PosId, labels: bool, out: &mut Vec<Move>) -> Result<()> {
         let program = self.program.clone();
         let (g, args) = self.positions.get(pos);
-        let args = args.clone();
         let game = &program.games[g as usize];
         match &game.kind {
             GameKind::Octal(code) => {
@@ -187,8 +186,7 @@ impl Rules for Interp {
     }
 
     fn parts_span(&self, pos: PosId) -> Span {
-        let (g, _) = self.positions.get(pos);
-        let game = &self.program.games[g as usize];
+        let game = &self.program.games[self.positions.game(pos) as usize];
         match &game.kind {
             GameKind::Rules { parts: Some(p), .. } => p.span,
             _ => game.span,
@@ -200,8 +198,7 @@ impl Rules for Interp {
     }
 
     fn rule_span(&self, pos: PosId, rule: u32) -> Span {
-        let (g, _) = self.positions.get(pos);
-        let game = &self.program.games[g as usize];
+        let game = &self.program.games[self.positions.game(pos) as usize];
         match &game.kind {
             GameKind::Rules { moves, .. } => moves.get(rule as usize).map_or(game.span, |m| m.span),
             _ => game.span,

@@ -48,7 +48,7 @@ fn write_position(program: &Program, positions: &Positions, id: PosId, out: &mut
         .map_or("?", |game| game.name.as_str());
     out.push_str(name);
     out.push('(');
-    write_items(program, positions, args, out);
+    write_items(program, positions, &args, out);
     out.push(')');
 }
 

@@ -45,6 +45,8 @@ impl Memo {
     fn set(&mut self, pos: PosId, v: u32) {
         let i = pos as usize;
         if i >= self.table.len() {
+            let more = i + 1 - self.table.len();
+            crate::eval::positions::grow_gently(&mut self.table, more);
             self.table.resize(i + 1, UNKNOWN);
         }
         self.table[i] = v;
