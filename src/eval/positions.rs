@@ -140,3 +140,88 @@ pub(crate) fn grow_gently<T>(v: &mut Vec<T>, more: usize) {
         v.reserve_exact(more.max(v.capacity() / 4).max(64));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{GameId, PosId, Positions};
+    use crate::eval::value::Value;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            (0i64..200).prop_map(Value::Int),
+            any::<i64>().prop_map(Value::Int),
+            any::<bool>().prop_map(Value::Bool),
+            // Few characters (packed), many, and non-ASCII (written whole).
+            "[.X]{0,25}".prop_map(|s| Value::str(&s)),
+            "[.XO#ab]{0,9}".prop_map(|s| Value::str(&s)),
+            "[a-zA-Z0-9é→ ]{0,6}".prop_map(|s| Value::str(&s)),
+            (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Value::Range(a, b)),
+            prop::collection::vec(any::<u32>(), 0..4).prop_map(|p| Value::Pos(p.into())),
+        ];
+        leaf.prop_recursive(3, 24, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::list),
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::set),
+                prop::collection::vec(inner, 0..4).prop_map(|v| Value::Tuple(v.into())),
+            ]
+        })
+    }
+
+    fn position() -> impl Strategy<Value = (GameId, Vec<Value>)> {
+        (
+            prop_oneof![0u32..3, any::<u32>()],
+            prop::collection::vec(value(), 0..4),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The byte interner names positions exactly as a plain map from
+        /// (game, arguments) to ids would, and gives back what it was given.
+        #[test]
+        fn interning_agrees_with_a_plain_map(
+            positions in prop::collection::vec(position(), 1..60),
+            again in prop::collection::vec(any::<prop::sample::Index>(), 0..30),
+        ) {
+            let mut interned = Positions::default();
+            let mut plain: HashMap<(GameId, Vec<Value>), PosId> = HashMap::new();
+            let picks = again.iter().map(|i| i.index(positions.len()));
+            for k in (0..positions.len()).chain(picks) {
+                let (game, args) = &positions[k];
+                let id = interned.intern_slice(*game, args);
+                let next = plain.len() as PosId;
+                let want = *plain.entry((*game, args.clone())).or_insert(next);
+                prop_assert_eq!(id, want);
+                let (g, back) = interned.get(id);
+                prop_assert_eq!(g, *game);
+                prop_assert_eq!(interned.game(id), *game);
+                prop_assert_eq!(&*back, &args[..]);
+            }
+            prop_assert_eq!(interned.len(), plain.len());
+        }
+    }
+
+    #[test]
+    fn a_string_packs_the_same_way_whatever_came_before() {
+        let mut p = Positions::default();
+        let board = |s: &str| -> Arc<[Value]> { Arc::from(vec![Value::str(s)]) };
+        let a = p.intern(0, board("..X.."));
+        // Sixteen new characters fill the codes; later strings with a
+        // character that has none are written whole.
+        let many: String = ('a'..='z').collect();
+        let b = p.intern(0, board(&many));
+        let c = p.intern(0, board("..X.."));
+        let d = p.intern(0, board(&many));
+        assert_eq!((a, b), (c, d));
+        assert_ne!(a, b);
+        assert_eq!(&*p.get(b).1, &[Value::str(&many)]);
+        p.clear();
+        assert!(p.is_empty());
+        assert_eq!(p.intern(0, board(&many)), 0);
+        assert_eq!(&*p.get(0).1, &[Value::str(&many)]);
+    }
+}
