@@ -72,6 +72,10 @@ pub struct Interp {
     /// that exhausts memory (an infinite game never finishes).
     pub max_positions: usize,
     depth: usize,
+    /// Emptied argument lists and frames, kept for the next call: every
+    /// move calls built-ins and makes a position, and asking the allocator
+    /// each time costs more than the call.
+    spare: Vec<Vec<Value>>,
 }
 
 impl Default for Interp {
@@ -83,6 +87,7 @@ impl Default for Interp {
             solver: Solver::default(),
             max_positions: DEFAULT_MAX_POSITIONS,
             depth: 0,
+            spare: Vec::new(),
         }
     }
 }
@@ -136,7 +141,8 @@ impl Interp {
             IrKind::CallFn(f, args) => {
                 let program = self.program.clone();
                 let func = &program.functions[*f as usize];
-                let mut frame = vec![Value::Int(0); func.frame_size.max(args.len())];
+                let mut frame = self.spare_vec();
+                frame.resize(func.frame_size.max(args.len()), Value::Int(0));
                 for ((slot, a), param) in frame.iter_mut().zip(args).zip(&func.params) {
                     let v = self.eval(a, env)?;
                     *slot = if already_fits(&param.ty, &v) {
@@ -157,10 +163,11 @@ impl Interp {
                     self.eval(&func.body, &mut frame)
                 });
                 self.depth -= 1;
+                self.give_back(frame);
                 result?
             }
             IrKind::MakePos(g, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                let mut values = self.spare_vec();
                 for a in args {
                     values.push(self.eval(a, env)?);
                 }
@@ -183,15 +190,17 @@ impl Interp {
                     .map_err(|e| e.or_at(ir.span))?
             }
             IrKind::Builtin(b, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                let mut values = self.spare_vec();
                 for a in args {
                     values.push(self.eval(a, env)?);
                 }
-                if b.is_query() {
-                    self.query(*b, &values, ir.span)?
+                let result = if b.is_query() {
+                    self.query(*b, &values, ir.span)
                 } else {
-                    b.call(&values).map_err(at)?
-                }
+                    b.call(&values).map_err(at)
+                };
+                self.give_back(values);
+                result?
             }
             IrKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
@@ -271,6 +280,19 @@ impl Interp {
                 element_at(&t, i).map_err(|k| Error::new(k, index.span))?
             }
         })
+    }
+
+    fn spare_vec(&mut self) -> Vec<Value> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut v: Vec<Value>) {
+        // A few are enough for the nesting of one expression; a huge one
+        // is not kept.
+        if self.spare.len() < 64 && v.capacity() <= 64 {
+            v.clear();
+            self.spare.push(v);
+        }
     }
 
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
@@ -443,6 +465,7 @@ impl Interp {
             return self.expand(g, args);
         }
         let id = self.positions.intern_slice(g, &args);
+        self.give_back(args);
         if self.positions.len() > self.max_positions {
             return Err(Error::new(
                 ErrorKind::StateLimit {

@@ -136,12 +136,17 @@ impl Packer {
 
     /// The values written as `bytes`.
     pub fn read(&self, bytes: &[u8]) -> Vec<Value> {
-        let mut at = 0;
         let mut values = Vec::new();
-        while at < bytes.len() {
-            values.push(self.read_value(bytes, &mut at));
-        }
+        self.read_into(bytes, &mut values);
         values
+    }
+
+    /// The same, appended to `out`.
+    pub fn read_into(&self, bytes: &[u8], out: &mut Vec<Value>) {
+        let mut at = 0;
+        while at < bytes.len() {
+            out.push(self.read_value(bytes, &mut at));
+        }
     }
 
     fn read_value(&self, bytes: &[u8], at: &mut usize) -> Value {

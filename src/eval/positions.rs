@@ -94,6 +94,16 @@ impl Positions {
         (game, self.packer.read(&key[at..]).into())
     }
 
+    /// The game of an interned position, with its arguments appended to
+    /// `out` (a frame for its rules, made without a shared copy first).
+    pub fn args_into(&self, id: PosId, out: &mut Vec<Value>) -> GameId {
+        let key = self.stored(id);
+        let mut at = 0;
+        let game = read_varint(key, &mut at) as GameId;
+        self.packer.read_into(&key[at..], out);
+        game
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }
