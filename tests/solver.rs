@@ -160,3 +160,47 @@ fn words_of_many_characters_are_interned_whole() {
         .collect();
     assert_eq!(shown, ["Word(\"→a\")", "Word(\"éa\")", "Word(\"é→\")"]);
 }
+
+/// `--stats` adds one line on standard error and leaves the answer alone.
+#[test]
+fn stats_report_positions_speed_and_bytes() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/games/treblecross.game");
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["value", game, "Treblecross(\"......\")"])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("grundy runs")
+    };
+    let plain = run(&[]);
+    let with = run(&["--stats"]);
+    assert!(with.status.success());
+    assert_eq!(with.stdout, plain.stdout);
+    assert!(plain.stderr.is_empty());
+    let note = String::from_utf8_lossy(&with.stderr);
+    assert!(note.starts_with("stats: "), "{note}");
+    assert!(note.contains(" positions/s"), "{note}");
+    assert!(note.contains(" bytes/position"), "{note}");
+    let stored: usize = note
+        .split("; ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of stored positions in {note}"));
+    // Every board reachable from the empty row: one more X at a time,
+    // stopping at three in a row.
+    let mut seen = std::collections::HashSet::from([0u32]);
+    let mut todo = vec![0u32];
+    while let Some(board) = todo.pop() {
+        if board & (board >> 1) & (board >> 2) != 0 {
+            continue;
+        }
+        for i in 0..6 {
+            if seen.insert(board | (1 << i)) {
+                todo.push(board | (1 << i));
+            }
+        }
+    }
+    assert_eq!(stored, seen.len(), "{note}");
+}
