@@ -269,14 +269,24 @@ impl Interp {
                 };
                 // Reading a variable cannot fail, so evaluating the index
                 // first changes nothing but the clone it saves.
-                let i = self.eval(index, env)?;
-                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
+                let i = match self.try_int(index, env) {
+                    Some(i) => i,
+                    None => {
+                        let i = self.eval(index, env)?;
+                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
+                    }
+                };
                 element_at(&env[slot as usize], i).map_err(|k| Error::new(k, index.span))?
             }
             IrKind::Index(target, index) => {
                 let t = self.eval(target, env)?;
-                let i = self.eval(index, env)?;
-                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
+                let i = match self.try_int(index, env) {
+                    Some(i) => i,
+                    None => {
+                        let i = self.eval(index, env)?;
+                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
+                    }
+                };
                 element_at(&t, i).map_err(|k| Error::new(k, index.span))?
             }
         })
@@ -296,6 +306,9 @@ impl Interp {
     }
 
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
+        if let Some(b) = self.try_bool(ir, env) {
+            return Ok(b);
+        }
         match self.eval(ir, env)? {
             Value::Bool(b) => Ok(b),
             other => Err(Error::new(
@@ -325,7 +338,11 @@ impl Interp {
                 if crate::interrupt::requested() {
                     return Err(stop());
                 }
-                env[slot] = Value::Int(i);
+                // Overwritten in place: the old number needs no dropping.
+                match &mut env[slot] {
+                    Value::Int(n) => *n = i,
+                    other => *other = Value::Int(i),
+                }
                 each(self, env)?;
                 i += 1;
             }
@@ -421,7 +438,10 @@ impl Interp {
                     element.span,
                 ));
             }
-            let v = self.eval(element, env)?;
+            let v = match self.try_int(element, env) {
+                Some(n) => Value::Int(n),
+                None => self.eval(element, env)?,
+            };
             *count += 1;
             return sink(v);
         };

@@ -2,6 +2,7 @@
 
 pub mod builtins;
 mod conform;
+mod fast;
 pub mod interp;
 pub mod ir;
 mod moves;
