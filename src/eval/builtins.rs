@@ -553,11 +553,17 @@ fn set_ascii_cell(args: &[Value]) -> Option<Value> {
     if !s.is_ascii() || c.len() != 1 || !c.is_ascii() {
         return None;
     }
-    let mut bytes = s.as_bytes().to_vec();
-    bytes[i] = c.as_bytes()[0];
-    String::from_utf8(bytes)
-        .ok()
-        .map(|s| Value::Str(Arc::from(s)))
+    // Built in a reused buffer and copied once into the shared string.
+    thread_local! {
+        static BOARD: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BOARD.with_borrow_mut(|board| {
+        board.clear();
+        board.push_str(&s[..i]);
+        board.push_str(c);
+        board.push_str(&s[i + 1..]);
+        Some(Value::Str(Arc::from(board.as_str())))
+    })
 }
 
 /// A collection of the same kind as `like`, holding `items`.

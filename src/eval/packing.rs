@@ -79,18 +79,18 @@ impl Packer {
     }
 
     fn string(&mut self, s: &str, out: &mut Vec<u8>) {
-        let mut widest = 0;
-        for b in s.bytes() {
-            match self.code(b) {
-                Some(c) => widest = widest.max(c),
-                None => {
-                    out.push(STR);
-                    varint(s.len() as u64, out);
-                    out.extend_from_slice(s.as_bytes());
-                    return;
-                }
-            }
-        }
+        let Some(widest) = self.widest_code(s) else {
+            out.push(STR);
+            varint(s.len() as u64, out);
+            out.extend_from_slice(s.as_bytes());
+            return;
+        };
+        let Some(codes) = self.codes.as_deref() else {
+            // Only the empty string has no characters to give codes to.
+            out.push(PACKED);
+            out.push(0);
+            return;
+        };
         // The width depends only on the string's own characters, whose
         // codes never change: the same string always packs the same way.
         let shift = match widest {
@@ -104,8 +104,7 @@ impl Packer {
         let mut byte = 0u8;
         let mut used = 0;
         for b in s.bytes() {
-            let c = self.codes.as_ref().map_or(0, |codes| codes[b as usize]);
-            byte |= c << used;
+            byte |= codes[b as usize] << used;
             used += bits;
             if used == 8 {
                 out.push(byte);
@@ -116,6 +115,29 @@ impl Packer {
         if used > 0 {
             out.push(byte);
         }
+    }
+
+    /// The largest code among a string's characters, giving codes to new
+    /// ones while there is room; `None` when one cannot have a code.
+    fn widest_code(&mut self, s: &str) -> Option<u8> {
+        let mut widest = 0;
+        if let Some(codes) = self.codes.as_deref() {
+            // Nearly always every character has its code already.
+            let mut known = true;
+            for b in s.bytes() {
+                let c = *codes.get(b as usize)?;
+                known &= c != NONE;
+                widest = widest.max(c);
+            }
+            if known {
+                return Some(widest);
+            }
+        }
+        widest = 0;
+        for b in s.bytes() {
+            widest = widest.max(self.code(b)?);
+        }
+        Some(widest)
     }
 
     /// The code of an ASCII character, given one if there is room.
