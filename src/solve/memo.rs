@@ -22,6 +22,8 @@ pub enum Measure {
 #[derive(Default)]
 pub struct Memo {
     table: Vec<u32>,
+    /// The options' results of the position being finished.
+    results: Vec<u32>,
 }
 
 /// A position whose options are being resolved.
@@ -180,9 +182,11 @@ impl Memo {
         })
     }
 
-    fn finish(&self, frame: &Frame, measure: Measure) -> u32 {
+    fn finish(&mut self, frame: &Frame, measure: Measure) -> u32 {
         let mut start = 0;
-        let mut option_results = Vec::with_capacity(frame.ends.len());
+        // Reused from one position to the next: it is needed for every one.
+        let mut option_results = std::mem::take(&mut self.results);
+        option_results.clear();
         for &(end, _) in &frame.ends {
             let parts = frame.pending[start..end].iter().map(|&c| self.get(c));
             option_results.push(match measure {
@@ -191,14 +195,16 @@ impl Memo {
             });
             start = end;
         }
-        match (measure, frame.is_parts) {
+        let result = match (measure, frame.is_parts) {
             (Measure::Value, true) => option_results[0],
             (Measure::Value, false) => mex(&option_results),
             (Measure::Height, _) => option_results
                 .iter()
                 .max()
                 .map_or(0, |h| h.saturating_add(1)),
-        }
+        };
+        self.results = option_results;
+        result
     }
 
     /// A freshly opened frame whose options lead back onto the stack is
@@ -250,6 +256,17 @@ impl Memo {
 
 /// The least natural number not among `values`.
 pub fn mex(values: &[u32]) -> u32 {
+    // Most positions have few options with small values: a bit mask, no
+    // allocation.
+    if values.len() < 64 {
+        let mut seen = 0u64;
+        for &v in values {
+            if v < 64 {
+                seen |= 1 << v;
+            }
+        }
+        return (!seen).trailing_zeros();
+    }
     let mut seen = vec![false; values.len() + 1];
     for &v in values {
         if (v as usize) < seen.len() {
@@ -269,5 +286,25 @@ mod tests {
         assert_eq!(mex(&[1, 2]), 0);
         assert_eq!(mex(&[0, 2, 1, 4]), 3);
         assert_eq!(mex(&[0, 0, 1]), 2);
+    }
+
+    /// The bit-mask path against the plain definition, on short and long
+    /// lists with values below, around and past 64.
+    #[test]
+    fn mex_agrees_with_the_definition() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound) as u32
+        };
+        for _ in 0..5000 {
+            let len = next(150) as usize;
+            let bound = [3, 40, 70, 200][next(4) as usize];
+            let values: Vec<u32> = (0..len).map(|_| next(bound)).collect();
+            let plain = (0..).find(|m| !values.contains(m)).unwrap_or(0);
+            assert_eq!(mex(&values), plain, "{values:?}");
+        }
     }
 }
