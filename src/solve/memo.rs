@@ -24,6 +24,8 @@ pub struct Memo {
     table: Vec<u32>,
     /// The options' results of the position being finished.
     results: Vec<u32>,
+    /// Emptied lists of closed frames.
+    spare: Vec<(Vec<PosId>, Vec<(usize, u32)>)>,
 }
 
 /// A position whose options are being resolved.
@@ -61,6 +63,8 @@ impl Memo {
 
     /// The bytes the table holds on the heap.
     pub fn heap_bytes(&self) -> usize {
+        // The stack of open frames and the spare lists are working memory
+        // of one search, bounded by its depth, not stored per position.
         self.table.capacity() * std::mem::size_of::<u32>()
     }
 
@@ -133,6 +137,7 @@ impl Memo {
             };
             let v = self.finish(&frame, measure);
             self.set(frame.pos, v);
+            self.give_back(frame);
             if stack.is_empty() {
                 return Ok(v);
             }
@@ -166,8 +171,7 @@ impl Memo {
         }
         moves.clear();
         rules.options(pos, moves)?;
-        let mut pending = Vec::new();
-        let mut ends = Vec::with_capacity(moves.len());
+        let (mut pending, mut ends) = self.spare.pop().unwrap_or_default();
         for m in moves.iter() {
             pending.extend_from_slice(&m.result);
             ends.push((pending.len(), m.rule));
@@ -180,6 +184,17 @@ impl Memo {
             next: 0,
             is_parts: false,
         })
+    }
+
+    /// Keeps a closed frame's lists for the next position opened: one is
+    /// opened for every position searched.
+    fn give_back(&mut self, frame: Frame) {
+        let (mut pending, mut ends) = (frame.pending, frame.ends);
+        if self.spare.len() < 32 && pending.capacity() <= 4096 {
+            pending.clear();
+            ends.clear();
+            self.spare.push((pending, ends));
+        }
     }
 
     fn finish(&mut self, frame: &Frame, measure: Measure) -> u32 {
