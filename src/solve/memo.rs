@@ -25,8 +25,11 @@ pub struct Memo {
     /// The options' results of the position being finished.
     results: Vec<u32>,
     /// Emptied lists of closed frames.
-    spare: Vec<(Vec<PosId>, Vec<(usize, u32)>)>,
+    spare: Vec<FrameLists>,
 }
+
+/// A frame's `pending` and `ends`, emptied.
+type FrameLists = (Vec<PosId>, Vec<(usize, u32)>);
 
 /// A position whose options are being resolved.
 struct Frame {
