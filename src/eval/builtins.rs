@@ -404,28 +404,35 @@ impl Builtin {
                     .iter()
                     .map(elements)
                     .collect::<Result<_, _>>()?;
-                let mut out = vec![Vec::new()];
+                // The size of the product after each list, counting the
+                // elements of the tuples, not just the tuples.
+                let mut tuples = 1usize;
                 for (depth, list) in lists.iter().enumerate() {
-                    // Count the elements of the tuples, not just the tuples.
-                    let size = out
-                        .len()
-                        .saturating_mul(list.len())
-                        .saturating_mul(depth + 1);
+                    let size = tuples.saturating_mul(list.len()).saturating_mul(depth + 1);
                     if size > MAX_COLLECTION {
                         return Err(too_large("the product (counting its elements)", size));
                     }
-                    out = out
-                        .iter()
-                        .flat_map(|prefix| {
-                            list.iter().map(move |v| {
-                                let mut p = prefix.clone();
-                                p.push(v.clone());
-                                p
-                            })
-                        })
-                        .collect();
+                    tuples = tuples.saturating_mul(list.len());
                 }
-                Value::list(out.into_iter().map(Value::list).collect())
+                // Each tuple is made once, in order (the last list varies
+                // fastest), straight into its own shared slice.
+                let mut out = Vec::with_capacity(tuples);
+                let mut at = vec![0usize; lists.len()];
+                let mut tuple: Vec<Value> =
+                    lists.iter().filter_map(|l| l.first().cloned()).collect();
+                for _ in 0..tuples {
+                    out.push(Value::List(Arc::from(&tuple[..])));
+                    for d in (0..lists.len()).rev() {
+                        at[d] += 1;
+                        if at[d] < lists[d].len() {
+                            tuple[d] = lists[d][at[d]].clone();
+                            break;
+                        }
+                        at[d] = 0;
+                        tuple[d] = lists[d][0].clone();
+                    }
+                }
+                Value::list(out)
             }
             B::All | B::Any => {
                 let mut result = self == B::All;
@@ -623,4 +630,61 @@ fn choose(
         chosen.pop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Builtin, Value};
+
+    /// Every way of picking one element from each list, by recursion.
+    fn plain_product(lists: &[Vec<i64>]) -> Vec<Vec<i64>> {
+        let Some((first, rest)) = lists.split_first() else {
+            return vec![Vec::new()];
+        };
+        let tails = plain_product(rest);
+        first
+            .iter()
+            .flat_map(|&x| {
+                tails.iter().map(move |t| {
+                    let mut tuple = vec![x];
+                    tuple.extend(t);
+                    tuple
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn product_agrees_with_the_plain_recursion() {
+        let shapes: [&[usize]; 8] = [
+            &[],
+            &[0],
+            &[3],
+            &[2, 3],
+            &[3, 0, 2],
+            &[1, 1, 1],
+            &[4, 2, 3],
+            &[2, 2, 2, 2],
+        ];
+        for shape in shapes {
+            let lists: Vec<Vec<i64>> = shape
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| (0..n as i64).map(|x| 10 * d as i64 + x).collect())
+                .collect();
+            let arg = Value::list(
+                lists
+                    .iter()
+                    .map(|l| Value::list(l.iter().map(|&x| Value::Int(x)).collect()))
+                    .collect(),
+            );
+            let want = Value::list(
+                plain_product(&lists)
+                    .into_iter()
+                    .map(|t| Value::list(t.into_iter().map(Value::Int).collect()))
+                    .collect(),
+            );
+            assert_eq!(Builtin::Product.call(&[arg]), Ok(want), "{shape:?}");
+        }
+    }
 }
