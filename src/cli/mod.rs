@@ -7,6 +7,7 @@ mod output;
 mod plot;
 mod query;
 mod repl;
+mod stats;
 pub(crate) mod table;
 
 use crate::eval::interp::DEFAULT_MAX_POSITIONS;
@@ -28,6 +29,10 @@ pub struct Cli {
     /// longer than this many seconds.
     #[arg(long, global = true, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// After a value or outcome search, print to standard error the
+    /// positions stored, positions per second and bytes per position.
+    #[arg(long, global = true)]
+    pub stats: bool,
 }
 
 /// What every command needs to start a session.
@@ -151,6 +156,7 @@ pub fn run(cli: Cli) -> i32 {
         .map(std::time::Duration::from_secs_f64);
     crate::interrupt::set_time_limit(limit);
     crate::interrupt::clear();
+    stats::enable(cli.stats);
     let mut out = Output::new();
     let opts = Options {
         max_states: cli.max_states,

@@ -46,7 +46,9 @@ pub fn value(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
+    let started = super::stats::start(&session);
     let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
+    super::stats::report(&started, &session, out);
     if json {
         out.line(json!({ "position": session.show_sum(&pos), "value": v }).to_string());
     } else {
@@ -64,12 +66,14 @@ pub fn outcome(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
+    let started = super::stats::start(&session);
     let next_wins = if misere {
         session.misere_wins(&pos)
     } else {
         session.value(&pos).map(|v| v != 0)
     }
     .map_err(|e| report(&session, out, e))?;
+    super::stats::report(&started, &session, out);
     let outcome = if next_wins { "N" } else { "P" };
     if json {
         out.line(

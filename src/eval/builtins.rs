@@ -217,10 +217,18 @@ impl Builtin {
             }
             B::Sum => {
                 let mut total: i64 = 0;
-                for v in elements(arg(0))? {
+                let mut add = |v: &Value| {
                     total = total
-                        .checked_add(int(&v)?)
+                        .checked_add(int(v)?)
                         .ok_or_else(|| overflow("the sum is too large"))?;
+                    Ok::<(), ErrorKind>(())
+                };
+                // Lists are summed in place rather than copied first.
+                match arg(0) {
+                    Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
+                        xs.iter().try_for_each(&mut add)?
+                    }
+                    other => elements(other)?.iter().try_for_each(&mut add)?,
                 }
                 Value::Int(total)
             }
@@ -235,6 +243,9 @@ impl Builtin {
                 rebuild(arg(0), items)
             }
             B::SetAt => {
+                if let Some(board) = set_ascii_cell(args) {
+                    return Ok(board);
+                }
                 let mut items = elements(arg(0))?;
                 let i = index(int(arg(1))?, items.len(), arg(0))?;
                 if let Value::Str(_) = arg(0) {
@@ -393,28 +404,35 @@ impl Builtin {
                     .iter()
                     .map(elements)
                     .collect::<Result<_, _>>()?;
-                let mut out = vec![Vec::new()];
+                // The size of the product after each list, counting the
+                // elements of the tuples, not just the tuples.
+                let mut tuples = 1usize;
                 for (depth, list) in lists.iter().enumerate() {
-                    // Count the elements of the tuples, not just the tuples.
-                    let size = out
-                        .len()
-                        .saturating_mul(list.len())
-                        .saturating_mul(depth + 1);
+                    let size = tuples.saturating_mul(list.len()).saturating_mul(depth + 1);
                     if size > MAX_COLLECTION {
                         return Err(too_large("the product (counting its elements)", size));
                     }
-                    out = out
-                        .iter()
-                        .flat_map(|prefix| {
-                            list.iter().map(move |v| {
-                                let mut p = prefix.clone();
-                                p.push(v.clone());
-                                p
-                            })
-                        })
-                        .collect();
+                    tuples = tuples.saturating_mul(list.len());
                 }
-                Value::list(out.into_iter().map(Value::list).collect())
+                // Each tuple is made once, in order (the last list varies
+                // fastest), straight into its own shared slice.
+                let mut out = Vec::with_capacity(tuples);
+                let mut at = vec![0usize; lists.len()];
+                let mut tuple: Vec<Value> =
+                    lists.iter().filter_map(|l| l.first().cloned()).collect();
+                for _ in 0..tuples {
+                    out.push(Value::List(Arc::from(&tuple[..])));
+                    for d in (0..lists.len()).rev() {
+                        at[d] += 1;
+                        if at[d] < lists[d].len() {
+                            tuple[d] = lists[d][at[d]].clone();
+                            break;
+                        }
+                        at[d] = 0;
+                        tuple[d] = lists[d][0].clone();
+                    }
+                }
+                Value::list(out)
             }
             B::All | B::Any => {
                 let mut result = self == B::All;
@@ -513,10 +531,7 @@ fn length(v: &Value) -> Result<usize, ErrorKind> {
 /// The elements of a collection, in order; a string's are its characters.
 pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
     Ok(match v {
-        Value::Str(s) => s
-            .chars()
-            .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
-            .collect(),
+        Value::Str(s) => s.chars().map(Value::char).collect(),
         Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.to_vec(),
         Value::Range(lo, hi) => {
             let len = hi.saturating_sub(*lo).max(0) as usize;
@@ -531,6 +546,30 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
                 found: other.kind().into(),
             })
         }
+    })
+}
+
+/// `set_at` on an ASCII string with an ASCII character in range: the
+/// common move on a board, done on bytes without splitting the string
+/// into characters. Anything else (and every error) takes the general path.
+fn set_ascii_cell(args: &[Value]) -> Option<Value> {
+    let [Value::Str(s), Value::Int(i), Value::Str(c)] = args else {
+        return None;
+    };
+    let i = usize::try_from(*i).ok().filter(|&i| i < s.len())?;
+    if !s.is_ascii() || c.len() != 1 || !c.is_ascii() {
+        return None;
+    }
+    // Built in a reused buffer and copied once into the shared string.
+    thread_local! {
+        static BOARD: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BOARD.with_borrow_mut(|board| {
+        board.clear();
+        board.push_str(&s[..i]);
+        board.push_str(c);
+        board.push_str(&s[i + 1..]);
+        Some(Value::Str(Arc::from(board.as_str())))
     })
 }
 
@@ -591,4 +630,61 @@ fn choose(
         chosen.pop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Builtin, Value};
+
+    /// Every way of picking one element from each list, by recursion.
+    fn plain_product(lists: &[Vec<i64>]) -> Vec<Vec<i64>> {
+        let Some((first, rest)) = lists.split_first() else {
+            return vec![Vec::new()];
+        };
+        let tails = plain_product(rest);
+        first
+            .iter()
+            .flat_map(|&x| {
+                tails.iter().map(move |t| {
+                    let mut tuple = vec![x];
+                    tuple.extend(t);
+                    tuple
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn product_agrees_with_the_plain_recursion() {
+        let shapes: [&[usize]; 8] = [
+            &[],
+            &[0],
+            &[3],
+            &[2, 3],
+            &[3, 0, 2],
+            &[1, 1, 1],
+            &[4, 2, 3],
+            &[2, 2, 2, 2],
+        ];
+        for shape in shapes {
+            let lists: Vec<Vec<i64>> = shape
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| (0..n as i64).map(|x| 10 * d as i64 + x).collect())
+                .collect();
+            let arg = Value::list(
+                lists
+                    .iter()
+                    .map(|l| Value::list(l.iter().map(|&x| Value::Int(x)).collect()))
+                    .collect(),
+            );
+            let want = Value::list(
+                plain_product(&lists)
+                    .into_iter()
+                    .map(|t| Value::list(t.into_iter().map(Value::Int).collect()))
+                    .collect(),
+            );
+            assert_eq!(Builtin::Product.call(&[arg]), Ok(want), "{shape:?}");
+        }
+    }
 }

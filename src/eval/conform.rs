@@ -74,14 +74,29 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
     })
 }
 
-/// Whether a value needs no conversion for a parameter: a natural number
-/// for `nat`, any number for `int`. Saves rebuilding the common case.
+/// Whether a value needs no conversion for a parameter: `conform` would
+/// return it unchanged. Saves rebuilding collections, element by element,
+/// on every position made and every helper called.
 pub(super) fn already_fits(ty: &Type, v: &Value) -> bool {
     match (ty, v) {
         (Type::Nat, Value::Int(n)) => *n >= 0,
         (Type::Int, Value::Int(_)) | (Type::Unknown, _) => true,
         (Type::Str, Value::Str(_)) | (Type::Bool, Value::Bool(_)) | (Type::Game, Value::Pos(_)) => {
             true
+        }
+        // A set's elements that fit stay as they are, so it stays sorted.
+        (Type::List(t), Value::List(xs)) | (Type::Set(t), Value::Set(xs)) => {
+            xs.iter().all(|x| already_fits(t, x))
+        }
+        (Type::Tuple(ts), Value::Tuple(xs)) => {
+            ts.len() == xs.len() && ts.iter().zip(xs.iter()).all(|(t, x)| already_fits(t, x))
+        }
+        (Type::Grid, Value::List(rows)) => {
+            let mut width = None;
+            rows.iter().all(|row| match row {
+                Value::Str(s) => *width.get_or_insert(s.chars().count()) == s.chars().count(),
+                _ => false,
+            })
         }
         _ => false,
     }

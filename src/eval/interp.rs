@@ -25,6 +25,44 @@ pub type Env = Vec<Value>;
 /// How many distinct positions a session may create unless told otherwise.
 pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 
+/// Whether a call's argument is one comprehension.
+fn is_comprehension(args: &[Ir]) -> bool {
+    matches!(
+        args,
+        [Ir {
+            kind: IrKind::Comprehension { .. },
+            ..
+        }]
+    )
+}
+
+/// An error of a fused built-in: from making an element (already placed),
+/// or the built-in's own (placed at the call, as a call's errors are).
+enum Fused {
+    Element(Error),
+    Builtin(ErrorKind),
+}
+
+impl Fused {
+    fn or_at(self, span: Span) -> Error {
+        match self {
+            Fused::Element(e) => e,
+            Fused::Builtin(kind) => Error::new(kind, span),
+        }
+    }
+}
+
+/// Whether a call's arguments are one variable.
+fn is_local(args: &[Ir]) -> bool {
+    matches!(
+        args,
+        [Ir {
+            kind: IrKind::Local(_),
+            ..
+        }]
+    )
+}
+
 pub struct Interp {
     pub program: Arc<Program>,
     pub positions: Positions,
@@ -34,6 +72,10 @@ pub struct Interp {
     /// that exhausts memory (an infinite game never finishes).
     pub max_positions: usize,
     depth: usize,
+    /// Emptied argument lists and frames, kept for the next call: every
+    /// move calls built-ins and makes a position, and asking the allocator
+    /// each time costs more than the call.
+    spare: Vec<Vec<Value>>,
 }
 
 impl Default for Interp {
@@ -45,6 +87,7 @@ impl Default for Interp {
             solver: Solver::default(),
             max_positions: DEFAULT_MAX_POSITIONS,
             depth: 0,
+            spare: Vec::new(),
         }
     }
 }
@@ -98,11 +141,15 @@ impl Interp {
             IrKind::CallFn(f, args) => {
                 let program = self.program.clone();
                 let func = &program.functions[*f as usize];
-                let mut frame = vec![Value::Int(0); func.frame_size.max(args.len())];
+                let mut frame = self.spare_vec();
+                frame.resize(func.frame_size.max(args.len()), Value::Int(0));
                 for ((slot, a), param) in frame.iter_mut().zip(args).zip(&func.params) {
                     let v = self.eval(a, env)?;
-                    *slot =
-                        conform(&param.name, &param.ty, v).map_err(|k| Error::new(k, a.span))?;
+                    *slot = if already_fits(&param.ty, &v) {
+                        v
+                    } else {
+                        conform(&param.name, &param.ty, v).map_err(|k| Error::new(k, a.span))?
+                    };
                 }
                 if self.depth >= MAX_CALL_DEPTH {
                     return Err(at(ErrorKind::RecursionTooDeep {
@@ -116,25 +163,44 @@ impl Interp {
                     self.eval(&func.body, &mut frame)
                 });
                 self.depth -= 1;
+                self.give_back(frame);
                 result?
             }
             IrKind::MakePos(g, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                let mut values = self.spare_vec();
                 for a in args {
                     values.push(self.eval(a, env)?);
                 }
                 self.make_position(*g, values, ir.span)?
             }
+            // A pure built-in of one variable reads it in place: cloning a
+            // list or string there costs an atomic count for nothing.
+            IrKind::Builtin(b, args) if !b.is_query() && is_local(args) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!("is_local checked the argument");
+                };
+                b.call(std::slice::from_ref(&env[slot as usize]))
+                    .map_err(at)?
+            }
+            IrKind::Builtin(Builtin::Sum, args) if is_comprehension(args) => {
+                let IrKind::Comprehension { element, clauses } = &args[0].kind else {
+                    unreachable!("is_comprehension checked the argument");
+                };
+                self.sum_of_comprehension(element, clauses, env)
+                    .map_err(|e| e.or_at(ir.span))?
+            }
             IrKind::Builtin(b, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                let mut values = self.spare_vec();
                 for a in args {
                     values.push(self.eval(a, env)?);
                 }
-                if b.is_query() {
-                    self.query(*b, &values, ir.span)?
+                let result = if b.is_query() {
+                    self.query(*b, &values, ir.span)
                 } else {
-                    b.call(&values).map_err(at)?
-                }
+                    b.call(&values).map_err(at)
+                };
+                self.give_back(values);
+                result?
             }
             IrKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
@@ -197,16 +263,52 @@ impl Interp {
                 }
             }
             IrKind::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs, env, ir.span)?,
+            IrKind::Index(target, index) if matches!(target.kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = target.kind else {
+                    unreachable!("matched above");
+                };
+                // Reading a variable cannot fail, so evaluating the index
+                // first changes nothing but the clone it saves.
+                let i = match self.try_int(index, env) {
+                    Some(i) => i,
+                    None => {
+                        let i = self.eval(index, env)?;
+                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
+                    }
+                };
+                element_at(&env[slot as usize], i).map_err(|k| Error::new(k, index.span))?
+            }
             IrKind::Index(target, index) => {
                 let t = self.eval(target, env)?;
-                let i = self.eval(index, env)?;
-                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
+                let i = match self.try_int(index, env) {
+                    Some(i) => i,
+                    None => {
+                        let i = self.eval(index, env)?;
+                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
+                    }
+                };
                 element_at(&t, i).map_err(|k| Error::new(k, index.span))?
             }
         })
     }
 
+    fn spare_vec(&mut self) -> Vec<Value> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut v: Vec<Value>) {
+        // A few are enough for the nesting of one expression; a huge one
+        // is not kept.
+        if self.spare.len() < 64 && v.capacity() <= 64 {
+            v.clear();
+            self.spare.push(v);
+        }
+    }
+
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
+        if let Some(b) = self.try_bool(ir, env) {
+            return Ok(b);
+        }
         match self.eval(ir, env)? {
             Value::Bool(b) => Ok(b),
             other => Err(Error::new(
@@ -236,7 +338,11 @@ impl Interp {
                 if crate::interrupt::requested() {
                     return Err(stop());
                 }
-                env[slot] = Value::Int(i);
+                // Overwritten in place: the old number needs no dropping.
+                match &mut env[slot] {
+                    Value::Int(n) => *n = i,
+                    other => *other = Value::Int(i),
+                }
                 each(self, env)?;
                 i += 1;
             }
@@ -263,8 +369,66 @@ impl Interp {
         env: &mut Env,
         out: &mut Vec<Value>,
     ) -> Result<()> {
+        let mut count = 0;
+        self.comprehend(element, clauses, env, &mut count, &mut |v| {
+            out.push(v);
+            Ok(())
+        })
+    }
+
+    /// `sum([e for ...])` without building the list. The list's own errors
+    /// (an element that fails, too many elements) come first, as they do
+    /// when it is built: an element that is not a number, or a sum that
+    /// overflows, is reported only once every element has been made.
+    fn sum_of_comprehension(
+        &mut self,
+        element: &Ir,
+        clauses: &[CompIr],
+        env: &mut Env,
+    ) -> std::result::Result<Value, Fused> {
+        let mut total: i64 = 0;
+        // The first element the sum fails on, as the built-in would find it.
+        let mut failed = None;
+        let mut count = 0;
+        self.comprehend(element, clauses, env, &mut count, &mut |v| {
+            if failed.is_none() {
+                match v {
+                    Value::Int(n) => match total.checked_add(n) {
+                        Some(t) => total = t,
+                        None => {
+                            failed = Some(ErrorKind::Overflow {
+                                detail: "the sum is too large".into(),
+                            })
+                        }
+                    },
+                    other => {
+                        failed = Some(ErrorKind::WrongType {
+                            expected: "a number".into(),
+                            found: other.kind().into(),
+                        })
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(Fused::Element)?;
+        match failed {
+            Some(kind) => Err(Fused::Builtin(kind)),
+            None => Ok(Value::Int(total)),
+        }
+    }
+
+    /// Every element of a comprehension, in order, handed to `sink`.
+    fn comprehend(
+        &mut self,
+        element: &Ir,
+        clauses: &[CompIr],
+        env: &mut Env,
+        count: &mut usize,
+        sink: &mut dyn FnMut(Value) -> Result<()>,
+    ) -> Result<()> {
         let Some((clause, rest)) = clauses.split_first() else {
-            if out.len() >= MAX_COLLECTION {
+            if *count >= MAX_COLLECTION {
                 return Err(Error::new(
                     ErrorKind::TooLarge {
                         what: "this list".into(),
@@ -274,9 +438,12 @@ impl Interp {
                     element.span,
                 ));
             }
-            let v = self.eval(element, env)?;
-            out.push(v);
-            return Ok(());
+            let v = match self.try_int(element, env) {
+                Some(n) => Value::Int(n),
+                None => self.eval(element, env)?,
+            };
+            *count += 1;
+            return sink(v);
         };
         self.for_each(&clause.generator, env, &mut |me, env| {
             if let Some(guard) = &clause.guard {
@@ -284,7 +451,7 @@ impl Interp {
                     return Ok(());
                 }
             }
-            me.comprehension(element, rest, env, out)
+            me.comprehend(element, rest, env, count, sink)
         })
     }
 
@@ -318,6 +485,7 @@ impl Interp {
             return self.expand(g, args);
         }
         let id = self.positions.intern_slice(g, &args);
+        self.give_back(args);
         if self.positions.len() > self.max_positions {
             return Err(Error::new(
                 ErrorKind::StateLimit {
@@ -360,8 +528,7 @@ impl Interp {
     pub fn sum_of(&self, mut parts: Vec<PosId>, span: Span) -> Result<Value> {
         if parts.len() > 1 {
             for &p in &parts {
-                let (g, _) = self.positions.get(p);
-                let game = &self.program.games[g as usize];
+                let game = &self.program.games[self.positions.game(p) as usize];
                 if game.has_lose_rule() {
                     return Err(Error::new(
                         ErrorKind::TerminalInSum {

@@ -2,11 +2,13 @@
 
 pub mod builtins;
 mod conform;
+mod fast;
 pub mod interp;
 pub mod ir;
 mod moves;
 pub mod octal;
 mod operators;
+mod packing;
 pub mod positions;
 mod regions;
 pub mod show;

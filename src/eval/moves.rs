@@ -17,8 +17,8 @@ impl Interp {
     /// label such as `take(k = 2)` when asked for.
     pub fn moves_of(&mut self, pos: PosId, labels: bool, out: &mut Vec<Move>) -> Result<()> {
         let program = self.program.clone();
-        let (g, args) = self.positions.get(pos);
-        let args = args.clone();
+        let mut args: Env = Vec::new();
+        let g = self.positions.args_into(pos, &mut args);
         let game = &program.games[g as usize];
         match &game.kind {
             GameKind::Octal(code) => {
@@ -59,7 +59,7 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
-                let mut env: Env = args.to_vec();
+                let mut env = args;
                 env.resize(game.frame_size, Value::Int(0));
                 if let Some(lose) = lose {
                     let lost = self.eval_bool(lose, &mut env).map_err(|e| {
@@ -131,14 +131,22 @@ impl Interp {
     /// the game's rules to run in.
     fn frame(&self, pos: PosId) -> (Arc<crate::eval::Program>, u32, Env) {
         let program = self.program.clone();
-        let (g, args) = self.positions.get(pos);
-        let mut env: Env = args.to_vec();
+        let mut env: Env = Vec::new();
+        let g = self.positions.args_into(pos, &mut env);
         env.resize(program.games[g as usize].frame_size, Value::Int(0));
         (program, g, env)
     }
 
+    /// The kind of a position's game, read without its arguments.
+    fn kind_of(&self, pos: PosId) -> &GameKind {
+        &self.program.games[self.positions.game(pos) as usize].kind
+    }
+
     /// Whether the `lose if` rule of a position's game holds.
     pub fn lost(&mut self, pos: PosId) -> Result<bool> {
+        if !matches!(self.kind_of(pos), GameKind::Rules { lose: Some(_), .. }) {
+            return Ok(false);
+        }
         let (program, g, mut env) = self.frame(pos);
         match &program.games[g as usize].kind {
             GameKind::Rules {
@@ -150,6 +158,10 @@ impl Interp {
 
     /// The parts a position is declared equal to, if its game has them.
     pub fn parts(&mut self, pos: PosId) -> Result<Option<Arc<[PosId]>>> {
+        // Asked of every position searched: most games have no parts.
+        if !matches!(self.kind_of(pos), GameKind::Rules { parts: Some(_), .. }) {
+            return Ok(None);
+        }
         let (program, g, mut env) = self.frame(pos);
         let GameKind::Rules {
             parts: Some(parts), ..
@@ -187,8 +199,7 @@ impl Rules for Interp {
     }
 
     fn parts_span(&self, pos: PosId) -> Span {
-        let (g, _) = self.positions.get(pos);
-        let game = &self.program.games[g as usize];
+        let game = &self.program.games[self.positions.game(pos) as usize];
         match &game.kind {
             GameKind::Rules { parts: Some(p), .. } => p.span,
             _ => game.span,
@@ -210,8 +221,7 @@ impl Rules for Interp {
     }
 
     fn rule_span(&self, pos: PosId, rule: u32) -> Span {
-        let (g, _) = self.positions.get(pos);
-        let game = &self.program.games[g as usize];
+        let game = &self.program.games[self.positions.game(pos) as usize];
         match &game.kind {
             GameKind::Rules { moves, .. } => moves.get(rule as usize).map_or(game.span, |m| m.span),
             _ => game.span,

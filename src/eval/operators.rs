@@ -28,8 +28,14 @@ impl Interp {
             }
             return Ok(Value::Bool(self.eval_bool(rhs, env)?));
         }
-        let l = self.eval(lhs, env)?;
-        let r = self.eval(rhs, env)?;
+        let l = match self.try_int(lhs, env) {
+            Some(n) => Value::Int(n),
+            None => self.eval(lhs, env)?,
+        };
+        let r = match self.try_int(rhs, env) {
+            Some(n) => Value::Int(n),
+            None => self.eval(rhs, env)?,
+        };
         // Numbers are by far the most common operands: no clones, no
         // closures for them.
         if let (Value::Int(a), Value::Int(b)) = (&l, &r) {
@@ -149,7 +155,7 @@ impl Interp {
 /// The result of an operator on two numbers when it cannot fail; `None`
 /// leaves overflow, division by zero and shifts to the general path, which
 /// reports them.
-fn int_fast_path(op: BinaryOp, a: i64, b: i64) -> Option<Value> {
+pub(super) fn int_fast_path(op: BinaryOp, a: i64, b: i64) -> Option<Value> {
     use BinaryOp::*;
     Some(match op {
         Eq => Value::Bool(a == b),
@@ -178,8 +184,14 @@ pub(super) fn element_at(v: &Value, i: i64) -> std::result::Result<Value, ErrorK
     };
     match v {
         Value::Str(s) => {
-            let c = usize::try_from(i).ok().and_then(|i| s.chars().nth(i));
-            c.map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            let c = usize::try_from(i).ok().and_then(|i| {
+                if s.is_ascii() {
+                    s.as_bytes().get(i).map(|&b| b as char)
+                } else {
+                    s.chars().nth(i)
+                }
+            });
+            c.map(Value::char)
                 .ok_or_else(|| out_of_range(s.chars().count(), "string"))
         }
         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => usize::try_from(i)

@@ -31,7 +31,7 @@ fn write_sum(program: &Program, positions: &Positions, parts: &[PosId], out: &mu
     // Components are stored in interning order; show them in the order of
     // their games and arguments, as a reader would list them.
     let mut ordered = parts.to_vec();
-    ordered.sort_by(|a, b| positions.get(*a).cmp(&positions.get(*b)));
+    ordered.sort_by_cached_key(|&a| positions.get(a));
     for (i, p) in ordered.iter().enumerate() {
         if i > 0 {
             out.push_str(" + ");
@@ -48,7 +48,7 @@ fn write_position(program: &Program, positions: &Positions, id: PosId, out: &mut
         .map_or("?", |game| game.name.as_str());
     out.push_str(name);
     out.push('(');
-    write_items(program, positions, args, out);
+    write_items(program, positions, &args, out);
     out.push(')');
 }
 

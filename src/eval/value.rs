@@ -4,7 +4,11 @@
 use super::positions::PosId;
 use std::sync::Arc;
 
+// A word-sized tag: values are moved between the interpreter's calls all the
+// time, and with a byte tag the compiler copies the rest in odd-sized,
+// misaligned pieces that stall the loads reading them back.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u64)]
 pub enum Value {
     Int(i64),
     Bool(bool),
@@ -33,6 +37,20 @@ impl Value {
 
     pub fn str(s: &str) -> Value {
         Value::Str(s.into())
+    }
+
+    /// A string of one character. Boards are read a cell at a time, so the
+    /// ASCII ones are made once per thread and shared, not allocated.
+    pub fn char(c: char) -> Value {
+        thread_local! {
+            static ASCII: Vec<Arc<str>> =
+                (0u8..128).map(|b| Arc::from((b as char).encode_utf8(&mut [0; 4]) as &str)).collect();
+        }
+        if c.is_ascii() {
+            ASCII.with(|table| Value::Str(table[c as usize].clone()))
+        } else {
+            Value::str(c.encode_utf8(&mut [0; 4]))
+        }
     }
 
     pub fn sum(mut parts: Vec<PosId>) -> Value {

@@ -28,7 +28,14 @@ pub struct Memo {
     /// play from it can reach (or `NONE`): such a position ends the whole
     /// game, so one that reaches it may not stand in a sum.
     reaches: Vec<u32>,
+    /// The options' results of the position being finished.
+    results: Vec<u32>,
+    /// Emptied lists of closed frames.
+    spare: Vec<FrameLists>,
 }
+
+/// A frame's `pending` and `ends`, emptied.
+type FrameLists = (Vec<PosId>, Vec<(usize, u32)>);
 
 /// A position whose options are being resolved.
 struct Frame {
@@ -51,6 +58,8 @@ impl Memo {
     fn set(&mut self, pos: PosId, v: u32) {
         let i = pos as usize;
         if i >= self.table.len() {
+            let more = i + 1 - self.table.len();
+            crate::eval::positions::grow_gently(&mut self.table, more);
             self.table.resize(i + 1, UNKNOWN);
         }
         self.table[i] = v;
@@ -139,6 +148,13 @@ impl Memo {
         Some(self.get(pos)).filter(|&v| v < ON_STACK)
     }
 
+    /// The bytes the table holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        // The stack of open frames and the spare lists are working memory
+        // of one search, bounded by its depth, not stored per position.
+        self.table.capacity() * std::mem::size_of::<u32>()
+    }
+
     /// Records a result found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, v: u32) {
         if v < ON_STACK {
@@ -212,6 +228,7 @@ impl Memo {
             }
             let v = self.finish(&frame, measure);
             self.set(frame.pos, v);
+            self.give_back(frame);
             if stack.is_empty() {
                 return Ok(v);
             }
@@ -245,8 +262,7 @@ impl Memo {
         }
         moves.clear();
         rules.options(pos, moves)?;
-        let mut pending = Vec::new();
-        let mut ends = Vec::with_capacity(moves.len());
+        let (mut pending, mut ends) = self.spare.pop().unwrap_or_default();
         for m in moves.iter() {
             pending.extend_from_slice(&m.result);
             ends.push((pending.len(), m.rule));
@@ -261,9 +277,22 @@ impl Memo {
         })
     }
 
-    fn finish(&self, frame: &Frame, measure: Measure) -> u32 {
+    /// Keeps a closed frame's lists for the next position opened: one is
+    /// opened for every position searched.
+    fn give_back(&mut self, frame: Frame) {
+        let (mut pending, mut ends) = (frame.pending, frame.ends);
+        if self.spare.len() < 32 && pending.capacity() <= 4096 {
+            pending.clear();
+            ends.clear();
+            self.spare.push((pending, ends));
+        }
+    }
+
+    fn finish(&mut self, frame: &Frame, measure: Measure) -> u32 {
         let mut start = 0;
-        let mut option_results = Vec::with_capacity(frame.ends.len());
+        // Reused from one position to the next: it is needed for every one.
+        let mut option_results = std::mem::take(&mut self.results);
+        option_results.clear();
         for &(end, _) in &frame.ends {
             let parts = frame.pending[start..end].iter().map(|&c| self.get(c));
             option_results.push(match measure {
@@ -272,14 +301,16 @@ impl Memo {
             });
             start = end;
         }
-        match (measure, frame.is_parts) {
+        let result = match (measure, frame.is_parts) {
             (Measure::Value, true) => option_results[0],
             (Measure::Value, false) => mex(&option_results),
             (Measure::Height, _) => option_results
                 .iter()
                 .max()
                 .map_or(0, |h| h.saturating_add(1)),
-        }
+        };
+        self.results = option_results;
+        result
     }
 
     /// A freshly opened frame whose options lead back onto the stack is
@@ -331,6 +362,17 @@ impl Memo {
 
 /// The least natural number not among `values`.
 pub fn mex(values: &[u32]) -> u32 {
+    // Most positions have few options with small values: a bit mask, no
+    // allocation.
+    if values.len() < 64 {
+        let mut seen = 0u64;
+        for &v in values {
+            if v < 64 {
+                seen |= 1 << v;
+            }
+        }
+        return (!seen).trailing_zeros();
+    }
     let mut seen = vec![false; values.len() + 1];
     for &v in values {
         if (v as usize) < seen.len() {
@@ -350,5 +392,25 @@ mod tests {
         assert_eq!(mex(&[1, 2]), 0);
         assert_eq!(mex(&[0, 2, 1, 4]), 3);
         assert_eq!(mex(&[0, 0, 1]), 2);
+    }
+
+    /// The bit-mask path against the plain definition, on short and long
+    /// lists with values below, around and past 64.
+    #[test]
+    fn mex_agrees_with_the_definition() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound) as u32
+        };
+        for _ in 0..5000 {
+            let len = next(150) as usize;
+            let bound = [3, 40, 70, 200][next(4) as usize];
+            let values: Vec<u32> = (0..len).map(|_| next(bound)).collect();
+            let plain = (0..).find(|m| !values.contains(m)).unwrap_or(0);
+            assert_eq!(mex(&values), plain, "{values:?}");
+        }
     }
 }

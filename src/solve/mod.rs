@@ -107,6 +107,18 @@ impl Solver {
         moves::all(self, rules, parts)
     }
 
+    /// The bytes the memos hold on the heap: the tables, and the misère
+    /// map's entries with the sums they are keyed by.
+    pub fn heap_bytes(&self) -> usize {
+        let entry = std::mem::size_of::<(Arc<[PosId]>, bool)>() + 1;
+        let keys: usize = self
+            .misere
+            .keys()
+            .map(|k| 2 * std::mem::size_of::<usize>() + std::mem::size_of_val(&**k))
+            .sum();
+        self.values.heap_bytes() + self.heights.heap_bytes() + self.misere.capacity() * entry + keys
+    }
+
     /// The value and height of a component, where known.
     pub fn known(&self, pos: PosId) -> (Option<u32>, Option<u32>) {
         (self.values.peek(pos), self.heights.peek(pos))

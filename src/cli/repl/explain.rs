@@ -83,7 +83,7 @@ fn explain_sum(session: &mut Session, parts: &[PosId], out: &mut Output) -> Resu
     // Parts in the order they are shown in the sum.
     let mut sorted = parts.to_vec();
     let positions = &session.interp.positions;
-    sorted.sort_by(|a, b| positions.get(*a).cmp(&positions.get(*b)));
+    sorted.sort_by_cached_key(|&a| positions.get(a));
     let ordered: Vec<(String, PosId)> = sorted
         .iter()
         .map(|&p| (session.show_sum(&[p]), p))

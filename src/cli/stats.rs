@@ -1,0 +1,51 @@
+//! `--stats`: after a value or outcome search, how many positions the
+//! search stored, how fast, and how many bytes each stored position costs
+//! (the memo and the interner together, counted from what they hold).
+
+use super::Output;
+use crate::session::Session;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// A process-wide switch, so that commands need no extra argument.
+pub fn enable(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// What the session held before a search, to report only the search's part.
+pub struct Start {
+    at: Instant,
+    positions: usize,
+}
+
+pub fn start(session: &Session) -> Start {
+    Start {
+        at: Instant::now(),
+        positions: session.interp.positions.len(),
+    }
+}
+
+/// One line on standard error, when `--stats` is on.
+pub fn report(start: &Start, session: &Session, out: &mut Output) {
+    if !ENABLED.load(Ordering::Relaxed) {
+        return;
+    }
+    let seconds = start.at.elapsed().as_secs_f64();
+    let stored = session.interp.positions.len();
+    let searched = stored.saturating_sub(start.positions);
+    let interner = session.interp.positions.heap_bytes();
+    let memo = session.interp.solver.heap_bytes();
+    let per_position = (interner + memo) as f64 / stored.max(1) as f64;
+    let rate = if seconds > 0.0 {
+        searched as f64 / seconds
+    } else {
+        0.0
+    };
+    out.note(format!(
+        "stats: {searched} positions searched in {seconds:.3} s ({rate:.0} positions/s); \
+         {stored} stored in {} bytes ({per_position:.1} bytes/position: interner {interner}, memo {memo})",
+        interner + memo
+    ));
+}
