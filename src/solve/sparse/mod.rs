@@ -1,0 +1,244 @@
+//! The rare/common ("sparse space") method for heap games whose moves
+//! leave zero, one or two heaps: octal games and Grundy's game.
+//!
+//! Under a mask (see `mask`), values are rare or common, and a common
+//! option of heap n can only come from a split with a rare part. So:
+//!
+//! 1. pair every rare heap r with `rest - r` for each split: this finds
+//!    every common option, and some rare ones, in time proportional to the
+//!    number of rare heaps;
+//! 2. the smallest common value not found, c, is not an option, so
+//!    g(n) <= c;
+//! 3. the rare values below c not found yet are the only other candidates;
+//!    the splits are swept only until each of them turns up as an option.
+//!    Common parts xor to rare values all the time, so that sweep is short,
+//!    except at the (rare) heaps whose value is rare.
+//!
+//! Every step is exact whatever the mask: a mask that fits badly makes the
+//! method slower, never wrong. The mask is chosen from the values so far
+//! and chosen again each time the sequence doubles in length.
+
+mod mask;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+pub use mask::{choose_mask, pays, Mask, ENOUGH_TO_JUDGE, RARE_ENOUGH};
+pub use rules::HeapRules;
+
+/// g(0), ..., g(upto), continuing from `known` = g(0..known.len()) (which
+/// may be empty), or `None` if `stop` asked to stop early. `each` is told
+/// of each value computed here, not of those in `known`.
+pub fn sequence(
+    rules: &HeapRules,
+    known: Vec<u32>,
+    upto: usize,
+    mut each: impl FnMut(usize, u32),
+    stop: impl Fn() -> bool,
+) -> Option<Vec<u32>> {
+    let mut run = Run::new(rules, known, upto);
+    if run.g.len() > upto {
+        run.g.truncate(upto + 1);
+        return Some(run.g);
+    }
+    if run.g.len() >= ENOUGH_TO_JUDGE {
+        run.rechoose();
+    }
+    for n in run.g.len()..=upto {
+        if n % 1024 == 0 && stop() {
+            return None;
+        }
+        if n >= ENOUGH_TO_JUDGE && n.is_power_of_two() {
+            run.rechoose();
+        }
+        let v = match run.mask {
+            Some(mask) => run.sparse_mex(n, mask),
+            None => run.plain_mex(n),
+        };
+        run.push(n, v);
+        each(n, v);
+    }
+    Some(run.g)
+}
+
+/// The state of one computation.
+struct Run<'r> {
+    rules: &'r HeapRules,
+    g: Vec<u32>,
+    largest: u32,
+    mask: Option<Mask>,
+    /// The heaps of one token or more whose value is rare, in order, and
+    /// their values (kept alongside: one random read fewer per pair).
+    rare_heaps: Vec<u32>,
+    rare_values: Vec<u32>,
+    marks: Marks,
+    candidates: Vec<u32>,
+}
+
+impl<'r> Run<'r> {
+    fn new(rules: &'r HeapRules, mut known: Vec<u32>, upto: usize) -> Run<'r> {
+        known.reserve((upto + 1).saturating_sub(known.len()));
+        Run {
+            rules,
+            largest: known.iter().copied().max().unwrap_or(0),
+            g: known,
+            mask: None,
+            rare_heaps: Vec::new(),
+            rare_values: Vec::new(),
+            marks: Marks::default(),
+            candidates: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, n: usize, v: u32) {
+        self.g.push(v);
+        self.largest = self.largest.max(v);
+        if n > 0 && self.mask.is_some_and(|m| m.is_rare(v)) {
+            self.rare_heaps.push(n as u32);
+            self.rare_values.push(v);
+        }
+    }
+
+    /// Takes a better mask if the values so far suggest one: a clearly
+    /// smaller count of rare heaps, since switching costs a pass.
+    fn rechoose(&mut self) {
+        let Some(best) = choose_mask(&self.g) else {
+            return;
+        };
+        // g(0) = 0 is rare under every mask but not listed.
+        let rare_now = self.rare_heaps.len() + 1;
+        if self.mask.is_some() && best.rare * 10 >= rare_now * 9 {
+            return;
+        }
+        self.mask = Some(best);
+        self.rare_heaps.clear();
+        self.rare_values.clear();
+        for (n, &v) in self.g.iter().enumerate().skip(1) {
+            if best.is_rare(v) {
+                self.rare_heaps.push(n as u32);
+                self.rare_values.push(v);
+            }
+        }
+    }
+
+    /// Every option marked; the first value not marked. For the first heaps,
+    /// before there is anything to choose a mask from.
+    fn plain_mex(&mut self, n: usize) -> u32 {
+        let mut marks = self.marks.start(self.largest);
+        let g = &self.g;
+        self.rules.single_options(g, n, |v| marks.set(v));
+        for (rest, half, _) in self.rules.splits(n) {
+            for a in 1..=half {
+                marks.set(g[a] ^ g[rest - a]);
+            }
+        }
+        marks.first_unset(|_| true)
+    }
+
+    fn sparse_mex(&mut self, n: usize, mask: Mask) -> u32 {
+        let mut marks = self.marks.start(self.largest);
+        let g = &self.g;
+        self.rules.single_options(g, n, |v| marks.set(v));
+        for (rest, _, strict) in self.rules.splits(n) {
+            for (&r, &v) in self.rare_heaps.iter().zip(&self.rare_values) {
+                let r = r as usize;
+                if r >= rest {
+                    break;
+                }
+                let other = rest - r;
+                if !(strict && other == r) {
+                    marks.set(v ^ g[other]);
+                }
+            }
+        }
+        let common = marks.first_unset(|v| !mask.is_rare(v));
+        self.candidates.clear();
+        self.candidates
+            .extend((0..common).filter(|&v| mask.is_rare(v) && !marks.get(v)));
+        if !self.candidates.is_empty() {
+            sweep(self.rules, g, n, &mut marks, &mut self.candidates);
+        }
+        self.candidates.first().copied().unwrap_or(common)
+    }
+}
+
+/// Marks every split of heap n until each candidate is marked, and leaves
+/// in `candidates` those that never were.
+fn sweep(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, candidates: &mut Vec<u32>) {
+    // Most candidates turn up within a few dozen pairs; the chunks grow so
+    // that a long sweep does not check the candidates too often.
+    let mut chunk = 32;
+    for (rest, half, _) in rules.splits(n) {
+        let mut a = 1;
+        while a <= half {
+            let end = half.min(a + chunk - 1);
+            for x in a..=end {
+                marks.set(g[x] ^ g[rest - x]);
+            }
+            candidates.retain(|&v| !marks.get(v));
+            if candidates.is_empty() {
+                return;
+            }
+            a = end + 1;
+            chunk = (chunk * 2).min(4096);
+        }
+    }
+}
+
+/// Which values are options of the current heap: a stamp per value, so
+/// that nothing is cleared between heaps.
+#[derive(Default)]
+struct Marks {
+    stamps: Vec<u32>,
+    now: u32,
+}
+
+/// The marks of one heap, sized for its options.
+struct Started<'m> {
+    stamps: &'m mut [u32],
+    now: u32,
+}
+
+impl Marks {
+    fn start(&mut self, largest: u32) -> Started<'_> {
+        // Any xor of two values is below the next power of two past the
+        // largest; twice that leaves room for a value no option reaches in
+        // either class.
+        let size = ((largest as usize + 1).next_power_of_two() * 2).max(64);
+        if self.stamps.len() < size {
+            self.stamps.resize(size, 0);
+        }
+        if self.now == u32::MAX {
+            self.stamps.fill(0);
+            self.now = 0;
+        }
+        self.now += 1;
+        Started {
+            stamps: &mut self.stamps[..size],
+            now: self.now,
+        }
+    }
+}
+
+impl Started<'_> {
+    #[inline(always)]
+    fn set(&mut self, v: u32) {
+        let last = self.stamps.len() - 1;
+        self.stamps[v as usize & last] = self.now;
+    }
+
+    #[inline(always)]
+    fn get(&self, v: u32) -> bool {
+        let last = self.stamps.len() - 1;
+        self.stamps[v as usize & last] == self.now
+    }
+
+    /// The smallest value of a class that is not marked. There is one:
+    /// the upper half of the stamps is never marked, and holds values of
+    /// both classes for any mask below it.
+    fn first_unset(&self, in_class: impl Fn(u32) -> bool) -> u32 {
+        (0..self.stamps.len() as u32)
+            .find(|&v| in_class(v) && self.stamps[v as usize] != self.now)
+            .unwrap_or(self.stamps.len() as u32)
+    }
+}

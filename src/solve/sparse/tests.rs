@@ -1,0 +1,199 @@
+use super::*;
+use crate::eval::octal::OctalCode;
+use crate::solve::kernel::octal_sequence;
+
+fn dense(code: &str, upto: usize) -> Vec<u32> {
+    let code = OctalCode::parse(code).expect("a valid code");
+    octal_sequence(&code, upto, |_, _| {}, || false).expect("not stopped")
+}
+
+fn sparse(rules: &HeapRules, known: Vec<u32>, upto: usize) -> Vec<u32> {
+    sequence(rules, known, upto, |_, _| {}, || false).expect("not stopped")
+}
+
+fn octal(code: &str) -> HeapRules {
+    HeapRules::octal(&OctalCode::parse(code).expect("a valid code"))
+}
+
+/// The textbook method: every option listed, the smallest value missing.
+fn textbook(rules: &HeapRules, upto: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=upto {
+        let mut options = Vec::new();
+        rules.single_options(&g, n, |v| options.push(v));
+        for &(k, strict) in &rules.split {
+            for a in 1..n.saturating_sub(k) {
+                let b = n - k - a;
+                if a < b || (a == b && !strict) {
+                    options.push(g[a] ^ g[b]);
+                }
+            }
+        }
+        g.push((0..).find(|v| !options.contains(v)).expect("a mex"));
+    }
+    g
+}
+
+#[test]
+fn grundys_game_starts_as_published() {
+    // OEIS A002188.
+    let want = [
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
+    ];
+    assert_eq!(sparse(&HeapRules::grundys_game(), vec![], 29), want);
+}
+
+#[test]
+fn grundys_game_agrees_with_the_textbook_method() {
+    let rules = HeapRules::grundys_game();
+    assert_eq!(sparse(&rules, vec![], 6000), textbook(&rules, 6000));
+}
+
+#[test]
+fn named_codes_agree_with_the_dense_kernel() {
+    for code in [
+        "0.77", "0.07", "0.137", "0.007", "4.7", "0.16", "0.6", "4.0", "0.51", "0.3122", "0.06",
+        "0.4", "0.56", "0.72",
+    ] {
+        let want = dense(code, 9000);
+        assert_eq!(sparse(&octal(code), vec![], 9000), want, "{code}");
+    }
+}
+
+#[test]
+fn textbook_and_kernel_agree_on_the_rules_read_from_a_code() {
+    for code in ["0.77", "4.07", "0.1234"] {
+        assert_eq!(textbook(&octal(code), 300), dense(code, 300), "{code}");
+    }
+}
+
+#[test]
+fn random_codes_agree_with_the_dense_kernel() {
+    // A fixed generator: the same codes every run, many shapes.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    for _ in 0..60 {
+        let len = 1 + next(5) as usize;
+        let digits: String = (0..len).map(|_| char::from(b'0' + next(8) as u8)).collect();
+        let first = if next(4) == 0 { '4' } else { '0' };
+        let code = format!("{first}.{digits}");
+        let upto = 4200 + next(1000) as usize;
+        assert_eq!(
+            sparse(&octal(&code), vec![], upto),
+            dense(&code, upto),
+            "{code} to {upto}"
+        );
+    }
+}
+
+#[test]
+fn a_mask_that_stops_fitting_still_gives_the_right_values() {
+    // Values that grow without bound (g(n) = n for a while, then more
+    // spread out): the mask chosen early fits badly later and is chosen
+    // again, and the values stay right throughout.
+    let code = format!("0.{}", "7".repeat(40));
+    assert_eq!(sparse(&octal(&code), vec![], 9000), dense(&code, 9000));
+    // A mask forced on a sequence it does not fit.
+    let rules = octal("0.77");
+    let want = dense("0.77", 3000);
+    let mut run = Run::new(&rules, want[..2000].to_vec(), 3000);
+    run.mask = Some(Mask {
+        bits: 1,
+        rare: 0,
+        total: 0,
+    });
+    for (n, &v) in want.iter().enumerate().skip(1).take(1999) {
+        if v % 2 == 0 {
+            run.rare_heaps.push(n as u32);
+            run.rare_values.push(v);
+        }
+    }
+    for (n, &v) in want.iter().enumerate().skip(2000) {
+        let got = run.sparse_mex(
+            n,
+            Mask {
+                bits: 1,
+                rare: 0,
+                total: 0,
+            },
+        );
+        assert_eq!(got, v, "n = {n}");
+        run.push(n, got);
+    }
+}
+
+#[test]
+fn resuming_gives_the_same_values() {
+    for rules in [HeapRules::grundys_game(), octal("0.16"), octal("0.007")] {
+        let whole = sparse(&rules, vec![], 12_000);
+        for cut in [0, 1, 7, 4095, 4096, 5000, 8192, 12_000] {
+            let mut told = Vec::new();
+            let resumed = sequence(
+                &rules,
+                whole[..cut].to_vec(),
+                12_000,
+                |n, v| told.push((n, v)),
+                || false,
+            )
+            .expect("not stopped");
+            assert_eq!(resumed, whole, "cut at {cut}");
+            assert_eq!(told.first().map(|t| t.0), Some(cut));
+        }
+        assert_eq!(sparse(&rules, whole.clone(), 100), whole[..=100]);
+    }
+}
+
+#[test]
+fn stopping_returns_nothing() {
+    let rules = HeapRules::grundys_game();
+    assert!(sequence(&rules, vec![], 100_000, |_, _| {}, || true).is_none());
+}
+
+#[test]
+fn the_games_it_is_meant_for_have_few_rare_values() {
+    let grundy = sparse(&HeapRules::grundys_game(), vec![], 20_000);
+    let mask = choose_mask(&grundy).expect("a mask");
+    assert!(mask.rare_fraction() < 0.1, "{mask:?}");
+    assert!(!pays(&dense("0.07", 20_000)));
+}
+
+/// Timings, not a check: `SPARSE_UPTO=1000000 cargo test --release --lib
+/// sparse::tests::timings -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn timings() {
+    let upto: usize = std::env::var("SPARSE_UPTO")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let games =
+        std::env::var("SPARSE_GAMES").unwrap_or_else(|_| "grundy,0.16,0.6,0.007,0.07".into());
+    let dense_too = std::env::var("SPARSE_DENSE").is_ok();
+    for game in games.split(',') {
+        let rules = if game == "grundy" {
+            HeapRules::grundys_game()
+        } else {
+            octal(game)
+        };
+        let start = std::time::Instant::now();
+        let values = sparse(&rules, vec![], upto);
+        let took = start.elapsed();
+        let mask = choose_mask(&values);
+        println!(
+            "{game} to {upto}: sparse {took:.2?}, max {}, mask {mask:?}, pays {}",
+            values.iter().max().unwrap_or(&0),
+            pays(&values[..values.len().min(1 << 14)])
+        );
+        if dense_too && game != "grundy" {
+            let start = std::time::Instant::now();
+            let want = dense(game, upto);
+            println!("{game} to {upto}: dense {:.2?}", start.elapsed());
+            assert_eq!(values, want);
+        }
+    }
+}
