@@ -73,6 +73,9 @@ struct Run<'r> {
     rare_values: Vec<u32>,
     marks: Marks,
     candidates: Vec<u32>,
+    /// The xors of one chunk of a sweep.
+    xors: Vec<u32>,
+    sweep: Sweep,
 }
 
 impl<'r> Run<'r> {
@@ -87,6 +90,8 @@ impl<'r> Run<'r> {
             rare_values: Vec::new(),
             marks: Marks::default(),
             candidates: Vec::new(),
+            xors: Vec::new(),
+            sweep: sweep_for_this_cpu(),
         }
     }
 
@@ -156,7 +161,14 @@ impl<'r> Run<'r> {
         self.candidates
             .extend((0..common).filter(|&v| mask.is_rare(v) && !marks.get(v)));
         if !self.candidates.is_empty() {
-            sweep(self.rules, g, n, &mut marks, &mut self.candidates);
+            (self.sweep)(
+                self.rules,
+                g,
+                n,
+                &mut marks,
+                &mut self.candidates,
+                &mut self.xors,
+            );
         }
         self.candidates.first().copied().unwrap_or(common)
     }
@@ -164,26 +176,86 @@ impl<'r> Run<'r> {
 
 /// Marks every split of heap n until each candidate is marked, and leaves
 /// in `candidates` those that never were.
-fn sweep(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, candidates: &mut Vec<u32>) {
-    // Most candidates turn up within a few dozen pairs; the chunks grow so
+type Sweep = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
+
+/// The AVX2 build of the sweep where the processor has it.
+fn sweep_for_this_cpu() -> Sweep {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor was just found to support AVX2.
+        return |rules, g, n, marks, candidates, xors| unsafe {
+            sweep_avx2(rules, g, n, marks, candidates, xors)
+        };
+    }
+    sweep_portable
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sweep_avx2(
+    rules: &HeapRules,
+    g: &[u32],
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    sweep(rules, g, n, marks, candidates, xors)
+}
+
+fn sweep_portable(
+    rules: &HeapRules,
+    g: &[u32],
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    sweep(rules, g, n, marks, candidates, xors)
+}
+
+#[inline(always)]
+fn sweep(
+    rules: &HeapRules,
+    g: &[u32],
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    // From the middle outwards: there both parts are large, so almost
+    // surely common, and their xors are the rare values sought; the pairs
+    // with a small part mostly hold the rare heaps, already paired. Most
+    // candidates turn up within a few hundred pairs; the chunks grow so
     // that a long sweep does not check the candidates too often.
-    let mut chunk = 32;
+    let mut chunk = 64;
+    xors.resize(MOST, 0);
     for (rest, half, _) in rules.splits(n) {
-        let mut a = 1;
-        while a <= half {
-            let end = half.min(a + chunk - 1);
-            for x in a..=end {
-                marks.set(g[x] ^ g[rest - x]);
+        let mut end = half;
+        while end > 0 {
+            let start = end.saturating_sub(chunk) + 1;
+            let xors = &mut xors[..=end - start];
+            // Pair x is g(x) with g(rest - x): the right parts run backwards.
+            let left = &g[start..=end];
+            let right = &g[rest - end..=rest - start];
+            for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
+                *o = l ^ r;
+            }
+            for &x in xors.iter() {
+                marks.set(x);
             }
             candidates.retain(|&v| !marks.get(v));
             if candidates.is_empty() {
                 return;
             }
-            a = end + 1;
-            chunk = (chunk * 2).min(4096);
+            end = start - 1;
+            chunk = (chunk + chunk / 2).min(MOST);
         }
     }
 }
+
+/// The longest chunk of a sweep.
+const MOST: usize = 4096;
 
 /// Which values are options of the current heap: a stamp per value, so
 /// that nothing is cleared between heaps.
