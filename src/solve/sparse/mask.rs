@@ -16,7 +16,7 @@ pub struct Mask {
 
 impl Mask {
     pub fn is_rare(self, v: u32) -> bool {
-        (v & self.bits).count_ones() % 2 == 0
+        (v & self.bits).count_ones() & 1 == 0
     }
 
     pub fn rare_fraction(self) -> f64 {
