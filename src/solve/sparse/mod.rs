@@ -234,17 +234,26 @@ fn sweep(
         let mut end = half;
         while end > 0 {
             let start = end.saturating_sub(chunk) + 1;
-            let xors = &mut xors[..=end - start];
             // Pair x is g(x) with g(rest - x): the right parts run backwards.
             let left = &g[start..=end];
             let right = &g[rest - end..=rest - start];
-            for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
-                *o = l ^ r;
+            if candidates.len() > FEW {
+                let xors = &mut xors[..=end - start];
+                for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
+                    *o = l ^ r;
+                }
+                for &x in xors.iter() {
+                    marks.set(x);
+                }
+                candidates.retain(|&v| !marks.get(v));
+            } else {
+                let found = find_few(candidates, left, right);
+                let mut i = 0;
+                candidates.retain(|_| {
+                    i += 1;
+                    found & (1 << (i - 1)) == 0
+                });
             }
-            for &x in xors.iter() {
-                marks.set(x);
-            }
-            candidates.retain(|&v| !marks.get(v));
             if candidates.is_empty() {
                 return;
             }
@@ -252,6 +261,29 @@ fn sweep(
             chunk = (chunk + chunk / 2).min(MOST);
         }
     }
+}
+
+/// With this many candidates left or fewer, the pairs are compared with
+/// each of them instead of marked: comparing vectorises, marking (a store
+/// at a data-dependent place) does not.
+const FEW: usize = 4;
+
+/// Bit i set: candidate i is the xor of some `left[j]` and
+/// `right[len - 1 - j]`.
+#[inline(always)]
+fn find_few(candidates: &[u32], left: &[u32], right: &[u32]) -> u32 {
+    // Missing candidates are padded with a copy of the first.
+    let c = |i: usize| candidates.get(i).copied().unwrap_or(candidates[0]);
+    let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
+    let (mut h0, mut h1, mut h2, mut h3) = (0u32, 0u32, 0u32, 0u32);
+    for (l, r) in left.iter().zip(right.iter().rev()) {
+        let x = l ^ r;
+        h0 |= (x == c0) as u32;
+        h1 |= (x == c1) as u32;
+        h2 |= (x == c2) as u32;
+        h3 |= (x == c3) as u32;
+    }
+    h0 | h1 << 1 | h2 << 2 | h3 << 3
 }
 
 /// The longest chunk of a sweep.
