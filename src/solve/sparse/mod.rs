@@ -75,7 +75,7 @@ struct Run<'r> {
     candidates: Vec<u32>,
     /// The xors of one chunk of a sweep.
     xors: Vec<u32>,
-    sweep: Sweep,
+    hot: HotLoops,
 }
 
 impl<'r> Run<'r> {
@@ -91,7 +91,7 @@ impl<'r> Run<'r> {
             marks: Marks::default(),
             candidates: Vec::new(),
             xors: Vec::new(),
-            sweep: sweep_for_this_cpu(),
+            hot: hot_loops_for_this_cpu(),
         }
     }
 
@@ -141,18 +141,30 @@ impl<'r> Run<'r> {
     }
 
     fn sparse_mex(&mut self, n: usize, mask: Mask) -> u32 {
+        if self.xors.len() < self.rare_heaps.len() {
+            self.xors.resize(2 * self.rare_heaps.len(), 0);
+        }
         let mut marks = self.marks.start(self.largest);
         let g = &self.g;
         self.rules.single_options(g, n, |v| marks.set(v));
         for (rest, _, strict) in self.rules.splits(n) {
-            for (&r, &v) in self.rare_heaps.iter().zip(&self.rare_values) {
-                let r = r as usize;
-                if r >= rest {
-                    break;
-                }
-                let other = rest - r;
-                if !(strict && other == r) {
-                    marks.set(v ^ g[other]);
+            let below = self.rare_heaps.partition_point(|&r| (r as usize) < rest);
+            // Grundy's game may not split into two equal heaps.
+            let middle = if strict && rest % 2 == 0 {
+                self.rare_heaps[..below]
+                    .binary_search(&((rest / 2) as u32))
+                    .ok()
+            } else {
+                None
+            };
+            let (skip_from, skip_to) = middle.map_or((below, below), |i| (i, i + 1));
+            for range in [0..skip_from, skip_to..below] {
+                let heaps = &self.rare_heaps[range.clone()];
+                let values = &self.rare_values[range];
+                let xors = &mut self.xors[..heaps.len()];
+                (self.hot.rare_xors)(heaps, values, g, rest, xors);
+                for &x in xors.iter() {
+                    marks.set(x);
                 }
             }
         }
@@ -161,7 +173,7 @@ impl<'r> Run<'r> {
         self.candidates
             .extend((0..common).filter(|&v| mask.is_rare(v) && !marks.get(v)));
         if !self.candidates.is_empty() {
-            (self.sweep)(
+            (self.hot.sweep)(
                 self.rules,
                 g,
                 n,
@@ -178,16 +190,54 @@ impl<'r> Run<'r> {
 /// in `candidates` those that never were.
 type Sweep = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
 
-/// The AVX2 build of the sweep where the processor has it.
-fn sweep_for_this_cpu() -> Sweep {
+/// `out[i] = values[i] ^ g[rest - heaps[i]]`, for heaps below `rest`.
+type RareXors = fn(&[u32], &[u32], &[u32], usize, &mut [u32]);
+
+/// The builds of the hot loops chosen for this processor.
+struct HotLoops {
+    sweep: Sweep,
+    rare_xors: RareXors,
+}
+
+fn hot_loops_for_this_cpu() -> HotLoops {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor was just found to support AVX2.
-        return |rules, g, n, marks, candidates, xors| unsafe {
-            sweep_avx2(rules, g, n, marks, candidates, xors)
+        // SAFETY (both): the processor was just found to support AVX2.
+        return HotLoops {
+            sweep: |rules, g, n, marks, candidates, xors| unsafe {
+                sweep_avx2(rules, g, n, marks, candidates, xors)
+            },
+            rare_xors: |heaps, values, g, rest, out| unsafe {
+                rare_xors_avx2(heaps, values, g, rest, out)
+            },
         };
     }
-    sweep_portable
+    HotLoops {
+        sweep: sweep_portable,
+        rare_xors: rare_xors_portable,
+    }
+}
+
+#[inline(always)]
+fn rare_xors(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
+    // The clamp never changes an index (every heap is below `rest`, which
+    // is at most the last heap), but it lets the compiler drop the bounds
+    // check, and the loop becomes gathers.
+    let last = g.len().saturating_sub(1);
+    let g = &g[..=last];
+    for ((o, &h), &v) in out.iter_mut().zip(heaps).zip(values) {
+        *o = v ^ g[rest.wrapping_sub(h as usize).min(last)];
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rare_xors_avx2(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
+    rare_xors(heaps, values, g, rest, out)
+}
+
+fn rare_xors_portable(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
+    rare_xors(heaps, values, g, rest, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -229,7 +279,9 @@ fn sweep(
     // candidates turn up within a few hundred pairs; the chunks grow so
     // that a long sweep does not check the candidates too often.
     let mut chunk = 64;
-    xors.resize(MOST, 0);
+    if xors.len() < MOST {
+        xors.resize(MOST, 0);
+    }
     for (rest, half, _) in rules.splits(n) {
         let mut end = half;
         while end > 0 {

@@ -184,6 +184,13 @@ fn timings() {
         let values = sparse(&rules, vec![], upto);
         let took = start.elapsed();
         let mask = choose_mask(&values);
+        if let Some(m) = mask {
+            let windows: Vec<usize> = values
+                .chunks(values.len().div_ceil(10))
+                .map(|w| w.iter().filter(|&&v| m.is_rare(v)).count())
+                .collect();
+            println!("{game}: rare heaps per tenth under the final mask {windows:?}");
+        }
         println!(
             "{game} to {upto}: sparse {took:.2?}, max {}, mask {mask:?}, pays {}",
             values.iter().max().unwrap_or(&0),
