@@ -23,7 +23,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use mask::{choose_mask, pays, Mask, ENOUGH_TO_JUDGE, RARE_ENOUGH};
+pub use mask::{choose_mask, judge_after, pays, Mask, ENOUGH_TO_JUDGE};
 pub use rules::HeapRules;
 
 /// g(0), ..., g(upto), continuing from `known` = g(0..known.len()) (which
@@ -33,6 +33,20 @@ pub fn sequence(
     rules: &HeapRules,
     known: Vec<u32>,
     upto: usize,
+    each: impl FnMut(usize, u32),
+    stop: impl Fn() -> bool,
+) -> Option<Vec<u32>> {
+    sequence_warmed(rules, known, upto, ENOUGH_TO_JUDGE, each, stop)
+}
+
+/// `sequence`, choosing the first mask after `warm` heaps (and again at
+/// each power of two past it); tests lower it to reach every path with
+/// short sequences.
+fn sequence_warmed(
+    rules: &HeapRules,
+    known: Vec<u32>,
+    upto: usize,
+    warm: usize,
     mut each: impl FnMut(usize, u32),
     stop: impl Fn() -> bool,
 ) -> Option<Vec<u32>> {
@@ -41,14 +55,14 @@ pub fn sequence(
         run.g.truncate(upto + 1);
         return Some(run.g);
     }
-    if run.g.len() >= ENOUGH_TO_JUDGE {
+    if run.g.len() >= warm {
         run.rechoose();
     }
     for n in run.g.len()..=upto {
         if n % 1024 == 0 && stop() {
             return None;
         }
-        if n >= ENOUGH_TO_JUDGE && n.is_power_of_two() {
+        if n >= warm && (n == warm || n.is_power_of_two()) {
             run.rechoose();
         }
         let v = match run.mask {
