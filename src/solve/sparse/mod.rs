@@ -14,14 +14,23 @@
 //!    Common parts xor to rare values all the time, so that sweep is short,
 //!    except at the (rare) heaps whose value is rare.
 //!
+//! To pick it automatically: compute `judge_after(upto)` values the plain
+//! way, ask `pays(&values, upto)`, and if it says so, go on with
+//! `sequence(&rules, values, upto, ..)`.
+//!
 //! Every step is exact whatever the mask: a mask that fits badly makes the
 //! method slower, never wrong. The mask is chosen from the values so far
 //! and chosen again each time the sequence doubles in length.
 
+mod hot;
+mod marks;
 mod mask;
 mod rules;
 #[cfg(test)]
 mod tests;
+
+use hot::{hot_loops_for_this_cpu, HotLoops};
+use marks::Marks;
 
 pub use mask::{choose_mask, judge_after, pays, Mask, ENOUGH_TO_JUDGE};
 pub use rules::HeapRules;
@@ -50,6 +59,13 @@ fn sequence_warmed(
     mut each: impl FnMut(usize, u32),
     stop: impl Fn() -> bool,
 ) -> Option<Vec<u32>> {
+    // Rare heaps are listed as u32 (half the memory traffic of usize);
+    // past that, every heap is paired the plain way.
+    let warm = if upto < u32::MAX as usize {
+        warm
+    } else {
+        usize::MAX
+    };
     let mut run = Run::new(rules, known, upto);
     if run.g.len() > upto {
         run.g.truncate(upto + 1);
@@ -197,218 +213,5 @@ impl<'r> Run<'r> {
             );
         }
         self.candidates.first().copied().unwrap_or(common)
-    }
-}
-
-/// Marks every split of heap n until each candidate is marked, and leaves
-/// in `candidates` those that never were.
-type Sweep = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
-
-/// `out[i] = values[i] ^ g[rest - heaps[i]]`, for heaps below `rest`.
-type RareXors = fn(&[u32], &[u32], &[u32], usize, &mut [u32]);
-
-/// The builds of the hot loops chosen for this processor.
-struct HotLoops {
-    sweep: Sweep,
-    rare_xors: RareXors,
-}
-
-fn hot_loops_for_this_cpu() -> HotLoops {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY (both): the processor was just found to support AVX2.
-        return HotLoops {
-            sweep: |rules, g, n, marks, candidates, xors| unsafe {
-                sweep_avx2(rules, g, n, marks, candidates, xors)
-            },
-            rare_xors: |heaps, values, g, rest, out| unsafe {
-                rare_xors_avx2(heaps, values, g, rest, out)
-            },
-        };
-    }
-    HotLoops {
-        sweep: sweep_portable,
-        rare_xors: rare_xors_portable,
-    }
-}
-
-#[inline(always)]
-fn rare_xors(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    // The clamp never changes an index (every heap is below `rest`, which
-    // is at most the last heap), but it lets the compiler drop the bounds
-    // check, and the loop becomes gathers.
-    let last = g.len().saturating_sub(1);
-    let g = &g[..=last];
-    for ((o, &h), &v) in out.iter_mut().zip(heaps).zip(values) {
-        *o = v ^ g[rest.wrapping_sub(h as usize).min(last)];
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn rare_xors_avx2(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    rare_xors(heaps, values, g, rest, out)
-}
-
-fn rare_xors_portable(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    rare_xors(heaps, values, g, rest, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn sweep_avx2(
-    rules: &HeapRules,
-    g: &[u32],
-    n: usize,
-    marks: &mut Started,
-    candidates: &mut Vec<u32>,
-    xors: &mut Vec<u32>,
-) {
-    sweep(rules, g, n, marks, candidates, xors)
-}
-
-fn sweep_portable(
-    rules: &HeapRules,
-    g: &[u32],
-    n: usize,
-    marks: &mut Started,
-    candidates: &mut Vec<u32>,
-    xors: &mut Vec<u32>,
-) {
-    sweep(rules, g, n, marks, candidates, xors)
-}
-
-#[inline(always)]
-fn sweep(
-    rules: &HeapRules,
-    g: &[u32],
-    n: usize,
-    marks: &mut Started,
-    candidates: &mut Vec<u32>,
-    xors: &mut Vec<u32>,
-) {
-    // From the middle outwards: there both parts are large, so almost
-    // surely common, and their xors are the rare values sought; the pairs
-    // with a small part mostly hold the rare heaps, already paired. Most
-    // candidates turn up within a few hundred pairs; the chunks grow so
-    // that a long sweep does not check the candidates too often.
-    let mut chunk = 64;
-    if xors.len() < MOST {
-        xors.resize(MOST, 0);
-    }
-    for (rest, half, _) in rules.splits(n) {
-        let mut end = half;
-        while end > 0 {
-            let start = end.saturating_sub(chunk) + 1;
-            // Pair x is g(x) with g(rest - x): the right parts run backwards.
-            let left = &g[start..=end];
-            let right = &g[rest - end..=rest - start];
-            if candidates.len() > FEW {
-                let xors = &mut xors[..=end - start];
-                for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
-                    *o = l ^ r;
-                }
-                for &x in xors.iter() {
-                    marks.set(x);
-                }
-                candidates.retain(|&v| !marks.get(v));
-            } else {
-                let found = find_few(candidates, left, right);
-                let mut i = 0;
-                candidates.retain(|_| {
-                    i += 1;
-                    found & (1 << (i - 1)) == 0
-                });
-            }
-            if candidates.is_empty() {
-                return;
-            }
-            end = start - 1;
-            chunk = (chunk + chunk / 2).min(MOST);
-        }
-    }
-}
-
-/// With this many candidates left or fewer, the pairs are compared with
-/// each of them instead of marked: comparing vectorises, marking (a store
-/// at a data-dependent place) does not.
-const FEW: usize = 4;
-
-/// Bit i set: candidate i is the xor of some `left[j]` and
-/// `right[len - 1 - j]`.
-#[inline(always)]
-fn find_few(candidates: &[u32], left: &[u32], right: &[u32]) -> u32 {
-    // Missing candidates are padded with a copy of the first.
-    let c = |i: usize| candidates.get(i).copied().unwrap_or(candidates[0]);
-    let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
-    let (mut h0, mut h1, mut h2, mut h3) = (0u32, 0u32, 0u32, 0u32);
-    for (l, r) in left.iter().zip(right.iter().rev()) {
-        let x = l ^ r;
-        h0 |= (x == c0) as u32;
-        h1 |= (x == c1) as u32;
-        h2 |= (x == c2) as u32;
-        h3 |= (x == c3) as u32;
-    }
-    h0 | h1 << 1 | h2 << 2 | h3 << 3
-}
-
-/// The longest chunk of a sweep.
-const MOST: usize = 4096;
-
-/// Which values are options of the current heap: a stamp per value, so
-/// that nothing is cleared between heaps.
-#[derive(Default)]
-struct Marks {
-    stamps: Vec<u32>,
-    now: u32,
-}
-
-/// The marks of one heap, sized for its options.
-struct Started<'m> {
-    stamps: &'m mut [u32],
-    now: u32,
-}
-
-impl Marks {
-    fn start(&mut self, largest: u32) -> Started<'_> {
-        // Any xor of two values is below the next power of two past the
-        // largest; twice that leaves room for a value no option reaches in
-        // either class.
-        let size = ((largest as usize + 1).next_power_of_two() * 2).max(64);
-        if self.stamps.len() < size {
-            self.stamps.resize(size, 0);
-        }
-        if self.now == u32::MAX {
-            self.stamps.fill(0);
-            self.now = 0;
-        }
-        self.now += 1;
-        Started {
-            stamps: &mut self.stamps[..size],
-            now: self.now,
-        }
-    }
-}
-
-impl Started<'_> {
-    #[inline(always)]
-    fn set(&mut self, v: u32) {
-        let last = self.stamps.len() - 1;
-        self.stamps[v as usize & last] = self.now;
-    }
-
-    #[inline(always)]
-    fn get(&self, v: u32) -> bool {
-        let last = self.stamps.len() - 1;
-        self.stamps[v as usize & last] == self.now
-    }
-
-    /// The smallest value of a class that is not marked. There is one:
-    /// the upper half of the stamps is never marked, and holds values of
-    /// both classes for any mask below it.
-    fn first_unset(&self, in_class: impl Fn(u32) -> bool) -> u32 {
-        (0..self.stamps.len() as u32)
-            .find(|&v| in_class(v) && self.stamps[v as usize] != self.now)
-            .unwrap_or(self.stamps.len() as u32)
     }
 }
