@@ -12,10 +12,14 @@ pub(super) type Sweep = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32
 /// `out[i] = values[i] ^ g[rest - heaps[i]]`, for heaps below `rest`.
 pub(super) type RareXors = fn(&[u32], &[u32], &[u32], usize, &mut [u32]);
 
+/// Marks every split of heap n: the plain method.
+pub(super) type MarkAll = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>);
+
 /// The builds of the hot loops chosen for this processor.
 pub(super) struct HotLoops {
     pub sweep: Sweep,
     pub rare_xors: RareXors,
+    pub mark_all: MarkAll,
 }
 
 pub(super) fn hot_loops_for_this_cpu() -> HotLoops {
@@ -29,12 +33,59 @@ pub(super) fn hot_loops_for_this_cpu() -> HotLoops {
             rare_xors: |heaps, values, g, rest, out| unsafe {
                 rare_xors_avx2(heaps, values, g, rest, out)
             },
+            mark_all: |rules, g, n, marks, xors| unsafe { mark_all_avx2(rules, g, n, marks, xors) },
         };
     }
     HotLoops {
         sweep: sweep_portable,
         rare_xors: rare_xors_portable,
+        mark_all: mark_all_portable,
     }
+}
+
+#[inline(always)]
+fn mark_all(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, xors: &mut Vec<u32>) {
+    if xors.len() < MOST {
+        xors.resize(MOST, 0);
+    }
+    for (rest, half, _) in rules.splits(n) {
+        let mut end = half;
+        while end > 0 {
+            let start = end.saturating_sub(MOST) + 1;
+            let left = &g[start..=end];
+            let right = &g[rest - end..=rest - start];
+            let xors = &mut xors[..=end - start];
+            for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
+                *o = l ^ r;
+            }
+            for &x in xors.iter() {
+                marks.set(x);
+            }
+            end = start - 1;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_all_avx2(
+    rules: &HeapRules,
+    g: &[u32],
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
+    mark_all(rules, g, n, marks, xors)
+}
+
+fn mark_all_portable(
+    rules: &HeapRules,
+    g: &[u32],
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
+    mark_all(rules, g, n, marks, xors)
 }
 
 #[inline(always)]

@@ -69,72 +69,6 @@ pub fn choose_mask(values: &[u32]) -> Option<Mask> {
     })
 }
 
-/// Below this many values the structure of a sequence says little.
-pub const ENOUGH_TO_JUDGE: usize = 1 << 12;
-
-/// How many values to compute the plain way before asking [`pays`] about a
-/// run to `upto`: a sixteenth of the run costs about 1/256 of it with the
-/// plain method, and shows the rare heaps thinning out (or not).
-pub fn judge_after(upto: usize) -> usize {
-    (upto / 16).max(ENOUGH_TO_JUDGE).min(upto)
-}
-
-/// Rough costs in nanoseconds on an x86-64 of 2024, measured with the
-/// timings test: a split marked by the plain vectorised kernel; a rare heap
-/// paired (a gathered read and a mark); and the sweep for the missing rare
-/// values, per heap.
-const PLAIN_PAIR: f64 = 0.3;
-const RARE_PAIR: f64 = 1.0;
-const HUNT: f64 = 1500.0;
-
-/// Whether computing g(len)..=g(upto) after `values` = g(0..len) is
-/// expected to be faster with the rare/common method than the plain one.
-///
-/// The plain method costs in proportion to the heap, so a run costs about
-/// (upto² - len²)/4 pairs. The rare/common method costs, per heap, the rare
-/// heaps so far plus a sweep. The rare heaps are counted under the best
-/// mask, and new ones are expected at the rate of the last quarter of
-/// `values`, shrinking from quarter to quarter as it shrank from the third
-/// to the last (in most games where the method pays, rare heaps die out).
-/// Both methods are per split, which cancels out.
-pub fn pays(values: &[u32], upto: usize) -> bool {
-    let len = values.len();
-    if len < ENOUGH_TO_JUDGE || upto < len {
-        return false;
-    }
-    let Some(mask) = choose_mask(values) else {
-        return false;
-    };
-    let quarter = len / 4;
-    let rare_in = |from: usize| {
-        values[from..from + quarter]
-            .iter()
-            .filter(|&&v| mask.is_rare(v))
-            .count() as f64
-    };
-    let (third, last) = (rare_in(len - 2 * quarter), rare_in(len - quarter));
-    let shrink = if third > 0.0 {
-        (last / third).min(1.0)
-    } else {
-        1.0
-    };
-    let mut sparse = 0.0;
-    let mut rare = mask.rare as f64;
-    let mut new = last;
-    let mut at = len;
-    while at < upto {
-        let step = quarter.min(upto - at);
-        new *= shrink;
-        // The new rare heaps arrive evenly over the step.
-        sparse += step as f64 * (RARE_PAIR * (rare + new / 2.0) + HUNT);
-        rare += new;
-        at += step;
-    }
-    let (len, upto) = (len as f64, upto as f64);
-    let plain = PLAIN_PAIR * (upto * upto - len * len) / 4.0;
-    sparse < plain
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,21 +111,5 @@ mod tests {
     fn all_zeros_have_no_mask() {
         assert_eq!(choose_mask(&[0, 0, 0]), None);
         assert_eq!(choose_mask(&[]), None);
-    }
-
-    #[test]
-    fn few_rare_values_pay_on_long_runs() {
-        // Mostly 1 (common under mask 1) with a few 0s.
-        let mut values = vec![1u32; ENOUGH_TO_JUDGE];
-        values[0] = 0;
-        assert!(pays(&values, 1_000_000));
-        // Too short a run to make up for the sweeps.
-        assert!(!pays(&values, ENOUGH_TO_JUDGE + 10));
-        // Values spread evenly: every mask leaves about half of them rare.
-        let even: Vec<u32> = (0..ENOUGH_TO_JUDGE as u32).map(|n| n % 16).collect();
-        assert!(!pays(&even, 1_000_000));
-        assert!(!pays(&values[..100], 1_000_000));
-        assert!(judge_after(1_000_000) >= ENOUGH_TO_JUDGE);
-        assert!(judge_after(100) <= 100);
     }
 }

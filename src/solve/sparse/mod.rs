@@ -15,13 +15,14 @@
 //!    except at the (rare) heaps whose value is rare.
 //!
 //! To pick it automatically: compute `judge_after(upto)` values the plain
-//! way, ask `pays(&values, upto)`, and if it says so, go on with
+//! way, ask `pays(&rules, &values, upto)`, and if it says so, go on with
 //! `sequence(&rules, values, upto, ..)`.
 //!
 //! Every step is exact whatever the mask: a mask that fits badly makes the
 //! method slower, never wrong. The mask is chosen from the values so far
 //! and chosen again each time the sequence doubles in length.
 
+mod choice;
 mod hot;
 mod marks;
 mod mask;
@@ -32,7 +33,8 @@ mod tests;
 use hot::{hot_loops_for_this_cpu, HotLoops};
 use marks::Marks;
 
-pub use mask::{choose_mask, judge_after, pays, Mask, ENOUGH_TO_JUDGE};
+pub use choice::{judge_after, pays, ENOUGH_TO_JUDGE};
+pub use mask::{choose_mask, Mask};
 pub use rules::HeapRules;
 
 /// g(0), ..., g(upto), continuing from `known` = g(0..known.len()) (which
@@ -162,11 +164,7 @@ impl<'r> Run<'r> {
         let mut marks = self.marks.start(self.largest);
         let g = &self.g;
         self.rules.single_options(g, n, |v| marks.set(v));
-        for (rest, half, _) in self.rules.splits(n) {
-            for a in 1..=half {
-                marks.set(g[a] ^ g[rest - a]);
-            }
-        }
+        (self.hot.mark_all)(self.rules, g, n, &mut marks, &mut self.xors);
         marks.first_unset(|_| true)
     }
 
