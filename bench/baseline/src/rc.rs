@@ -125,10 +125,26 @@ impl Rc<'_> {
             while hi > 0 {
                 let lo = hi.saturating_sub(block) + 1;
                 let base = self.upto - rest;
-                for (&a, &b) in g[lo..=hi].iter().zip(&rev[base + lo..=base + hi]) {
-                    seen[(a ^ b) as usize] = s;
+                let (left, right) = (&g[lo..=hi], &rev[base + lo..=base + hi]);
+                if self.missing.len() <= 2 {
+                    // One or two left: look for them with compares, which
+                    // vectorise, rather than stores to `seen`.
+                    let x = self.missing[0];
+                    let y = *self.missing.last().unwrap_or(&x);
+                    let (hit_x, hit_y) = left
+                        .iter()
+                        .zip(right)
+                        .fold((false, false), |(p, q), (&a, &b)| {
+                            (p | (a ^ b == x), q | (a ^ b == y))
+                        });
+                    self.missing
+                        .retain(|&v| !((v == x && hit_x) || (v == y && hit_y)));
+                } else {
+                    for (&a, &b) in left.iter().zip(right) {
+                        seen[(a ^ b) as usize] = s;
+                    }
+                    self.missing.retain(|&v| seen[v as usize] != s);
                 }
-                self.missing.retain(|&v| seen[v as usize] != s);
                 if self.missing.is_empty() {
                     break 'splits;
                 }

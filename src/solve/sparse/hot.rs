@@ -188,24 +188,22 @@ fn sweep(
 /// With this many candidates left or fewer, the pairs are compared with
 /// each of them instead of marked: comparing vectorises, marking (a store
 /// at a data-dependent place) does not.
-const FEW: usize = 4;
+const FEW: usize = 2;
 
 /// Bit i set: candidate i is the xor of some `left[j]` and
 /// `right[len - 1 - j]`.
 #[inline(always)]
 fn find_few(candidates: &[u32], left: &[u32], right: &[u32]) -> u32 {
-    // Missing candidates are padded with a copy of the first.
-    let c = |i: usize| candidates.get(i).copied().unwrap_or(candidates[0]);
-    let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
-    let (mut h0, mut h1, mut h2, mut h3) = (0u32, 0u32, 0u32, 0u32);
+    // A missing second candidate is a copy of the first.
+    let c0 = candidates[0];
+    let c1 = candidates.get(1).copied().unwrap_or(c0);
+    let (mut h0, mut h1) = (0u32, 0u32);
     for (l, r) in left.iter().zip(right.iter().rev()) {
         let x = l ^ r;
         h0 |= (x == c0) as u32;
         h1 |= (x == c1) as u32;
-        h2 |= (x == c2) as u32;
-        h3 |= (x == c3) as u32;
     }
-    h0 | h1 << 1 | h2 << 2 | h3 << 3
+    h0 | h1 << 1
 }
 
 /// The longest chunk of a sweep.
