@@ -1,39 +1,68 @@
 //! The loops that take the time, compiled for plain x86-64 and for AVX2
-//! and chosen at run time: pairing the rare heaps, and sweeping the splits
-//! for the rare values still missing.
+//! and chosen at run time: pairing the rare heaps, sweeping the splits for
+//! the rare values still missing, and (the plain method) marking every
+//! split. Values are read as u16 while they fit, from a forwards and a
+//! backwards copy, so that both parts of a run of splits are read forwards.
 
 use super::marks::Started;
 use super::rules::HeapRules;
+use std::ops::BitXor;
+
+/// A value as stored for the hot loops: u16, or u32 once values outgrow it.
+pub(super) trait Val: Copy + Default + BitXor<Output = Self> + Into<u32> + 'static {}
+impl Val for u16 {}
+impl Val for u32 {}
+
+/// g(m) = `forwards[m]` = `backwards[upto - m]`.
+#[derive(Clone, Copy)]
+pub(super) struct Halves<'a, T> {
+    pub forwards: &'a [T],
+    pub backwards: &'a [T],
+    pub upto: usize,
+}
+
+impl<'a, T: Val> Halves<'a, T> {
+    /// g(x) for x in `start..=end`, and g(rest - x) in the same order.
+    #[inline(always)]
+    fn pairs(self, rest: usize, start: usize, end: usize) -> (&'a [T], &'a [T]) {
+        let base = self.upto - rest;
+        (
+            &self.forwards[start..=end],
+            &self.backwards[base + start..=base + end],
+        )
+    }
+}
 
 /// Marks every split of heap n until each candidate is marked, and leaves
 /// in `candidates` those that never were.
-pub(super) type Sweep = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
+pub(super) type Sweep<T> =
+    fn(&HeapRules, Halves<T>, usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
 
-/// `out[i] = values[i] ^ g[rest - heaps[i]]`, for heaps below `rest`.
-pub(super) type RareXors = fn(&[u32], &[u32], &[u32], usize, &mut [u32]);
+/// `out[i] = values[i] ^ g(rest - heaps[i])`, for heaps below `rest`.
+pub(super) type RareXors<T> = fn(&[u32], &[u32], Halves<T>, usize, &mut [u32]);
 
 /// Marks every split of heap n: the plain method.
-pub(super) type MarkAll = fn(&HeapRules, &[u32], usize, &mut Started, &mut Vec<u32>);
+pub(super) type MarkAll<T> = fn(&HeapRules, Halves<T>, usize, &mut Started, &mut Vec<u32>);
 
 /// The builds of the hot loops chosen for this processor.
-pub(super) struct HotLoops {
-    pub sweep: Sweep,
-    pub rare_xors: RareXors,
-    pub mark_all: MarkAll,
+pub(super) struct HotLoops<T> {
+    pub sweep: Sweep<T>,
+    pub rare_xors: RareXors<T>,
+    pub mark_all: MarkAll<T>,
 }
 
-pub(super) fn hot_loops_for_this_cpu() -> HotLoops {
+pub(super) fn hot_loops_for_this_cpu<T: Val>() -> HotLoops<T> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY (both): the processor was just found to support AVX2.
+        // SAFETY (all three): the processor was just found to support AVX2.
         return HotLoops {
-            sweep: |rules, g, n, marks, candidates, xors| unsafe {
-                sweep_avx2(rules, g, n, marks, candidates, xors)
+            sweep: |rules, h, n, marks, candidates, xors| unsafe {
+                sweep_avx2(rules, h, n, marks, candidates, xors)
             },
-            rare_xors: |heaps, values, g, rest, out| unsafe {
-                rare_xors_avx2(heaps, values, g, rest, out)
+            rare_xors: |heaps, values, h, rest, out| unsafe {
+                rare_xors_avx2(heaps, values, h, rest, out)
             },
-            mark_all: |rules, g, n, marks, xors| unsafe { mark_all_avx2(rules, g, n, marks, xors) },
+            mark_all: |rules, h, n, marks, xors| unsafe { mark_all_avx2(rules, h, n, marks, xors) },
         };
     }
     HotLoops {
@@ -44,7 +73,13 @@ pub(super) fn hot_loops_for_this_cpu() -> HotLoops {
 }
 
 #[inline(always)]
-fn mark_all(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, xors: &mut Vec<u32>) {
+fn mark_all<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
     if xors.len() < MOST {
         xors.resize(MOST, 0);
     }
@@ -52,11 +87,10 @@ fn mark_all(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, xors: &
         let mut end = half;
         while end > 0 {
             let start = end.saturating_sub(MOST) + 1;
-            let left = &g[start..=end];
-            let right = &g[rest - end..=rest - start];
+            let (left, right) = h.pairs(rest, start, end);
             let xors = &mut xors[..=end - start];
-            for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
-                *o = l ^ r;
+            for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
+                *o = (l ^ r).into();
             }
             for &x in xors.iter() {
                 marks.set(x);
@@ -68,76 +102,89 @@ fn mark_all(rules: &HeapRules, g: &[u32], n: usize, marks: &mut Started, xors: &
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn mark_all_avx2(
+unsafe fn mark_all_avx2<T: Val>(
     rules: &HeapRules,
-    g: &[u32],
+    h: Halves<T>,
     n: usize,
     marks: &mut Started,
     xors: &mut Vec<u32>,
 ) {
-    mark_all(rules, g, n, marks, xors)
+    mark_all(rules, h, n, marks, xors)
 }
 
-fn mark_all_portable(
+fn mark_all_portable<T: Val>(
     rules: &HeapRules,
-    g: &[u32],
+    h: Halves<T>,
     n: usize,
     marks: &mut Started,
     xors: &mut Vec<u32>,
 ) {
-    mark_all(rules, g, n, marks, xors)
+    mark_all(rules, h, n, marks, xors)
 }
 
 #[inline(always)]
-fn rare_xors(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    // The clamp never changes an index (every heap is below `rest`, which
-    // is at most the last heap), but it lets the compiler drop the bounds
-    // check, and the loop becomes gathers.
-    let last = g.len().saturating_sub(1);
-    let g = &g[..=last];
-    for ((o, &h), &v) in out.iter_mut().zip(heaps).zip(values) {
-        *o = v ^ g[rest.wrapping_sub(h as usize).min(last)];
+fn rare_xors<T: Val>(heaps: &[u32], values: &[u32], h: Halves<T>, rest: usize, out: &mut [u32]) {
+    // g(rest - r) = backwards[upto - rest + r]. The clamp never changes an
+    // index (every heap is below `rest`), but it lets the compiler drop the
+    // bounds check, and the loop becomes gathers.
+    let base = h.upto - rest;
+    let last = h.backwards.len().saturating_sub(1);
+    let backwards = &h.backwards[..=last];
+    for ((o, &r), &v) in out.iter_mut().zip(heaps).zip(values) {
+        *o = v ^ backwards[(base + r as usize).min(last)].into();
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn rare_xors_avx2(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    rare_xors(heaps, values, g, rest, out)
+unsafe fn rare_xors_avx2<T: Val>(
+    heaps: &[u32],
+    values: &[u32],
+    h: Halves<T>,
+    rest: usize,
+    out: &mut [u32],
+) {
+    rare_xors(heaps, values, h, rest, out)
 }
 
-fn rare_xors_portable(heaps: &[u32], values: &[u32], g: &[u32], rest: usize, out: &mut [u32]) {
-    rare_xors(heaps, values, g, rest, out)
+fn rare_xors_portable<T: Val>(
+    heaps: &[u32],
+    values: &[u32],
+    h: Halves<T>,
+    rest: usize,
+    out: &mut [u32],
+) {
+    rare_xors(heaps, values, h, rest, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sweep_avx2(
+unsafe fn sweep_avx2<T: Val>(
     rules: &HeapRules,
-    g: &[u32],
+    h: Halves<T>,
     n: usize,
     marks: &mut Started,
     candidates: &mut Vec<u32>,
     xors: &mut Vec<u32>,
 ) {
-    sweep(rules, g, n, marks, candidates, xors)
+    sweep(rules, h, n, marks, candidates, xors)
 }
 
-fn sweep_portable(
+fn sweep_portable<T: Val>(
     rules: &HeapRules,
-    g: &[u32],
+    h: Halves<T>,
     n: usize,
     marks: &mut Started,
     candidates: &mut Vec<u32>,
     xors: &mut Vec<u32>,
 ) {
-    sweep(rules, g, n, marks, candidates, xors)
+    sweep(rules, h, n, marks, candidates, xors)
 }
 
 #[inline(always)]
-fn sweep(
+fn sweep<T: Val>(
     rules: &HeapRules,
-    g: &[u32],
+    h: Halves<T>,
     n: usize,
     marks: &mut Started,
     candidates: &mut Vec<u32>,
@@ -156,13 +203,11 @@ fn sweep(
         let mut end = half;
         while end > 0 {
             let start = end.saturating_sub(chunk) + 1;
-            // Pair x is g(x) with g(rest - x): the right parts run backwards.
-            let left = &g[start..=end];
-            let right = &g[rest - end..=rest - start];
+            let (left, right) = h.pairs(rest, start, end);
             if candidates.len() > FEW {
                 let xors = &mut xors[..=end - start];
-                for (o, (l, r)) in xors.iter_mut().zip(left.iter().zip(right.iter().rev())) {
-                    *o = l ^ r;
+                for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
+                    *o = (l ^ r).into();
                 }
                 for &x in xors.iter() {
                     marks.set(x);
@@ -190,16 +235,15 @@ fn sweep(
 /// at a data-dependent place) does not.
 const FEW: usize = 2;
 
-/// Bit i set: candidate i is the xor of some `left[j]` and
-/// `right[len - 1 - j]`.
+/// Bit i set: candidate i is the xor of some `left[j]` and `right[j]`.
 #[inline(always)]
-fn find_few(candidates: &[u32], left: &[u32], right: &[u32]) -> u32 {
+fn find_few<T: Val>(candidates: &[u32], left: &[T], right: &[T]) -> u32 {
     // A missing second candidate is a copy of the first.
     let c0 = candidates[0];
     let c1 = candidates.get(1).copied().unwrap_or(c0);
     let (mut h0, mut h1) = (0u32, 0u32);
-    for (l, r) in left.iter().zip(right.iter().rev()) {
-        let x = l ^ r;
+    for (&l, &r) in left.iter().zip(right) {
+        let x: u32 = (l ^ r).into();
         h0 |= (x == c0) as u32;
         h1 |= (x == c1) as u32;
     }

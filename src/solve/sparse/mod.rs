@@ -30,8 +30,8 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use hot::{hot_loops_for_this_cpu, HotLoops};
-use marks::Marks;
+use hot::{hot_loops_for_this_cpu, Halves, HotLoops, Val};
+use marks::{Marks, Started};
 
 pub use choice::{judge_after, pays, ENOUGH_TO_JUDGE};
 pub use mask::{choose_mask, Mask};
@@ -96,7 +96,9 @@ fn sequence_warmed(
 /// The state of one computation.
 struct Run<'r> {
     rules: &'r HeapRules,
+    upto: usize,
     g: Vec<u32>,
+    shadow: Shadow,
     largest: u32,
     mask: Option<Mask>,
     /// The heaps of one token or more whose value is rare, in order, and
@@ -105,17 +107,57 @@ struct Run<'r> {
     rare_values: Vec<u32>,
     marks: Marks,
     candidates: Vec<u32>,
-    /// The xors of one chunk of a sweep.
+    /// The xors of one chunk of splits, or of the rare heaps.
     xors: Vec<u32>,
-    hot: HotLoops,
+    narrow: HotLoops<u16>,
+    wide: HotLoops<u32>,
+}
+
+/// The values again, arranged for the hot loops: as u16 forwards and
+/// backwards while every value fits (half the memory traffic), then as a
+/// u32 backwards copy beside `g`.
+enum Shadow {
+    Narrow {
+        forwards: Vec<u16>,
+        backwards: Vec<u16>,
+    },
+    Wide {
+        backwards: Vec<u32>,
+    },
+}
+
+impl Shadow {
+    fn new(g: &[u32], upto: usize) -> Shadow {
+        if g.iter().all(|&v| v <= u16::MAX as u32) {
+            let mut forwards = Vec::with_capacity(upto + 1);
+            forwards.extend(g.iter().map(|&v| v as u16));
+            let mut backwards = vec![0; upto + 1];
+            for (m, &v) in forwards.iter().enumerate() {
+                backwards[upto - m] = v;
+            }
+            Shadow::Narrow {
+                forwards,
+                backwards,
+            }
+        } else {
+            let mut backwards = vec![0; upto + 1];
+            for (m, &v) in g.iter().enumerate() {
+                backwards[upto - m] = v;
+            }
+            Shadow::Wide { backwards }
+        }
+    }
 }
 
 impl<'r> Run<'r> {
     fn new(rules: &'r HeapRules, mut known: Vec<u32>, upto: usize) -> Run<'r> {
-        known.reserve((upto + 1).saturating_sub(known.len()));
+        known.truncate(upto + 1);
+        known.reserve(upto + 1 - known.len());
         Run {
             rules,
+            upto,
             largest: known.iter().copied().max().unwrap_or(0),
+            shadow: Shadow::new(&known, upto),
             g: known,
             mask: None,
             rare_heaps: Vec::new(),
@@ -123,13 +165,25 @@ impl<'r> Run<'r> {
             marks: Marks::default(),
             candidates: Vec::new(),
             xors: Vec::new(),
-            hot: hot_loops_for_this_cpu(),
+            narrow: hot_loops_for_this_cpu(),
+            wide: hot_loops_for_this_cpu(),
         }
     }
 
     fn push(&mut self, n: usize, v: u32) {
         self.g.push(v);
         self.largest = self.largest.max(v);
+        match &mut self.shadow {
+            Shadow::Narrow {
+                forwards,
+                backwards,
+            } if v <= u16::MAX as u32 => {
+                forwards.push(v as u16);
+                backwards[self.upto - n] = v as u16;
+            }
+            Shadow::Narrow { .. } => self.shadow = Shadow::new(&self.g, self.upto),
+            Shadow::Wide { backwards } => backwards[self.upto - n] = v,
+        }
         if n > 0 && self.mask.is_some_and(|m| m.is_rare(v)) {
             self.rare_heaps.push(n as u32);
             self.rare_values.push(v);
@@ -162,9 +216,29 @@ impl<'r> Run<'r> {
     /// before there is anything to choose a mask from.
     fn plain_mex(&mut self, n: usize) -> u32 {
         let mut marks = self.marks.start(self.largest);
-        let g = &self.g;
-        self.rules.single_options(g, n, |v| marks.set(v));
-        (self.hot.mark_all)(self.rules, g, n, &mut marks, &mut self.xors);
+        self.rules.single_options(&self.g, n, |v| marks.set(v));
+        let (rules, upto, xors) = (self.rules, self.upto, &mut self.xors);
+        match &self.shadow {
+            Shadow::Narrow {
+                forwards,
+                backwards,
+            } => {
+                let h = Halves {
+                    forwards,
+                    backwards,
+                    upto,
+                };
+                (self.narrow.mark_all)(rules, h, n, &mut marks, xors);
+            }
+            Shadow::Wide { backwards } => {
+                let h = Halves {
+                    forwards: &self.g,
+                    backwards,
+                    upto,
+                };
+                (self.wide.mark_all)(rules, h, n, &mut marks, xors);
+            }
+        }
         marks.first_unset(|_| true)
     }
 
@@ -173,8 +247,53 @@ impl<'r> Run<'r> {
             self.xors.resize(2 * self.rare_heaps.len(), 0);
         }
         let mut marks = self.marks.start(self.largest);
-        let g = &self.g;
-        self.rules.single_options(g, n, |v| marks.set(v));
+        self.rules.single_options(&self.g, n, |v| marks.set(v));
+        let work = Work {
+            rules: self.rules,
+            rare_heaps: &self.rare_heaps,
+            rare_values: &self.rare_values,
+            marks,
+            xors: &mut self.xors,
+            candidates: &mut self.candidates,
+        };
+        let upto = self.upto;
+        match &self.shadow {
+            Shadow::Narrow {
+                forwards,
+                backwards,
+            } => {
+                let h = Halves {
+                    forwards,
+                    backwards,
+                    upto,
+                };
+                work.mex(h, &self.narrow, n, mask)
+            }
+            Shadow::Wide { backwards } => {
+                let h = Halves {
+                    forwards: &self.g,
+                    backwards,
+                    upto,
+                };
+                work.mex(h, &self.wide, n, mask)
+            }
+        }
+    }
+}
+
+/// What the rare/common mex of one heap works with, borrowed from `Run`.
+struct Work<'a> {
+    rules: &'a HeapRules,
+    rare_heaps: &'a [u32],
+    rare_values: &'a [u32],
+    marks: Started<'a>,
+    xors: &'a mut Vec<u32>,
+    candidates: &'a mut Vec<u32>,
+}
+
+impl Work<'_> {
+    fn mex<T: Val>(mut self, h: Halves<T>, hot: &HotLoops<T>, n: usize, mask: Mask) -> u32 {
+        let marks = &mut self.marks;
         for (rest, _, strict) in self.rules.splits(n) {
             let below = self.rare_heaps.partition_point(|&r| (r as usize) < rest);
             // Grundy's game may not split into two equal heaps.
@@ -190,7 +309,7 @@ impl<'r> Run<'r> {
                 let heaps = &self.rare_heaps[range.clone()];
                 let values = &self.rare_values[range];
                 let xors = &mut self.xors[..heaps.len()];
-                (self.hot.rare_xors)(heaps, values, g, rest, xors);
+                (hot.rare_xors)(heaps, values, h, rest, xors);
                 for &x in xors.iter() {
                     marks.set(x);
                 }
@@ -201,14 +320,7 @@ impl<'r> Run<'r> {
         self.candidates
             .extend((0..common).filter(|&v| mask.is_rare(v) && !marks.get(v)));
         if !self.candidates.is_empty() {
-            (self.hot.sweep)(
-                self.rules,
-                g,
-                n,
-                &mut marks,
-                &mut self.candidates,
-                &mut self.xors,
-            );
+            (hot.sweep)(self.rules, h, n, marks, self.candidates, self.xors);
         }
         self.candidates.first().copied().unwrap_or(common)
     }

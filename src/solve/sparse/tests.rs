@@ -22,8 +22,12 @@ fn octal(code: &str) -> HeapRules {
 
 /// The textbook method: every option listed, the smallest value missing.
 fn textbook(rules: &HeapRules, upto: usize) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::new();
-    for n in 0..=upto {
+    textbook_from(rules, vec![], upto)
+}
+
+/// The same, going on from any values given for the first heaps.
+fn textbook_from(rules: &HeapRules, mut g: Vec<u32>, upto: usize) -> Vec<u32> {
+    for n in g.len()..=upto {
         let mut options = Vec::new();
         rules.single_options(&g, n, |v| options.push(v));
         for &(k, strict) in &rules.split {
@@ -133,6 +137,52 @@ fn a_mask_that_stops_fitting_still_gives_the_right_values() {
         assert_eq!(got, v, "n = {n}");
         run.push(n, got);
     }
+}
+
+#[test]
+fn values_past_u16_take_the_wide_path() {
+    // Made-up values for the first heaps, some past 65535 (too far for a
+    // real game in a quick test): the recurrence goes on from them all the
+    // same, and the wide copy of the values must give what the textbook
+    // does, from the start or from a value that outgrows u16 on the way.
+    let mut state: u32 = 12345;
+    let mut first: Vec<u32> = (0..200)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            if state % 7 == 0 {
+                70_000 + state % 50
+            } else {
+                state % 5
+            }
+        })
+        .collect();
+    for rules in [octal("0.16"), octal("4.07"), HeapRules::grundys_game()] {
+        let want = textbook_from(&rules, first.clone(), 900);
+        assert_eq!(sparse(&rules, first.clone(), 900), want, "{rules:?}");
+    }
+    // Narrow at first, wide from heap 100 on.
+    first.truncate(100);
+    first.iter_mut().for_each(|v| *v %= 5);
+    first.push(80_000);
+    let rules = octal("0.6");
+    let want = textbook_from(&rules, first.clone(), 700);
+    assert_eq!(sparse(&rules, first.clone(), 700), want);
+    let mut run = Run::new(&rules, first[..100].to_vec(), 700);
+    assert!(matches!(run.shadow, Shadow::Narrow { .. }));
+    run.push(100, 80_000);
+    assert!(matches!(run.shadow, Shadow::Wide { .. }));
+    for (n, &v) in want.iter().enumerate().skip(101) {
+        let got = match run.mask {
+            Some(mask) => run.sparse_mex(n, mask),
+            None => run.plain_mex(n),
+        };
+        assert_eq!(got, v, "n = {n}");
+        run.push(n, got);
+        if n == 300 {
+            run.rechoose();
+        }
+    }
+    assert!(run.mask.is_some());
 }
 
 #[test]
