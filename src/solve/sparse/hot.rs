@@ -192,10 +192,11 @@ fn sweep<T: Val>(
 ) {
     // From the middle outwards: there both parts are large, so almost
     // surely common, and their xors are the rare values sought; the pairs
-    // with a small part mostly hold the rare heaps, already paired. Most
-    // candidates turn up within a few hundred pairs; the chunks grow so
-    // that a long sweep does not check the candidates too often.
-    let mut chunk = 64;
+    // with a small part mostly hold the rare heaps, already paired. Each
+    // candidate needs a pair at least, and most turn up within a few
+    // hundred, so the first chunk is sized to their number; the chunks
+    // grow so that a long sweep does not check the candidates too often.
+    let mut chunk = 128 + 2 * candidates.len();
     if xors.len() < MOST {
         xors.resize(MOST, 0);
     }
