@@ -253,6 +253,13 @@ fn timings() {
         let start = std::time::Instant::now();
         let values = sequence(&rules, vec![], upto, |_, _| {}, || false).expect("not stopped");
         let took = start.elapsed();
+        // The baseline's and ogsolve's checksum: Fletcher-32 over u16 values.
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in &values {
+            a = a.wrapping_add(v as u16);
+            b = b.wrapping_add(a);
+        }
+        println!("{game} to {upto}: checksum {:X}", (b as u32) << 16 | a as u32);
         let mask = choose_mask(&values);
         if let Some(m) = mask {
             let windows: Vec<usize> = values
