@@ -243,8 +243,8 @@ impl<'r> Run<'r> {
     }
 
     fn sparse_mex(&mut self, n: usize, mask: Mask) -> u32 {
-        if self.xors.len() < self.rare_heaps.len() {
-            self.xors.resize(2 * self.rare_heaps.len(), 0);
+        if self.xors.len() < RARE_CHUNK {
+            self.xors.resize(RARE_CHUNK, 0);
         }
         let mut marks = self.marks.start(self.largest);
         self.rules.single_options(&self.g, n, |v| marks.set(v));
@@ -281,6 +281,10 @@ impl<'r> Run<'r> {
     }
 }
 
+/// The rare heaps are paired this many at a time, so that their xors stay
+/// in the first-level cache until they are marked.
+const RARE_CHUNK: usize = 1024;
+
 /// What the rare/common mex of one heap works with, borrowed from `Run`.
 struct Work<'a> {
     rules: &'a HeapRules,
@@ -306,12 +310,14 @@ impl Work<'_> {
             };
             let (skip_from, skip_to) = middle.map_or((below, below), |i| (i, i + 1));
             for range in [0..skip_from, skip_to..below] {
-                let heaps = &self.rare_heaps[range.clone()];
-                let values = &self.rare_values[range];
-                let xors = &mut self.xors[..heaps.len()];
-                (hot.rare_xors)(heaps, values, h, rest, xors);
-                for &x in xors.iter() {
-                    marks.set(x);
+                let heaps = self.rare_heaps[range.clone()].chunks(RARE_CHUNK);
+                let values = self.rare_values[range].chunks(RARE_CHUNK);
+                for (heaps, values) in heaps.zip(values) {
+                    let xors = &mut self.xors[..heaps.len()];
+                    (hot.rare_xors)(heaps, values, h, rest, xors);
+                    for &x in xors.iter() {
+                        marks.set(x);
+                    }
                 }
             }
         }
