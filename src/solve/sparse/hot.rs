@@ -196,7 +196,7 @@ fn sweep<T: Val>(
     // candidate needs a pair at least, and most turn up within a few
     // hundred, so the first chunk is sized to their number; the chunks
     // grow so that a long sweep does not check the candidates too often.
-    let mut chunk = 128 + 2 * candidates.len();
+    let mut chunk = 32 + candidates.len();
     if xors.len() < MOST {
         xors.resize(MOST, 0);
     }
