@@ -36,6 +36,11 @@ impl Marks {
 }
 
 impl Started<'_> {
+    /// Values below this can be marked.
+    pub fn len(&self) -> usize {
+        self.stamps.len()
+    }
+
     #[inline(always)]
     pub fn set(&mut self, v: u32) {
         let last = self.stamps.len() - 1;

@@ -105,6 +105,9 @@ struct Run<'r> {
     /// their values (kept alongside: one random read fewer per pair).
     rare_heaps: Vec<u32>,
     rare_values: Vec<u32>,
+    /// `rare[v]`: v is rare under the mask, for every value a heap's
+    /// options can reach (a table: the processor may lack a popcount).
+    rare: Vec<bool>,
     marks: Marks,
     candidates: Vec<u32>,
     /// The xors of one chunk of splits, or of the rare heaps.
@@ -162,6 +165,7 @@ impl<'r> Run<'r> {
             mask: None,
             rare_heaps: Vec::new(),
             rare_values: Vec::new(),
+            rare: Vec::new(),
             marks: Marks::default(),
             candidates: Vec::new(),
             xors: Vec::new(),
@@ -202,6 +206,7 @@ impl<'r> Run<'r> {
             return;
         }
         self.mask = Some(best);
+        self.rare.clear();
         self.rare_heaps.clear();
         self.rare_values.clear();
         for (n, &v) in self.g.iter().enumerate().skip(1) {
@@ -247,9 +252,15 @@ impl<'r> Run<'r> {
             self.xors.resize(RARE_CHUNK, 0);
         }
         let mut marks = self.marks.start(self.largest);
+        if self.rare.len() < marks.len() {
+            let from = self.rare.len() as u32;
+            self.rare
+                .extend((from..marks.len() as u32).map(|v| mask.is_rare(v)));
+        }
         self.rules.single_options(&self.g, n, |v| marks.set(v));
         let work = Work {
             rules: self.rules,
+            rare: &self.rare,
             rare_heaps: &self.rare_heaps,
             rare_values: &self.rare_values,
             marks,
@@ -267,7 +278,7 @@ impl<'r> Run<'r> {
                     backwards,
                     upto,
                 };
-                work.mex(h, &self.narrow, n, mask)
+                work.mex(h, &self.narrow, n)
             }
             Shadow::Wide { backwards } => {
                 let h = Halves {
@@ -275,7 +286,7 @@ impl<'r> Run<'r> {
                     backwards,
                     upto,
                 };
-                work.mex(h, &self.wide, n, mask)
+                work.mex(h, &self.wide, n)
             }
         }
     }
@@ -288,6 +299,7 @@ const RARE_CHUNK: usize = 1024;
 /// What the rare/common mex of one heap works with, borrowed from `Run`.
 struct Work<'a> {
     rules: &'a HeapRules,
+    rare: &'a [bool],
     rare_heaps: &'a [u32],
     rare_values: &'a [u32],
     marks: Started<'a>,
@@ -296,7 +308,7 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
-    fn mex<T: Val>(mut self, h: Halves<T>, hot: &HotLoops<T>, n: usize, mask: Mask) -> u32 {
+    fn mex<T: Val>(mut self, h: Halves<T>, hot: &HotLoops<T>, n: usize) -> u32 {
         let marks = &mut self.marks;
         for (rest, _, strict) in self.rules.splits(n) {
             let below = self.rare_heaps.partition_point(|&r| (r as usize) < rest);
@@ -321,10 +333,11 @@ impl Work<'_> {
                 }
             }
         }
-        let common = marks.first_unset(|v| !mask.is_rare(v));
+        let rare = self.rare;
+        let common = marks.first_unset(|v| !rare[v as usize]);
         self.candidates.clear();
         self.candidates
-            .extend((0..common).filter(|&v| mask.is_rare(v) && !marks.get(v)));
+            .extend((0..common).filter(|&v| rare[v as usize] && !marks.get(v)));
         if !self.candidates.is_empty() {
             (hot.sweep)(self.rules, h, n, marks, self.candidates, self.xors);
         }
