@@ -108,6 +108,8 @@ struct Run<'r> {
     /// `rare[v]`: v is rare under the mask, for every value a heap's
     /// options can reach (a table: the processor may lack a popcount).
     rare: Vec<bool>,
+    /// The mask bits `rare` was made for.
+    rare_for: u32,
     marks: Marks,
     candidates: Vec<u32>,
     /// The xors of one chunk of splits, or of the rare heaps.
@@ -166,6 +168,7 @@ impl<'r> Run<'r> {
             rare_heaps: Vec::new(),
             rare_values: Vec::new(),
             rare: Vec::new(),
+            rare_for: 0,
             marks: Marks::default(),
             candidates: Vec::new(),
             xors: Vec::new(),
@@ -206,7 +209,6 @@ impl<'r> Run<'r> {
             return;
         }
         self.mask = Some(best);
-        self.rare.clear();
         self.rare_heaps.clear();
         self.rare_values.clear();
         for (n, &v) in self.g.iter().enumerate().skip(1) {
@@ -252,6 +254,10 @@ impl<'r> Run<'r> {
             self.xors.resize(RARE_CHUNK, 0);
         }
         let mut marks = self.marks.start(self.largest);
+        if self.rare_for != mask.bits {
+            self.rare.clear();
+            self.rare_for = mask.bits;
+        }
         if self.rare.len() < marks.len() {
             let from = self.rare.len() as u32;
             self.rare
