@@ -7,6 +7,7 @@ mod memo;
 mod misere;
 mod moves;
 pub mod period;
+pub mod sparse;
 
 pub use moves::SumMove;
 

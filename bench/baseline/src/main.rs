@@ -13,19 +13,24 @@
 //!   xor-ed a chunk at a time into a small buffer and marked in a "seen"
 //!   array of one byte per value, a plain store with no read-modify-write
 //!   (`bytes` method).
+//! * `--method rc`: the rare/common method (see `rc.rs`), far faster on
+//!   games whose values are mostly of one parity under some mask (0.16,
+//!   0.6, Grundy's game), slower on others (0.07).
 //! * The hot loop is compiled twice, for the portable x86-64 target and
 //!   with AVX2 (and AVX-512 where the processor has it), and picked at run
 //!   time, as a specialist's program built with `-C target-cpu=native`
 //!   would be; `--portable` keeps the portable one.
 //!
 //! Usage:
-//!   baseline octal CODE N [--method mask|bytes] [--portable] [--last K]
-//!   baseline grundy N     [--method mask|bytes] [--portable] [--last K]
+//!   baseline octal CODE N [--method mask|bytes|rc] [--portable] [--last K]
+//!   baseline grundy N     [--method mask|bytes|rc] [--portable] [--last K]
 //!   baseline digest FILE.json [--last K]     (the same digest, from `grundy table --json`)
 //!
 //! Output: `checksum XXXXXXXX` (ogsolve's Fletcher-32 of the values as u16,
 //! so it compares with ogsolve's `checksum:`), `max V`, and `last K: ...`
 //! with the last K values (default 1000).
+
+mod rc;
 
 use std::process::exit;
 
@@ -85,6 +90,8 @@ enum Method {
     Mask,
     /// A byte per value from the start.
     Bytes,
+    /// Rare and common values (see `rc`), after `rc::WARM` heaps of `Mask`.
+    Rc,
 }
 
 /// A stored value: u8 or u16.
@@ -355,7 +362,7 @@ fn values_from_json(text: &str) -> Result<Vec<u16>, String> {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: baseline octal CODE N | grundy N | digest FILE.json  [--method mask|bytes] [--portable] [--last K]"
+        "usage: baseline octal CODE N | grundy N | digest FILE.json  [--method mask|bytes|rc] [--portable] [--last K]"
     );
     exit(2)
 }
@@ -374,6 +381,7 @@ fn main() {
                 method = match args.get(i).map(String::as_str) {
                     Some("mask") => Method::Mask,
                     Some("bytes") => Method::Bytes,
+                    Some("rc") => Method::Rc,
                     _ => usage(),
                 };
             }
@@ -418,7 +426,17 @@ fn main() {
         }
         _ => usage(),
     };
-    let values = sequence(&rules, upto, method, simd_level(portable));
+    let values = if method == Method::Rc {
+        let first = sequence(
+            &rules,
+            upto.min(rc::WARM),
+            Method::Mask,
+            simd_level(portable),
+        );
+        rc::sequence(&rules, upto, first)
+    } else {
+        sequence(&rules, upto, method, simd_level(portable))
+    };
     print!("{}", digest(&values, last));
 }
 
@@ -477,6 +495,29 @@ mod tests {
                 for simd in [Simd::Portable, simd_level(false)] {
                     assert_eq!(sequence(&rules, upto, method, simd), want, "{rules:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn rare_common_matches_the_plain_method() {
+        let mut cases: Vec<(Rules, usize)> = [
+            "0.77", "0.07", "0.137", "0.007", "4.7", "0.16", "0.6", "4.0", "0.51", "0.3122", "0.0",
+            "0.4", "0.04",
+        ]
+        .iter()
+        .map(|c| (Rules::octal(c).unwrap(), 6000))
+        .collect();
+        cases.push((Rules::grundys_game(), 6000));
+        for (rules, upto) in cases {
+            let want = sequence(&rules, upto, Method::Mask, Simd::Portable);
+            for warm in [0, 1, 5, 100, rc::WARM] {
+                let first = want[..=warm].to_vec();
+                assert_eq!(
+                    rc::sequence(&rules, upto, first),
+                    want,
+                    "{rules:?} from {warm}"
+                );
             }
         }
     }

@@ -1,0 +1,255 @@
+//! The loops that take the time, compiled for plain x86-64 and for AVX2
+//! and chosen at run time: pairing the rare heaps, sweeping the splits for
+//! the rare values still missing, and (the plain method) marking every
+//! split. Values are read as u16 while they fit, from a forwards and a
+//! backwards copy, so that both parts of a run of splits are read forwards.
+
+use super::marks::Started;
+use super::rules::HeapRules;
+use std::ops::BitXor;
+
+/// A value as stored for the hot loops: u16, or u32 once values outgrow it.
+pub(super) trait Val: Copy + Default + BitXor<Output = Self> + Into<u32> + 'static {}
+impl Val for u16 {}
+impl Val for u32 {}
+
+/// g(m) = `forwards[m]` = `backwards[upto - m]`.
+#[derive(Clone, Copy)]
+pub(super) struct Halves<'a, T> {
+    pub forwards: &'a [T],
+    pub backwards: &'a [T],
+    pub upto: usize,
+}
+
+impl<'a, T: Val> Halves<'a, T> {
+    /// g(x) for x in `start..=end`, and g(rest - x) in the same order.
+    #[inline(always)]
+    fn pairs(self, rest: usize, start: usize, end: usize) -> (&'a [T], &'a [T]) {
+        let base = self.upto - rest;
+        (
+            &self.forwards[start..=end],
+            &self.backwards[base + start..=base + end],
+        )
+    }
+}
+
+/// Marks every split of heap n until each candidate is marked, and leaves
+/// in `candidates` those that never were.
+pub(super) type Sweep<T> =
+    fn(&HeapRules, Halves<T>, usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
+
+/// `out[i] = values[i] ^ g(rest - heaps[i])`, for heaps below `rest`.
+pub(super) type RareXors<T> = fn(&[u32], &[u32], Halves<T>, usize, &mut [u32]);
+
+/// Marks every split of heap n: the plain method.
+pub(super) type MarkAll<T> = fn(&HeapRules, Halves<T>, usize, &mut Started, &mut Vec<u32>);
+
+/// The builds of the hot loops chosen for this processor.
+pub(super) struct HotLoops<T> {
+    pub sweep: Sweep<T>,
+    pub rare_xors: RareXors<T>,
+    pub mark_all: MarkAll<T>,
+}
+
+pub(super) fn hot_loops_for_this_cpu<T: Val>() -> HotLoops<T> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY (all three): the processor was just found to support AVX2.
+        return HotLoops {
+            sweep: |rules, h, n, marks, candidates, xors| unsafe {
+                sweep_avx2(rules, h, n, marks, candidates, xors)
+            },
+            rare_xors: |heaps, values, h, rest, out| unsafe {
+                rare_xors_avx2(heaps, values, h, rest, out)
+            },
+            mark_all: |rules, h, n, marks, xors| unsafe { mark_all_avx2(rules, h, n, marks, xors) },
+        };
+    }
+    HotLoops {
+        sweep: sweep_portable,
+        rare_xors: rare_xors_portable,
+        mark_all: mark_all_portable,
+    }
+}
+
+#[inline(always)]
+fn mark_all<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
+    if xors.len() < MOST {
+        xors.resize(MOST, 0);
+    }
+    for (rest, half, _) in rules.splits(n) {
+        let mut end = half;
+        while end > 0 {
+            let start = end.saturating_sub(MOST) + 1;
+            let (left, right) = h.pairs(rest, start, end);
+            let xors = &mut xors[..=end - start];
+            for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
+                *o = (l ^ r).into();
+            }
+            for &x in xors.iter() {
+                marks.set(x);
+            }
+            end = start - 1;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_all_avx2<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
+    mark_all(rules, h, n, marks, xors)
+}
+
+fn mark_all_portable<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    xors: &mut Vec<u32>,
+) {
+    mark_all(rules, h, n, marks, xors)
+}
+
+#[inline(always)]
+fn rare_xors<T: Val>(heaps: &[u32], values: &[u32], h: Halves<T>, rest: usize, out: &mut [u32]) {
+    // g(rest - r) = backwards[upto - rest + r]. The clamp never changes an
+    // index (every heap is below `rest`), but it lets the compiler drop the
+    // bounds check, and the loop becomes gathers.
+    let base = h.upto - rest;
+    let last = h.backwards.len().saturating_sub(1);
+    let backwards = &h.backwards[..=last];
+    for ((o, &r), &v) in out.iter_mut().zip(heaps).zip(values) {
+        *o = v ^ backwards[(base + r as usize).min(last)].into();
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rare_xors_avx2<T: Val>(
+    heaps: &[u32],
+    values: &[u32],
+    h: Halves<T>,
+    rest: usize,
+    out: &mut [u32],
+) {
+    rare_xors(heaps, values, h, rest, out)
+}
+
+fn rare_xors_portable<T: Val>(
+    heaps: &[u32],
+    values: &[u32],
+    h: Halves<T>,
+    rest: usize,
+    out: &mut [u32],
+) {
+    rare_xors(heaps, values, h, rest, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sweep_avx2<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    sweep(rules, h, n, marks, candidates, xors)
+}
+
+fn sweep_portable<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    sweep(rules, h, n, marks, candidates, xors)
+}
+
+#[inline(always)]
+fn sweep<T: Val>(
+    rules: &HeapRules,
+    h: Halves<T>,
+    n: usize,
+    marks: &mut Started,
+    candidates: &mut Vec<u32>,
+    xors: &mut Vec<u32>,
+) {
+    // From the middle outwards: there both parts are large, so almost
+    // surely common, and their xors are the rare values sought; the pairs
+    // with a small part mostly hold the rare heaps, already paired. Each
+    // candidate needs a pair at least, and most turn up within a few
+    // hundred, so the first chunk is sized to their number; the chunks
+    // grow so that a long sweep does not check the candidates too often.
+    let mut chunk = 32 + candidates.len();
+    if xors.len() < MOST {
+        xors.resize(MOST, 0);
+    }
+    for (rest, half, _) in rules.splits(n) {
+        let mut end = half;
+        while end > 0 {
+            let start = end.saturating_sub(chunk) + 1;
+            let (left, right) = h.pairs(rest, start, end);
+            if candidates.len() > FEW {
+                let xors = &mut xors[..=end - start];
+                for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
+                    *o = (l ^ r).into();
+                }
+                for &x in xors.iter() {
+                    marks.set(x);
+                }
+                candidates.retain(|&v| !marks.get(v));
+            } else {
+                let found = find_few(candidates, left, right);
+                let mut i = 0;
+                candidates.retain(|_| {
+                    i += 1;
+                    found & (1 << (i - 1)) == 0
+                });
+            }
+            if candidates.is_empty() {
+                return;
+            }
+            end = start - 1;
+            chunk = (chunk + chunk / 2).min(MOST);
+        }
+    }
+}
+
+/// With this many candidates left or fewer, the pairs are compared with
+/// each of them instead of marked: comparing vectorises, marking (a store
+/// at a data-dependent place) does not.
+const FEW: usize = 2;
+
+/// Bit i set: candidate i is the xor of some `left[j]` and `right[j]`.
+#[inline(always)]
+fn find_few<T: Val>(candidates: &[u32], left: &[T], right: &[T]) -> u32 {
+    // A missing second candidate is a copy of the first.
+    let c0 = candidates[0];
+    let c1 = candidates.get(1).copied().unwrap_or(c0);
+    let (mut h0, mut h1) = (0u32, 0u32);
+    for (&l, &r) in left.iter().zip(right) {
+        let x: u32 = (l ^ r).into();
+        h0 |= (x == c0) as u32;
+        h1 |= (x == c1) as u32;
+    }
+    h0 | h1 << 1
+}
+
+/// The longest chunk of a sweep.
+pub(super) const MOST: usize = 4096;

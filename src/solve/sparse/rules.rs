@@ -1,0 +1,74 @@
+//! The moves of a heap game whose moves remove some tokens and leave zero,
+//! one or two heaps: octal codes and Grundy's game.
+
+use crate::eval::octal::OctalCode;
+
+/// Which moves a heap of `n` has, as lists of how many tokens they remove.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapRules {
+    /// k: a heap of exactly k tokens may be removed whole (option 0).
+    pub take_all: Vec<usize>,
+    /// k > 0: k tokens may be removed leaving one non-empty heap.
+    pub take: Vec<usize>,
+    /// (k, strict): k tokens may be removed (k = 0: none) and the rest
+    /// split into two non-empty heaps `a` and `rest - a`, unequal when
+    /// `strict`.
+    pub split: Vec<(usize, bool)>,
+}
+
+impl HeapRules {
+    pub fn octal(code: &OctalCode) -> HeapRules {
+        let mut rules = HeapRules::default();
+        for (k, &digit) in code.digits.iter().enumerate() {
+            // A digit before the point can only split: removing nothing and
+            // leaving the whole heap would loop, and the parser refuses it.
+            if digit & 1 != 0 && k > 0 {
+                rules.take_all.push(k);
+            }
+            if digit & 2 != 0 && k > 0 {
+                rules.take.push(k);
+            }
+            if digit & 4 != 0 {
+                rules.split.push((k, false));
+            }
+        }
+        rules
+    }
+
+    /// Split a heap into two unequal non-empty heaps.
+    pub fn grundys_game() -> HeapRules {
+        HeapRules {
+            split: vec![(0, true)],
+            ..HeapRules::default()
+        }
+    }
+
+    /// Calls `each` with the value of every option of heap `n` that leaves
+    /// at most one heap.
+    #[inline]
+    pub(super) fn single_options(&self, g: &[u32], n: usize, mut each: impl FnMut(u32)) {
+        if self.take_all.contains(&n) {
+            each(0);
+        }
+        for &k in &self.take {
+            if k < n {
+                each(g[n - k]);
+            }
+        }
+    }
+
+    /// The splits possible from heap `n`: (what is left to split, the
+    /// largest smaller part).
+    #[inline]
+    pub(super) fn splits(&self, n: usize) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+        self.split.iter().filter_map(move |&(k, strict)| {
+            let rest = n.checked_sub(k)?;
+            let half = if strict {
+                rest.checked_sub(1)? / 2
+            } else {
+                rest / 2
+            };
+            (half > 0).then_some((rest, half, strict))
+        })
+    }
+}
