@@ -234,9 +234,7 @@ impl Session {
     ) -> Result<Vec<u32>, Errors> {
         let ir = &self.interp.program.games[game as usize];
         if let GameKind::Octal(code) = &ir.kind {
-            return Ok(crate::solve::kernel::octal_sequence(
-                code, known, upto, hook,
-            ));
+            return Ok(octal_values(code, known, upto, hook));
         }
         if let Some(rules) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
             // Outside the shape somewhere: the plain method says where.
@@ -337,6 +335,38 @@ impl Session {
                 },
                 span,
             )]),
+        }
+    }
+}
+
+/// An octal game's values: the dense kernel first, then, if measuring
+/// shows it pays for this run, the rare-value method for the rest.
+fn octal_values(
+    code: &crate::eval::octal::OctalCode,
+    known: Vec<u32>,
+    upto: usize,
+    hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+) -> Vec<u32> {
+    use crate::solve::{kernel, sparse};
+    let judge = sparse::judge_after(upto)
+        .max(known.len().saturating_sub(1))
+        .min(upto);
+    let values = kernel::octal_sequence(code, known, judge, &mut *hook);
+    if values.len() != judge + 1 || judge == upto {
+        return values;
+    }
+    let rules = sparse::HeapRules::octal(code);
+    if !sparse::pays(&rules, &values, upto) {
+        return kernel::octal_sequence(code, values, upto, hook);
+    }
+    let prefix = values.clone();
+    match sparse::sequence(&rules, values, upto, |_, _| {}, crate::interrupt::requested) {
+        Some(all) => all,
+        None => {
+            // Stopped: the hook records why; what was found before the
+            // switch is kept.
+            let _ = hook(&prefix);
+            prefix
         }
     }
 }

@@ -4,7 +4,9 @@ use crate::solve::kernel::octal_sequence;
 
 fn dense(code: &str, upto: usize) -> Vec<u32> {
     let code = OctalCode::parse(code).expect("a valid code");
-    octal_sequence(&code, upto, |_, _| {}, || false).expect("not stopped")
+    octal_sequence(&code, Vec::new(), upto, |_| {
+        std::ops::ControlFlow::Continue(())
+    })
 }
 
 /// The first mask is chosen after this many heaps instead of thousands,
