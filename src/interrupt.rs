@@ -59,6 +59,15 @@ pub fn requested() -> bool {
     late
 }
 
+/// Like `requested`, but reads the clock every time: for callers that ask
+/// only every few thousand steps of work.
+pub fn requested_now() -> bool {
+    if LIMIT_MS.load(Ordering::Relaxed) != 0 && now_ms() >= DEADLINE_MS.load(Ordering::Relaxed) {
+        TIMED_OUT.store(true, Ordering::SeqCst);
+    }
+    requested()
+}
+
 /// The error a stopped search reports: Ctrl-C, or the time limit.
 pub fn stop_kind() -> ErrorKind {
     if TIMED_OUT.load(Ordering::SeqCst) && !REQUESTED.load(Ordering::SeqCst) {

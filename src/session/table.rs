@@ -114,7 +114,7 @@ impl Session {
         let mut stopped = None;
         let mut hook = |values: &[u32]| {
             progress(values)?;
-            if crate::interrupt::requested() {
+            if crate::interrupt::requested_now() {
                 stopped = Some(crate::interrupt::stop_kind());
                 return ControlFlow::Break(());
             }
@@ -360,7 +360,13 @@ fn octal_values(
         return kernel::octal_sequence(code, values, upto, hook);
     }
     let prefix = values.clone();
-    match sparse::sequence(&rules, values, upto, |_, _| {}, crate::interrupt::requested) {
+    match sparse::sequence(
+        &rules,
+        values,
+        upto,
+        |_, _| {},
+        crate::interrupt::requested_now,
+    ) {
         Some(all) => all,
         None => {
             // Stopped: the hook records why; what was found before the
