@@ -348,15 +348,33 @@ fn octal_values(
     hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
 ) -> Vec<u32> {
     use crate::solve::{kernel, sparse};
-    let judge = sparse::judge_after(upto)
-        .max(known.len().saturating_sub(1))
-        .min(upto);
-    let values = kernel::octal_sequence(code, known, judge, &mut *hook);
-    if values.len() != judge + 1 || judge == upto {
-        return values;
-    }
     let rules = sparse::HeapRules::octal(code);
-    if !sparse::pays(&rules, &values, upto) {
+    let mut values = known;
+    // Judged after a sixteenth of the run, when the rare heaps have had
+    // time to thin out; on long runs, where that sixteenth alone would be
+    // slow the plain way, early as well (judging there misleads on short
+    // runs of 0.007, where the plain method wins).
+    let early = if upto >= 1 << 22 {
+        sparse::ENOUGH_TO_JUDGE
+    } else {
+        upto
+    };
+    let mut pays = false;
+    for judge in [
+        early.min(sparse::judge_after(upto)),
+        sparse::judge_after(upto),
+    ] {
+        let judge = judge.max(values.len().saturating_sub(1)).min(upto);
+        values = kernel::octal_sequence(code, values, judge, &mut *hook);
+        if values.len() != judge + 1 || judge == upto {
+            return values;
+        }
+        pays = sparse::pays(&rules, &values, upto);
+        if pays {
+            break;
+        }
+    }
+    if !pays {
         return kernel::octal_sequence(code, values, upto, hook);
     }
     let prefix = values.clone();

@@ -97,6 +97,16 @@ pub fn prove(values: &[u32], shape: Shape) -> Option<Proof> {
 
 fn proof_for(values: &[u32], shape: Shape, period: usize) -> Option<Proof> {
     let len = values.len();
+    // The repeat must hold from at most halfway along what is left after
+    // 2·p + t; a few samples from there on rule out most periods at once.
+    let latest = len.checked_sub(2 * period + shape.most_taken)? / 2;
+    let last = len - period - 1;
+    if [latest, (latest + last) / 2, last]
+        .iter()
+        .any(|&n| n < len - period && values[n] != values[n + period])
+    {
+        return None;
+    }
     let preperiod = repeats_from(values, period, 0);
     // The argument shifts heaps of at least n0 + p down by p and needs the
     // result to be a heap a split may leave.
