@@ -254,16 +254,7 @@ impl Session {
         mut each: impl FnMut(u64, u32),
     ) -> Result<Vec<u32>, Errors> {
         let span = self.interp.program.games[game as usize].span;
-        let upto = usize::try_from(upto).map_err(|_| {
-            vec![Error::new(
-                ErrorKind::TooLarge {
-                    what: "the heap".into(),
-                    size: upto.to_string(),
-                    limit: usize::MAX.to_string(),
-                },
-                span,
-            )]
-        })?;
+        let upto = usize::try_from(upto).map_err(|_| heap_too_large(upto, usize::MAX, span))?;
         let mut stopped = false;
         let values = self.plain_sequence(game, Vec::new(), upto, &mut |_| {
             if crate::interrupt::requested() {
@@ -313,16 +304,7 @@ impl Session {
 
     /// The position of a heap of n.
     fn heap(&mut self, game: u32, n: usize, span: Span) -> Result<Arc<[PosId]>, Errors> {
-        let arg = i64::try_from(n).map_err(|_| {
-            vec![Error::new(
-                ErrorKind::TooLarge {
-                    what: "the heap".into(),
-                    size: n.to_string(),
-                    limit: i64::MAX.to_string(),
-                },
-                span,
-            )]
-        })?;
+        let arg = i64::try_from(n).map_err(|_| heap_too_large(n, i64::MAX, span))?;
         match self
             .interp
             .make_position(game, vec![Value::Int(arg)], span)
@@ -337,6 +319,17 @@ impl Session {
             )]),
         }
     }
+}
+
+fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Errors {
+    vec![Error::new(
+        ErrorKind::TooLarge {
+            what: "the heap".into(),
+            size: size.to_string(),
+            limit: limit.to_string(),
+        },
+        span,
+    )]
 }
 
 /// An octal game's values: the dense kernel first, then, if measuring
