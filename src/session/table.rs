@@ -10,8 +10,9 @@ use super::Session;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::ir::GameKind;
 use crate::eval::{PosId, Value};
-use crate::solve::kernel::STRETCH;
+use crate::solve::kernel::{self, STRETCH};
 use crate::solve::period::{self, Period, Proof, Shape};
+use crate::solve::sparse::HeapRules;
 use crate::source::Span;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -234,11 +235,24 @@ impl Session {
     ) -> Result<Vec<u32>, Errors> {
         let ir = &self.interp.program.games[game as usize];
         if let GameKind::Octal(code) = &ir.kind {
-            return Ok(octal_values(code, known, upto, hook));
+            let rules = HeapRules::octal(code);
+            let mut dense = |known, upto, hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| {
+                Some(kernel::octal_sequence(code, known, upto, hook))
+            };
+            if let Some(values) = heap_values(&rules, &mut dense, known.clone(), upto, hook) {
+                return Ok(values);
+            }
         }
-        if let Some(rules) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+        if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+            let mut dense = |known, upto, hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| {
+                affine.sequence(known, upto, hook)
+            };
+            let values = match affine.heap_rules(upto) {
+                Some(rules) => heap_values(&rules, &mut dense, known.clone(), upto, hook),
+                None => dense(known.clone(), upto, hook),
+            };
             // Outside the shape somewhere: the plain method says where.
-            if let Some(values) = rules.sequence(known.clone(), upto, &mut *hook) {
+            if let Some(values) = values {
                 return Ok(values);
             }
         }
@@ -332,16 +346,23 @@ fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Erro
     )]
 }
 
-/// An octal game's values: the dense kernel first, then, if measuring
-/// shows it pays for this run, the rare-value method for the rest.
-fn octal_values(
-    code: &crate::eval::octal::OctalCode,
+/// The method that computes a heap game's values one heap at a time with
+/// a dense array: given the values known, how far to go and the hook; `None`
+/// if the game turns out not to fit it.
+type Dense<'a> =
+    dyn FnMut(Vec<u32>, usize, &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Option<Vec<u32>> + 'a;
+
+/// A take-and-break game's values: the dense method first, then, if
+/// measuring shows it pays for this run, the rare-value method for the
+/// rest.
+fn heap_values(
+    rules: &crate::solve::sparse::HeapRules,
+    dense: &mut Dense,
     known: Vec<u32>,
     upto: usize,
     hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-) -> Vec<u32> {
-    use crate::solve::{kernel, sparse};
-    let rules = sparse::HeapRules::octal(code);
+) -> Option<Vec<u32>> {
+    use crate::solve::sparse;
     let mut values = known;
     // Judged after a sixteenth of the run, when the rare heaps have had
     // time to thin out; on long runs, where that sixteenth alone would be
@@ -358,32 +379,17 @@ fn octal_values(
         sparse::judge_after(upto),
     ] {
         let judge = judge.max(values.len().saturating_sub(1)).min(upto);
-        values = kernel::octal_sequence(code, values, judge, &mut *hook);
+        values = dense(values, judge, &mut *hook)?;
         if values.len() != judge + 1 || judge == upto {
-            return values;
+            return Some(values);
         }
-        pays = sparse::pays(&rules, &values, upto);
+        pays = sparse::pays(rules, &values, upto);
         if pays {
             break;
         }
     }
     if !pays {
-        return kernel::octal_sequence(code, values, upto, hook);
+        return dense(values, upto, hook);
     }
-    let prefix = values.clone();
-    match sparse::sequence(
-        &rules,
-        values,
-        upto,
-        |_, _| {},
-        crate::interrupt::requested_now,
-    ) {
-        Some(all) => all,
-        None => {
-            // Stopped: the hook records why; what was found before the
-            // switch is kept.
-            let _ = hook(&prefix);
-            prefix
-        }
-    }
+    Some(sparse::sequence(rules, values, upto, hook))
 }

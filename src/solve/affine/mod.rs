@@ -10,6 +10,7 @@
 //! at run time (a heap that is not smaller, a negative heap) gives up, so
 //! the caller falls back to the plain method, which reports it properly.
 
+mod heap_rules;
 mod shape;
 
 use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};

@@ -30,24 +30,25 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
+use crate::solve::kernel::STRETCH;
 use hot::{hot_loops_for_this_cpu, Halves, HotLoops, Val};
 use marks::{Marks, Started};
+use std::ops::ControlFlow;
 
 pub use choice::{judge_after, pays, ENOUGH_TO_JUDGE};
 pub use mask::{choose_mask, Mask};
 pub use rules::HeapRules;
 
 /// g(0), ..., g(upto), continuing from `known` = g(0..known.len()) (which
-/// may be empty), or `None` if `stop` asked to stop early. `each` is told
-/// of each value computed here, not of those in `known`.
+/// may be empty). `hook` is shown the values so far every `STRETCH` heaps,
+/// as the dense kernel does; if it breaks, the values so far are returned.
 pub fn sequence(
     rules: &HeapRules,
     known: Vec<u32>,
     upto: usize,
-    each: impl FnMut(usize, u32),
-    stop: impl Fn() -> bool,
-) -> Option<Vec<u32>> {
-    sequence_warmed(rules, known, upto, ENOUGH_TO_JUDGE, each, stop)
+    hook: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Vec<u32> {
+    sequence_warmed(rules, known, upto, ENOUGH_TO_JUDGE, hook)
 }
 
 /// `sequence`, choosing the first mask after `warm` heaps (and again at
@@ -58,9 +59,8 @@ fn sequence_warmed(
     known: Vec<u32>,
     upto: usize,
     warm: usize,
-    mut each: impl FnMut(usize, u32),
-    stop: impl Fn() -> bool,
-) -> Option<Vec<u32>> {
+    mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
+) -> Vec<u32> {
     // Rare heaps are listed as u32 (half the memory traffic of usize);
     // past that, every heap is paired the plain way.
     let warm = if upto < u32::MAX as usize {
@@ -71,14 +71,14 @@ fn sequence_warmed(
     let mut run = Run::new(rules, known, upto);
     if run.g.len() > upto {
         run.g.truncate(upto + 1);
-        return Some(run.g);
+        return run.g;
     }
     if run.g.len() >= warm {
         run.rechoose();
     }
     for n in run.g.len()..=upto {
-        if n % 1024 == 0 && stop() {
-            return None;
+        if n % STRETCH == 0 && n > 0 && hook(&run.g).is_break() {
+            break;
         }
         if n >= warm && (n == warm || n.is_power_of_two()) {
             run.rechoose();
@@ -88,9 +88,8 @@ fn sequence_warmed(
             None => run.plain_mex(n),
         };
         run.push(n, v);
-        each(n, v);
     }
-    Some(run.g)
+    run.g
 }
 
 /// The state of one computation.

@@ -1,6 +1,7 @@
 use super::*;
 use crate::eval::octal::OctalCode;
 use crate::solve::kernel::octal_sequence;
+use std::ops::ControlFlow;
 
 fn dense(code: &str, upto: usize) -> Vec<u32> {
     let code = OctalCode::parse(code).expect("a valid code");
@@ -15,7 +16,7 @@ fn dense(code: &str, upto: usize) -> Vec<u32> {
 const WARM: usize = 48;
 
 fn sparse(rules: &HeapRules, known: Vec<u32>, upto: usize) -> Vec<u32> {
-    sequence_warmed(rules, known, upto, WARM, |_, _| {}, || false).expect("not stopped")
+    sequence_warmed(rules, known, upto, WARM, |_| ControlFlow::Continue(()))
 }
 
 fn octal(code: &str) -> HeapRules {
@@ -59,7 +60,7 @@ fn grundys_game_agrees_with_the_textbook_method() {
     let rules = HeapRules::grundys_game();
     assert_eq!(sparse(&rules, vec![], 1500), textbook(&rules, 1500));
     // And through the public entry, past the default warm-up.
-    let long = sequence(&rules, vec![], 5000, |_, _| {}, || false).expect("not stopped");
+    let long = sequence(&rules, vec![], 5000, |_| ControlFlow::Continue(()));
     assert_eq!(long, sparse(&rules, vec![], 5000));
 }
 
@@ -192,27 +193,34 @@ fn resuming_gives_the_same_values() {
     for rules in [HeapRules::grundys_game(), octal("0.16"), octal("0.007")] {
         let whole = sparse(&rules, vec![], 2000);
         for cut in [0, 1, 7, 47, 48, 500, 1024, 2000] {
-            let mut told = Vec::new();
-            let resumed = sequence_warmed(
-                &rules,
-                whole[..cut].to_vec(),
-                2000,
-                WARM,
-                |n, v| told.push((n, v)),
-                || false,
-            )
-            .expect("not stopped");
-            assert_eq!(resumed, whole, "cut at {cut}");
-            assert_eq!(told.first().map(|t| t.0), Some(cut));
+            assert_eq!(
+                sparse(&rules, whole[..cut].to_vec(), 2000),
+                whole,
+                "cut at {cut}"
+            );
         }
         assert_eq!(sparse(&rules, whole.clone(), 100), whole[..=100]);
     }
 }
 
 #[test]
-fn stopping_returns_nothing() {
+fn a_stopped_run_keeps_its_values_and_resumes() {
     let rules = HeapRules::grundys_game();
-    assert!(sequence(&rules, vec![], 100_000, |_, _| {}, || true).is_none());
+    let upto = 5 * STRETCH;
+    let whole = sparse(&rules, vec![], upto);
+    // The hook is shown every stretch, and stops the run at the third.
+    let mut shown = Vec::new();
+    let stopped = sequence_warmed(&rules, vec![], upto, WARM, |values| {
+        shown.push(values.len());
+        if shown.len() == 3 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(shown, [STRETCH, 2 * STRETCH, 3 * STRETCH]);
+    assert_eq!(stopped, whole[..3 * STRETCH]);
+    assert_eq!(sparse(&rules, stopped, upto), whole);
 }
 
 #[test]
@@ -265,7 +273,7 @@ fn timings() {
         };
         let start = std::time::Instant::now();
         let cpu = user_seconds();
-        let values = sequence(&rules, vec![], upto, |_, _| {}, || false).expect("not stopped");
+        let values = sequence(&rules, vec![], upto, |_| ControlFlow::Continue(()));
         let took = start.elapsed();
         if let (Some(before), Some(after)) = (cpu, user_seconds()) {
             println!("{game} to {upto}: sparse user {:.2} s", after - before);
