@@ -10,8 +10,9 @@
 //! and text of the game's definition, the number of values, the bytes per
 //! value (1, 2 or 4), the values, and a CRC-32 of everything before it.
 
+use crate::solve::values::Values;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GRUNDYCK";
@@ -21,35 +22,57 @@ const VERSION: u32 = 1;
 pub type Refusal = String;
 
 /// Writes the values, replacing any earlier checkpoint only once the new
-/// one is complete on disk.
-pub fn save(path: &Path, definition: &str, values: &[u32]) -> std::io::Result<()> {
-    let width = width_for(values);
-    let mut bytes = Vec::with_capacity(32 + definition.len() + values.len() * width);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(definition.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(definition.as_bytes());
-    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    bytes.push(width as u8);
-    for &v in values {
-        bytes.extend_from_slice(&v.to_le_bytes()[..width]);
-    }
-    let crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-
+/// one is complete on disk. The file is written as it is made, so a save
+/// of a long table needs no second copy of it in memory.
+pub fn save(path: &Path, definition: &str, values: &Values) -> std::io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".partial");
     let temporary = Path::new(&temporary);
-    let mut file = File::create(temporary)?;
-    file.write_all(&bytes)?;
+    let file = File::create(temporary)?;
+    let mut out = Summed {
+        to: BufWriter::with_capacity(1 << 16, file),
+        crc: crc32fast::Hasher::new(),
+    };
+    let width = width_for(values);
+    out.write_all(MAGIC)?;
+    out.write_all(&VERSION.to_le_bytes())?;
+    out.write_all(&(definition.len() as u64).to_le_bytes())?;
+    out.write_all(definition.as_bytes())?;
+    out.write_all(&(values.len() as u64).to_le_bytes())?;
+    out.write_all(&[width as u8])?;
+    let mut chunk = Vec::with_capacity(1 << 16);
+    let mut all = values.iter().peekable();
+    while all.peek().is_some() {
+        chunk.clear();
+        for v in all.by_ref().take((1 << 16) / width) {
+            chunk.extend_from_slice(&v.to_le_bytes()[..width]);
+        }
+        out.write_all(&chunk)?;
+    }
+    let crc = out.crc.finalize();
+    let mut file = out.to.into_inner().map_err(|e| e.into_error())?;
+    file.write_all(&crc.to_le_bytes())?;
     file.sync_all()?;
     drop(file);
     std::fs::rename(temporary, path)
 }
 
+/// A writer that keeps the CRC-32 of everything written through it.
+struct Summed {
+    to: BufWriter<File>,
+    crc: crc32fast::Hasher,
+}
+
+impl Summed {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.crc.update(bytes);
+        self.to.write_all(bytes)
+    }
+}
+
 /// The values of a checkpoint, or `Ok(None)` if there is none yet. A
 /// checkpoint that is damaged, or made for another game, is refused.
-pub fn load(path: &Path, definition: &str) -> std::io::Result<Result<Option<Vec<u32>>, Refusal>> {
+pub fn load(path: &Path, definition: &str) -> std::io::Result<Result<Option<Values>, Refusal>> {
     let mut bytes = Vec::new();
     match File::open(path) {
         Ok(mut file) => file.read_to_end(&mut bytes)?,
@@ -59,7 +82,7 @@ pub fn load(path: &Path, definition: &str) -> std::io::Result<Result<Option<Vec<
     Ok(parse(&bytes, definition).map(Some))
 }
 
-fn parse(bytes: &[u8], definition: &str) -> Result<Vec<u32>, Refusal> {
+fn parse(bytes: &[u8], definition: &str) -> Result<Values, Refusal> {
     let mut reader = Reader { bytes, at: 0 };
     if reader.take(MAGIC.len()) != Some(MAGIC) {
         return Err("it is not a grundy checkpoint".into());
@@ -100,19 +123,22 @@ fn parse(bytes: &[u8], definition: &str) -> Result<Vec<u32>, Refusal> {
     if reader.at + 4 != bytes.len() {
         return Err("it has bytes after its values".into());
     }
-    Ok(data
-        .chunks_exact(width)
-        .map(|c| {
-            let mut le = [0u8; 4];
-            le[..width].copy_from_slice(c);
-            u32::from_le_bytes(le)
-        })
-        .collect())
+    let value = |c: &[u8]| {
+        let mut le = [0u8; 4];
+        le[..width].copy_from_slice(c);
+        u32::from_le_bytes(le)
+    };
+    Ok(match width {
+        // Read straight into the compact form: a long table is never held
+        // at four bytes a value.
+        1 | 2 => Values::Narrow(data.chunks_exact(width).map(|c| value(c) as u16).collect()),
+        _ => Values::from(data.chunks_exact(width).map(value).collect::<Vec<_>>()),
+    })
 }
 
 /// The fewest bytes that hold every value.
-fn width_for(values: &[u32]) -> usize {
-    match values.iter().copied().max().unwrap_or(0) {
+fn width_for(values: &Values) -> usize {
+    match values.largest() {
         0..=0xff => 1,
         0x100..=0xffff => 2,
         _ => 4,
@@ -155,7 +181,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("grundy-ck-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         let path = dir.join(format!("{}.ck", values.len()));
-        save(&path, "game K = octal 0.77;", values).expect("saved");
+        save(&path, "game K = octal 0.77;", &Values::from(values)).expect("saved");
         let bytes = std::fs::read(&path).expect("read back");
         std::fs::remove_file(&path).ok();
         bytes
@@ -165,7 +191,10 @@ mod tests {
     fn values_come_back_as_saved_at_every_width() {
         for values in [vec![], vec![0, 1, 2], vec![300, 7], vec![70_000, 1]] {
             let bytes = saved(&values);
-            assert_eq!(parse(&bytes, "game K = octal 0.77;"), Ok(values));
+            assert_eq!(
+                parse(&bytes, "game K = octal 0.77;").map(|v| v.to_vec()),
+                Ok(values)
+            );
         }
     }
 

@@ -51,6 +51,16 @@ impl Output {
         let _ = writeln!(stdout, "{}", text.as_ref());
     }
 
+    /// Many lines of an answer on standard output, written by `write`
+    /// through one buffer (standard output alone flushes every line).
+    pub fn lines(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+        if self.kept.is_some() {
+            return;
+        }
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let _ = write(&mut stdout).and_then(|()| stdout.flush());
+    }
+
     /// Diagnostics on standard error.
     pub fn errors(&mut self, errors: &[Error], sources: &Sources) {
         let width = terminal_width();

@@ -7,6 +7,7 @@
 use super::query::{open, report};
 use super::{Failed, Options, Output};
 use crate::solve::period;
+use crate::solve::values::Values;
 use plotters::prelude::*;
 
 const SIZE: (u32, u32) = (960, 540);
@@ -25,7 +26,7 @@ fn draw(
 ) -> Result<(), Box<dyn std::error::Error + 'static>> {
     let last = values.len().saturating_sub(1) as u64;
     let top = values.iter().copied().max().unwrap_or(0);
-    let caption = match period::find(values) {
+    let caption = match period::find(&Values::from(values)) {
         Some(p) => format!(
             "{game}: g(n) for n = 0..={last}; period {} from n = {} (seen, not proven)",
             p.period, p.preperiod

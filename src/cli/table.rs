@@ -4,6 +4,7 @@ use super::query::{open, report};
 use super::{Failed, Options, Output};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::session::{Session, Table, TableRequest};
+use crate::solve::values::Values;
 use crate::source::Span;
 use serde_json::json;
 use std::io::IsTerminal;
@@ -52,10 +53,21 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
                 "proven": table.proof.is_some(),
             })
         });
-        out.line(
-            json!({ "game": args.game, "upto": args.upto, "values": table.values, "period": period })
-                .to_string(),
-        );
+        // The keys in order, "values" last and streamed: a table of
+        // millions of values is never held as JSON.
+        let head = json!({ "game": args.game, "period": period, "upto": args.upto }).to_string();
+        let head = head.strip_suffix('}').unwrap_or(&head);
+        out.lines(|w| {
+            write!(w, "{head},\"values\":[")?;
+            let mut digits = itoa::Buffer::new();
+            for (n, v) in table.values.iter().enumerate() {
+                if n > 0 {
+                    w.write_all(b",")?;
+                }
+                w.write_all(digits.format(v).as_bytes())?;
+            }
+            writeln!(w, "]}}")
+        });
         return Ok(());
     }
     print(&table, args.game, args.upto, out);
@@ -69,12 +81,12 @@ fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, 
     let checkpoint = args.checkpoint.map(Path::new);
     let known = match checkpoint {
         Some(path) => load(session, path, &definition)?,
-        None => Vec::new(),
+        None => Values::default(),
     };
     let bar = progress_bar(args.upto);
     let mut last_save = Instant::now();
     let mut failed_save = None;
-    let mut progress = |values: &[u32]| {
+    let mut progress = |values: &Values| {
         if let Some(bar) = &bar {
             bar.set_position(values.len() as u64);
         }
@@ -116,7 +128,7 @@ fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, 
     }
 }
 
-fn load(session: &mut Session, path: &Path, definition: &str) -> Result<Vec<u32>, Errors> {
+fn load(session: &mut Session, path: &Path, definition: &str) -> Result<Values, Errors> {
     let shown = path.display().to_string();
     match crate::checkpoint::load(path, definition) {
         Ok(Ok(values)) => Ok(values.unwrap_or_default()),
@@ -164,7 +176,7 @@ pub(crate) fn show(
         game,
         TableRequest {
             upto,
-            known: Vec::new(),
+            known: Values::default(),
             shortcut: true,
             progress: &mut |_| ControlFlow::Continue(()),
         },
@@ -219,18 +231,34 @@ fn period_line(table: &Table, upto: u64) -> String {
 }
 
 /// Rows of ten values, each row headed by its first n.
-fn rows(values: &[u32], out: &mut Output) {
+fn rows(values: &Values, out: &mut Output) {
     let last = values.len().saturating_sub(1);
     let index_width = last.to_string().len();
-    let cell = values
-        .iter()
-        .map(|v| v.to_string().len())
-        .max()
-        .unwrap_or(1)
-        .max(2)
-        + 1;
-    for (row, chunk) in values.chunks(10).enumerate() {
-        let cells: String = chunk.iter().map(|v| format!("{v:>cell$}")).collect();
-        out.line(format!("{:>index_width$}:{cells}", row * 10));
-    }
+    let widest = values.largest();
+    let cell = widest.to_string().len().max(2) + 1;
+    out.lines(|w| {
+        let mut digits = itoa::Buffer::new();
+        let mut line = Vec::with_capacity(index_width + 10 * cell + 2);
+        for (n, v) in values.iter().enumerate() {
+            if n % 10 == 0 {
+                if n > 0 {
+                    line.push(b'\n');
+                    w.write_all(&line)?;
+                    line.clear();
+                }
+                let first = digits.format(n);
+                line.resize(index_width.saturating_sub(first.len()), b' ');
+                line.extend_from_slice(first.as_bytes());
+                line.push(b':');
+            }
+            let v = digits.format(v);
+            line.resize(line.len() + cell - v.len(), b' ');
+            line.extend_from_slice(v.as_bytes());
+        }
+        if !line.is_empty() {
+            line.push(b'\n');
+            w.write_all(&line)?;
+        }
+        Ok(())
+    });
 }

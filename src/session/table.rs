@@ -13,6 +13,7 @@ use crate::eval::{PosId, Value};
 use crate::solve::kernel::{self, STRETCH};
 use crate::solve::period::{self, Period, Proof, Shape};
 use crate::solve::sparse::HeapRules;
+use crate::solve::values::Values;
 use crate::source::Span;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -21,19 +22,19 @@ use std::sync::Arc;
 pub struct TableRequest<'a> {
     pub upto: u64,
     /// g(0), g(1), ... already known, from a checkpoint.
-    pub known: Vec<u32>,
+    pub known: Values,
     /// Whether a proven period may end the computation early (the values
     /// past it then follow from the period).
     pub shortcut: bool,
     /// Shown the values so far after every stretch of heaps; it may stop
     /// the run (which then ends with neither a proof nor `stopped`).
-    pub progress: &'a mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+    pub progress: &'a mut dyn FnMut(&Values) -> ControlFlow<()>,
 }
 
 /// What a table run found.
 pub struct Table {
     /// g(0), ..., g(upto), or as far as the run got if it was stopped.
-    pub values: Vec<u32>,
+    pub values: Values,
     /// How many of the values were computed rather than read off a period.
     pub computed: usize,
     /// A period the game's rules prove, if one was found.
@@ -59,7 +60,7 @@ const TABLE_FROM: i64 = 1 << 12;
 
 /// A table kept to answer for large heaps.
 pub(super) struct Known {
-    values: Vec<u32>,
+    values: Values,
     proof: Option<Proof>,
 }
 
@@ -76,7 +77,7 @@ impl Session {
             game,
             TableRequest {
                 upto,
-                known: Vec::new(),
+                known: Values::default(),
                 shortcut: true,
                 progress: &mut |_| ControlFlow::Continue(()),
             },
@@ -85,10 +86,10 @@ impl Session {
             let span = self.interp.program.games[game as usize].span;
             return Err(vec![Error::new(kind, span)]);
         }
-        for (n, &v) in table.values.iter().enumerate() {
+        for (n, v) in table.values.iter().enumerate() {
             each(n as u64, v);
         }
-        Ok(table.values)
+        Ok(table.values.to_vec())
     }
 
     /// A table, computed as asked.
@@ -113,7 +114,7 @@ impl Session {
         let progress = request.progress;
         let mut proof = None;
         let mut stopped = None;
-        let mut hook = |values: &[u32]| {
+        let mut hook = |values: &Values| {
             progress(values)?;
             if crate::interrupt::requested_now() {
                 stopped = Some(crate::interrupt::stop_kind());
@@ -133,10 +134,12 @@ impl Session {
         let mut values = self.compute(game, request.known, upto, &mut hook)?;
         let computed = values.len();
         if let Some(proof) = proof {
-            let rest: Vec<u32> = (computed..=upto)
-                .filter_map(|n| proof.value(&values, n as u64))
-                .collect();
-            values.extend(rest);
+            for n in computed..=upto {
+                match proof.value(&values, n as u64) {
+                    Some(v) => values.push(v),
+                    None => break,
+                }
+            }
         }
         if stopped.is_none() && proof.is_none() && values.len() == upto + 1 {
             proof = shape.and_then(|shape| period::prove(&values, shape));
@@ -172,7 +175,7 @@ impl Session {
                 game,
                 TableRequest {
                     upto: (n as u64).min(limit),
-                    known: Vec::new(),
+                    known: Values::default(),
                     shortcut: true,
                     progress: &mut |_| ControlFlow::Continue(()),
                 },
@@ -189,7 +192,7 @@ impl Session {
         let Some(known) = self.tables.get(&game) else {
             return Ok(None);
         };
-        if let Some(&v) = known.values.get(n as usize) {
+        if let Some(v) = known.values.get(n as usize) {
             return Ok(Some(v));
         }
         match &known.proof {
@@ -229,14 +232,14 @@ impl Session {
     fn compute(
         &mut self,
         game: u32,
-        known: Vec<u32>,
+        known: Values,
         upto: usize,
-        hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> Result<Vec<u32>, Errors> {
+        hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    ) -> Result<Values, Errors> {
         let ir = &self.interp.program.games[game as usize];
         if let GameKind::Octal(code) = &ir.kind {
             let rules = HeapRules::octal(code);
-            let mut dense = |known, upto, hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| {
+            let mut dense = |known, upto, hook: &mut dyn FnMut(&Values) -> ControlFlow<()>| {
                 Some(kernel::octal_sequence(code, known, upto, hook))
             };
             if let Some(values) = heap_values(&rules, &mut dense, known.clone(), upto, hook) {
@@ -244,7 +247,7 @@ impl Session {
             }
         }
         if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
-            let mut dense = |known, upto, hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>| {
+            let mut dense = |known, upto, hook: &mut dyn FnMut(&Values) -> ControlFlow<()>| {
                 affine.sequence(known, upto, hook)
             };
             let values = match affine.heap_rules(upto) {
@@ -270,7 +273,7 @@ impl Session {
         let span = self.interp.program.games[game as usize].span;
         let upto = usize::try_from(upto).map_err(|_| heap_too_large(upto, usize::MAX, span))?;
         let mut stopped = false;
-        let values = self.plain_sequence(game, Vec::new(), upto, &mut |_| {
+        let values = self.plain_sequence(game, Values::default(), upto, &mut |_| {
             if crate::interrupt::requested() {
                 stopped = true;
                 return ControlFlow::Break(());
@@ -280,24 +283,24 @@ impl Session {
         if stopped || crate::interrupt::requested() {
             return Err(vec![Error::new(crate::interrupt::stop_kind(), span)]);
         }
-        for (n, &v) in values.iter().enumerate() {
+        for (n, v) in values.iter().enumerate() {
             each(n as u64, v);
         }
-        Ok(values)
+        Ok(values.to_vec())
     }
 
     fn plain_sequence(
         &mut self,
         game: u32,
-        known: Vec<u32>,
+        known: Values,
         upto: usize,
-        hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> Result<Vec<u32>, Errors> {
+        hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    ) -> Result<Values, Errors> {
         let span = self.interp.program.games[game as usize].span;
         let mut values = known;
         values.truncate(upto + 1);
         // Known values go into the memo, so that later heaps use them.
-        for (n, &v) in values.iter().enumerate() {
+        for (n, v) in values.iter().enumerate() {
             if let [pos] = self.heap(game, n, span)?[..] {
                 self.interp
                     .with_solver(|s, _| s.remember(pos, Some(v), None));
@@ -350,7 +353,7 @@ fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Erro
 /// a dense array: given the values known, how far to go and the hook; `None`
 /// if the game turns out not to fit it.
 type Dense<'a> =
-    dyn FnMut(Vec<u32>, usize, &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Option<Vec<u32>> + 'a;
+    dyn FnMut(Values, usize, &mut dyn FnMut(&Values) -> ControlFlow<()>) -> Option<Values> + 'a;
 
 /// A take-and-break game's values: the dense method first, then, if
 /// measuring shows it pays for this run, the rare-value method for the
@@ -358,10 +361,10 @@ type Dense<'a> =
 fn heap_values(
     rules: &crate::solve::sparse::HeapRules,
     dense: &mut Dense,
-    known: Vec<u32>,
+    known: Values,
     upto: usize,
-    hook: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
-) -> Option<Vec<u32>> {
+    hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+) -> Option<Values> {
     use crate::solve::sparse;
     let mut values = known;
     // Judged after a sixteenth of the run, when the rare heaps have had

@@ -9,6 +9,7 @@
 //! twice, for plain x86-64 and for AVX2, and chosen at run time. Values of
 //! 32768 and more (rare) fall back to a plain stamped "seen" array.
 
+use super::values::Values;
 use crate::eval::octal::OctalCode;
 use std::ops::ControlFlow;
 
@@ -20,10 +21,10 @@ pub const STRETCH: usize = 1 << 12;
 /// and may stop the run, which then returns what it has.
 pub fn octal_sequence(
     code: &OctalCode,
-    known: Vec<u32>,
+    known: Values,
     upto: usize,
-    hook: impl FnMut(&[u32]) -> ControlFlow<()>,
-) -> Vec<u32> {
+    hook: impl FnMut(&Values) -> ControlFlow<()>,
+) -> Values {
     sequence_with_limits(code, known, upto, Limits::default(), hook)
 }
 
@@ -47,18 +48,19 @@ impl Default for Limits {
 
 fn sequence_with_limits(
     code: &OctalCode,
-    mut g: Vec<u32>,
+    known: Values,
     upto: usize,
     limits: Limits,
-    mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
-) -> Vec<u32> {
+    mut hook: impl FnMut(&Values) -> ControlFlow<()>,
+) -> Values {
+    let mut g = known.compact();
     g.truncate(upto + 1);
     g.reserve(upto + 1 - g.len());
-    let mut small = Small::new(upto);
-    let mut largest: u32 = g.iter().copied().max().unwrap_or(0);
+    let mut backwards: Vec<u16> = vec![0; upto + 1];
+    let mut largest = g.largest();
     if largest < limits.bytes {
-        for (n, &v) in g.iter().enumerate() {
-            small.push(n, v as u16);
+        for (n, v) in g.iter().enumerate() {
+            backwards[upto - n] = v as u16;
         }
     }
     let mut seen = Seen::default();
@@ -68,17 +70,27 @@ fn sequence_with_limits(
         if n % STRETCH == 0 && n > 0 && hook(&g).is_break() {
             break;
         }
-        let mex = if largest < limits.mask {
-            small_mex(code, &small, n)
-        } else if largest < limits.bytes {
-            bytes_mex(code, &small, n, largest, &mut scratch)
-        } else {
-            seen.mex(code, &g, n, largest)
+        // Below `limits.bytes` every value fits in u16, so `g` is narrow.
+        let mex = match &g {
+            Values::Narrow(forwards) if largest < limits.bytes => {
+                let small = Small {
+                    forwards,
+                    backwards: &backwards,
+                    upto,
+                };
+                if largest < limits.mask {
+                    small_mex(code, &small, n)
+                } else {
+                    bytes_mex(code, &small, n, largest, &mut scratch)
+                }
+            }
+            Values::Narrow(g) => seen.mex(code, g, n, largest),
+            Values::Wide(g) => seen.mex(code, g, n, largest),
         };
         largest = largest.max(mex);
         g.push(mex);
         if largest < limits.bytes {
-            small.push(n, mex as u16);
+            backwards[upto - n] = mex as u16;
         }
     }
     g
@@ -86,25 +98,10 @@ fn sequence_with_limits(
 
 /// The values while they are below 32768, forwards and backwards:
 /// `backwards[upto - n] == forwards[n]`.
-struct Small {
-    forwards: Vec<u16>,
-    backwards: Vec<u16>,
+struct Small<'a> {
+    forwards: &'a [u16],
+    backwards: &'a [u16],
     upto: usize,
-}
-
-impl Small {
-    fn new(upto: usize) -> Small {
-        Small {
-            forwards: Vec::with_capacity(upto + 1),
-            backwards: vec![0; upto + 1],
-            upto,
-        }
-    }
-
-    fn push(&mut self, n: usize, v: u16) {
-        self.forwards.push(v);
-        self.backwards[self.upto - n] = v;
-    }
 }
 
 type SmallMex = fn(&OctalCode, &Small, usize) -> u32;
@@ -273,7 +270,13 @@ struct Seen {
 }
 
 impl Seen {
-    fn mex(&mut self, code: &OctalCode, g: &[u32], n: usize, largest: u32) -> u32 {
+    fn mex<T: Copy + Into<u32>>(
+        &mut self,
+        code: &OctalCode,
+        g: &[T],
+        n: usize,
+        largest: u32,
+    ) -> u32 {
         // Any xor of two values is below the next power of two past the largest.
         let size = ((largest as usize + 1).next_power_of_two() * 2).max(64);
         if self.stamps.len() < size {
@@ -291,12 +294,12 @@ impl Seen {
                 stamps[0] = stamp;
             }
             if digit & 2 != 0 && rest >= 1 && k > 0 {
-                stamps[g[rest] as usize & mask] = stamp;
+                stamps[g[rest].into() as usize & mask] = stamp;
             }
             if digit & 4 != 0 && rest >= 2 {
                 let half = rest / 2;
                 for a in 1..=half {
-                    stamps[(g[a] ^ g[rest - a]) as usize & mask] = stamp;
+                    stamps[(g[a].into() ^ g[rest - a].into()) as usize & mask] = stamp;
                 }
             }
         }
@@ -310,7 +313,13 @@ mod tests {
 
     fn sequence(code: &str, upto: usize) -> Vec<u32> {
         let code = OctalCode::parse(code).expect("a valid code");
-        octal_sequence(&code, Vec::new(), upto, |_| ControlFlow::Continue(()))
+        octal_sequence(
+            &code,
+            Values::default(),
+            upto,
+            |_| ControlFlow::Continue(()),
+        )
+        .to_vec()
     }
 
     #[test]
@@ -326,9 +335,14 @@ mod tests {
     fn every_build_of_the_hot_loops_agrees() {
         let code = OctalCode::parse("0.137").expect("a valid code");
         let (small_mex, bytes_mex) = hot_loops_for_this_cpu();
-        let mut small = Small::new(300);
+        let (mut forwards, mut backwards) = (Vec::new(), vec![0; 301]);
         let mut scratch = Scratch::default();
         for n in 0..=300 {
+            let small = Small {
+                forwards: &forwards,
+                backwards: &backwards,
+                upto: 300,
+            };
             let portable = small_mex_portable(&code, &small, n);
             assert_eq!(small_mex(&code, &small, n), portable, "n = {n}");
             #[cfg(target_arch = "x86_64")]
@@ -341,7 +355,8 @@ mod tests {
             assert_eq!(bytes, portable, "n = {n}");
             let bytes = bytes_mex_portable(&code, &small, n, largest, &mut scratch);
             assert_eq!(bytes, portable, "n = {n}");
-            small.push(n, portable as u16);
+            forwards.push(portable as u16);
+            backwards[300 - n] = portable as u16;
         }
     }
 
@@ -349,12 +364,11 @@ mod tests {
     fn each_method_alone_gives_the_same_sequence() {
         for code in ["0.77", "0.007", "4.7", "0.16"] {
             let code = OctalCode::parse(code).expect("a valid code");
-            let run =
-                |limits| {
-                    sequence_with_limits(&code, Vec::new(), 400, limits, |_| {
-                        ControlFlow::Continue(())
-                    })
-                };
+            let run = |limits| {
+                sequence_with_limits(&code, Values::default(), 400, limits, |_| {
+                    ControlFlow::Continue(())
+                })
+            };
             let default = run(Limits::default());
             let bytes_only = run(Limits {
                 mask: 0,
@@ -370,7 +384,7 @@ mod tests {
     fn a_stopped_run_returns_what_it_has_and_resumes_to_the_same_values() {
         let code = OctalCode::parse("0.007").expect("a valid code");
         let whole = sequence("0.007", 3 * STRETCH);
-        let part = octal_sequence(&code, Vec::new(), 3 * STRETCH, |g| {
+        let part = octal_sequence(&code, Values::default(), 3 * STRETCH, |g| {
             if g.len() >= STRETCH {
                 ControlFlow::Break(())
             } else {
@@ -378,8 +392,8 @@ mod tests {
             }
         });
         assert_eq!(part.len(), STRETCH);
-        assert_eq!(part[..], whole[..STRETCH]);
+        assert_eq!(part.to_vec(), whole[..STRETCH]);
         let resumed = octal_sequence(&code, part, 3 * STRETCH, |_| ControlFlow::Continue(()));
-        assert_eq!(resumed, whole);
+        assert_eq!(resumed.to_vec(), whole);
     }
 }

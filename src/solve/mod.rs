@@ -8,6 +8,7 @@ mod misere;
 mod moves;
 pub mod period;
 pub mod sparse;
+pub mod values;
 
 pub use moves::SumMove;
 

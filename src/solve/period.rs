@@ -8,6 +8,7 @@
 //! every n >= n0: for larger n, every option of n + p has a heap of at least
 //! n0 + p whose value repeats p lower, and that pairs it with an option of n.
 
+use crate::solve::values::Values;
 /// `g(n + period) == g(n) + saltus` for every `n >= preperiod` (saltus 0:
 /// an ordinary period; otherwise the sequence is arithmetic-periodic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +42,7 @@ pub struct Proof {
 
 impl Proof {
     /// g(n) for any heap, from the values the proof rests on.
-    pub fn value(&self, values: &[u32], n: u64) -> Option<u32> {
+    pub fn value(&self, values: &Values, n: u64) -> Option<u32> {
         let Period {
             preperiod, period, ..
         } = self.period;
@@ -50,16 +51,16 @@ impl Proof {
         } else {
             preperiod + ((n - preperiod as u64) % period as u64) as usize
         };
-        values.get(index).copied()
+        values.get(index)
     }
 }
 
 /// The shortest period, with or without a saltus, such that the periodic
 /// part was seen at least three times, and for it the shortest preperiod.
 /// Seeing it is evidence, not proof: the caller says so.
-pub fn find(values: &[u32]) -> Option<Period> {
+pub fn find(values: &Values) -> Option<Period> {
     let len = values.len();
-    let last = *values.last()?;
+    let last = values.get(len.checked_sub(1)?)?;
     let seen = |period: usize, saltus: u32, least: usize| {
         let start = repeats_from(values, period, saltus);
         (len - start >= least).then_some(Period {
@@ -72,7 +73,9 @@ pub fn find(values: &[u32]) -> Option<Period> {
     // cover at least half the values, since short runs of steps are common.
     (1..=len / 3).find_map(|p| seen(p, 0, 3 * p)).or_else(|| {
         (1..=len / 3).find_map(|p| {
-            let saltus = last.checked_sub(values[len - 1 - p]).filter(|&s| s > 0)?;
+            let saltus = last
+                .checked_sub(values.at(len - 1 - p))
+                .filter(|&s| s > 0)?;
             seen(p, saltus, (3 * p).max(len / 2))
         })
     })
@@ -80,22 +83,24 @@ pub fn find(values: &[u32]) -> Option<Period> {
 
 /// The first n such that `g(m + period) == g(m) + saltus` for every m from
 /// n on that the values reach.
-fn repeats_from(values: &[u32], period: usize, saltus: u32) -> usize {
+fn repeats_from(values: &Values, period: usize, saltus: u32) -> usize {
     let mut start = values.len() - period;
-    while start > 0 && values[start - 1].checked_add(saltus) == Some(values[start - 1 + period]) {
+    while start > 0
+        && values.at(start - 1).checked_add(saltus) == Some(values.at(start - 1 + period))
+    {
         start -= 1;
     }
     start
 }
 
 /// The shortest period the values prove for a game of this shape.
-pub fn prove(values: &[u32], shape: Shape) -> Option<Proof> {
+pub fn prove(values: &Values, shape: Shape) -> Option<Proof> {
     let len = values.len();
     // Tried shortest first, so a multiple of a proven period never wins.
     (1..len / 2).find_map(|period| proof_for(values, shape, period))
 }
 
-fn proof_for(values: &[u32], shape: Shape, period: usize) -> Option<Proof> {
+fn proof_for(values: &Values, shape: Shape, period: usize) -> Option<Proof> {
     let len = values.len();
     // The repeat must hold from at most halfway along what is left after
     // 2·p + t; a few samples from there on rule out most periods at once.
@@ -103,7 +108,7 @@ fn proof_for(values: &[u32], shape: Shape, period: usize) -> Option<Proof> {
     let last = len - period - 1;
     if [latest, (latest + last) / 2, last]
         .iter()
-        .any(|&n| n < len - period && values[n] != values[n + period])
+        .any(|&n| n < len - period && values.at(n) != values.at(n + period))
     {
         return None;
     }
@@ -136,8 +141,12 @@ mod tests {
         least_heap: 1,
     };
 
-    fn repeat(pattern: &[u32], len: usize) -> Vec<u32> {
-        (0..len).map(|n| pattern[n % pattern.len()]).collect()
+    fn repeat(pattern: &[u32], len: usize) -> Values {
+        Values::from(
+            (0..len)
+                .map(|n| pattern[n % pattern.len()])
+                .collect::<Vec<_>>(),
+        )
     }
 
     #[test]
@@ -155,7 +164,7 @@ mod tests {
         assert_eq!(proof.checked_below, 14);
         assert_eq!(
             proof.value(&g, 1_000_000_000_000),
-            Some(g[(1e12 as usize) % 7])
+            Some(g.at((1e12 as usize) % 7))
         );
     }
 
@@ -169,6 +178,7 @@ mod tests {
     fn a_preperiod_is_found() {
         let mut g = vec![5, 4];
         g.extend((0..30).map(|n| (n % 3) as u32));
+        let g = Values::from(g);
         assert_eq!(
             find(&g),
             Some(Period {
@@ -181,7 +191,7 @@ mod tests {
 
     #[test]
     fn nim_is_arithmetic_periodic_with_saltus_one() {
-        let g: Vec<u32> = (0..100).collect();
+        let g = Values::from((0..100).collect::<Vec<u32>>());
         let found = find(&g).expect("a saltus");
         assert_eq!((found.period, found.saltus), (1, 1));
         let shape = Shape {

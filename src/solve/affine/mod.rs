@@ -16,6 +16,7 @@ mod shape;
 use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
 use crate::eval::Value;
 use crate::solve::kernel::STRETCH;
+use crate::solve::values::Values;
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 use std::ops::ControlFlow;
@@ -350,21 +351,21 @@ impl AffineGame {
     /// the shape (a heap not smaller than n, a negative heap).
     pub fn sequence(
         &self,
-        known: Vec<u32>,
+        known: Values,
         upto: usize,
-        mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
-    ) -> Option<Vec<u32>> {
-        let mut g = known;
+        mut hook: impl FnMut(&Values) -> ControlFlow<()>,
+    ) -> Option<Values> {
+        let mut g = known.compact();
         g.truncate(upto + 1);
         g.reserve(upto + 1 - g.len());
         // g backwards (`backwards[upto - m] == g(m)`), so that the second
         // heap of a split `a + b1, b2 - a` is read forwards as well.
         let mut backwards: Vec<u32> = vec![0; upto + 1];
-        for (m, &v) in g.iter().enumerate() {
+        for (m, v) in g.iter().enumerate() {
             backwards[upto - m] = v;
         }
         let mut seen = Options::default();
-        let mut largest = g.iter().copied().max().unwrap_or(0);
+        let mut largest = g.largest();
         for n in g.len()..=upto {
             if n % STRETCH == 0 && n > 0 && hook(&g).is_break() {
                 break;
@@ -384,10 +385,13 @@ impl AffineGame {
                     if first < 0 || last >= ni || low < 0 || high >= ni {
                         return None;
                     }
-                    let left = &g[first as usize..=last as usize];
+                    let (first, last) = (first as usize, last as usize);
                     let start = upto - high as usize;
-                    let right = &backwards[start..start + left.len()];
-                    seen.pairs(left, right);
+                    let right = &backwards[start..start + last + 1 - first];
+                    match &g {
+                        Values::Narrow(g) => seen.pairs(&g[first..=last], right),
+                        Values::Wide(g) => seen.pairs(&g[first..=last], right),
+                    }
                     continue;
                 }
                 for a in lo..hi {
@@ -397,7 +401,7 @@ impl AffineGame {
                         if h < 0 || h >= ni {
                             return None;
                         }
-                        v ^= g[h as usize];
+                        v ^= g.at(h as usize);
                     }
                     seen.mark(v);
                 }
@@ -485,7 +489,7 @@ impl Options {
     }
 
     /// Marks the xor of each pair: the loop a split spends its time in.
-    fn pairs(&mut self, left: &[u32], right: &[u32]) {
+    fn pairs<T: Copy + Into<u32>>(&mut self, left: &[T], right: &[u32]) {
         if self.small {
             self.bits |= bits_of_xors(left, right);
             return;
@@ -496,7 +500,8 @@ impl Options {
         let mask = self.stamps.len() - 1;
         for (l, r) in left.chunks(512).zip(right.chunks(512)) {
             self.xors.clear();
-            self.xors.extend(l.iter().zip(r).map(|(a, b)| a ^ b));
+            self.xors
+                .extend(l.iter().zip(r).map(|(&a, b)| a.into() ^ b));
             for &v in &self.xors {
                 self.stamps[v as usize & mask] = self.stamp;
             }
@@ -518,21 +523,21 @@ impl Options {
 
 /// The xors of the pairs as bits of one word (all below 64), with the
 /// AVX-512 or AVX2 build of the loop where the processor has it.
-fn bits_of_xors(left: &[u32], right: &[u32]) -> u64 {
+fn bits_of_xors<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
     #[inline(always)]
-    fn fold(left: &[u32], right: &[u32]) -> u64 {
+    fn fold<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
         left.iter()
             .zip(right)
-            .fold(0u64, |acc, (a, b)| acc | (1u64 << ((a ^ b) & 63)))
+            .fold(0u64, |acc, (&a, b)| acc | (1u64 << ((a.into() ^ b) & 63)))
     }
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn fold_avx2(left: &[u32], right: &[u32]) -> u64 {
+    unsafe fn fold_avx2<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
         fold(left, right)
     }
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    unsafe fn fold_avx512(left: &[u32], right: &[u32]) -> u64 {
+    unsafe fn fold_avx512<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
         fold(left, right)
     }
     #[cfg(target_arch = "x86_64")]

@@ -3,6 +3,7 @@
 
 use super::mask::{choose_mask, Mask};
 use super::{HeapRules, Run};
+use crate::solve::values::Values;
 use std::time::Instant;
 
 /// Below this many values the structure of a sequence says little.
@@ -38,7 +39,7 @@ const TRIES: usize = 3;
 /// `values`, shrinking from quarter to quarter as it shrank from the third
 /// quarter to the last (in the games where the method pays, rare heaps die
 /// out; in those where it does not, they keep coming).
-pub fn pays(rules: &HeapRules, values: &[u32], upto: usize) -> bool {
+pub fn pays(rules: &HeapRules, values: &Values, upto: usize) -> bool {
     let len = values.len();
     if len < ENOUGH_TO_JUDGE || upto <= len || upto >= u32::MAX as usize {
         return false;
@@ -49,7 +50,7 @@ pub fn pays(rules: &HeapRules, values: &[u32], upto: usize) -> bool {
     let sample = SAMPLE.min(upto - len);
     let (mut sparse_each, mut plain_each) = (f64::MAX, f64::MAX);
     for _ in 0..TRIES {
-        let mut run = Run::new(rules, values.to_vec(), len + sample);
+        let mut run = Run::new(rules, values.clone(), len + sample);
         run.rechoose();
         let start = Instant::now();
         for n in len..len + sample {
@@ -63,7 +64,7 @@ pub fn pays(rules: &HeapRules, values: &[u32], upto: usize) -> bool {
         }
         plain_each = plain_each.min(start.elapsed().as_secs_f64());
     }
-    let small = values.iter().all(|&v| v < 64);
+    let small = values.iter().all(|v| v < 64);
     let speedup = if small {
         KERNEL_SPEEDUP_SMALL
     } else {
@@ -81,13 +82,12 @@ pub fn pays(rules: &HeapRules, values: &[u32], upto: usize) -> bool {
 
 /// Σ over the heaps still to compute of (rare heaps then) / (rare heaps
 /// now): how the cost of a heap with the rare/common method adds up.
-fn rare_growth(values: &[u32], mask: Mask, upto: usize) -> f64 {
+fn rare_growth(values: &Values, mask: Mask, upto: usize) -> f64 {
     let len = values.len();
     let quarter = len / 4;
     let rare_in = |from: usize| {
-        values[from..from + quarter]
-            .iter()
-            .filter(|&&v| mask.is_rare(v))
+        (from..from + quarter)
+            .filter(|&n| mask.is_rare(values.at(n)))
             .count() as f64
     };
     let (third, last) = (rare_in(len - 2 * quarter), rare_in(len - quarter));
@@ -120,12 +120,13 @@ mod tests {
         for v in values.iter_mut().take(500).step_by(5) {
             *v = 0;
         }
+        let values = Values::from(values);
         let mask = choose_mask(&values).expect("a mask");
         assert_eq!(mask.bits & 1, 1);
         // No new rare heap in the last quarter: every heap costs the same.
         assert_eq!(rare_growth(&values, mask, 2000), 1000.0);
         // Rare heaps throughout: the cost per heap grows.
-        let even: Vec<u32> = (0..1000).map(|n| n % 2).collect();
+        let even = Values::from((0..1000).map(|n| n % 2).collect::<Vec<u32>>());
         let mask = choose_mask(&even).expect("a mask");
         assert!(rare_growth(&even, mask, 2000) > 1400.0);
     }
@@ -135,6 +136,6 @@ mod tests {
         assert!(judge_after(1_000_000) >= ENOUGH_TO_JUDGE);
         assert!(judge_after(100) <= 100);
         let rules = HeapRules::grundys_game();
-        assert!(!pays(&rules, &[0, 0, 0, 1], 1_000_000));
+        assert!(!pays(&rules, &Values::from(vec![0, 0, 0, 1]), 1_000_000));
     }
 }

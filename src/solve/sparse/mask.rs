@@ -5,6 +5,7 @@
 //! the xor of a rare and a common value: with few rare heaps, every
 //! common option is found by pairing the rare heaps alone.
 
+use crate::solve::values::Values;
 /// A mask and how well it fits the values it was chosen from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mask {
@@ -34,14 +35,14 @@ const WIDEST: u32 = 1 << 16;
 /// For a mask m, (rare - common) = Σ_v count(v)·(-1)^popcount(v & m), which
 /// is the Walsh-Hadamard transform of the histogram of values: all masks
 /// are scored at once in O(w log w) for values below w.
-pub fn choose_mask(values: &[u32]) -> Option<Mask> {
-    let largest = values.iter().copied().max()?;
+pub fn choose_mask(values: &Values) -> Option<Mask> {
+    let largest = values.iter().max()?;
     let width = largest
         .checked_add(1)
         .map_or(WIDEST, |w| w.next_power_of_two())
         .min(WIDEST) as usize;
     let mut score = vec![0i64; width];
-    for &v in values {
+    for v in values.iter() {
         score[v as usize & (width - 1)] += 1;
     }
     let mut step = 1;
@@ -100,7 +101,7 @@ mod tests {
             &[7, 7, 7],
         ];
         for values in cases {
-            let mask = choose_mask(values).expect("some value is not 0");
+            let mask = choose_mask(&Values::from(values)).expect("some value is not 0");
             assert_eq!(mask.rare, brute_best(values), "{values:?}");
             let counted = values.iter().filter(|&&v| mask.is_rare(v)).count();
             assert_eq!(mask.rare, counted, "{values:?}");
@@ -109,7 +110,7 @@ mod tests {
 
     #[test]
     fn all_zeros_have_no_mask() {
-        assert_eq!(choose_mask(&[0, 0, 0]), None);
-        assert_eq!(choose_mask(&[]), None);
+        assert_eq!(choose_mask(&Values::from(vec![0, 0, 0])), None);
+        assert_eq!(choose_mask(&Values::default()), None);
     }
 }

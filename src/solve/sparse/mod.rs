@@ -31,6 +31,7 @@ mod rules;
 mod tests;
 
 use crate::solve::kernel::STRETCH;
+use crate::solve::values::Values;
 use hot::{hot_loops_for_this_cpu, Halves, HotLoops, Val};
 use marks::{Marks, Started};
 use std::ops::ControlFlow;
@@ -44,10 +45,10 @@ pub use rules::HeapRules;
 /// as the dense kernel does; if it breaks, the values so far are returned.
 pub fn sequence(
     rules: &HeapRules,
-    known: Vec<u32>,
+    known: Values,
     upto: usize,
-    hook: impl FnMut(&[u32]) -> ControlFlow<()>,
-) -> Vec<u32> {
+    hook: impl FnMut(&Values) -> ControlFlow<()>,
+) -> Values {
     sequence_warmed(rules, known, upto, ENOUGH_TO_JUDGE, hook)
 }
 
@@ -56,11 +57,11 @@ pub fn sequence(
 /// short sequences.
 fn sequence_warmed(
     rules: &HeapRules,
-    known: Vec<u32>,
+    known: Values,
     upto: usize,
     warm: usize,
-    mut hook: impl FnMut(&[u32]) -> ControlFlow<()>,
-) -> Vec<u32> {
+    mut hook: impl FnMut(&Values) -> ControlFlow<()>,
+) -> Values {
     // Rare heaps are listed as u32 (half the memory traffic of usize);
     // past that, every heap is paired the plain way.
     let warm = if upto < u32::MAX as usize {
@@ -96,8 +97,8 @@ fn sequence_warmed(
 struct Run<'r> {
     rules: &'r HeapRules,
     upto: usize,
-    g: Vec<u32>,
-    shadow: Shadow,
+    g: Values,
+    backwards: Backwards,
     largest: u32,
     mask: Option<Mask>,
     /// The heaps of one token or more whose value is rare, in order, and
@@ -117,51 +118,62 @@ struct Run<'r> {
     wide: HotLoops<u32>,
 }
 
-/// The values again, arranged for the hot loops: as u16 forwards and
-/// backwards while every value fits (half the memory traffic), then as a
-/// u32 backwards copy beside `g`.
-enum Shadow {
-    Narrow {
-        forwards: Vec<u16>,
-        backwards: Vec<u16>,
-    },
-    Wide {
-        backwards: Vec<u32>,
-    },
+/// The values again, backwards (`backwards[upto - m] == g(m)`), so that
+/// both parts of a run of splits are read forwards; as narrow as `g`.
+enum Backwards {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
 }
 
-impl Shadow {
-    fn new(g: &[u32], upto: usize) -> Shadow {
-        if g.iter().all(|&v| v <= u16::MAX as u32) {
-            let mut forwards = Vec::with_capacity(upto + 1);
-            forwards.extend(g.iter().map(|&v| v as u16));
-            let mut backwards = vec![0; upto + 1];
-            for (m, &v) in forwards.iter().enumerate() {
-                backwards[upto - m] = v;
-            }
-            Shadow::Narrow {
-                forwards,
-                backwards,
-            }
-        } else {
-            let mut backwards = vec![0; upto + 1];
-            for (m, &v) in g.iter().enumerate() {
-                backwards[upto - m] = v;
-            }
-            Shadow::Wide { backwards }
+impl Backwards {
+    fn new(g: &Values, upto: usize) -> Backwards {
+        match g {
+            Values::Narrow(g) => Backwards::Narrow(reversed(g, upto)),
+            Values::Wide(g) => Backwards::Wide(reversed(g, upto)),
         }
     }
 }
 
+fn reversed<T: Copy + Default>(g: &[T], upto: usize) -> Vec<T> {
+    let mut backwards = vec![T::default(); upto + 1];
+    for (m, &v) in g.iter().enumerate() {
+        backwards[upto - m] = v;
+    }
+    backwards
+}
+
+/// The forwards and backwards values, borrowed for the hot loops.
+enum Both<'a> {
+    Narrow(Halves<'a, u16>),
+    Wide(Halves<'a, u32>),
+}
+
+fn both<'a>(g: &'a Values, backwards: &'a Backwards, upto: usize) -> Both<'a> {
+    match (g, backwards) {
+        (Values::Narrow(forwards), Backwards::Narrow(backwards)) => Both::Narrow(Halves {
+            forwards,
+            backwards,
+            upto,
+        }),
+        (Values::Wide(forwards), Backwards::Wide(backwards)) => Both::Wide(Halves {
+            forwards,
+            backwards,
+            upto,
+        }),
+        _ => unreachable!("`push` widens the backwards copy with the values"),
+    }
+}
+
 impl<'r> Run<'r> {
-    fn new(rules: &'r HeapRules, mut known: Vec<u32>, upto: usize) -> Run<'r> {
+    fn new(rules: &'r HeapRules, known: Values, upto: usize) -> Run<'r> {
+        let mut known = known.compact();
         known.truncate(upto + 1);
         known.reserve(upto + 1 - known.len());
         Run {
             rules,
             upto,
-            largest: known.iter().copied().max().unwrap_or(0),
-            shadow: Shadow::new(&known, upto),
+            largest: known.largest(),
+            backwards: Backwards::new(&known, upto),
             g: known,
             mask: None,
             rare_heaps: Vec::new(),
@@ -179,16 +191,13 @@ impl<'r> Run<'r> {
     fn push(&mut self, n: usize, v: u32) {
         self.g.push(v);
         self.largest = self.largest.max(v);
-        match &mut self.shadow {
-            Shadow::Narrow {
-                forwards,
-                backwards,
-            } if v <= u16::MAX as u32 => {
-                forwards.push(v as u16);
+        match (&mut self.backwards, &self.g) {
+            (Backwards::Narrow(backwards), Values::Narrow(_)) => {
                 backwards[self.upto - n] = v as u16;
             }
-            Shadow::Narrow { .. } => self.shadow = Shadow::new(&self.g, self.upto),
-            Shadow::Wide { backwards } => backwards[self.upto - n] = v,
+            (Backwards::Wide(backwards), Values::Wide(_)) => backwards[self.upto - n] = v,
+            // The values just widened.
+            _ => self.backwards = Backwards::new(&self.g, self.upto),
         }
         if n > 0 && self.mask.is_some_and(|m| m.is_rare(v)) {
             self.rare_heaps.push(n as u32);
@@ -210,7 +219,7 @@ impl<'r> Run<'r> {
         self.mask = Some(best);
         self.rare_heaps.clear();
         self.rare_values.clear();
-        for (n, &v) in self.g.iter().enumerate().skip(1) {
+        for (n, v) in self.g.iter().enumerate().skip(1) {
             if best.is_rare(v) {
                 self.rare_heaps.push(n as u32);
                 self.rare_values.push(v);
@@ -222,26 +231,14 @@ impl<'r> Run<'r> {
     /// before there is anything to choose a mask from.
     fn plain_mex(&mut self, n: usize) -> u32 {
         let mut marks = self.marks.start(self.largest);
-        self.rules.single_options(&self.g, n, |v| marks.set(v));
-        let (rules, upto, xors) = (self.rules, self.upto, &mut self.xors);
-        match &self.shadow {
-            Shadow::Narrow {
-                forwards,
-                backwards,
-            } => {
-                let h = Halves {
-                    forwards,
-                    backwards,
-                    upto,
-                };
+        let (rules, xors) = (self.rules, &mut self.xors);
+        match both(&self.g, &self.backwards, self.upto) {
+            Both::Narrow(h) => {
+                rules.single_options(h.forwards, n, |v| marks.set(v));
                 (self.narrow.mark_all)(rules, h, n, &mut marks, xors);
             }
-            Shadow::Wide { backwards } => {
-                let h = Halves {
-                    forwards: &self.g,
-                    backwards,
-                    upto,
-                };
+            Both::Wide(h) => {
+                rules.single_options(h.forwards, n, |v| marks.set(v));
                 (self.wide.mark_all)(rules, h, n, &mut marks, xors);
             }
         }
@@ -262,7 +259,11 @@ impl<'r> Run<'r> {
             self.rare
                 .extend((from..marks.len() as u32).map(|v| mask.is_rare(v)));
         }
-        self.rules.single_options(&self.g, n, |v| marks.set(v));
+        let halves = both(&self.g, &self.backwards, self.upto);
+        match &halves {
+            Both::Narrow(h) => self.rules.single_options(h.forwards, n, |v| marks.set(v)),
+            Both::Wide(h) => self.rules.single_options(h.forwards, n, |v| marks.set(v)),
+        }
         let work = Work {
             rules: self.rules,
             rare: &self.rare,
@@ -272,27 +273,9 @@ impl<'r> Run<'r> {
             xors: &mut self.xors,
             candidates: &mut self.candidates,
         };
-        let upto = self.upto;
-        match &self.shadow {
-            Shadow::Narrow {
-                forwards,
-                backwards,
-            } => {
-                let h = Halves {
-                    forwards,
-                    backwards,
-                    upto,
-                };
-                work.mex(h, &self.narrow, n)
-            }
-            Shadow::Wide { backwards } => {
-                let h = Halves {
-                    forwards: &self.g,
-                    backwards,
-                    upto,
-                };
-                work.mex(h, &self.wide, n)
-            }
+        match halves {
+            Both::Narrow(h) => work.mex(h, &self.narrow, n),
+            Both::Wide(h) => work.mex(h, &self.wide, n),
         }
     }
 }

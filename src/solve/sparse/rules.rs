@@ -46,13 +46,18 @@ impl HeapRules {
     /// Calls `each` with the value of every option of heap `n` that leaves
     /// at most one heap.
     #[inline]
-    pub(super) fn single_options(&self, g: &[u32], n: usize, mut each: impl FnMut(u32)) {
+    pub(super) fn single_options<T: Copy + Into<u32>>(
+        &self,
+        g: &[T],
+        n: usize,
+        mut each: impl FnMut(u32),
+    ) {
         if self.take_all.contains(&n) {
             each(0);
         }
         for &k in &self.take {
             if k < n {
-                each(g[n - k]);
+                each(g[n - k].into());
             }
         }
     }

@@ -1,13 +1,15 @@
 use super::*;
 use crate::eval::octal::OctalCode;
 use crate::solve::kernel::octal_sequence;
+use crate::solve::values::Values;
 use std::ops::ControlFlow;
 
 fn dense(code: &str, upto: usize) -> Vec<u32> {
     let code = OctalCode::parse(code).expect("a valid code");
-    octal_sequence(&code, Vec::new(), upto, |_| {
+    octal_sequence(&code, Values::default(), upto, |_| {
         std::ops::ControlFlow::Continue(())
     })
+    .to_vec()
 }
 
 /// The first mask is chosen after this many heaps instead of thousands,
@@ -16,7 +18,10 @@ fn dense(code: &str, upto: usize) -> Vec<u32> {
 const WARM: usize = 48;
 
 fn sparse(rules: &HeapRules, known: Vec<u32>, upto: usize) -> Vec<u32> {
-    sequence_warmed(rules, known, upto, WARM, |_| ControlFlow::Continue(()))
+    sequence_warmed(rules, Values::from(known), upto, WARM, |_| {
+        ControlFlow::Continue(())
+    })
+    .to_vec()
 }
 
 fn octal(code: &str) -> HeapRules {
@@ -60,7 +65,10 @@ fn grundys_game_agrees_with_the_textbook_method() {
     let rules = HeapRules::grundys_game();
     assert_eq!(sparse(&rules, vec![], 1500), textbook(&rules, 1500));
     // And through the public entry, past the default warm-up.
-    let long = sequence(&rules, vec![], 5000, |_| ControlFlow::Continue(()));
+    let long = sequence(&rules, Values::default(), 5000, |_| {
+        ControlFlow::Continue(())
+    })
+    .to_vec();
     assert_eq!(long, sparse(&rules, vec![], 5000));
 }
 
@@ -116,7 +124,7 @@ fn a_mask_that_stops_fitting_still_gives_the_right_values() {
     // A mask forced on a sequence it does not fit.
     let rules = octal("0.77");
     let want = dense("0.77", 1500);
-    let mut run = Run::new(&rules, want[..1000].to_vec(), 1500);
+    let mut run = Run::new(&rules, Values::from(&want[..1000]), 1500);
     run.mask = Some(Mask {
         bits: 1,
         rare: 0,
@@ -170,10 +178,10 @@ fn values_past_u16_take_the_wide_path() {
     let rules = octal("0.6");
     let want = textbook_from(&rules, first.clone(), 700);
     assert_eq!(sparse(&rules, first.clone(), 700), want);
-    let mut run = Run::new(&rules, first[..100].to_vec(), 700);
-    assert!(matches!(run.shadow, Shadow::Narrow { .. }));
+    let mut run = Run::new(&rules, Values::from(&first[..100]), 700);
+    assert!(matches!(run.backwards, Backwards::Narrow(_)));
     run.push(100, 80_000);
-    assert!(matches!(run.shadow, Shadow::Wide { .. }));
+    assert!(matches!(run.backwards, Backwards::Wide(_)));
     for (n, &v) in want.iter().enumerate().skip(101) {
         let got = match run.mask {
             Some(mask) => run.sparse_mex(n, mask),
@@ -210,7 +218,7 @@ fn a_stopped_run_keeps_its_values_and_resumes() {
     let whole = sparse(&rules, vec![], upto);
     // The hook is shown every stretch, and stops the run at the third.
     let mut shown = Vec::new();
-    let stopped = sequence_warmed(&rules, vec![], upto, WARM, |values| {
+    let stopped = sequence_warmed(&rules, Values::default(), upto, WARM, |values| {
         shown.push(values.len());
         if shown.len() == 3 {
             ControlFlow::Break(())
@@ -219,8 +227,8 @@ fn a_stopped_run_keeps_its_values_and_resumes() {
         }
     });
     assert_eq!(shown, [STRETCH, 2 * STRETCH, 3 * STRETCH]);
-    assert_eq!(stopped, whole[..3 * STRETCH]);
-    assert_eq!(sparse(&rules, stopped, upto), whole);
+    assert_eq!(stopped.to_vec(), whole[..3 * STRETCH]);
+    assert_eq!(sparse(&rules, stopped.to_vec(), upto), whole);
 }
 
 #[test]
@@ -233,10 +241,11 @@ fn the_method_is_chosen_where_it_pays() {
     let first = judge_after(upto);
     let grundy = sparse(&HeapRules::grundys_game(), vec![], first - 1);
     assert!(
-        pays(&HeapRules::grundys_game(), &grundy, upto),
+        pays(&HeapRules::grundys_game(), &Values::from(&grundy[..]), upto),
         "{:?}",
-        choose_mask(&grundy)
+        choose_mask(&Values::from(&grundy[..]))
     );
+    let dense = |code, upto| Values::from(dense(code, upto));
     assert!(pays(&octal("0.16"), &dense("0.16", first - 1), upto));
     assert!(!pays(&octal("0.07"), &dense("0.07", first - 1), upto));
     assert!(!pays(&octal("0.07"), &dense("0.07", 20_000), 10_000_000));
@@ -273,7 +282,10 @@ fn timings() {
         };
         let start = std::time::Instant::now();
         let cpu = user_seconds();
-        let values = sequence(&rules, vec![], upto, |_| ControlFlow::Continue(()));
+        let values = sequence(&rules, Values::default(), upto, |_| {
+            ControlFlow::Continue(())
+        })
+        .to_vec();
         let took = start.elapsed();
         if let (Some(before), Some(after)) = (cpu, user_seconds()) {
             println!("{game} to {upto}: sparse user {:.2} s", after - before);
@@ -288,7 +300,7 @@ fn timings() {
             "{game} to {upto}: checksum {:X}",
             (b as u32) << 16 | a as u32
         );
-        let mask = choose_mask(&values);
+        let mask = choose_mask(&Values::from(&values[..]));
         if let Some(m) = mask {
             let windows: Vec<usize> = values
                 .chunks(values.len().div_ceil(10))
@@ -300,7 +312,7 @@ fn timings() {
             "{game} to {upto}: sparse {took:.2?}, max {}, mask {mask:?}, pays after {}: {}",
             values.iter().max().unwrap_or(&0),
             judge_after(upto),
-            pays(&rules, &values[..judge_after(upto)], upto)
+            pays(&rules, &Values::from(&values[..judge_after(upto)]), upto)
         );
         if dense_too && game != "grundy" {
             let start = std::time::Instant::now();
