@@ -368,25 +368,33 @@ fn heap_values(
     use crate::solve::sparse;
     let mut values = known;
     // Judged after a sixteenth of the run, when the rare heaps have had
-    // time to thin out; on long runs, where that sixteenth alone would be
-    // slow the plain way, early as well (judging there misleads on short
-    // runs of 0.007, where the plain method wins).
-    let early = if upto >= 1 << 22 {
+    // time to thin out; before that, at a quarter of that, so that a game
+    // where the method clearly pays spends less time the plain way; and on
+    // long runs, where even that would be slow, after 4096 heaps as well.
+    let last = sparse::judge_after(upto);
+    let quarter = (last / 4).max(sparse::ENOUGH_TO_JUDGE);
+    let first = if upto >= 1 << 22 {
         sparse::ENOUGH_TO_JUDGE
     } else {
-        upto
+        quarter
     };
     let mut pays = false;
-    for judge in [
-        early.min(sparse::judge_after(upto)),
-        sparse::judge_after(upto),
-    ] {
+    let mut judged = 0;
+    for judge in [first, quarter, last] {
         let judge = judge.max(values.len().saturating_sub(1)).min(upto);
+        if judge <= judged {
+            continue;
+        }
+        judged = judge;
         values = dense(values, judge, &mut *hook)?;
         if values.len() != judge + 1 || judge == upto {
             return Some(values);
         }
-        pays = sparse::pays(rules, &values, upto);
+        // An early judgement extrapolates further, and misled by a factor
+        // of about three (0.007 to 10^5 at 4096 heaps), so it must
+        // promise more.
+        let needed = if judge >= last { 1.0 } else { 4.0 };
+        pays = sparse::advantage(rules, &values, upto) > needed;
         if pays {
             break;
         }

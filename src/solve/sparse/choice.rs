@@ -40,12 +40,18 @@ const TRIES: usize = 3;
 /// quarter to the last (in the games where the method pays, rare heaps die
 /// out; in those where it does not, they keep coming).
 pub fn pays(rules: &HeapRules, values: &Values, upto: usize) -> bool {
+    advantage(rules, values, upto) > 1.0
+}
+
+/// How many times faster the rare/common method is expected to finish the
+/// run than the plain one (0 when it cannot be judged); see `pays`.
+pub fn advantage(rules: &HeapRules, values: &Values, upto: usize) -> f64 {
     let len = values.len();
     if len < ENOUGH_TO_JUDGE || upto <= len || upto >= u32::MAX as usize {
-        return false;
+        return 0.0;
     }
     let Some(mask) = choose_mask(values) else {
-        return false;
+        return 0.0;
     };
     let sample = SAMPLE.min(upto - len);
     let (mut sparse_each, mut plain_each) = (f64::MAX, f64::MAX);
@@ -77,7 +83,7 @@ pub fn pays(rules: &HeapRules, values: &Values, upto: usize) -> bool {
     let (from, to) = (len as f64, upto as f64);
     let plain = plain_each * (to * to - from * from) / (2.0 * from);
     let sparse = sparse_each * rare_growth(values, mask, upto);
-    sparse < plain
+    plain / sparse
 }
 
 /// Σ over the heaps still to compute of (rare heaps then) / (rare heaps

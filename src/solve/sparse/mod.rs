@@ -36,7 +36,7 @@ use hot::{hot_loops_for_this_cpu, Halves, HotLoops, Val};
 use marks::{Marks, Started};
 use std::ops::ControlFlow;
 
-pub use choice::{judge_after, pays, ENOUGH_TO_JUDGE};
+pub use choice::{advantage, judge_after, pays, ENOUGH_TO_JUDGE};
 pub use mask::{choose_mask, Mask};
 pub use rules::HeapRules;
 
