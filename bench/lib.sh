@@ -1,8 +1,10 @@
+# shellcheck shell=bash
 # Timing and reporting helpers for bench/run.sh (sourced, not run).
 #
-# The caller sets: $out (the output folder), $log (the log file), $runs (how
-# many times measure runs a command), $timeout_s (the limit of one run), and
-# calls lib_init once before timing anything.
+# The caller sets: $root (the repository), $out (the output folder), $log
+# (the log file), $runs (how many times measure runs a command), $timeout_s
+# (the limit of one run), and calls lib_init once before timing anything.
+# shellcheck disable=SC2154  # those variables are the caller's
 
 # note TEXT...: a line on standard error and in the log.
 note() { echo "$*" | tee -a "$log" >&2; }
@@ -20,7 +22,8 @@ lib_init() {
 shown_command() {
   local s
   s=$(printf '%q ' "$@")
-  echo "${s% }" | sed "s#$root/##g"
+  s="${s% }"
+  echo "${s//"$root"\//}"
 }
 
 # run_once OUTFILE ERRFILE LIMIT SIGNAL CMD...: runs CMD with its standard
@@ -101,11 +104,14 @@ measure_more() {
 }
 
 # is_number X: whether X is a figure (not "-", "timeout", "failed", ...).
-is_number() { [[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
+is_number() { [[ "$1" =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
+
+# megabytes KB: KB in MB, to one place.
+megabytes() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 # ratio A B: A / B to two places, or "-" when either is not a figure.
 ratio() {
-  is_number "$1" && is_number "$2" || { echo "-"; return; }
+  if ! is_number "$1" || ! is_number "$2"; then echo "-"; return; fi
   awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
 

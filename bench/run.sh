@@ -210,22 +210,22 @@ check_ogsolve() {
 best_of() {
   local name="$1" tag="$2" methods="$3" check="$4"; shift 4
   local m fastest=""
-  local -A first=() peak=()
+  local -A first=() peaks=()
   best_secs="-"; best_method=""
   for m in $methods; do
     if measure_first "$name $m" "$out/$tag-$m.txt" "${@//@M@/$m}" \
       && "$check" "$name $m" "$out/$tag-$m.txt"; then
-      first[$m]="$first_secs"; peak[$m]="$peak_kb"
+      first[$m]="$first_secs"; peaks[$m]="$peak_kb"
       if [ -z "$fastest" ] || less "$first_secs" "$fastest"; then fastest="$first_secs"; fi
     fi
   done
   for m in $methods; do
     [ -n "${first[$m]:-}" ] || continue
     if less "$(awk -v f="$fastest" 'BEGIN { print 1.25 * f }')" "${first[$m]}"; then
-      note "  $name $m: ${first[$m]} s, more than 1.25x the fastest: not run again"
+      if [ "$runs" -gt 1 ]; then note "  $name $m: ${first[$m]} s, over 1.25x the fastest: not run again"; fi
       continue
     fi
-    first_secs="${first[$m]}"; peak_kb="${peak[$m]}"
+    first_secs="${first[$m]}"; peak_kb="${peaks[$m]}"
     measure_more "$name $m" "$runs" "${@//@M@/$m}"
     is_number "$secs" || continue
     if [ "$best_secs" = "-" ] || less "$secs" "$best_secs"; then best_secs="$secs"; best_method="$m"; fi
@@ -275,7 +275,7 @@ memory_row() {
     per=$(awk -v p="$4" -v t="$tiny" -v n="$3" 'BEGIN { printf "%.2f", (p - t) * 1024 / (n + 1) }')
   fi
   row 4 "$2: bytes per heap value (peak less a run to 100, over N + 1)" "$(power_of_ten "$3")" \
-    "peak $(( $4 / 1024 )) MB, to 100: $(( tiny / 1024 )) MB" "-" "$per" "<= 4" "$(verdict "$per" "<=" 4)"
+    "peak $(megabytes "$4") MB, to 100: $(megabytes "$tiny") MB" "-" "$per" "<= 4" "$(verdict "$per" "<=" 4)"
 }
 
 # --- targets 1 and 2: the heap games ------------------------------------------------
@@ -376,7 +376,7 @@ if [ "$long" = 1 ]; then
   read -r how1 t1 p1 < <(run_once "$outfile" "$outfile.err1" "$stop" INT "${cmd[@]}")
   cat "$outfile.err1" >>"$log"
   stopped_at=$(sed -n 's/.*stopped after g(0\.\.=\([0-9]*\)).*/\1/p' "$outfile.err1" | tail -n 1)
-  total="-"; peak=0; same="-"; resumed=""
+  total="-"; long_peak=0; same="-"; resumed=""
   if [ "$how1" = timeout ] && [ -n "$stopped_at" ] && [ -s "$ckpt" ]; then
     note "  first run stopped after ${t1} s at g(0..=$stopped_at); the same command again:"
     note "  \$ $(shown_command "${cmd[@]}")"
@@ -384,8 +384,8 @@ if [ "$long" = 1 ]; then
     cat "$outfile.err2" >>"$log"
     if [ "$how2" = ok ]; then
       total=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", a + b }')
-      peak=$(( p1 > p2 ? p1 : p2 ))
-      resumed="stopped at ${t1} s after g(0..=$stopped_at), resumed ${t2} s"
+      long_peak=$(( p1 > p2 ? p1 : p2 ))
+      resumed="stopped after ${t1} s at g(0..=$stopped_at), resumed ${t2} s"
       note "  resumed run: ${t2} s, total ${total} s"
       if check_grundy "grundy table --checkpoint (resumed)" "$outfile"; then same="identical"; else same="different"; total="mismatch"; fi
     else
@@ -407,7 +407,7 @@ if [ "$long" = 1 ]; then
   case "$same" in identical) result="PASS" ;; different) result="MISS" ;; *) result="n/a" ;; esac
   row 3 "$label, resumed output: the baseline's values" "$(power_of_ten "$n")" "$same" \
     "checksum, largest value, last 1000 values" "-" "identical" "$result"
-  if [ "$peak" -gt 0 ]; then memory+=("$label, checkpointed|$file|$game|$n|$peak"); fi
+  if [ "$long_peak" -gt 0 ]; then memory+=("$label, checkpointed|$file|$game|$n|$long_peak"); fi
 fi
 
 # --- target 4: memory -------------------------------------------------------------------
@@ -426,6 +426,7 @@ if [ "$search" = 1 ]; then
   note "  \$ bench/search.sh $*"
   search_status=0
   "$here/search.sh" "$@" 2>&1 >"$search_table" | tee -a "$log" >&2 || search_status=$?
+  cat "$search_table" >>"$log"
   [ "$search_status" = 0 ] || { note "  bench/search.sh exited with $search_status"; mismatch=1; }
   # Its table: | game | grundy s | hand-written s | ratio | positions | value |
   # grundy bytes/position | ... ; the columns are found by their headings.
