@@ -72,6 +72,9 @@
 # finding, not a failure).
 set -euo pipefail
 export LC_ALL=C
+# The binaries are run from the repository's target folders (and so are
+# bench/search.sh's): a target folder moved elsewhere would leave them stale.
+unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
