@@ -32,7 +32,7 @@
 #
 # Options:
 #   --quick               sizes 20000, 0.16 to 10^6, 0.6 to 10^5, one run, no
-#                         10^8 run, a small search; later options override it
+#                         10^8 run, a small search; other options override it
 #   --sizes LIST          N for target 1 (default 100000,1000000)
 #   --grundy-sizes LIST   N for Grundy's game in target 1 (default: --sizes)
 #   --size-0.16 N         N for 0.16 (default 10000000)
@@ -149,15 +149,22 @@ grundy_bin="$root/target/release/grundy"
 baseline_bin="$here/baseline/target/release/baseline"
 
 tools="$here/.tools"
+ogsolve_version="0.0.7"
 ogsolve_bin="$tools/bin/ogsolve"
 if [ ! -x "$ogsolve_bin" ]; then
-  note "installing ogsolve from crates.io into bench/.tools..."
-  if ! cargo install --quiet --locked ogsolve --root "$tools" 2>>"$log" \
+  # The version this script was written against first, so that runs on
+  # different days compare the same program; the newest if that fails.
+  note "installing ogsolve $ogsolve_version from crates.io into bench/.tools..."
+  if ! cargo install --quiet --locked ogsolve --version "$ogsolve_version" --root "$tools" 2>>"$log" \
+    && ! cargo install --quiet --locked ogsolve --root "$tools" 2>>"$log" \
     && ! cargo install --quiet ogsolve --root "$tools" 2>>"$log"; then
     note "ogsolve could not be installed: its targets are left n/a"
   fi
 fi
 [ -x "$ogsolve_bin" ] || ogsolve_bin=""
+if [ -n "$ogsolve_bin" ]; then
+  note "ogsolve: $(sed -n 's/^"\(ogsolve [^ ]*\) .*/\1/p' "$tools/.crates.toml" 2>/dev/null || true)"
+fi
 
 lib_init
 note "timing with $([ -n "$have_time" ] && echo /usr/bin/time || echo "bash's clock (no peak memory)"), median of $runs run(s); each run limited to ${timeout_s}s"
