@@ -1,59 +1,145 @@
 #!/usr/bin/env bash
-# Times `grundy table` on heap games against a hand-written baseline
-# (bench/baseline) and ogsolve (crates.io), in one run, and prints a table
-# of seconds and ratios. Every program's values are checked against the
-# others' before its time is shown.
+# Checks every speed and memory target of issue 4 in one run: it times
+# `grundy table` against a hand-written baseline (bench/baseline) and
+# ogsolve (crates.io, installed into bench/.tools), runs the general search
+# benchmark (bench/search.sh), and prints one table of the targets with the
+# measured figures, their ratio, the goal and PASS or MISS. Every program's
+# values are checked against the others' before its time is shown.
 #
-#   bench/run.sh                        # octal games and Grundy's game to 10^5
-#   bench/run.sh --sizes 100000,1000000 # octal games to 10^5 and 10^6 (long)
-#   bench/run.sh --sizes 20000 --grundy-sizes 3000 --runs 1   # a quick run
+#   bench/run.sh            # every target: about 2.5 hours on a shared 2-core machine
+#   bench/run.sh --quick    # small sizes, one run each, no 10^8 run: under a minute once built
+#   bench/run.sh --no-long --no-search --sizes 100000   # the heap games at 10^5 only
+#
+# The targets (issue 4), and what is run for them:
+#   1  Kayles (0.77), Dawson's Chess (0.137), 0.007 and Grundy's game written
+#      as rules: `grundy table FILE GAME --upto N --no-shortcut` within 1.2x
+#      the baseline's best of --method mask, bytes and rc, and faster than
+#      ogsolve's best of naive, rc and rc2 (ogsolve has no Grundy's game).
+#      The time with the period shortcut on (no --no-shortcut) is shown in
+#      rows of its own, as information.
+#   2  0.16 to 10^7 and 0.6 to 10^6: grundy faster than `ogsolve -m rc`; the
+#      ratio to the baseline's rc is shown too, as information.
+#   3  Grundy's game to 10^8 with --checkpoint: the run is stopped part-way
+#      (SIGINT, as Ctrl-C, after half the baseline's time), then the same
+#      command is run again and resumes; the two runs' wall time together
+#      within 1.2x the baseline's rc, and the output the baseline's values.
+#      One run of each (no median): the baseline's rc takes minutes here.
+#   4  Memory: grundy's peak resident memory at each game's largest N, less
+#      that of a run to 100, over the N + 1 values: at most 4 bytes a value.
+#   5  The general search: bench/search.sh (Moore's Nim and the Treblecross
+#      board) within 2x the hand-written solvers and at most 32 bytes per
+#      stored position, read from the table it prints.
 #
 # Options:
-#   --sizes LIST          heap sizes N for Kayles, Dawson's Chess and 0.007 (default 100000)
-#   --grundy-sizes LIST   heap sizes N for Grundy's game (default 100000); grundy
-#                         reads it from rules (written out in bench/games/)
-#   --games LIST          which games (default kayles,dawsons-chess,0.007,grundy)
+#   --quick               sizes 20000, 0.16 to 10^6, 0.6 to 10^5, one run, no
+#                         10^8 run, a small search; other options override it
+#   --sizes LIST          N for target 1 (default 100000,1000000)
+#   --grundy-sizes LIST   N for Grundy's game in target 1 (default: --sizes)
+#   --size-0.16 N         N for 0.16 (default 10000000)
+#   --size-0.6 N          N for 0.6 (default 1000000)
+#   --games LIST          which heap games (default kayles,dawsons-chess,0.007,grundy,0.16,0.6)
+#   --long | --no-long    run target 3 or not (default: run it, except with --quick)
+#   --long-size N         N for target 3 (default 100000000)
+#   --long-stop SECS      stop target 3's first run after SECS seconds
+#                         (default: half the baseline's time, at least 1)
+#   --search | --no-search  run target 5 or not (default: run it)
+#   --search-args "ARGS"  more arguments for bench/search.sh, such as
+#                         "--piles 9,9,9,9 --cells 16" (--quick uses those)
 #   --runs R              time each command R times and report the median (default 3)
-#   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2); the best is shown
-#   --timeout SECS        give up on a single run after SECS seconds (default 1800)
+#   --baseline-methods L  the baseline's methods to try (default mask,bytes,rc)
+#   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2)
+#   --timeout SECS        give up on a single run after SECS seconds (default
+#                         1800; the 10^8 runs of target 3 may want more on a
+#                         busy machine)
+#
+# The full run's time goes mostly to the other programs at 10^6: ogsolve's
+# three methods are quadratic on Kayles, Dawson's Chess and 0.007 (minutes
+# each; about 1.5 hours together with the repeats), the baseline's mask and
+# bytes methods take about a minute each; target 3 takes 20 to 30 minutes,
+# the rest a few minutes.
+#
+# Where a program has several methods, each is run once, and only those
+# within 1.25x of the fastest first run are run the other R - 1 times: a
+# method slower than that is not the best, and ogsolve's naive method alone
+# takes minutes at 10^6. The best median counts.
 #
 # Seconds are wall-clock seconds of the whole process (start-up, parsing and
 # printing the values included), read from bash's clock; peak memory comes
-# from /usr/bin/time when it is present. Outputs and a log go to bench/out/.
+# from /usr/bin/time when it is present. grundy prints its plain table (not
+# --json, whose document costs memory of its own); `baseline digest` reads
+# it. Outputs, the exact commands and a log go to bench/out/ (log.txt).
+# Exit status: 1 when programs disagree on the values, else 0 (a MISS is a
+# finding, not a failure).
 set -euo pipefail
 export LC_ALL=C
+# The binaries are run from the repository's target folders (and so are
+# bench/search.sh's): a target folder moved elsewhere would leave them stale.
+unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 
-sizes="100000"
-grundy_sizes="100000"
-runs=3
+# --- options ----------------------------------------------------------------
+quick=0
+for arg in "$@"; do [ "$arg" = --quick ] && quick=1; done
+if [ "$quick" = 1 ]; then
+  sizes="20000"; runs=1; size_016=1000000; size_06=100000; long=0
+  search_args="--piles 9,9,9,9 --cells 16"
+else
+  sizes="100000,1000000"; runs=3; size_016=10000000; size_06=1000000; long=1
+  search_args=""
+fi
+grundy_sizes=""
+only="kayles,dawsons-chess,0.007,grundy,0.16,0.6"
+long_size=100000000
+long_stop=""
+search=1
+base_methods="mask,bytes,rc"
 og_methods="naive,rc,rc2"
 timeout_s=1800
-only="kayles,dawsons-chess,0.007,grundy"
 while [ $# -gt 0 ]; do
   case "$1" in
+    --quick) shift ;;
     --sizes) sizes="$2"; shift 2 ;;
     --grundy-sizes) grundy_sizes="$2"; shift 2 ;;
-    --runs) runs="$2"; shift 2 ;;
+    --size-0.16) size_016="$2"; shift 2 ;;
+    --size-0.6) size_06="$2"; shift 2 ;;
     --games) only="$2"; shift 2 ;;
+    --long) long=1; shift ;;
+    --no-long) long=0; shift ;;
+    --long-size) long_size="$2"; shift 2 ;;
+    --long-stop) long_stop="$2"; shift 2 ;;
+    --search) search=1; shift ;;
+    --no-search) search=0; shift ;;
+    --search-args) search_args="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --baseline-methods) base_methods="$2"; shift 2 ;;
     --ogsolve-methods) og_methods="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
+[ -n "$grundy_sizes" ] || grundy_sizes="$sizes"
+for list in "$sizes" "$grundy_sizes"; do
+  case "$list" in ""|*[!0-9,]*|,*|*,|*,,*) echo "run.sh: sizes are numbers such as 100000,1000000" >&2; exit 2 ;; esac
+done
+for number in "$size_016" "$size_06" "$long_size" "$runs" "$timeout_s" ${long_stop:+"$long_stop"}; do
+  case "$number" in ""|*[!0-9]*|0) echo "run.sh: '$number' is not a positive whole number" >&2; exit 2 ;; esac
+done
 sizes="${sizes//,/ }"
 grundy_sizes="${grundy_sizes//,/ }"
+base_methods="${base_methods//,/ }"
 og_methods="${og_methods//,/ }"
 
 out="$here/out"
 mkdir -p "$out"
 log="$out/log.txt"
 : > "$log"
-note() { echo "$*" | tee -a "$log" >&2; }
+note "bench/run.sh $*"
 
 # --- build ------------------------------------------------------------------
 note "building grundy (release) and the baseline..."
@@ -63,173 +149,348 @@ grundy_bin="$root/target/release/grundy"
 baseline_bin="$here/baseline/target/release/baseline"
 
 tools="$here/.tools"
+ogsolve_version="0.0.7"
 ogsolve_bin="$tools/bin/ogsolve"
 if [ ! -x "$ogsolve_bin" ]; then
-  note "installing ogsolve from crates.io into bench/.tools..."
-  if ! cargo install --quiet --locked ogsolve --root "$tools" 2>>"$log" \
+  # The version this script was written against first, so that runs on
+  # different days compare the same program; the newest if that fails.
+  note "installing ogsolve $ogsolve_version from crates.io into bench/.tools..."
+  if ! cargo install --quiet --locked ogsolve --version "$ogsolve_version" --root "$tools" 2>>"$log" \
+    && ! cargo install --quiet --locked ogsolve --root "$tools" 2>>"$log" \
     && ! cargo install --quiet ogsolve --root "$tools" 2>>"$log"; then
-    note "ogsolve could not be installed: its column is left empty"
+    note "ogsolve could not be installed: its targets are left n/a"
   fi
 fi
 [ -x "$ogsolve_bin" ] || ogsolve_bin=""
+if [ -n "$ogsolve_bin" ]; then
+  note "ogsolve: $(sed -n 's/^"\(ogsolve [^ ]*\) .*/\1/p' "$tools/.crates.toml" 2>/dev/null || true)"
+fi
 
-if [ -x /usr/bin/time ]; then timer="/usr/bin/time"; else timer="bash's clock (no peak memory)"; fi
-have_timeout=""
-command -v timeout >/dev/null 2>&1 && have_timeout=1
-note "timing with $timer, median of $runs run(s); each run limited to ${timeout_s}s"
+lib_init
+note "timing with $([ -n "$have_time" ] && echo /usr/bin/time || echo "bash's clock (no peak memory)"), median of $runs run(s); each run limited to ${timeout_s}s"
+[ -n "$have_timeout" ] || note "no 'timeout' command: runs are not limited, and target 3 cannot stop its first run"
 note "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
 note "grundy $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet -- src 2>/dev/null || echo ' (with uncommitted changes in src/)'), $(rustc --version)"
 
-# --- timing -----------------------------------------------------------------
-# run_once OUTFILE CMD...: runs CMD with its standard output to OUTFILE and
-# prints its wall seconds and peak memory in KB (0 when /usr/bin/time is
-# missing), or "timeout"/"failed". Wall seconds come from bash's clock
-# (microseconds); /usr/bin/time is asked only for the peak memory.
-run_once() {
-  local outfile="$1"; shift
-  local tfile="$out/.time"
-  local limit=()
-  [ -n "$have_timeout" ] && limit=(timeout "$timeout_s")
-  local wrap=()
-  [ "$timer" = "/usr/bin/time" ] && wrap=(/usr/bin/time -f "%M" -o "$tfile")
-  local status=0 start end peak=0
-  start=$EPOCHREALTIME
-  "${limit[@]}" "${wrap[@]}" "$@" >"$outfile" 2>>"$log" || status=$?
-  end=$EPOCHREALTIME
-  if [ "$status" = 124 ]; then echo "timeout"; return; fi
-  if [ "$status" != 0 ]; then echo "failed"; return; fi
-  # /usr/bin/time may write a note before its figure; the last line holds it.
-  [ "$timer" = "/usr/bin/time" ] && peak=$(tail -n 1 "$tfile")
-  awk -v a="$start" -v b="$end" -v p="$peak" 'BEGIN { printf "%.3f %d\n", b - a, p }'
+# --- checking the values ------------------------------------------------------------
+# Each game and size has one reference: the first digest made (the
+# baseline's, as it runs first). Every other program's values must match it
+# before its time is shown.
+ref_digest=""
+ref_name=""
+mismatch=0
+
+# agrees NAME DIGEST: whether DIGEST (checksum, largest value, last 1000
+# values, as `baseline` prints them) is the reference's.
+agrees() {
+  if [ -z "$ref_digest" ]; then
+    ref_digest="$2"; ref_name="$1"
+    return 0
+  fi
+  if cmp -s "$ref_digest" "$2"; then
+    note "  $1 agrees with $ref_name (checksum, largest value, last 1000 values)"
+    return 0
+  fi
+  note "  MISMATCH: $1 and $ref_name disagree: diff $2 $ref_digest"
+  mismatch=1
+  return 1
 }
 
-# median SECONDS...: the median of the figures given.
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {
-    if (NR == 0) { print "-"; exit }
-    if (NR % 2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2] + a[NR/2+1]) / 2 }'
+# check_grundy NAME OUTFILE: digests grundy's table and compares it.
+check_grundy() {
+  "$baseline_bin" digest "$2" >"$2.digest" 2>>"$log" || { note "  $1: its output cannot be read"; mismatch=1; return 1; }
+  agrees "$1" "$2.digest"
 }
 
-# measure NAME OUTFILE CMD...: runs CMD $runs times, keeps the first run's
-# output in OUTFILE, and sets $secs (median) and $peak_kb (largest peak).
-measure() {
-  local name="$1" outfile="$2"; shift 2
-  local times=() r result peak=0
-  for ((r = 1; r <= runs; r++)); do
-    if [ "$r" = 1 ]; then result=$(run_once "$outfile" "$@"); else result=$(run_once /dev/null "$@"); fi
-    case "$result" in
-      timeout|failed) note "  $name: $result ($*)"; secs="$result"; peak_kb=0; return ;;
-    esac
-    times+=("${result% *}")
-    [ "${result#* }" -gt "$peak" ] && peak="${result#* }"
+# check_ogsolve NAME OUTFILE: ogsolve prints g(N) and a checksum (the same
+# Fletcher-32 as the baseline's): both must be the reference's.
+check_ogsolve() {
+  if [ -z "$ref_digest" ]; then note "  $1: nothing to check it against"; return 1; fi
+  local want_sum want_last got
+  want_sum=$(sed -n 's/^checksum //p' "$ref_digest")
+  want_last=$(sed -n 's/^last [0-9]*: //p' "$ref_digest" | awk '{print $NF}')
+  got=$(grep -o "nimber of $cur_n: [0-9]*  .*checksum: [0-9A-F]*" "$2" || true)
+  if [ "$(echo "$got" | sed -n 's/.*checksum: //p')" = "$want_sum" ] \
+    && [ "$(echo "$got" | sed -n "s/nimber of $cur_n: \([0-9]*\) .*/\1/p")" = "$want_last" ]; then
+    note "  $1 agrees (checksum $want_sum, g($cur_n) = $want_last)"
+    return 0
+  fi
+  note "  MISMATCH: $1: '$got', $ref_name: checksum $want_sum, g($cur_n) = $want_last"
+  mismatch=1
+  return 1
+}
+
+# --- timing ---------------------------------------------------------------------
+# best_of NAME TAG "METHODS" CHECK CMD...: runs CMD with @M@ replaced by each
+# method, checks each output with CHECK NAME OUTFILE, runs the contenders
+# (see the header) R times, and sets $best_secs and $best_method ("-" and ""
+# when none ran and agreed).
+best_of() {
+  local name="$1" tag="$2" methods="$3" check="$4"; shift 4
+  local m fastest=""
+  local -A first=() peaks=()
+  best_secs="-"; best_method=""
+  for m in $methods; do
+    if measure_first "$name $m" "$out/$tag-$m.txt" "${@//@M@/$m}" \
+      && "$check" "$name $m" "$out/$tag-$m.txt"; then
+      first[$m]="$first_secs"; peaks[$m]="$peak_kb"
+      if [ -z "$fastest" ] || less "$first_secs" "$fastest"; then fastest="$first_secs"; fi
+    fi
   done
-  secs=$(median "${times[@]}")
-  peak_kb=$peak
-  note "  $name: ${times[*]} s -> median $secs s, peak $((peak / 1024)) MB"
+  for m in $methods; do
+    [ -n "${first[$m]:-}" ] || continue
+    if less "$(awk -v f="$fastest" 'BEGIN { print 1.25 * f }')" "${first[$m]}"; then
+      if [ "$runs" -gt 1 ]; then note "  $name $m: ${first[$m]} s, over 1.25x the fastest: not run again"; fi
+      continue
+    fi
+    first_secs="${first[$m]}"; peak_kb="${peaks[$m]}"
+    measure_more "$name $m" "$runs" "${@//@M@/$m}"
+    is_number "$secs" || continue
+    if [ "$best_secs" = "-" ] || less "$secs" "$best_secs"; then best_secs="$secs"; best_method="$m"; fi
+  done
 }
 
-ratio() {
-  case "$1$2" in *[!0-9.]*|"") echo "-"; return ;; esac
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+# max_states N: --max-states for a table of N + 1 heaps (its default is smaller).
+max_states() { echo $(( 2 * $1 + 2 > 100000000 ? 2 * $1 + 2 : 100000000 )); }
+
+# time_grundy NAME TAG N [ARGS...]: times `grundy table` on the current game
+# to N, checks its values, and sets $secs (or "mismatch") and $peak_kb. A
+# table of 10^7 or more heaps is deleted once digested.
+time_grundy() {
+  local name="$1" outfile="$out/$2.txt" n="$3"; shift 3
+  measure "$name" "$outfile" "$grundy_bin" table "$file" "$game" --upto "$n" \
+    --max-states "$(max_states "$n")" "$@"
+  if is_number "$secs" && ! check_grundy "$name" "$outfile"; then secs="mismatch"; fi
+  if [ "$n" -ge 10000000 ]; then rm -f "$outfile"; fi
 }
 
-# --- the games ----------------------------------------------------------------
-# key | name | .game file | game | baseline arguments | ogsolve code ("" = none)
+# tiny_peak: grundy's peak memory in KB on the current game to 100, the
+# constant that target 4 takes off.
+tiny_peak() {
+  local how t p cmd=("$grundy_bin" table "$file" "$game" --upto 100 --no-shortcut)
+  note "  \$ $(shown_command "${cmd[@]}")   (the constant of target 4)"
+  read -r how t p < <(run_once /dev/null /dev/null "$timeout_s" TERM "${cmd[@]}")
+  echo "$p"
+}
+
+rows="$out/targets.txt"
+echo "#|target|N|grundy|compared with|ratio|goal|result" >"$rows"
+# row TARGET WHAT N GRUNDY AGAINST RATIO GOAL RESULT: one row of the table.
+row() { local IFS='|'; echo "$*" >>"$rows"; }
+
+# seconds_cell PROGRAM SECS [METHOD]: "PROGRAM [METHOD] SECS s", or what went wrong.
+seconds_cell() {
+  local what="$1${3:+ $3}"
+  if is_number "$2"; then echo "$what $2 s"; else echo "$what: $2"; fi
+}
+
+# memory_row TARGET LABEL N PEAK_KB: target 4 for one run. Peaks swing by a
+# few hundred KB from run to run, so below 10^6 heaps the figure is noise:
+# it is shown, as information only.
+memory_row() {
+  local tiny per result
+  tiny=$(tiny_peak)
+  per="-"
+  if [ "$4" -gt 0 ] && [ "$tiny" -gt 0 ]; then
+    per=$(awk -v p="$4" -v t="$tiny" -v n="$3" 'BEGIN { printf "%.2f", (p - t) * 1024 / (n + 1) }')
+  fi
+  result="$(verdict "$per" "<=" 4)"
+  [ "$3" -ge 1000000 ] || result="info (N < 10^6)"
+  row 4 "$2: bytes per heap value (peak less a run to 100, over N + 1)" "$(power_of_ten "$3")" \
+    "peak $(megabytes "$4") MB, to 100: $(megabytes "$tiny") MB" "-" "$per" "<= 4" "$result"
+}
+
+# --- targets 1 and 2: the heap games ------------------------------------------------
+# key | label | .game file | game | baseline arguments | ogsolve code ("" = none) | target
 games=(
-  "kayles|Kayles (0.77)|$here/games/kayles.game|Kayles|octal 0.77|0.77"
-  "dawsons-chess|Dawson's Chess (0.137)|$here/games/dawsons-chess.game|DawsonsChess|octal 0.137|0.137"
-  "0.007|0.007|$here/games/triple.game|Triple|octal 0.007|0.007"
-  "grundy|Grundy's game (rules)|$here/games/grundys-game.game|Grundy|grundy|"
+  "kayles|Kayles (0.77)|kayles.game|Kayles|octal 0.77|0.77|1"
+  "dawsons-chess|Dawson's Chess (0.137)|dawsons-chess.game|DawsonsChess|octal 0.137|0.137|1"
+  "0.007|0.007|triple.game|Triple|octal 0.007|0.007|1"
+  "grundy|Grundy's game (rules)|grundys-game.game|Grundy|grundy||1"
+  "0.16|0.16|one-six.game|OneSix|octal 0.16|0.16|2"
+  "0.6|0.6|six.game|Six|octal 0.6|0.6|2"
 )
 
-rows=()
-mismatch=0
+memory=()
 for spec in "${games[@]}"; do
-  IFS='|' read -r key label file game base_args og_code <<<"$spec"
+  IFS='|' read -r key label file game base_args og_code target <<<"$spec"
   case ",$only," in *",$key,"*) ;; *) continue ;; esac
-  if [ "$base_args" = grundy ]; then these="$grundy_sizes"; else these="$sizes"; fi
+  file="$here/games/$file"
+  case "$key" in
+    grundy) these="$grundy_sizes" ;;
+    0.16) these="$size_016" ;;
+    0.6) these="$size_06" ;;
+    *) these="$sizes" ;;
+  esac
+  largest=0; largest_peak=0
   for n in $these; do
     note "$label, N = $n"
-    tag="$(echo "$game" | tr 'A-Z' 'a-z')-$n"
+    tag="$key-$n"
+    ref_digest=""; ref_name=""
+    cur_n="$n"
+    if [ "$target" = 1 ]; then b_methods="$base_methods"; o_methods="$og_methods"; else b_methods="rc"; o_methods="rc"; fi
 
-    # grundy
-    measure "grundy table" "$out/$tag.grundy.json" \
-      "$grundy_bin" table "$file" "$game" --upto "$n" --json --max-states 100000000
-    g_secs="$secs"; g_peak="$peak_kb"
-    g_digest=""
-    if [[ "$g_secs" =~ ^[0-9.]+$ ]]; then
-      "$baseline_bin" digest "$out/$tag.grundy.json" >"$out/$tag.grundy.digest"
-      g_digest="$out/$tag.grundy.digest"
+    # shellcheck disable=SC2086  # the baseline's arguments are words
+    best_of "baseline --method" "$tag.baseline" "$b_methods" agrees "$baseline_bin" $base_args "$n" --method @M@
+    b_secs="$best_secs"; b_method="$best_method"
+
+    time_grundy "grundy table --no-shortcut" "$tag.grundy" "$n" --no-shortcut
+    g_secs="$secs"
+    if is_number "$g_secs" && [ "$n" -ge "$largest" ]; then largest="$n"; largest_peak="$peak_kb"; fi
+    s_secs="-"
+    if [ "$target" = 1 ]; then
+      time_grundy "grundy table (shortcut on)" "$tag.grundy-shortcut" "$n"
+      s_secs="$secs"
     fi
 
-    # the baseline: each method, the best one counts
-    b_best="-"; b_best_method=""; b_digest=""
-    for method in mask bytes; do
-      # shellcheck disable=SC2086
-      measure "baseline --method $method" "$out/$tag.baseline-$method.txt" \
-        "$baseline_bin" $base_args "$n" --method "$method"
-      [[ "$secs" =~ ^[0-9.]+$ ]] || continue
-      if [ -z "$b_digest" ]; then
-        b_digest="$out/$tag.baseline-$method.txt"
-      elif ! cmp -s "$b_digest" "$out/$tag.baseline-$method.txt"; then
-        note "  MISMATCH: the baseline's methods disagree"; mismatch=1
-      fi
-      if [ "$b_best" = "-" ] || awk -v a="$secs" -v b="$b_best" 'BEGIN { exit !(a < b) }'; then
-        b_best="$secs"; b_best_method="$method"
-      fi
-    done
-    if [ -n "$g_digest" ] && [ -n "$b_digest" ]; then
-      if cmp -s "$g_digest" "$b_digest"; then
-        note "  grundy and the baseline agree (checksum, largest value, last 1000 values)"
-      else
-        note "  MISMATCH: grundy and the baseline disagree: diff $g_digest $b_digest"; mismatch=1
-      fi
-    fi
-
-    # ogsolve: each method, the best one counts
-    o_best="-"; o_best_method=""
+    o_secs="-"; o_method=""
     if [ -n "$og_code" ] && [ -n "$ogsolve_bin" ]; then
-      want_sum=$(sed -n 's/^checksum //p' "$b_digest")
-      want_last=$(sed -n 's/^last [0-9]*: //p' "$b_digest" | awk '{print $NF}')
-      for method in $og_methods; do
-        measure "ogsolve -m $method" "$out/$tag.ogsolve-$method.txt" \
-          "$ogsolve_bin" "$og_code" -n "$n" -m "$method"
-        [[ "$secs" =~ ^[0-9.]+$ ]] || continue
-        got=$(grep -o "nimber of $n: [0-9]*  .*checksum: [0-9A-F]*" "$out/$tag.ogsolve-$method.txt" || true)
-        if [ "$(echo "$got" | sed -n 's/.*checksum: //p')" = "$want_sum" ] \
-          && [ "$(echo "$got" | sed -n "s/nimber of $n: \([0-9]*\) .*/\1/p")" = "$want_last" ]; then
-          note "  ogsolve -m $method agrees (checksum $want_sum, g($n) = $want_last)"
-        else
-          note "  MISMATCH: ogsolve -m $method: '$got', the baseline: checksum $want_sum, g($n) = $want_last"
-          mismatch=1
-        fi
-        if [ "$o_best" = "-" ] || awk -v a="$secs" -v b="$o_best" 'BEGIN { exit !(a < b) }'; then
-          o_best="$secs"; o_best_method="$method"
-        fi
-      done
+      best_of "ogsolve -m" "$tag.ogsolve" "$o_methods" check_ogsolve "$ogsolve_bin" "$og_code" -n "$n" -m @M@
+      o_secs="$best_secs"; o_method="$best_method"
     fi
 
-    og_cell="n/a"
-    [ -n "$og_code" ] && og_cell="$o_best${o_best_method:+ ($o_best_method)}"
-    rows+=("$label|$n|$g_secs|$((g_peak / 1024))|$b_best${b_best_method:+ ($b_best_method)}|$og_cell|$(ratio "$g_secs" "$b_best")|$(ratio "$g_secs" "$o_best")")
+    shown_n="$(power_of_ten "$n")"
+    grundy_cell="$(seconds_cell grundy "$g_secs")"
+    if [ "$target" = 1 ]; then
+      r="$(ratio "$g_secs" "$b_secs")"
+      row 1 "$label: within 1.2x the baseline's best" "$shown_n" "$grundy_cell" \
+        "$(seconds_cell baseline "$b_secs" "$b_method")" "$r" "<= 1.2" "$(verdict "$r" "<=" 1.2)"
+      if [ -n "$og_code" ]; then
+        r="$(ratio "$g_secs" "$o_secs")"
+        row 1 "$label: faster than ogsolve's best" "$shown_n" "$grundy_cell" \
+          "$(seconds_cell ogsolve "$o_secs" "$o_method")" "$r" "< 1" "$(verdict "$r" "<" 1)"
+      fi
+      row 1 "$label: period shortcut on (not a target)" "$shown_n" "$(seconds_cell grundy "$s_secs")" \
+        "$(seconds_cell baseline "$b_secs" "$b_method")" "$(ratio "$s_secs" "$b_secs")" "-" "info"
+    else
+      r="$(ratio "$g_secs" "$o_secs")"
+      row 2 "$label: faster than ogsolve's rc" "$shown_n" "$grundy_cell" \
+        "$(seconds_cell ogsolve "$o_secs" "$o_method")" "$r" "< 1" "$(verdict "$r" "<" 1)"
+      row 2 "$label: against the baseline's rc (not a target)" "$shown_n" "$grundy_cell" \
+        "$(seconds_cell baseline "$b_secs" "$b_method")" "$(ratio "$g_secs" "$b_secs")" "-" "info"
+    fi
   done
+  if [ "$largest" -gt 0 ]; then memory+=("$label|$file|$game|$largest|$largest_peak"); fi
 done
 
-# --- the table ------------------------------------------------------------------
+# --- target 3: Grundy's game to 10^8, stopped and resumed -------------------------------
+if [ "$long" = 1 ]; then
+  n="$long_size"
+  label="Grundy's game (rules)"
+  file="$here/games/grundys-game.game"; game="Grundy"
+  note "$label, N = $n, with --checkpoint, stopped and resumed (one run each)"
+  ref_digest=""; ref_name=""
+  runs_before="$runs"; runs=1
+  best_of "baseline --method" "grundy-long-$n.baseline" "rc" agrees "$baseline_bin" grundy "$n" --method @M@
+  runs="$runs_before"
+  b_secs="$best_secs"
+
+  stop="$long_stop"
+  if [ -z "$stop" ]; then
+    stop=60
+    is_number "$b_secs" && stop=$(awk -v b="$b_secs" 'BEGIN { s = int(b / 2); print (s < 1) ? 1 : s }')
+  fi
+  ckpt="$out/grundy-long-$n.checkpoint"
+  rm -f "$ckpt"
+  cmd=("$grundy_bin" table "$file" "$game" --upto "$n" --no-shortcut --checkpoint "$ckpt" --max-states "$(max_states "$n")")
+  outfile="$out/grundy-long-$n.grundy.txt"
+  note "  \$ $(shown_command "${cmd[@]}")   (stopped with SIGINT after ${stop}s)"
+  read -r how1 t1 p1 < <(run_once "$outfile" "$outfile.err1" "$stop" INT "${cmd[@]}")
+  cat "$outfile.err1" >>"$log"
+  stopped_at=$(sed -n 's/.*stopped after g(0\.\.=\([0-9]*\)).*/\1/p' "$outfile.err1" | tail -n 1)
+  total="-"; long_peak=0; same="-"; resumed=""
+  if [ "$how1" = timeout ] && [ -n "$stopped_at" ] && [ -s "$ckpt" ]; then
+    note "  first run stopped after ${t1} s at g(0..=$stopped_at); the same command again:"
+    note "  \$ $(shown_command "${cmd[@]}")"
+    read -r how2 t2 p2 < <(run_once "$outfile" "$outfile.err2" "$timeout_s" TERM "${cmd[@]}")
+    cat "$outfile.err2" >>"$log"
+    if [ "$how2" = ok ]; then
+      total=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", a + b }')
+      long_peak=$(( p1 > p2 ? p1 : p2 ))
+      resumed="stopped after ${t1} s at g(0..=$stopped_at), resumed ${t2} s"
+      note "  resumed run: ${t2} s, total ${total} s"
+      if check_grundy "grundy table --checkpoint (resumed)" "$outfile"; then
+        same="identical"
+        rm -f "$ckpt"
+      else
+        same="different"; total="mismatch"
+      fi
+    else
+      note "  resumed run: $how2 after ${t2} s"
+      total="$how2"
+    fi
+  elif [ "$how1" = ok ]; then
+    note "  the first run finished in ${t1} s before the stop at ${stop}s: nothing was resumed"
+    total="not stopped"
+  else
+    note "  the first run: $how1 after ${t1} s, no checkpoint to resume from"
+    total="$how1"
+  fi
+  rm -f "$outfile"
+  r="$(ratio "$total" "$b_secs")"
+  row 3 "$label, --checkpoint, stopped and resumed: within 1.2x the baseline's rc" "$(power_of_ten "$n")" \
+    "$(seconds_cell grundy "$total")${resumed:+ ($resumed)}" "$(seconds_cell baseline "$b_secs" rc)" \
+    "$r" "<= 1.2" "$(verdict "$r" "<=" 1.2)"
+  case "$same" in identical) result="PASS" ;; different) result="MISS" ;; *) result="n/a" ;; esac
+  row 3 "$label, resumed output: the baseline's values" "$(power_of_ten "$n")" "$same" \
+    "checksum, largest value, last 1000 values" "-" "identical" "$result"
+  if [ "$long_peak" -gt 0 ]; then memory+=("$label, checkpointed|$file|$game|$n|$long_peak"); fi
+fi
+
+# --- target 4: memory -------------------------------------------------------------------
+for entry in "${memory[@]}"; do
+  IFS='|' read -r label file game n peak <<<"$entry"
+  memory_row 4 "$label" "$n" "$peak"
+done
+
+# --- target 5: the general search ------------------------------------------------------
+search_table="$out/search-table.md"
+search_raw=0
+if [ "$search" = 1 ]; then
+  note "the general search: bench/search.sh (its log: bench/out/search-log.txt)"
+  # shellcheck disable=SC2086  # the extra arguments are words
+  set -- --runs "$runs" --timeout "$timeout_s" $search_args
+  note "  \$ bench/search.sh $*"
+  search_status=0
+  "$here/search.sh" "$@" 2>&1 >"$search_table" | tee -a "$log" >&2 || search_status=$?
+  cat "$search_table" >>"$log"
+  [ "$search_status" = 0 ] || { note "  bench/search.sh exited with $search_status"; mismatch=1; }
+  # Its table: | game | grundy s | hand-written s | ratio | positions | value |
+  # grundy bytes/position | ... ; the columns are found by their headings.
+  parsed=$(awk -F'|' '
+    function trim(s) { gsub(/^ +| +$/, "", s); return s }
+    /^\| *game *\|/ { for (i = 2; i < NF; i++) col[trim($i)] = i; next }
+    /^\| *-/ { next }
+    /^\|/ && ("game" in col) {
+      printf "%s|%s|%s|%s|%s|%s\n", trim($col["game"]), trim($col["grundy s"]), trim($col["hand-written s"]),
+        trim($col["ratio"]), trim($col["positions"]), trim($col["grundy bytes/position"])
+    }' "$search_table")
+  if [ -z "$parsed" ]; then
+    search_raw=1
+    row 5 "the general search: bench/search.sh's table could not be read (below)" "-" "-" "-" "-" "-" "n/a"
+  fi
+  while IFS='|' read -r what g_s h_s r positions bytes; do
+    [ -n "$what" ] || continue
+    row 5 "$what: within 2x the hand-written solver" "$positions positions" "$(seconds_cell grundy "$g_s")" \
+      "$(seconds_cell hand-written "$h_s")" "$r" "<= 2" "$(verdict "$r" "<=" 2)"
+    row 5 "$what: bytes per stored position" "$positions positions" "-" "-" "$bytes" "<= 32" "$(verdict "$bytes" "<=" 32)"
+  done <<<"$parsed"
+fi
+
+# --- the table ----------------------------------------------------------------------------
 {
   echo
-  printf '%-24s %8s %10s %9s %16s %16s %14s %14s\n' \
-    game N "grundy s" "grundy MB" "baseline s" "ogsolve best s" "grundy/base" "grundy/ogsolve"
-  for row in "${rows[@]}"; do
-    IFS='|' read -r a b c d e f g h <<<"$row"
-    printf '%-24s %8s %10s %9s %16s %16s %14s %14s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"
-  done
+  print_table "$rows"
   echo
-  echo "seconds: median of $runs whole-process run(s), measured in this run; baseline and"
-  echo "ogsolve: their fastest method; MB: grundy's peak resident memory"
+  awk -F'|' 'NR > 1 { n[$8]++ } END {
+    printf "targets: %d PASS, %d MISS, %d n/a (rows marked info are not targets)\n", n["PASS"], n["MISS"], n["n/a"] }' "$rows"
+  echo "seconds: median of $runs whole-process run(s) in this run (target 3: one run each); ratio:"
+  echo "grundy / the other (target 4: bytes per value; target 5: bench/search.sh's ratio and bytes"
+  echo "per position); baseline and ogsolve: their fastest method; exact commands: bench/out/log.txt"
+  if [ "$search_raw" = 1 ]; then echo; echo "bench/search.sh printed:"; cat "$search_table"; fi
 } | tee -a "$log"
 
 if [ "$mismatch" != 0 ]; then
-  echo "some programs disagree on the values: see $log" >&2
+  echo "some programs disagree on the values, or a benchmark failed: see $log" >&2
   exit 1
 fi

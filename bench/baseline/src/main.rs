@@ -24,7 +24,8 @@
 //! Usage:
 //!   baseline octal CODE N [--method mask|bytes|rc] [--portable] [--last K]
 //!   baseline grundy N     [--method mask|bytes|rc] [--portable] [--last K]
-//!   baseline digest FILE.json [--last K]     (the same digest, from `grundy table --json`)
+//!   baseline digest FILE [--last K]   (the same digest, from the output of
+//!                                      `grundy table`, plain or `--json`)
 //!
 //! Output: `checksum XXXXXXXX` (ogsolve's Fletcher-32 of the values as u16,
 //! so it compares with ogsolve's `checksum:`), `max V`, and `last K: ...`
@@ -344,6 +345,52 @@ fn digest(values: &[u16], last: usize) -> String {
     )
 }
 
+/// The values of `grundy table`'s output: the JSON document of `--json`, or
+/// the plain rows of ten (`   120:  1  4  7 ...`), read line by line so that
+/// a table of 10^8 heaps is never held as text.
+fn values_from_output(path: &str) -> Result<Vec<u16>, String> {
+    use std::io::{BufRead, BufReader, Read};
+    let mut reader = BufReader::new(std::fs::File::open(path).map_err(|e| e.to_string())?);
+    let json = matches!(reader.fill_buf(), Ok(b) if b.first() == Some(&b'{'));
+    if json {
+        let mut text = String::new();
+        reader.read_to_string(&mut text).map_err(|e| e.to_string())?;
+        return values_from_json(&text);
+    }
+    values_from_rows(reader.lines().map(|l| l.map_err(|e| e.to_string())))
+}
+
+/// The values of the plain table: every line that starts with a heap size
+/// and a colon is a row; the other lines (the heading, the period) are not.
+/// Each row must start at the heap size that the rows before it reached.
+fn values_from_rows(
+    lines: impl Iterator<Item = Result<String, String>>,
+) -> Result<Vec<u16>, String> {
+    let mut values = Vec::new();
+    for line in lines {
+        let line = line?;
+        let Some((head, cells)) = line.split_once(':') else {
+            continue;
+        };
+        let Ok(n) = head.trim().parse::<usize>() else {
+            continue;
+        };
+        if n != values.len() {
+            return Err(format!("the row of {n} follows {} values", values.len()));
+        }
+        for cell in cells.split_whitespace() {
+            values.push(
+                cell.parse::<u16>()
+                    .map_err(|e| format!("value `{cell}` in the row of {n}: {e}"))?,
+            );
+        }
+    }
+    if values.is_empty() {
+        return Err("no rows of values".into());
+    }
+    Ok(values)
+}
+
 /// The "values" array of `grundy table --json`, read without a JSON library.
 fn values_from_json(text: &str) -> Result<Vec<u16>, String> {
     let start = text.find("\"values\"").ok_or("no \"values\" in the JSON")?;
@@ -413,11 +460,7 @@ fn main() {
         Some("grundy") => (Rules::grundys_game(), size(positional.get(1))),
         Some("digest") => {
             let path = positional.get(1).unwrap_or_else(|| usage());
-            let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-                eprintln!("baseline: {path}: {e}");
-                exit(1)
-            });
-            let values = values_from_json(&text).unwrap_or_else(|e| {
+            let values = values_from_output(path).unwrap_or_else(|e| {
                 eprintln!("baseline: {path}: {e}");
                 exit(1)
             });
@@ -540,5 +583,14 @@ mod tests {
     fn digest_reads_grundys_json() {
         let json = r#"{"game":"Kayles","period":null,"upto":3,"values":[0,1,2,3]}"#;
         assert_eq!(values_from_json(json).unwrap(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn digest_reads_grundys_rows() {
+        let rows = |text: &str| values_from_rows(text.lines().map(|l| Ok(l.to_string())));
+        let text = "Kayles: g(n) for n = 0..=11\n 0:  0  1  2  3  1  4  3  2  1  4\n10:  2  6\nperiod 12, preperiod 71: g(n + 12) = g(n)\n";
+        assert_eq!(rows(text).unwrap(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        assert!(rows("K: g(n) for n = 0..=20\n 0:  0  1\n20:  2\n").is_err());
+        assert!(rows("no rows\n").is_err());
     }
 }
