@@ -174,12 +174,22 @@ fn bytes_mex_portable(
 }
 
 /// Buffers reused from one heap to the next.
-#[derive(Default)]
 struct Scratch {
-    /// One byte per value: 1 if it is an option of the current heap.
-    seen: Vec<u8>,
+    /// One byte per value: 1 if it is an option of the current heap. One
+    /// for every u16, so that marking an xor of two u16 values needs no
+    /// bounds check.
+    seen: Box<[u8; 1 << 16]>,
     /// The xors of a chunk of splits.
     xors: Vec<u16>,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            seen: Box::new([0; 1 << 16]),
+            xors: Vec::new(),
+        }
+    }
 }
 
 /// Splits are xor-ed this many at a time before they are marked.
@@ -196,11 +206,10 @@ fn bytes_mex(
     scratch: &mut Scratch,
 ) -> u32 {
     // Any xor of two values is below the next power of two past the largest.
+    // With values below 32768 that is at most 65536.
     let size = (largest as usize + 1).next_power_of_two() * 2;
-    let mask = size - 1;
     let seen = &mut scratch.seen;
-    seen.clear();
-    seen.resize(size + 1, 0);
+    seen[..size].fill(0);
     let g = &small.forwards;
     for (k, &digit) in code.digits.iter().enumerate() {
         if k > n {
@@ -211,7 +220,7 @@ fn bytes_mex(
             seen[0] = 1;
         }
         if digit & 2 != 0 && rest >= 1 && k > 0 {
-            seen[g[rest] as usize & mask] = 1;
+            seen[g[rest] as usize] = 1;
         }
         if digit & 4 != 0 && rest >= 2 {
             let half = rest / 2;
@@ -222,12 +231,12 @@ fn bytes_mex(
                 scratch.xors.clear();
                 scratch.xors.extend(l.iter().zip(r).map(|(a, b)| a ^ b));
                 for &v in &scratch.xors {
-                    seen[v as usize & mask] = 1;
+                    seen[v as usize] = 1;
                 }
             }
         }
     }
-    seen.iter().position(|&s| s == 0).unwrap_or(size) as u32
+    seen[..size].iter().position(|&s| s == 0).unwrap_or(size) as u32
 }
 
 /// The mex when every value so far is below 64, so every option (a value
