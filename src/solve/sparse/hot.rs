@@ -9,7 +9,10 @@ use super::rules::HeapRules;
 use std::ops::BitXor;
 
 /// A value as stored for the hot loops: u16, or u32 once values outgrow it.
-pub(super) trait Val: Copy + Default + BitXor<Output = Self> + Into<u32> + 'static {}
+pub(super) trait Val:
+    Copy + Default + Eq + BitXor<Output = Self> + Into<u32> + TryFrom<u32> + 'static
+{
+}
 impl Val for u16 {}
 impl Val for u32 {}
 
@@ -239,16 +242,30 @@ const FEW: usize = 2;
 /// Bit i set: candidate i is the xor of some `left[j]` and `right[j]`.
 #[inline(always)]
 fn find_few<T: Val>(candidates: &[u32], left: &[T], right: &[T]) -> u32 {
-    // A missing second candidate is a copy of the first.
-    let c0 = candidates[0];
-    let c1 = candidates.get(1).copied().unwrap_or(c0);
-    let (mut h0, mut h1) = (0u32, 0u32);
-    for (&l, &r) in left.iter().zip(right) {
-        let x: u32 = (l ^ r).into();
-        h0 |= (x == c0) as u32;
-        h1 |= (x == c1) as u32;
+    // Compared as T, so that a vector holds as many lanes as it can. A
+    // candidate too large for T is no xor of two values of T.
+    let fits = |c: u32| T::try_from(c).ok();
+    let first = fits(candidates[0]);
+    let second = candidates.get(1).and_then(|&c| fits(c));
+    match (first, second) {
+        (Some(c0), Some(c1)) => find_two(c0, c1, left, right),
+        (Some(c0), None) => find_two(c0, c0, left, right) & 1,
+        (None, Some(c1)) => (find_two(c1, c1, left, right) & 1) << 1,
+        (None, None) => 0,
     }
-    h0 | h1 << 1
+}
+
+/// Bit 0 set if `c0` is the xor of some `left[j]` and `right[j]`, bit 1
+/// if `c1` is. (A fold over every pair, with no early exit: it vectorises.)
+#[inline(always)]
+fn find_two<T: Val>(c0: T, c1: T, left: &[T], right: &[T]) -> u32 {
+    let (mut h0, mut h1) = (false, false);
+    for (&l, &r) in left.iter().zip(right) {
+        let x = l ^ r;
+        h0 |= x == c0;
+        h1 |= x == c1;
+    }
+    h0 as u32 | (h1 as u32) << 1
 }
 
 /// The longest chunk of a sweep.
