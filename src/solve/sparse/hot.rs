@@ -219,11 +219,12 @@ fn sweep<T: Val>(
                 candidates.retain(|&v| !marks.get(v));
             } else {
                 let found = find_few(candidates, left, right);
-                let mut i = 0;
-                candidates.retain(|_| {
-                    i += 1;
-                    found & (1 << (i - 1)) == 0
-                });
+                if found & 2 != 0 {
+                    candidates.truncate(1);
+                }
+                if found & 1 != 0 {
+                    candidates.remove(0);
+                }
             }
             if candidates.is_empty() {
                 return;
