@@ -107,7 +107,7 @@ fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, 
             upto: args.upto,
             known,
             shortcut: args.shortcut,
-            progress: &mut progress,
+            progress: Some(&mut progress),
         },
     );
     if let Some(bar) = bar {
@@ -174,12 +174,7 @@ pub(crate) fn show(
 ) -> Result<(), Errors> {
     let table = session.table_run(
         game,
-        TableRequest {
-            upto,
-            known: Values::default(),
-            shortcut: true,
-            progress: &mut |_| ControlFlow::Continue(()),
-        },
+        TableRequest::upto(upto),
     )?;
     if let Some(kind) = table.stopped {
         if !table.values.is_empty() {

@@ -28,7 +28,19 @@ pub struct TableRequest<'a> {
     pub shortcut: bool,
     /// Shown the values so far after every stretch of heaps; it may stop
     /// the run (which then ends with neither a proof nor `stopped`).
-    pub progress: &'a mut dyn FnMut(&Values) -> ControlFlow<()>,
+    pub progress: Option<&'a mut dyn FnMut(&Values) -> ControlFlow<()>>,
+}
+
+impl TableRequest<'_> {
+    /// g(0..=upto) from scratch, unwatched, ending early at a proven period.
+    pub fn upto(upto: u64) -> TableRequest<'static> {
+        TableRequest {
+            upto,
+            known: Values::default(),
+            shortcut: true,
+            progress: None,
+        }
+    }
 }
 
 /// What a table run found.
@@ -75,12 +87,7 @@ impl Session {
     ) -> Result<Vec<u32>, Errors> {
         let table = self.table_run(
             game,
-            TableRequest {
-                upto,
-                known: Values::default(),
-                shortcut: true,
-                progress: &mut |_| ControlFlow::Continue(()),
-            },
+            TableRequest::upto(upto),
         )?;
         if let Some(kind) = table.stopped {
             let span = self.interp.program.games[game as usize].span;
@@ -111,11 +118,13 @@ impl Session {
         };
         let shape = self.shape(game);
         let shortcut = request.shortcut;
-        let progress = request.progress;
+        let mut progress = request.progress;
         let mut proof = None;
         let mut stopped = None;
         let mut hook = |values: &Values| {
-            progress(values)?;
+            if let Some(progress) = progress.as_mut() {
+                progress(values)?;
+            }
             if crate::interrupt::requested_now() {
                 stopped = Some(crate::interrupt::stop_kind());
                 return ControlFlow::Break(());
@@ -173,12 +182,7 @@ impl Session {
             let limit = self.interp.max_positions as u64 - 1;
             let table = self.table_run(
                 game,
-                TableRequest {
-                    upto: (n as u64).min(limit),
-                    known: Values::default(),
-                    shortcut: true,
-                    progress: &mut |_| ControlFlow::Continue(()),
-                },
+                TableRequest::upto((n as u64).min(limit)),
             )?;
             if let Some(kind) = table.stopped {
                 return Err(vec![Error::new(kind, self.asked)]);
