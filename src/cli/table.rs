@@ -172,10 +172,7 @@ pub(crate) fn show(
     upto: u64,
     out: &mut Output,
 ) -> Result<(), Errors> {
-    let table = session.table_run(
-        game,
-        TableRequest::upto(upto),
-    )?;
+    let table = session.table_run(game, TableRequest::upto(upto))?;
     if let Some(kind) = table.stopped {
         if !table.values.is_empty() {
             out.line(format!(

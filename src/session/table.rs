@@ -18,6 +18,9 @@ use crate::source::Span;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+/// Shown the values so far every stretch of heaps; breaking stops the run.
+pub type Hook<'a> = dyn FnMut(&Values) -> ControlFlow<()> + 'a;
+
 /// What a table run is asked to do.
 pub struct TableRequest<'a> {
     pub upto: u64,
@@ -28,7 +31,7 @@ pub struct TableRequest<'a> {
     pub shortcut: bool,
     /// Shown the values so far after every stretch of heaps; it may stop
     /// the run (which then ends with neither a proof nor `stopped`).
-    pub progress: Option<&'a mut dyn FnMut(&Values) -> ControlFlow<()>>,
+    pub progress: Option<&'a mut Hook<'a>>,
 }
 
 impl TableRequest<'_> {
@@ -85,10 +88,7 @@ impl Session {
         upto: u64,
         mut each: impl FnMut(u64, u32),
     ) -> Result<Vec<u32>, Errors> {
-        let table = self.table_run(
-            game,
-            TableRequest::upto(upto),
-        )?;
+        let table = self.table_run(game, TableRequest::upto(upto))?;
         if let Some(kind) = table.stopped {
             let span = self.interp.program.games[game as usize].span;
             return Err(vec![Error::new(kind, span)]);
@@ -180,10 +180,7 @@ impl Session {
             // Far enough to prove a period if there is one within the state
             // limit; no further than needed for the heap itself.
             let limit = self.interp.max_positions as u64 - 1;
-            let table = self.table_run(
-                game,
-                TableRequest::upto((n as u64).min(limit)),
-            )?;
+            let table = self.table_run(game, TableRequest::upto((n as u64).min(limit)))?;
             if let Some(kind) = table.stopped {
                 return Err(vec![Error::new(kind, self.asked)]);
             }
@@ -238,12 +235,12 @@ impl Session {
         game: u32,
         known: Values,
         upto: usize,
-        hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+        hook: &mut Hook,
     ) -> Result<Values, Errors> {
         let ir = &self.interp.program.games[game as usize];
         if let GameKind::Octal(code) = &ir.kind {
             let rules = HeapRules::octal(code);
-            let mut dense = |known, upto, hook: &mut dyn FnMut(&Values) -> ControlFlow<()>| {
+            let mut dense = |known, upto, hook: &mut Hook| {
                 Some(kernel::octal_sequence(code, known, upto, hook))
             };
             if let Some(values) = heap_values(&rules, &mut dense, known.clone(), upto, hook) {
@@ -251,9 +248,7 @@ impl Session {
             }
         }
         if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
-            let mut dense = |known, upto, hook: &mut dyn FnMut(&Values) -> ControlFlow<()>| {
-                affine.sequence(known, upto, hook)
-            };
+            let mut dense = |known, upto, hook: &mut Hook| affine.sequence(known, upto, hook);
             let values = match affine.heap_rules(upto) {
                 Some(rules) => heap_values(&rules, &mut dense, known.clone(), upto, hook),
                 None => dense(known.clone(), upto, hook),
@@ -298,7 +293,7 @@ impl Session {
         game: u32,
         known: Values,
         upto: usize,
-        hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+        hook: &mut Hook,
     ) -> Result<Values, Errors> {
         let span = self.interp.program.games[game as usize].span;
         let mut values = known;
@@ -356,8 +351,7 @@ fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Erro
 /// The method that computes a heap game's values one heap at a time with
 /// a dense array: given the values known, how far to go and the hook; `None`
 /// if the game turns out not to fit it.
-type Dense<'a> =
-    dyn FnMut(Values, usize, &mut dyn FnMut(&Values) -> ControlFlow<()>) -> Option<Values> + 'a;
+type Dense<'a> = dyn FnMut(Values, usize, &mut Hook) -> Option<Values> + 'a;
 
 /// A take-and-break game's values: the dense method first, then, if
 /// measuring shows it pays for this run, the rare-value method for the
@@ -367,7 +361,7 @@ fn heap_values(
     dense: &mut Dense,
     known: Values,
     upto: usize,
-    hook: &mut dyn FnMut(&Values) -> ControlFlow<()>,
+    hook: &mut Hook,
 ) -> Option<Values> {
     use crate::solve::sparse;
     let mut values = known;
