@@ -48,7 +48,10 @@ pub fn carry_over(old: &Session, new: &mut Session) -> usize {
             continue;
         }
         let (value, height) = old.interp.solver.known(pos);
-        if value.is_none() && height.is_none() {
+        // A value carried over would lose the note that play from it can
+        // reach a `lose if` position, and a sum with it would then be
+        // taken: such positions are searched again instead.
+        if (value.is_none() && height.is_none()) || old.interp.solver.reaches_lose_rule(pos) {
             continue;
         }
         let id = new.interp.positions.intern(new_game, args.clone());
@@ -165,6 +168,7 @@ fn references(ir: &Ir, out: &mut Vec<Item>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     const BEFORE: &str = "
         fn step() = 1;
@@ -206,5 +210,33 @@ mod tests {
         assert_eq!(value(&mut new, "A(5)"), 5);
         assert_eq!(value(&mut new, "C(5)"), 2);
         assert_eq!(value(&mut new, "B(5)"), 2);
+    }
+
+    #[test]
+    fn a_position_that_reaches_a_lose_rule_stays_out_of_sums_after_a_reload() {
+        const GAMES: &str = r#"
+            fn unused() = 1;
+            game T(b: str) {
+              lose if has(b, "XX");
+              move put(i in indices(b)) if b[i] == "." => T(set_at(b, i, "X"));
+            }
+            game X(n: nat) { move m() if n > 0 => T(".."); }
+            game Heap(n: nat) { move take(k in 1..=n) => Heap(n - k); }
+        "#;
+        let mut old = session(GAMES);
+        // Alone, X(1) has a value; the search notes that it reaches T.
+        value(&mut old, "X(1)");
+        value(&mut old, "Heap(1)");
+        let mut new = session(&GAMES.replace("fn unused() = 1;", "fn unused() = 2;"));
+        carry_over(&old, &mut new);
+        assert!(!known(&mut new, "X(1)"), "X(1) is searched again");
+        assert!(known(&mut new, "Heap(1)"));
+        let sum = new.position("X(1) + Heap(1)").expect("a position");
+        let errors = new.value(&sum).expect_err("the sum is refused");
+        assert!(
+            matches!(errors[0].kind, ErrorKind::TerminalReachedInSum { .. }),
+            "{:?}",
+            errors[0].kind
+        );
     }
 }

@@ -65,6 +65,12 @@ impl Memo {
         self.table[i] = v;
     }
 
+    /// Whether play from `pos` can reach a position with a `lose if`
+    /// rule, as far as this memo has found.
+    pub fn reaches_lose_rule(&self, pos: PosId) -> bool {
+        self.reached_from(pos).is_some()
+    }
+
     fn reached_from(&self, pos: PosId) -> Option<PosId> {
         self.reaches
             .get(pos as usize)

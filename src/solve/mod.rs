@@ -126,6 +126,12 @@ impl Solver {
         (self.values.peek(pos), self.heights.peek(pos))
     }
 
+    /// Whether a search found that play from `pos` can reach a position
+    /// with a `lose if` rule (which ends the whole game).
+    pub fn reaches_lose_rule(&self, pos: PosId) -> bool {
+        self.values.reaches_lose_rule(pos) || self.heights.reaches_lose_rule(pos)
+    }
+
     /// Records a value and height found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, value: Option<u32>, height: Option<u32>) {
         if let Some(v) = value {
