@@ -75,7 +75,13 @@ impl Summed {
 pub fn load(path: &Path, definition: &str) -> std::io::Result<Result<Option<Values>, Refusal>> {
     let mut bytes = Vec::new();
     match File::open(path) {
-        Ok(mut file) => file.read_to_end(&mut bytes)?,
+        Ok(mut file) => {
+            // Exactly the file's size: a long table's checkpoint is large,
+            // and a growing buffer could take up to twice that.
+            let size = file.metadata().map_or(0, |m| m.len());
+            bytes.reserve_exact(usize::try_from(size).unwrap_or(0));
+            file.read_to_end(&mut bytes)?
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ok(None)),
         Err(e) => return Err(e),
     };

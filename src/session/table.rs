@@ -238,26 +238,27 @@ impl Session {
         hook: &mut Hook,
     ) -> Result<Values, Errors> {
         let ir = &self.interp.program.games[game as usize];
-        if let GameKind::Octal(code) = &ir.kind {
+        let known = if let GameKind::Octal(code) = &ir.kind {
             let rules = HeapRules::octal(code);
-            let mut dense = |known, upto, hook: &mut Hook| {
-                Some(kernel::octal_sequence(code, known, upto, hook))
-            };
-            if let Some(values) = heap_values(&rules, &mut dense, known.clone(), upto, hook) {
-                return Ok(values);
-            }
-        }
-        if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+            let mut dense =
+                |known, upto, hook: &mut Hook| Ok(kernel::octal_sequence(code, known, upto, hook));
+            heap_values(&rules, &mut dense, known, upto, hook)
+        } else if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts)
+        {
             let mut dense = |known, upto, hook: &mut Hook| affine.sequence(known, upto, hook);
-            let values = match affine.heap_rules(upto) {
-                Some(rules) => heap_values(&rules, &mut dense, known.clone(), upto, hook),
-                None => dense(known.clone(), upto, hook),
-            };
-            // Outside the shape somewhere: the plain method says where.
-            if let Some(values) = values {
-                return Ok(values);
+            match affine.heap_rules(upto) {
+                Some(rules) => heap_values(&rules, &mut dense, known, upto, hook),
+                None => dense(known, upto, hook),
             }
-        }
+        } else {
+            Err(known)
+        };
+        // Outside the fast methods' shape somewhere: the plain method goes
+        // on from where they stopped, and says what is wrong.
+        let known = match known {
+            Ok(values) => return Ok(values),
+            Err(known) => known,
+        };
         self.plain_sequence(game, known, upto, hook)
     }
 
@@ -349,9 +350,9 @@ fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Erro
 }
 
 /// The method that computes a heap game's values one heap at a time with
-/// a dense array: given the values known, how far to go and the hook; `None`
-/// if the game turns out not to fit it.
-type Dense<'a> = dyn FnMut(Values, usize, &mut Hook) -> Option<Values> + 'a;
+/// a dense array: given the values known, how far to go and the hook; `Err`
+/// with the values found so far if the game turns out not to fit it.
+type Dense<'a> = dyn FnMut(Values, usize, &mut Hook) -> Result<Values, Values> + 'a;
 
 /// A take-and-break game's values: the dense method first, then, if
 /// measuring shows it pays for this run, the rare-value method for the
@@ -362,7 +363,7 @@ fn heap_values(
     known: Values,
     upto: usize,
     hook: &mut Hook,
-) -> Option<Values> {
+) -> Result<Values, Values> {
     use crate::solve::sparse;
     let mut values = known;
     // Judged after a sixteenth of the run, when the rare heaps have had
@@ -384,15 +385,21 @@ fn heap_values(
             continue;
         }
         judged = judge;
-        values = dense(values, judge, &mut *hook)?;
+        // A resumed run may know these values already: the dense method
+        // would only copy them.
+        if values.len() <= judge {
+            values = dense(values, judge, &mut *hook)?;
+        }
         if values.len() != judge + 1 || judge == upto {
-            return Some(values);
+            return Ok(values);
         }
         // An early judgement extrapolates further, and misled by a factor
         // of about three (0.007 to 10^5 at 4096 heaps), so it must
         // promise more.
         let needed = if judge >= last { 1.0 } else { 4.0 };
-        pays = sparse::advantage(rules, &values, upto) > needed;
+        let advantage;
+        (advantage, values) = sparse::advantage(rules, values, upto);
+        pays = advantage > needed;
         if pays {
             break;
         }
@@ -400,5 +407,5 @@ fn heap_values(
     if !pays {
         return dense(values, upto, hook);
     }
-    Some(sparse::sequence(rules, values, upto, hook))
+    Ok(sparse::sequence(rules, values, upto, hook))
 }

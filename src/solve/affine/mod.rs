@@ -347,14 +347,15 @@ fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
 impl AffineGame {
     /// g(0), ..., g(upto), carrying on from the values `known`, with
     /// `hook` shown the values every `STRETCH` heaps (it may stop the run,
-    /// which then returns what it has); `None` if anything falls outside
-    /// the shape (a heap not smaller than n, a negative heap).
+    /// which then returns what it has). If a heap's options fall outside
+    /// the shape (a heap not smaller than n, a negative heap), `Err` with
+    /// the values before that heap.
     pub fn sequence(
         &self,
         known: Values,
         upto: usize,
         mut hook: impl FnMut(&Values) -> ControlFlow<()>,
-    ) -> Option<Values> {
+    ) -> Result<Values, Values> {
         let mut g = known.compact();
         g.truncate(upto + 1);
         g.reserve(upto + 1 - g.len());
@@ -371,48 +372,68 @@ impl AffineGame {
                 break;
             }
             seen.start(n, largest);
-            let ni = n as i64;
-            for rule in &self.rules {
-                let (lo, hi) = rule.range(ni)?;
-                if lo >= hi {
-                    continue;
-                }
-                if let Some((b1, b2)) = rule.split(ni) {
-                    // Heaps a + b1 and b2 - a for a in lo..hi: both ends
-                    // must lie in 0..n, and then every heap between does.
-                    let (first, last) = (lo + b1, hi - 1 + b1);
-                    let (high, low) = (b2 - lo, b2 - (hi - 1));
-                    if first < 0 || last >= ni || low < 0 || high >= ni {
-                        return None;
-                    }
-                    let (first, last) = (first as usize, last as usize);
-                    let start = upto - high as usize;
-                    let right = &backwards[start..start + last + 1 - first];
-                    match &g {
-                        Values::Narrow(g) => seen.pairs(&g[first..=last], right),
-                        Values::Wide(g) => seen.pairs(&g[first..=last], right),
-                    }
-                    continue;
-                }
-                for a in lo..hi {
-                    let mut v = 0;
-                    for heap in &rule.heaps {
-                        let h = heap.at(ni, a)?;
-                        if h < 0 || h >= ni {
-                            return None;
-                        }
-                        v ^= g.at(h as usize);
-                    }
-                    seen.mark(v);
-                }
+            let halves = Halves {
+                g: &g,
+                backwards: &backwards,
+                upto,
+            };
+            if self.mark_options(n as i64, halves, &mut seen).is_none() {
+                return Err(g);
             }
             let mex = seen.mex();
             largest = largest.max(mex);
             g.push(mex);
             backwards[upto - n] = mex;
         }
-        Some(g)
+        Ok(g)
     }
+
+    /// Marks the options of heap n; `None` if one falls outside the shape.
+    fn mark_options(&self, ni: i64, h: Halves, seen: &mut Options) -> Option<()> {
+        for rule in &self.rules {
+            let (lo, hi) = rule.range(ni)?;
+            if lo >= hi {
+                continue;
+            }
+            if let Some((b1, b2)) = rule.split(ni) {
+                // Heaps a + b1 and b2 - a for a in lo..hi: both ends must
+                // lie in 0..n, and then every heap between does.
+                let (first, last) = (lo + b1, hi - 1 + b1);
+                let (high, low) = (b2 - lo, b2 - (hi - 1));
+                if first < 0 || last >= ni || low < 0 || high >= ni {
+                    return None;
+                }
+                let (first, last) = (first as usize, last as usize);
+                let start = h.upto - high as usize;
+                let right = &h.backwards[start..start + last + 1 - first];
+                match h.g {
+                    Values::Narrow(g) => seen.pairs(&g[first..=last], right),
+                    Values::Wide(g) => seen.pairs(&g[first..=last], right),
+                }
+                continue;
+            }
+            for a in lo..hi {
+                let mut v = 0;
+                for heap in &rule.heaps {
+                    let at = heap.at(ni, a)?;
+                    if at < 0 || at >= ni {
+                        return None;
+                    }
+                    v ^= h.g.at(at as usize);
+                }
+                seen.mark(v);
+            }
+        }
+        Some(())
+    }
+}
+
+/// The values so far, and backwards (`backwards[upto - m] == g(m)`).
+#[derive(Clone, Copy)]
+struct Halves<'a> {
+    g: &'a Values,
+    backwards: &'a [u32],
+    upto: usize,
 }
 
 impl Rule {

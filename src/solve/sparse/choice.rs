@@ -40,24 +40,27 @@ const TRIES: usize = 3;
 /// quarter to the last (in the games where the method pays, rare heaps die
 /// out; in those where it does not, they keep coming).
 pub fn pays(rules: &HeapRules, values: &Values, upto: usize) -> bool {
-    advantage(rules, values, upto) > 1.0
+    advantage(rules, values.clone(), upto).0 > 1.0
 }
 
 /// How many times faster the rare/common method is expected to finish the
-/// run than the plain one (0 when it cannot be judged); see `pays`.
-pub fn advantage(rules: &HeapRules, values: &Values, upto: usize) -> f64 {
+/// run than the plain one (0 when it cannot be judged), and the values back
+/// (taken rather than copied: on a resumed run they may be long); see
+/// `pays`.
+pub fn advantage(rules: &HeapRules, values: Values, upto: usize) -> (f64, Values) {
     let len = values.len();
     if len < ENOUGH_TO_JUDGE || upto <= len || upto >= u32::MAX as usize {
-        return 0.0;
+        return (0.0, values);
     }
-    let Some(mask) = choose_mask(values) else {
-        return 0.0;
+    let Some(mask) = choose_mask(&values) else {
+        return (0.0, values);
     };
     let sample = SAMPLE.min(upto - len);
     let (mut sparse_each, mut plain_each) = (f64::MAX, f64::MAX);
+    let mut run = Run::new(rules, values, len + sample);
+    run.rechoose();
     for _ in 0..TRIES {
-        let mut run = Run::new(rules, values.clone(), len + sample);
-        run.rechoose();
+        run.truncate(len);
         let start = Instant::now();
         for n in len..len + sample {
             let v = run.sparse_mex(n, mask);
@@ -70,6 +73,8 @@ pub fn advantage(rules: &HeapRules, values: &Values, upto: usize) -> f64 {
         }
         plain_each = plain_each.min(start.elapsed().as_secs_f64());
     }
+    run.truncate(len);
+    let values = run.into_values();
     let small = values.iter().all(|v| v < 64);
     let speedup = if small {
         KERNEL_SPEEDUP_SMALL
@@ -82,8 +87,8 @@ pub fn advantage(rules: &HeapRules, values: &Values, upto: usize) -> f64 {
     );
     let (from, to) = (len as f64, upto as f64);
     let plain = plain_each * (to * to - from * from) / (2.0 * from);
-    let sparse = sparse_each * rare_growth(values, mask, upto);
-    plain / sparse
+    let sparse = sparse_each * rare_growth(&values, mask, upto);
+    (plain / sparse, values)
 }
 
 /// Σ over the heaps still to compute of (rare heaps then) / (rare heaps

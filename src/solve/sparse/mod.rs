@@ -205,6 +205,18 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// Forgets every value from heap `len` on.
+    fn truncate(&mut self, len: usize) {
+        self.g.truncate(len);
+        let kept = self.rare_heaps.partition_point(|&r| (r as usize) < len);
+        self.rare_heaps.truncate(kept);
+        self.rare_values.truncate(kept);
+    }
+
+    fn into_values(self) -> Values {
+        self.g
+    }
+
     /// Takes a better mask if the values so far suggest one: a clearly
     /// smaller count of rare heaps, since switching costs a pass.
     fn rechoose(&mut self) {
