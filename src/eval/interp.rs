@@ -4,6 +4,7 @@
 use super::builtins::{self, Builtin, MAX_COLLECTION};
 use super::conform::{already_fits, conform};
 use super::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
+use super::lowered_moves::LoweredState;
 use super::operators::element_at;
 use super::positions::{GameId, PosId, Positions};
 use super::show;
@@ -75,7 +76,9 @@ pub struct Interp {
     /// Emptied argument lists and frames, kept for the next call: every
     /// move calls built-ins and makes a position, and asking the allocator
     /// each time costs more than the call.
-    spare: Vec<Vec<Value>>,
+    pub(super) spare: Vec<Vec<Value>>,
+    /// The program's move rules lowered to code over numbers.
+    pub(super) lowered: LoweredState,
 }
 
 impl Default for Interp {
@@ -88,6 +91,7 @@ impl Default for Interp {
             max_positions: DEFAULT_MAX_POSITIONS,
             depth: 0,
             spare: Vec::new(),
+            lowered: LoweredState::default(),
         }
     }
 }

@@ -47,11 +47,7 @@ impl Packer {
 
     fn value(&mut self, v: &Value, out: &mut Vec<u8>) {
         match v {
-            Value::Int(n) if (0..INT as i64).contains(n) => out.push(*n as u8),
-            Value::Int(n) => {
-                out.push(INT);
-                varint(zigzag(*n), out);
-            }
+            Value::Int(n) => write_int(*n, out),
             Value::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
             Value::Str(s) => self.string(s, out),
             Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
@@ -78,7 +74,8 @@ impl Packer {
         }
     }
 
-    fn string(&mut self, s: &str, out: &mut Vec<u8>) {
+    /// Appends the bytes of a string.
+    pub fn string(&mut self, s: &str, out: &mut Vec<u8>) {
         let Some(widest) = self.widest_code(s) else {
             out.push(STR);
             varint(s.len() as u64, out);
@@ -219,6 +216,26 @@ impl Packer {
             }
             _ => unreachable!("only this module writes the bytes it reads"),
         }
+    }
+}
+
+/// Appends the bytes of a number, as `Packer::write` writes `Value::Int`.
+pub fn write_int(n: i64, out: &mut Vec<u8>) {
+    if (0..INT as i64).contains(&n) {
+        out.push(n as u8);
+    } else {
+        out.push(INT);
+        varint(zigzag(n), out);
+    }
+}
+
+/// Appends the bytes of a list of numbers, as `Packer::write` writes a
+/// `Value::List` of `Value::Int`s.
+pub fn write_int_list(ns: &[i64], out: &mut Vec<u8>) {
+    out.push(LIST);
+    varint(ns.len() as u64, out);
+    for &n in ns {
+        write_int(n, out);
     }
 }
 

@@ -41,11 +41,25 @@ impl Positions {
 
     /// The id of a position, new if it was not known.
     pub fn intern_slice(&mut self, game: GameId, args: &[Value]) -> PosId {
+        let id = self.intern_built(game, |packer, out| {
+            packer.write(args, out);
+            Some(())
+        });
+        id.unwrap_or_else(|| unreachable!("writing values always succeeds"))
+    }
+
+    /// The id of a position of `game` whose arguments `build` writes (as
+    /// `Packer::write` would write them), new if it was not known; nothing
+    /// is interned when `build` gives up.
+    pub(crate) fn intern_built(
+        &mut self,
+        game: GameId,
+        build: impl FnOnce(&mut Packer, &mut Vec<u8>) -> Option<()>,
+    ) -> Option<PosId> {
         let mut key = std::mem::take(&mut self.scratch);
         key.clear();
         varint(u64::from(game), &mut key);
-        self.packer.write(args, &mut key);
-        let id = self.intern_bytes(&key);
+        let id = build(&mut self.packer, &mut key).map(|()| self.intern_bytes(&key));
         self.scratch = key;
         id
     }

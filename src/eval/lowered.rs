@@ -1,0 +1,387 @@
+//! Move rules lowered, once per program, into code over plain numbers.
+//!
+//! The interpreter works on `Value`s: every list it makes is an allocation,
+//! every variable it reads a reference count. A move's result in most games
+//! is numbers and lists of numbers worked out from the position (a pile
+//! less what was taken, a board with one more X), and the search runs it
+//! for every option of every position. The parts of a rule that are such
+//! arithmetic are lowered here to a small tree that computes on `i64`s and
+//! writes the result position's bytes straight into the interner (see
+//! `lowered_run`).
+//!
+//! Lowering is partial: an expression this module does not know is simply
+//! not lowered, and the interpreter evaluates it as before. Running lowered
+//! code may also give up (`None`) on anything unusual, such as an overflow,
+//! a negative index or a value of an unexpected kind; the interpreter then
+//! evaluates the same expression the ordinary way and reports what it finds.
+
+use super::builtins::Builtin;
+use super::ir::{CompIr, GameIr, GameKind, Ir, IrKind, Program};
+use super::value::Value;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// An expression whose value is a number.
+#[derive(Debug)]
+pub enum Num {
+    Lit(i64),
+    Local(u32),
+    /// `xs[i]` of a list, tuple, set or range held in a variable.
+    Element(u32, Box<Num>),
+    /// `+ - * / % | ^ &`.
+    Binary(BinaryOp, Box<Num>, Box<Num>),
+    Neg(Box<Num>),
+    /// `len(x)` of a variable.
+    Len(u32),
+    /// `sum(xs)` of a list in a variable.
+    SumOf(u32),
+    /// `sum([e for ...])`, without the list.
+    Sum(Box<Loop>),
+    If(Box<Truth>, Box<Num>, Box<Num>),
+    Call(u32, Vec<Arg>),
+}
+
+/// An expression whose value is a boolean.
+#[derive(Debug)]
+pub enum Truth {
+    Lit(bool),
+    Local(u32),
+    Not(Box<Truth>),
+    And(Box<Truth>, Box<Truth>),
+    Or(Box<Truth>, Box<Truth>),
+    /// `== != < <= > >=` between numbers.
+    Compare(BinaryOp, Num, Num),
+    /// `board[i] == "c"` (or `!=`, when the flag is false) for a variable
+    /// holding an ASCII string and a one-byte literal.
+    CellIs(u32, Num, u8, bool),
+    /// `has(s, "sub")` for a variable holding a string.
+    HasText(u32, Box<str>),
+    Call(u32, Vec<Arg>),
+}
+
+/// An expression whose value is a list of numbers.
+#[derive(Debug)]
+pub enum NumList {
+    Items(Vec<Num>),
+    Comprehension(Box<Loop>),
+    Call(u32, Vec<Arg>),
+}
+
+/// `[element for var in source if guard ...]`.
+#[derive(Debug)]
+pub struct Loop {
+    pub clauses: Vec<Clause>,
+    pub element: Num,
+}
+
+#[derive(Debug)]
+pub struct Clause {
+    pub slot: u32,
+    pub source: Source,
+    pub guard: Option<Truth>,
+}
+
+/// What a generator walks.
+#[derive(Debug)]
+pub enum Source {
+    /// `lo..hi`, or `lo..=hi` when the flag is set.
+    Range(Num, Num, bool),
+    /// `indices(x)` of a variable.
+    Indices(u32),
+}
+
+/// An argument of a helper call or of a position.
+#[derive(Debug)]
+pub enum Arg {
+    /// A variable, passed on as it is.
+    Value(u32),
+    Num(Num),
+    List(NumList),
+    /// `set_at(board, i, "c")` for a variable holding an ASCII string.
+    SetCell(u32, Num, u8),
+}
+
+/// A helper function's body, in each shape it could be lowered to.
+#[derive(Debug, Default)]
+pub struct FnCode {
+    pub num: Option<Num>,
+    pub truth: Option<Truth>,
+    pub list: Option<NumList>,
+}
+
+/// A move rule's guard and the position it leads to, where lowered.
+#[derive(Debug, Default)]
+pub struct RuleCode {
+    pub guard: Option<Truth>,
+    /// The game and arguments of the single position the move makes.
+    pub result: Option<(u32, Vec<Arg>)>,
+}
+
+/// A game's `lose if` condition and move rules, where lowered.
+#[derive(Debug, Default)]
+pub struct GameCode {
+    pub lose: Option<Truth>,
+    pub rules: Vec<RuleCode>,
+}
+
+#[derive(Debug, Default)]
+pub struct Lowered {
+    pub games: Vec<GameCode>,
+    pub functions: Vec<FnCode>,
+}
+
+impl Lowered {
+    pub fn new(program: &Program) -> Lowered {
+        // Helpers first, calling each other with no shape known; then
+        // everything again, each call in the shape its helper's body has.
+        let mut functions = Vec::new();
+        for _ in 0..2 {
+            let lower = Lower {
+                functions: &functions,
+            };
+            let again = program
+                .functions
+                .iter()
+                .map(|f| FnCode {
+                    num: lower.num(&f.body),
+                    truth: lower.truth(&f.body),
+                    list: lower.list(&f.body),
+                })
+                .collect();
+            functions = again;
+        }
+        let lower = Lower {
+            functions: &functions,
+        };
+        let games = program
+            .games
+            .iter()
+            .map(|g| lower.game(program, g))
+            .collect();
+        Lowered { games, functions }
+    }
+}
+
+fn local(ir: &Ir) -> Option<u32> {
+    match ir.kind {
+        IrKind::Local(slot) => Some(slot),
+        _ => None,
+    }
+}
+
+/// A one-byte ASCII string literal.
+fn ascii_char(ir: &Ir) -> Option<u8> {
+    match &ir.kind {
+        IrKind::Lit(Value::Str(s)) if s.len() == 1 && s.is_ascii() => Some(s.as_bytes()[0]),
+        _ => None,
+    }
+}
+
+fn boxed<T>(x: Option<T>) -> Option<Box<T>> {
+    x.map(Box::new)
+}
+
+/// Lowers expressions, knowing the shapes helper bodies were lowered to.
+struct Lower<'a> {
+    functions: &'a [FnCode],
+}
+
+impl Lower<'_> {
+    fn game(&self, program: &Program, g: &GameIr) -> GameCode {
+        let GameKind::Rules { moves, lose, .. } = &g.kind else {
+            return GameCode::default();
+        };
+        GameCode {
+            lose: lose.as_ref().and_then(|x| self.truth(x)),
+            rules: moves
+                .iter()
+                .map(|m| RuleCode {
+                    guard: m.guard.as_ref().and_then(|x| self.truth(x)),
+                    result: self.position(program, &m.result),
+                })
+                .collect(),
+        }
+    }
+
+    /// A position made by a game call, for a game whose positions are its own
+    /// (not a game standing for a sum, which the interpreter expands).
+    fn position(&self, program: &Program, ir: &Ir) -> Option<(u32, Vec<Arg>)> {
+        let IrKind::MakePos(g, args) = &ir.kind else {
+            return None;
+        };
+        let game = program.games.get(*g as usize)?;
+        let own_positions = match &game.kind {
+            GameKind::Rules {
+                moves,
+                lose,
+                parts: Some(_),
+            } => !moves.is_empty() || lose.is_some(),
+            GameKind::Rules { .. } => true,
+            GameKind::Alias(_) | GameKind::Octal(_) => false,
+        };
+        if !own_positions || game.params.len() != args.len() {
+            return None;
+        }
+        Some((*g, args.iter().map(|x| self.arg(x)).collect::<Option<_>>()?))
+    }
+
+    /// Whether helper `f`'s body was lowered to a list and not to a number.
+    fn gives_list(&self, f: u32) -> bool {
+        self.functions
+            .get(f as usize)
+            .is_some_and(|c| c.list.is_some() && c.num.is_none())
+    }
+
+    fn args(&self, irs: &[Ir]) -> Option<Vec<Arg>> {
+        irs.iter().map(|x| self.arg(x)).collect()
+    }
+
+    fn arg(&self, ir: &Ir) -> Option<Arg> {
+        if let Some(slot) = local(ir) {
+            return Some(Arg::Value(slot));
+        }
+        if let IrKind::CallFn(f, a) = &ir.kind {
+            if self.gives_list(*f) {
+                return Some(Arg::List(NumList::Call(*f, self.args(a)?)));
+            }
+        }
+        if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
+            if let [board, index, cell] = &a[..] {
+                return Some(Arg::SetCell(
+                    local(board)?,
+                    self.num(index)?,
+                    ascii_char(cell)?,
+                ));
+            }
+        }
+        self.num(ir)
+            .map(Arg::Num)
+            .or_else(|| self.list(ir).map(Arg::List))
+    }
+
+    fn num(&self, ir: &Ir) -> Option<Num> {
+        use BinaryOp::*;
+        Some(match &ir.kind {
+            IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
+            IrKind::Local(slot) => Num::Local(*slot),
+            IrKind::Index(target, index) => {
+                Num::Element(local(target)?, Box::new(self.num(index)?))
+            }
+            IrKind::Binary(
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd),
+                lhs,
+                rhs,
+            ) => Num::Binary(*op, Box::new(self.num(lhs)?), Box::new(self.num(rhs)?)),
+            IrKind::Unary(UnaryOp::Neg, operand) => Num::Neg(Box::new(self.num(operand)?)),
+            IrKind::Builtin(Builtin::Len, a) if a.len() == 1 => Num::Len(local(&a[0])?),
+            IrKind::Builtin(Builtin::Sum, a) if a.len() == 1 => match &a[0].kind {
+                IrKind::Local(slot) => Num::SumOf(*slot),
+                IrKind::Comprehension { element, clauses } => {
+                    Num::Sum(boxed(self.lower_loop(element, clauses))?)
+                }
+                _ => return None,
+            },
+            IrKind::If(cond, then, otherwise) => Num::If(
+                Box::new(self.truth(cond)?),
+                Box::new(self.num(then)?),
+                Box::new(self.num(otherwise)?),
+            ),
+            IrKind::CallFn(f, a) if !self.gives_list(*f) => Num::Call(*f, self.args(a)?),
+            _ => return None,
+        })
+    }
+
+    fn truth(&self, ir: &Ir) -> Option<Truth> {
+        use BinaryOp::*;
+        Some(match &ir.kind {
+            IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Local(slot) => Truth::Local(*slot),
+            IrKind::Unary(UnaryOp::Not, operand) => Truth::Not(Box::new(self.truth(operand)?)),
+            IrKind::Binary(And, lhs, rhs) => {
+                Truth::And(Box::new(self.truth(lhs)?), Box::new(self.truth(rhs)?))
+            }
+            IrKind::Binary(Or, lhs, rhs) => {
+                Truth::Or(Box::new(self.truth(lhs)?), Box::new(self.truth(rhs)?))
+            }
+            IrKind::Binary(op @ (Eq | Ne), lhs, rhs) => {
+                if let Some(cell) = self
+                    .cell_is(lhs, rhs, *op)
+                    .or_else(|| self.cell_is(rhs, lhs, *op))
+                {
+                    return Some(cell);
+                }
+                Truth::Compare(*op, self.num(lhs)?, self.num(rhs)?)
+            }
+            IrKind::Binary(op @ (Lt | Le | Gt | Ge), lhs, rhs) => {
+                Truth::Compare(*op, self.num(lhs)?, self.num(rhs)?)
+            }
+            IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => match &a[1].kind {
+                IrKind::Lit(Value::Str(sub)) => Truth::HasText(local(&a[0])?, (**sub).into()),
+                _ => return None,
+            },
+            IrKind::CallFn(f, a) => Truth::Call(*f, self.args(a)?),
+            _ => return None,
+        })
+    }
+
+    /// `board[i] == "c"`, with the cell on the left.
+    fn cell_is(&self, cell: &Ir, literal: &Ir, op: BinaryOp) -> Option<Truth> {
+        let c = ascii_char(literal)?;
+        let IrKind::Index(target, index) = &cell.kind else {
+            return None;
+        };
+        Some(Truth::CellIs(
+            local(target)?,
+            self.num(index)?,
+            c,
+            op == BinaryOp::Eq,
+        ))
+    }
+
+    fn list(&self, ir: &Ir) -> Option<NumList> {
+        Some(match &ir.kind {
+            IrKind::List(items) => {
+                NumList::Items(items.iter().map(|x| self.num(x)).collect::<Option<_>>()?)
+            }
+            IrKind::Comprehension { element, clauses } => {
+                NumList::Comprehension(Box::new(self.lower_loop(element, clauses)?))
+            }
+            IrKind::CallFn(f, a) => NumList::Call(*f, self.args(a)?),
+            _ => return None,
+        })
+    }
+
+    fn lower_loop(&self, element: &Ir, clauses: &[CompIr]) -> Option<Loop> {
+        let clauses = clauses
+            .iter()
+            .map(|c| {
+                let guard = match &c.guard {
+                    Some(g) => Some(self.truth(g)?),
+                    None => None,
+                };
+                Some(Clause {
+                    slot: c.generator.slot,
+                    source: self.source(&c.generator.source)?,
+                    guard,
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(Loop {
+            clauses,
+            element: self.num(element)?,
+        })
+    }
+
+    fn source(&self, ir: &Ir) -> Option<Source> {
+        Some(match &ir.kind {
+            IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
+                Source::Range(
+                    self.num(lo)?,
+                    self.num(hi)?,
+                    *op == BinaryOp::RangeInclusive,
+                )
+            }
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => Source::Indices(local(&a[0])?),
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,294 @@
+//! Running lowered code (see `lowered`). Every function answers `None`
+//! whenever the interpreter might answer differently: an error it would
+//! report, a value of a kind the lowered code does not handle, or a walk
+//! long enough that the interpreter's checks for an interrupt matter. The
+//! caller then evaluates the expression the ordinary way. Nothing here
+//! writes anything but the generators' own variables, which the
+//! interpreter writes again before reading them.
+
+use super::conform::already_fits;
+use super::interp::Env;
+use super::ir::Program;
+use super::lowered::{Arg, Clause, Loop, Lowered, Num, NumList, Source, Truth};
+use super::value::Value;
+use crate::syntax::ast::BinaryOp;
+use crate::types::Type;
+
+/// Helpers may call each other this deep in lowered code; deeper calls
+/// are left to the interpreter, which grows its stack.
+const MAX_DEPTH: usize = 64;
+
+/// Generator steps one run may take before it leaves the rest to the
+/// interpreter, which checks for an interrupt at every step.
+pub const STEPS: usize = 1 << 16;
+
+pub struct Runner<'a> {
+    pub code: &'a Lowered,
+    pub program: &'a Program,
+    /// Emptied frames for helper calls, reused.
+    pub frames: &'a mut Vec<Vec<Value>>,
+    /// Generator steps left in this run.
+    pub steps: usize,
+    depth: usize,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(code: &'a Lowered, program: &'a Program, frames: &'a mut Vec<Vec<Value>>) -> Self {
+        Runner {
+            code,
+            program,
+            frames,
+            steps: STEPS,
+            depth: 0,
+        }
+    }
+
+    pub fn num(&mut self, code: &Num, env: &mut Env) -> Option<i64> {
+        use BinaryOp::*;
+        Some(match code {
+            Num::Lit(n) => *n,
+            Num::Local(slot) => int(&env[*slot as usize])?,
+            Num::Element(slot, index) => {
+                let i = self.num(index, env)?;
+                element(&env[*slot as usize], i)?
+            }
+            Num::Binary(op, lhs, rhs) => {
+                let a = self.num(lhs, env)?;
+                let b = self.num(rhs, env)?;
+                match op {
+                    Add => a.checked_add(b)?,
+                    Sub => a.checked_sub(b)?,
+                    Mul => a.checked_mul(b)?,
+                    // Zero divisors are the interpreter's to report.
+                    Div => a.checked_div_euclid(b)?,
+                    Rem => a.checked_rem_euclid(b)?,
+                    BitOr => a | b,
+                    BitXor => a ^ b,
+                    BitAnd => a & b,
+                    _ => return None,
+                }
+            }
+            Num::Neg(operand) => self.num(operand, env)?.checked_neg()?,
+            Num::Len(slot) => i64::try_from(env[*slot as usize].count()?).ok()?,
+            Num::SumOf(slot) => match &env[*slot as usize] {
+                Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
+                    let mut total: i64 = 0;
+                    for x in xs.iter() {
+                        total = total.checked_add(int(x)?)?;
+                    }
+                    total
+                }
+                _ => return None,
+            },
+            Num::Sum(body) => {
+                let mut total: i64 = 0;
+                self.walk(body, &body.clauses, env, &mut |n| {
+                    total = total.checked_add(n)?;
+                    Some(())
+                })?;
+                total
+            }
+            Num::If(cond, then, otherwise) => {
+                if self.truth(cond, env)? {
+                    self.num(then, env)?
+                } else {
+                    self.num(otherwise, env)?
+                }
+            }
+            Num::Call(f, args) => {
+                let body = self.code.functions.get(*f as usize)?.num.as_ref()?;
+                self.call(*f, args, env, |me, frame| me.num(body, frame))?
+            }
+        })
+    }
+
+    pub fn truth(&mut self, code: &Truth, env: &mut Env) -> Option<bool> {
+        use BinaryOp::*;
+        Some(match code {
+            Truth::Lit(b) => *b,
+            Truth::Local(slot) => match env[*slot as usize] {
+                Value::Bool(b) => b,
+                _ => return None,
+            },
+            Truth::Not(operand) => !self.truth(operand, env)?,
+            Truth::And(lhs, rhs) => self.truth(lhs, env)? && self.truth(rhs, env)?,
+            Truth::Or(lhs, rhs) => self.truth(lhs, env)? || self.truth(rhs, env)?,
+            Truth::Compare(op, lhs, rhs) => {
+                let a = self.num(lhs, env)?;
+                let b = self.num(rhs, env)?;
+                match op {
+                    Eq => a == b,
+                    Ne => a != b,
+                    Lt => a < b,
+                    Le => a <= b,
+                    Gt => a > b,
+                    Ge => a >= b,
+                    _ => return None,
+                }
+            }
+            Truth::CellIs(slot, index, want, equal) => {
+                let i = usize::try_from(self.num(index, env)?).ok()?;
+                let Value::Str(board) = &env[*slot as usize] else {
+                    return None;
+                };
+                if !board.is_ascii() {
+                    return None;
+                }
+                (*board.as_bytes().get(i)? == *want) == *equal
+            }
+            Truth::HasText(slot, sub) => match &env[*slot as usize] {
+                Value::Str(s) => s.contains(&**sub),
+                _ => return None,
+            },
+            Truth::Call(f, args) => {
+                let body = self.code.functions.get(*f as usize)?.truth.as_ref()?;
+                self.call(*f, args, env, |me, frame| me.truth(body, frame))?
+            }
+        })
+    }
+
+    /// Appends the list's numbers to `out`.
+    pub fn list(&mut self, code: &NumList, env: &mut Env, out: &mut Vec<i64>) -> Option<()> {
+        match code {
+            NumList::Items(items) => {
+                for item in items {
+                    let n = self.num(item, env)?;
+                    out.push(n);
+                }
+                Some(())
+            }
+            NumList::Comprehension(body) => self.walk(body, &body.clauses, env, &mut |n| {
+                out.push(n);
+                Some(())
+            }),
+            NumList::Call(f, args) => {
+                let body = self.code.functions.get(*f as usize)?.list.as_ref()?;
+                self.call(*f, args, env, |me, frame| me.list(body, frame, out))
+            }
+        }
+    }
+
+    /// Hands every element of a comprehension, in order, to `sink`.
+    fn walk(
+        &mut self,
+        body: &Loop,
+        clauses: &[Clause],
+        env: &mut Env,
+        sink: &mut dyn FnMut(i64) -> Option<()>,
+    ) -> Option<()> {
+        let Some((clause, rest)) = clauses.split_first() else {
+            let n = self.num(&body.element, env)?;
+            return sink(n);
+        };
+        let (lo, hi) = match &clause.source {
+            Source::Range(lo, hi, inclusive) => {
+                let lo = self.num(lo, env)?;
+                let hi = self.num(hi, env)?;
+                (lo, if *inclusive { hi.checked_add(1)? } else { hi })
+            }
+            Source::Indices(slot) => (0, i64::try_from(env[*slot as usize].count()?).ok()?),
+        };
+        let slot = clause.slot as usize;
+        let mut i = lo;
+        while i < hi {
+            self.steps = self.steps.checked_sub(1)?;
+            env[slot] = Value::Int(i);
+            let keep = match &clause.guard {
+                Some(guard) => self.truth(guard, env)?,
+                None => true,
+            };
+            if keep {
+                self.walk(body, rest, env, sink)?;
+            }
+            i += 1;
+        }
+        Some(())
+    }
+
+    /// Calls helper `f` with these arguments, running `body` in its frame.
+    fn call<T>(
+        &mut self,
+        f: u32,
+        args: &[Arg],
+        env: &mut Env,
+        body: impl FnOnce(&mut Self, &mut Env) -> Option<T>,
+    ) -> Option<T> {
+        let func = self.program.functions.get(f as usize)?;
+        if self.depth >= MAX_DEPTH || func.params.len() != args.len() {
+            return None;
+        }
+        let mut frame = self.frames.pop().unwrap_or_default();
+        frame.clear();
+        let made = self.bind(args, &func.params, env, &mut frame);
+        let result = made.and_then(|()| {
+            frame.resize(func.frame_size.max(args.len()), Value::Int(0));
+            self.depth += 1;
+            let r = body(self, &mut frame);
+            self.depth -= 1;
+            r
+        });
+        frame.clear();
+        self.frames.push(frame);
+        result
+    }
+
+    /// A helper's arguments, each already of its parameter's type (any
+    /// conversion is left to the interpreter).
+    fn bind(
+        &mut self,
+        args: &[Arg],
+        params: &[super::ir::Param],
+        env: &mut Env,
+        frame: &mut Vec<Value>,
+    ) -> Option<()> {
+        for (a, param) in args.iter().zip(params) {
+            let v = match a {
+                Arg::Value(slot) => env[*slot as usize].clone(),
+                Arg::Num(code) => Value::Int(self.num(code, env)?),
+                // Lists and boards as arguments are left to the interpreter.
+                Arg::List(_) | Arg::SetCell(..) => return None,
+            };
+            if !already_fits(&param.ty, &v) {
+                return None;
+            }
+            frame.push(v);
+        }
+        Some(())
+    }
+}
+
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Element `i` of a collection of numbers, when it is one.
+fn element(v: &Value, i: i64) -> Option<i64> {
+    match v {
+        Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
+            int(xs.get(usize::try_from(i).ok()?)?)
+        }
+        Value::Range(lo, hi) => (0 <= i && i < hi.saturating_sub(*lo)).then(|| lo + i),
+        _ => None,
+    }
+}
+
+/// Whether a number fits a parameter's type as it is.
+pub fn num_fits(ty: &Type, n: i64) -> bool {
+    match ty {
+        Type::Nat => n >= 0,
+        Type::Int | Type::Unknown => true,
+        _ => false,
+    }
+}
+
+/// Whether a list of numbers fits a parameter's type as it is.
+pub fn list_fits(ty: &Type, ns: &[i64]) -> bool {
+    match ty {
+        Type::List(t) => ns.iter().all(|&n| num_fits(t, n)),
+        Type::Unknown => true,
+        _ => false,
+    }
+}
