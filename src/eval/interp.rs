@@ -79,6 +79,9 @@ pub struct Interp {
     pub(super) spare: Vec<Vec<Value>>,
     /// The program's move rules lowered to code over numbers.
     pub(super) lowered: LoweredState,
+    /// Whether move rules run their lowered code where they can: on unless
+    /// a test turns it off to compare with the interpreter alone.
+    pub lowering: bool,
 }
 
 impl Default for Interp {
@@ -92,6 +95,7 @@ impl Default for Interp {
             depth: 0,
             spare: Vec::new(),
             lowered: LoweredState::default(),
+            lowering: true,
         }
     }
 }

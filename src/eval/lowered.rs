@@ -385,3 +385,30 @@ impl Lower<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Lowered;
+    use crate::session::Session;
+
+    /// The shapes the search meets most are lowered (so the comparison
+    /// with the interpreter in tests/lowered.rs compares something).
+    #[test]
+    fn the_bench_games_rules_are_lowered() {
+        let mut session = Session::new();
+        let moore = include_str!("../../bench/games/moores-nim.game");
+        let treblecross = include_str!("../../bench/games/treblecross.game");
+        for (name, text) in [("moore", moore), ("treblecross", treblecross)] {
+            if let Err(e) = session.load_text(name, text) {
+                panic!("{name} does not load: {e:?}");
+            }
+        }
+        let code = Lowered::new(&session.interp.program);
+        let moore = &code.games[0];
+        assert!(moore.rules[0].result.is_some(), "{moore:?}");
+        let treblecross = &code.games[1];
+        assert!(treblecross.lose.is_some(), "{treblecross:?}");
+        assert!(treblecross.rules[0].guard.is_some(), "{treblecross:?}");
+        assert!(treblecross.rules[0].result.is_some(), "{treblecross:?}");
+    }
+}

@@ -28,6 +28,9 @@ pub struct LoweredState {
 impl Interp {
     /// The lowered code of the current program.
     pub(super) fn lowered_code(&mut self) -> Arc<Lowered> {
+        if !self.lowering {
+            return Arc::default();
+        }
         if let Some((program, code)) = &self.lowered.code {
             if Arc::ptr_eq(program, &self.program) {
                 return code.clone();
