@@ -192,7 +192,12 @@ impl<'a> Runner<'a> {
         let mut i = lo;
         while i < hi {
             self.steps = self.steps.checked_sub(1)?;
-            env[slot] = Value::Int(i);
+            // Overwritten in place: a whole new value written over the
+            // old one is read back in halves, which stalls the loads.
+            match &mut env[slot] {
+                Value::Int(n) => *n = i,
+                other => *other = Value::Int(i),
+            }
             let keep = match &clause.guard {
                 Some(guard) => self.truth(guard, env)?,
                 None => true,

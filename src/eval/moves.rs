@@ -7,7 +7,7 @@ use super::lowered::{Lowered as LoweredCode, RuleCode};
 use super::positions::PosId;
 use super::value::Value;
 use crate::error::{Error, ErrorKind};
-use crate::solve::{Move, Rules};
+use crate::solve::{Components, Move, Rules};
 use crate::source::Span;
 use std::sync::Arc;
 
@@ -146,13 +146,13 @@ impl Interp {
             .as_ref()
             .and_then(|r| self.lowered_position(lowered.program, lowered.code, r, env));
         let result = match made {
-            Some(id) => Arc::from([id]),
+            Some(id) => Components::One([id]),
             None => {
                 let v = self.eval(&rule.result, env)?;
                 let Value::Pos(result) = self.to_sum(v, rule.result.span)? else {
                     return Ok(());
                 };
-                result
+                result.into()
             }
         };
         let label = labels.then(|| {
