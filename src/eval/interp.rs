@@ -337,8 +337,14 @@ impl Interp {
         env: &mut Env,
         each: &mut dyn FnMut(&mut Interp, &mut Env) -> Result<()>,
     ) -> Result<()> {
-        let source = self.eval(&generator.source, env)?;
         let slot = generator.slot as usize;
+        if let IrKind::Builtin(Builtin::Product, args) = &generator.source.kind {
+            if let [lists] = &args[..] {
+                let lists = self.eval(lists, env)?;
+                return self.for_each_tuple(&lists, slot, generator.source.span, env, each);
+            }
+        }
+        let source = self.eval(&generator.source, env)?;
         let stop = || Error::new(crate::interrupt::stop_kind(), generator.source.span);
         if let Value::Range(lo, hi) = source {
             let mut i = lo;
@@ -357,10 +363,14 @@ impl Interp {
             return Ok(());
         }
         let items = match &source {
+            // Read in place: copying the elements out first costs a list.
+            Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.clone(),
             Value::Pos(parts) => parts.iter().map(|p| Value::Pos(Arc::from([*p]))).collect(),
-            other => builtins::elements(other).map_err(|k| Error::new(k, generator.source.span))?,
+            other => builtins::elements(other)
+                .map_err(|k| Error::new(k, generator.source.span))?
+                .into(),
         };
-        for item in items {
+        for item in items.iter().cloned() {
             if crate::interrupt::requested() {
                 return Err(stop());
             }

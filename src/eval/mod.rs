@@ -13,6 +13,7 @@ pub mod octal;
 mod operators;
 mod packing;
 pub mod positions;
+mod product;
 mod regions;
 pub mod show;
 pub mod value;
