@@ -17,12 +17,14 @@ const MIXED: &str = r#"
 fn half(n: int) = if n % 2 == 0 then n / 2 else -(n / 2);
 fn spread(xs: [nat], i: nat) = [if j == i then 0 else xs[j] + xs[i] / 2 for j in indices(xs)];
 fn total(xs: [nat]) = sum(xs);
+fn pair(a: [nat], b: [nat], n: nat) = [a[j] + b[len(b) - 1 - j] + n for j in indices(a)];
 fn free(board: str, i: nat) = board[i] != "X" and board[i] != "O";
 fn big(n: int) = n * n * n * n * n * n * n * n * n * n * n;
 
 game Spread(xs: [nat]) {
   move give(i in indices(xs)) if xs[i] > 1 and total(xs) < 12 => Spread(spread(xs, i));
   move drop(i in 0..len(xs), t in 1..=xs[i]) => Spread([xs[j] - (if j == i then t else 0) for j in indices(xs)]);
+  move twin(k in 0..2) if len(xs) > 0 and total(xs) + k < 7 => Spread(pair(xs, xs, xs[0] + k));
 }
 
 game Signed(n: int, m: nat) {

@@ -244,41 +244,84 @@ impl<'a> Runner<'a> {
         }
         let mut frame = self.frames.pop().unwrap_or_default();
         frame.clear();
-        let made = self.bind(args, &func.params, env, &mut frame);
-        let result = made.and_then(|()| {
-            frame.resize(func.frame_size.max(args.len()), Value::Int(0));
+        frame.resize(func.frame_size.max(args.len()), Value::Int(0));
+        // Binding either fails before any variable moves or moves them all.
+        let bound = self.bind(args, env, &mut frame);
+        let result = bound.and_then(|()| {
+            let fits = args
+                .iter()
+                .zip(&func.params)
+                .enumerate()
+                .all(|(i, (_, param))| fits(&param.ty, &frame[i]));
+            if !fits {
+                return None;
+            }
             self.depth += 1;
             let r = body(self, &mut frame);
             self.depth -= 1;
             r
         });
+        if bound.is_some() {
+            unbind(args, env, &mut frame);
+        }
         frame.clear();
         self.frames.push(frame);
         result
     }
 
-    /// A helper's arguments, each already of its parameter's type (any
-    /// conversion is left to the interpreter).
-    fn bind(
-        &mut self,
-        args: &[Arg],
-        params: &[super::ir::Param],
-        env: &mut Env,
-        frame: &mut Vec<Value>,
-    ) -> Option<()> {
-        for (a, param) in args.iter().zip(params) {
-            let v = match a {
-                Arg::Value(slot) => env[*slot as usize].clone(),
-                Arg::Num(code) => Value::Int(self.num(code, env)?),
+    /// Puts a helper's arguments in its frame. Variables are moved there,
+    /// not copied (a copy of a list costs two atomic counts), and moved
+    /// back by `unbind`; numbers are worked out first, since they may read
+    /// the variables that move.
+    fn bind(&mut self, args: &[Arg], env: &mut Env, frame: &mut [Value]) -> Option<()> {
+        for (i, a) in args.iter().enumerate() {
+            match a {
+                Arg::Num(code) => frame[i] = Value::Int(self.num(code, env)?),
+                Arg::Value(_) => {}
                 // Lists and boards as arguments are left to the interpreter.
                 Arg::List(_) | Arg::SetCell(..) => return None,
-            };
-            if !already_fits(&param.ty, &v) {
-                return None;
             }
-            frame.push(v);
+        }
+        for (i, a) in args.iter().enumerate() {
+            if let Arg::Value(slot) = a {
+                match moved_before(args, i, *slot) {
+                    Some(j) => frame[i] = frame[j].clone(),
+                    None => std::mem::swap(&mut env[*slot as usize], &mut frame[i]),
+                }
+            }
         }
         Some(())
+    }
+}
+
+/// The argument before `i` that moved variable `slot` already, if any.
+fn moved_before(args: &[Arg], i: usize, slot: u32) -> Option<usize> {
+    args[..i]
+        .iter()
+        .position(|a| matches!(a, Arg::Value(s) if *s == slot))
+}
+
+/// Moves the variables `bind` moved into a frame back where they were.
+fn unbind(args: &[Arg], env: &mut Env, frame: &mut [Value]) {
+    for (i, a) in args.iter().enumerate() {
+        if let Arg::Value(slot) = a {
+            if moved_before(args, i, *slot).is_none() {
+                std::mem::swap(&mut env[*slot as usize], &mut frame[i]);
+            }
+        }
+    }
+}
+
+/// Whether a value fits a parameter's type as it is: `already_fits`, with
+/// lists of numbers (the common case, checked for every call) done here.
+fn fits(ty: &Type, v: &Value) -> bool {
+    match (ty, v) {
+        (Type::List(t), Value::List(xs)) if matches!(**t, Type::Nat | Type::Int) => {
+            let nat = **t == Type::Nat;
+            xs.iter()
+                .all(|x| matches!(x, Value::Int(n) if !nat || *n >= 0))
+        }
+        _ => already_fits(ty, v),
     }
 }
 

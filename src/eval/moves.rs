@@ -255,12 +255,14 @@ impl Rules for Interp {
     }
 
     fn ends_whole_game(&self, pos: PosId) -> bool {
-        let (g, _) = self.positions.get(pos);
+        // Asked of every position searched: the game alone, not the
+        // arguments, is read.
+        let g = self.positions.game(pos);
         self.program.games[g as usize].has_lose_rule()
     }
 
     fn game_name(&self, pos: PosId) -> String {
-        let (g, _) = self.positions.get(pos);
+        let g = self.positions.game(pos);
         self.program.games[g as usize].name.clone()
     }
 
