@@ -181,8 +181,8 @@ fn boxed<T>(x: Option<T>) -> Option<Box<T>> {
 }
 
 /// Lowers expressions, knowing the shapes helper bodies were lowered to.
-struct Lower<'a> {
-    functions: &'a [FnCode],
+pub(super) struct Lower<'a> {
+    pub functions: &'a [FnCode],
 }
 
 impl Lower<'_> {
@@ -258,7 +258,7 @@ impl Lower<'_> {
             .or_else(|| self.list(ir).map(Arg::List))
     }
 
-    fn num(&self, ir: &Ir) -> Option<Num> {
+    pub(super) fn num(&self, ir: &Ir) -> Option<Num> {
         use BinaryOp::*;
         Some(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
@@ -290,7 +290,7 @@ impl Lower<'_> {
         })
     }
 
-    fn truth(&self, ir: &Ir) -> Option<Truth> {
+    pub(super) fn truth(&self, ir: &Ir) -> Option<Truth> {
         use BinaryOp::*;
         Some(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
@@ -337,7 +337,7 @@ impl Lower<'_> {
         ))
     }
 
-    fn list(&self, ir: &Ir) -> Option<NumList> {
+    pub(super) fn list(&self, ir: &Ir) -> Option<NumList> {
         Some(match &ir.kind {
             IrKind::List(items) => {
                 NumList::Items(items.iter().map(|x| self.num(x)).collect::<Option<_>>()?)

@@ -8,6 +8,8 @@ pub mod ir;
 mod lowered;
 mod lowered_moves;
 mod lowered_run;
+#[cfg(test)]
+mod lowered_tests;
 mod moves;
 pub mod octal;
 mod operators;
@@ -16,6 +18,8 @@ pub mod positions;
 mod product;
 mod regions;
 pub mod show;
+#[cfg(test)]
+mod test_values;
 pub mod value;
 
 pub use interp::Interp;
