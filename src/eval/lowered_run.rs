@@ -189,12 +189,12 @@ impl<'a> Runner<'a> {
     }
 
     /// Hands every element of a comprehension, in order, to `sink`.
-    fn walk(
+    fn walk<S: FnMut(i64) -> Option<()>>(
         &mut self,
         body: &Loop,
         clauses: &[Clause],
         env: &mut Env,
-        sink: &mut dyn FnMut(i64) -> Option<()>,
+        sink: &mut S,
     ) -> Option<()> {
         let Some((clause, rest)) = clauses.split_first() else {
             let n = self.quick(&body.element, env)?;
@@ -325,6 +325,7 @@ fn fits(ty: &Type, v: &Value) -> bool {
     }
 }
 
+#[inline(always)]
 fn int(v: &Value) -> Option<i64> {
     match v {
         Value::Int(n) => Some(*n),
@@ -333,6 +334,7 @@ fn int(v: &Value) -> Option<i64> {
 }
 
 /// Element `i` of a collection of numbers, when it is one.
+#[inline(always)]
 fn element(v: &Value, i: i64) -> Option<i64> {
     match v {
         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
