@@ -98,20 +98,20 @@ impl Packer {
         let bits = 1usize << shift;
         out.push(PACKED + shift as u8);
         varint(s.len() as u64, out);
-        let mut byte = 0u8;
+        // Gathered a word at a time (the codes fill bytes low bits first,
+        // so a word's little-endian bytes are the bytes in order).
+        let mut word = 0u64;
         let mut used = 0;
         for b in s.bytes() {
-            byte |= codes[b as usize] << used;
+            word |= u64::from(codes[b as usize]) << used;
             used += bits;
-            if used == 8 {
-                out.push(byte);
-                byte = 0;
+            if used == 64 {
+                out.extend_from_slice(&word.to_le_bytes());
+                word = 0;
                 used = 0;
             }
         }
-        if used > 0 {
-            out.push(byte);
-        }
+        out.extend_from_slice(&word.to_le_bytes()[..used.div_ceil(8)]);
     }
 
     /// The largest code among a string's characters, giving codes to new

@@ -218,6 +218,10 @@ mod tests {
             // Few characters (packed), many, and non-ASCII (written whole).
             "[.X]{0,25}".prop_map(|s| Value::str(&s)),
             "[.XO#ab]{0,9}".prop_map(|s| Value::str(&s)),
+            // Past a word of codes (64 bits) at each width.
+            "[.X]{60,140}".prop_map(|s| Value::str(&s)),
+            "[.XO]{30,70}".prop_map(|s| Value::str(&s)),
+            "[.XO#ab]{14,40}".prop_map(|s| Value::str(&s)),
             "[a-zA-Z0-9é→ ]{0,6}".prop_map(|s| Value::str(&s)),
             (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Value::Range(a, b)),
             prop::collection::vec(any::<u32>(), 0..4).prop_map(|p| Value::Pos(p.into())),
