@@ -117,20 +117,20 @@ impl Packer {
     /// The largest code among a string's characters, giving codes to new
     /// ones while there is room; `None` when one cannot have a code.
     fn widest_code(&mut self, s: &str) -> Option<u8> {
-        let mut widest = 0;
         if let Some(codes) = self.codes.as_deref() {
-            // Nearly always every character has its code already.
-            let mut known = true;
-            for b in s.bytes() {
-                let c = *codes.get(b as usize)?;
-                known &= c != NONE;
-                widest = widest.max(c);
-            }
-            if known {
+            // Nearly always every character has its code already. A
+            // character without one (or not ASCII) counts as `NONE`, the
+            // largest byte, and sends us the slow way; no branch per
+            // character, since every board of a search comes through here.
+            let widest = s
+                .bytes()
+                .map(|b| codes[usize::from(b & 0x7f)] | if b.is_ascii() { 0 } else { NONE })
+                .fold(0, u8::max);
+            if widest != NONE {
                 return Some(widest);
             }
         }
-        widest = 0;
+        let mut widest = 0;
         for b in s.bytes() {
             widest = widest.max(self.code(b)?);
         }
