@@ -123,7 +123,6 @@ impl<'a> Runner<'a> {
     }
 
     pub fn truth(&mut self, code: &Truth, env: &mut Env) -> Option<bool> {
-        use BinaryOp::*;
         Some(match code {
             Truth::Lit(b) => *b,
             Truth::Local(slot) => match env[*slot as usize] {
@@ -136,15 +135,7 @@ impl<'a> Runner<'a> {
             Truth::Compare(op, lhs, rhs) => {
                 let a = self.quick(lhs, env)?;
                 let b = self.quick(rhs, env)?;
-                match op {
-                    Eq => a == b,
-                    Ne => a != b,
-                    Lt => a < b,
-                    Le => a <= b,
-                    Gt => a > b,
-                    Ge => a >= b,
-                    _ => return None,
-                }
+                compare(*op, a, b)?
             }
             Truth::CellIs(slot, index, want, equal) => {
                 let i = usize::try_from(self.quick(index, env)?).ok()?;
@@ -219,6 +210,10 @@ impl<'a> Runner<'a> {
                 other => *other = Value::Int(i),
             }
             let keep = match &clause.guard {
+                // A comparison, the usual guard, is made right here.
+                Some(Truth::Compare(op, lhs, rhs)) => {
+                    compare(*op, self.quick(lhs, env)?, self.quick(rhs, env)?)?
+                }
                 Some(guard) => self.truth(guard, env)?,
                 None => true,
             };
@@ -323,6 +318,21 @@ fn fits(ty: &Type, v: &Value) -> bool {
         }
         _ => already_fits(ty, v),
     }
+}
+
+/// `a op b` for a comparison operator.
+#[inline(always)]
+fn compare(op: BinaryOp, a: i64, b: i64) -> Option<bool> {
+    use BinaryOp::*;
+    Some(match op {
+        Eq => a == b,
+        Ne => a != b,
+        Lt => a < b,
+        Le => a <= b,
+        Gt => a > b,
+        Ge => a >= b,
+        _ => return None,
+    })
 }
 
 #[inline(always)]
