@@ -38,6 +38,12 @@ game Board(board: str) {
   move other(i in indices(board)) if board[i] == "." or board[i] == "?" => Board(set_at(board, i, "O"));
 }
 
+fn shifted(xs: [nat], d: nat) = [xs[j] + d for j in indices(xs)];
+
+game Shift(xs: [nat], d: int) {
+  move up(k in 0..2) if d < 3 => Shift(shifted(xs, d), d + 1 + k);
+}
+
 game Sets(s: {nat}, n: nat) {
   move take(k in s) if k <= n => Sets(s, n - k);
 }
@@ -124,6 +130,8 @@ fn lowered_rules_list_the_moves_the_interpreter_lists() {
             "Board(\"..?.O.\")",
             "Board(\"X.é..\")",
             "Sets({1, 3}, 9)",
+            "Shift([1, 2], 0)",
+            "Shift([4], -1)",
             "Broken(5)",
             "Huge(1)",
             "Huge(-3)",

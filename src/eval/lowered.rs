@@ -19,6 +19,8 @@ use super::builtins::Builtin;
 use super::ir::{CompIr, GameIr, GameKind, Ir, IrKind, Program};
 use super::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::types::Type;
+use std::cell::Cell;
 
 /// An expression whose value is a number.
 #[derive(Debug)]
@@ -64,6 +66,9 @@ pub enum NumList {
     Items(Vec<Num>),
     Comprehension(Box<Loop>),
     Call(u32, Vec<Arg>),
+    /// A helper's body inlined, once the variables it reads as its
+    /// parameters are found to fit their types as they are.
+    Inlined(Vec<(u32, Type)>, Box<NumList>),
 }
 
 /// `[element for var in source if guard ...]`.
@@ -121,6 +126,9 @@ pub struct RuleCode {
 pub struct GameCode {
     pub lose: Option<Truth>,
     pub rules: Vec<RuleCode>,
+    /// The slots the rules' frame needs: the game's own, and those of the
+    /// helpers inlined.
+    pub frame_size: usize,
 }
 
 #[derive(Debug, Default)]
@@ -135,8 +143,15 @@ impl Lowered {
         // everything again, each call in the shape its helper's body has.
         let mut functions = Vec::new();
         for _ in 0..2 {
+            // Helper bodies run in frames of their own size: nothing is
+            // inlined into them.
+            let frame = Cell::new(0);
             let lower = Lower {
+                program,
                 functions: &functions,
+                slots: None,
+                frame: &frame,
+                inlined: MAX_INLINED,
             };
             let again = program
                 .functions
@@ -149,22 +164,24 @@ impl Lowered {
                 .collect();
             functions = again;
         }
-        let lower = Lower {
-            functions: &functions,
-        };
         let games = program
             .games
             .iter()
-            .map(|g| lower.game(program, g))
+            .map(|g| {
+                let frame = Cell::new(g.frame_size as u32);
+                let lower = Lower {
+                    program,
+                    functions: &functions,
+                    slots: None,
+                    frame: &frame,
+                    inlined: 0,
+                };
+                let mut code = lower.game(program, g);
+                code.frame_size = frame.get() as usize;
+                code
+            })
             .collect();
         Lowered { games, functions }
-    }
-}
-
-fn local(ir: &Ir) -> Option<u32> {
-    match ir.kind {
-        IrKind::Local(slot) => Some(slot),
-        _ => None,
     }
 }
 
@@ -182,10 +199,66 @@ fn boxed<T>(x: Option<T>) -> Option<Box<T>> {
 
 /// Lowers expressions, knowing the shapes helper bodies were lowered to.
 pub(super) struct Lower<'a> {
+    pub program: &'a Program,
     pub functions: &'a [FnCode],
+    /// Inside a helper's body inlined into a rule: where the rule's frame
+    /// keeps each of the helper's variables.
+    pub slots: Option<&'a [u32]>,
+    /// The rule's frame size, grown by the variables of inlined helpers.
+    pub frame: &'a Cell<u32>,
+    /// How many helpers deep the body being lowered is inlined.
+    pub inlined: u32,
 }
 
+/// Helper bodies are inlined into rules this deep; deeper calls are calls.
+const MAX_INLINED: u32 = 2;
+
 impl Lower<'_> {
+    /// Where a variable lives in the frame the lowered code runs in.
+    fn slot(&self, slot: u32) -> u32 {
+        match self.slots {
+            Some(map) => map.get(slot as usize).copied().unwrap_or(u32::MAX),
+            None => slot,
+        }
+    }
+
+    fn local(&self, ir: &Ir) -> Option<u32> {
+        match ir.kind {
+            IrKind::Local(slot) => Some(self.slot(slot)),
+            _ => None,
+        }
+    }
+
+    /// `f(args...)` whose arguments are all variables, with `f`'s body
+    /// lowered in place as a list: its parameters read the variables
+    /// passed, and its own variables get fresh slots of the frame.
+    fn inline_list(&self, f: u32, args: &[Ir]) -> Option<NumList> {
+        let func = self.program.functions.get(f as usize)?;
+        if self.inlined >= MAX_INLINED || func.params.len() != args.len() {
+            return None;
+        }
+        let mut slots: Vec<u32> = args.iter().map(|a| self.local(a)).collect::<Option<_>>()?;
+        let base = self.frame.get();
+        let own = func.frame_size.saturating_sub(args.len()) as u32;
+        slots.extend(base..base + own);
+        self.frame.set(base + own);
+        let inner = Lower {
+            functions: self.functions,
+            slots: Some(&slots),
+            frame: self.frame,
+            inlined: self.inlined + 1,
+            program: self.program,
+        };
+        let body = inner.list(&func.body)?;
+        let checks = func
+            .params
+            .iter()
+            .zip(&slots)
+            .map(|(p, &s)| (s, p.ty.clone()))
+            .collect();
+        Some(NumList::Inlined(checks, Box::new(body)))
+    }
+
     fn game(&self, program: &Program, g: &GameIr) -> GameCode {
         let GameKind::Rules { moves, lose, .. } = &g.kind else {
             return GameCode::default();
@@ -199,6 +272,8 @@ impl Lower<'_> {
                     result: self.position(program, &m.result),
                 })
                 .collect(),
+            // Set by the caller once every rule is lowered.
+            frame_size: 0,
         }
     }
 
@@ -236,18 +311,22 @@ impl Lower<'_> {
     }
 
     fn arg(&self, ir: &Ir) -> Option<Arg> {
-        if let Some(slot) = local(ir) {
+        if let Some(slot) = self.local(ir) {
             return Some(Arg::Value(slot));
         }
         if let IrKind::CallFn(f, a) = &ir.kind {
             if self.gives_list(*f) {
-                return Some(Arg::List(NumList::Call(*f, self.args(a)?)));
+                let inlined = self.inline_list(*f, a);
+                return Some(Arg::List(match inlined {
+                    Some(body) => body,
+                    None => NumList::Call(*f, self.args(a)?),
+                }));
             }
         }
         if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
             if let [board, index, cell] = &a[..] {
                 return Some(Arg::SetCell(
-                    local(board)?,
+                    self.local(board)?,
                     self.num(index)?,
                     ascii_char(cell)?,
                 ));
@@ -262,9 +341,9 @@ impl Lower<'_> {
         use BinaryOp::*;
         Some(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
-            IrKind::Local(slot) => Num::Local(*slot),
+            IrKind::Local(slot) => Num::Local(self.slot(*slot)),
             IrKind::Index(target, index) => {
-                Num::Element(local(target)?, Box::new(self.num(index)?))
+                Num::Element(self.local(target)?, Box::new(self.num(index)?))
             }
             IrKind::Binary(
                 op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd),
@@ -272,9 +351,9 @@ impl Lower<'_> {
                 rhs,
             ) => Num::Binary(*op, Box::new(self.num(lhs)?), Box::new(self.num(rhs)?)),
             IrKind::Unary(UnaryOp::Neg, operand) => Num::Neg(Box::new(self.num(operand)?)),
-            IrKind::Builtin(Builtin::Len, a) if a.len() == 1 => Num::Len(local(&a[0])?),
+            IrKind::Builtin(Builtin::Len, a) if a.len() == 1 => Num::Len(self.local(&a[0])?),
             IrKind::Builtin(Builtin::Sum, a) if a.len() == 1 => match &a[0].kind {
-                IrKind::Local(slot) => Num::SumOf(*slot),
+                IrKind::Local(slot) => Num::SumOf(self.slot(*slot)),
                 IrKind::Comprehension { element, clauses } => {
                     Num::Sum(boxed(self.lower_loop(element, clauses))?)
                 }
@@ -294,7 +373,7 @@ impl Lower<'_> {
         use BinaryOp::*;
         Some(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
-            IrKind::Local(slot) => Truth::Local(*slot),
+            IrKind::Local(slot) => Truth::Local(self.slot(*slot)),
             IrKind::Unary(UnaryOp::Not, operand) => Truth::Not(Box::new(self.truth(operand)?)),
             IrKind::Binary(And, lhs, rhs) => {
                 Truth::And(Box::new(self.truth(lhs)?), Box::new(self.truth(rhs)?))
@@ -315,7 +394,7 @@ impl Lower<'_> {
                 Truth::Compare(*op, self.num(lhs)?, self.num(rhs)?)
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => match &a[1].kind {
-                IrKind::Lit(Value::Str(sub)) => Truth::HasText(local(&a[0])?, (**sub).into()),
+                IrKind::Lit(Value::Str(sub)) => Truth::HasText(self.local(&a[0])?, (**sub).into()),
                 _ => return None,
             },
             IrKind::CallFn(f, a) => Truth::Call(*f, self.args(a)?),
@@ -330,7 +409,7 @@ impl Lower<'_> {
             return None;
         };
         Some(Truth::CellIs(
-            local(target)?,
+            self.local(target)?,
             self.num(index)?,
             c,
             op == BinaryOp::Eq,
@@ -359,7 +438,7 @@ impl Lower<'_> {
                     None => None,
                 };
                 Some(Clause {
-                    slot: c.generator.slot,
+                    slot: self.slot(c.generator.slot),
                     source: self.source(&c.generator.source)?,
                     guard,
                 })
@@ -380,7 +459,9 @@ impl Lower<'_> {
                     *op == BinaryOp::RangeInclusive,
                 )
             }
-            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => Source::Indices(local(&a[0])?),
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
+                Source::Indices(self.local(&a[0])?)
+            }
             _ => return None,
         })
     }
@@ -388,7 +469,7 @@ impl Lower<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Lowered;
+    use super::{Arg, Lowered, NumList};
     use crate::session::Session;
 
     /// The shapes the search meets most are lowered (so the comparison
@@ -405,7 +486,11 @@ mod tests {
         }
         let code = Lowered::new(&session.interp.program);
         let moore = &code.games[0];
-        assert!(moore.rules[0].result.is_some(), "{moore:?}");
+        let inlined = matches!(
+            &moore.rules[0].result,
+            Some((_, args)) if matches!(args[..], [Arg::Value(_), Arg::List(NumList::Inlined(..))])
+        );
+        assert!(inlined, "{moore:?}");
         let treblecross = &code.games[1];
         assert!(treblecross.lose.is_some(), "{treblecross:?}");
         assert!(treblecross.rules[0].guard.is_some(), "{treblecross:?}");

@@ -176,6 +176,15 @@ impl<'a> Runner<'a> {
                 let body = self.code.functions.get(*f as usize)?.list.as_ref()?;
                 self.call(*f, args, env, |me, frame| me.list(body, frame, out))
             }
+            NumList::Inlined(checks, body) => {
+                if !checks
+                    .iter()
+                    .all(|(slot, ty)| fits(ty, &env[*slot as usize]))
+                {
+                    return None;
+                }
+                self.list(body, env, out)
+            }
         }
     }
 

@@ -114,8 +114,9 @@ proptest! {
 
     #[test]
     fn lowered_answers_are_what_evaluation_gives(e in expr()) {
-        let lower = Lower { functions: &[] };
         let (code, program) = (Lowered::default(), Program::default());
+        let frame = std::cell::Cell::new(10);
+        let lower = Lower { program: &program, functions: &[], slots: None, frame: &frame, inlined: 0 };
         let mut frames = Vec::new();
         let general = Interp::default().eval(&e, &mut env()).ok();
         if let Some(c) = lower.num(&e) {

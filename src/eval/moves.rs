@@ -67,10 +67,11 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
-                let mut env = args;
-                env.resize(game.frame_size, Value::Int(0));
                 let code = self.lowered_code();
                 let game_code = code.games.get(g as usize);
+                let mut env = args;
+                let inlined = game_code.map_or(0, |c| c.frame_size);
+                env.resize(game.frame_size.max(inlined), Value::Int(0));
                 if let Some(lose) = lose {
                     let lowered = game_code.and_then(|c| c.lose.as_ref());
                     let lost = match self.lowered_truth(&program, &code, lowered, &mut env) {
