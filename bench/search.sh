@@ -2,7 +2,8 @@
 # Times grundy's general search (games searched as a whole, with no
 # decomposition) against hand-written solvers of the same games
 # (bench/search-baseline), in one run, and prints a markdown table of
-# seconds, their ratio, positions stored and grundy's bytes per position.
+# seconds, their ratio, positions stored, grundy's positions searched per
+# second and its bytes per position.
 # Both programs must agree on the Grundy value and the number of positions
 # before any time is shown.
 #
@@ -145,11 +146,12 @@ for spec in "${games[@]}"; do
   measure "hand-written" "search-$key.baseline" "$baseline_bin" $base_args
   b_secs="$secs"; b_peak="$peak_kb"
 
-  g_value="" g_positions="" g_bytes="-" b_value="" b_positions=""
+  g_value="" g_positions="" g_bytes="-" g_rate="-" b_value="" b_positions=""
   if [[ "$g_secs" =~ ^[0-9.]+$ ]]; then
     g_value=$(head -n 1 "$out/search-$key.grundy.out")
     g_positions=$(sed -n 's/.*; \([0-9]*\) stored in .*/\1/p' "$out/search-$key.grundy.err")
     g_bytes=$(sed -n 's/.*(\([0-9.]*\) bytes\/position.*/\1/p' "$out/search-$key.grundy.err")
+    g_rate=$(sed -n 's/.* s (\([0-9]*\) positions\/s).*/\1/p' "$out/search-$key.grundy.err")
   fi
   if [[ "$b_secs" =~ ^[0-9.]+$ ]]; then
     b_value=$(sed -n 's/^value //p' "$out/search-$key.baseline.out")
@@ -164,20 +166,21 @@ for spec in "${games[@]}"; do
       g_secs="mismatch"
     fi
   fi
-  rows+=("$label|$g_secs|$b_secs|$(ratio "$g_secs" "$b_secs")|${g_positions:-${b_positions:--}}|${g_value:-${b_value:--}}|$g_bytes|$((g_peak / 1024))|$((b_peak / 1024))")
+  rows+=("$label|$g_secs|$b_secs|$(ratio "$g_secs" "$b_secs")|${g_positions:-${b_positions:--}}|${g_value:-${b_value:--}}|${g_rate:--}|$g_bytes|$((g_peak / 1024))|$((b_peak / 1024))")
 done
 
 # --- the table ------------------------------------------------------------------
 {
   echo
-  echo "| game | grundy s | hand-written s | ratio | positions | value | grundy bytes/position | grundy MB | hand-written MB |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| game | grundy s | hand-written s | ratio | positions | value | grundy positions/s | grundy bytes/position | grundy MB | hand-written MB |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for row in "${rows[@]}"; do
-    IFS='|' read -r a b c d e f g h i <<<"$row"
-    echo "| $a | $b | $c | $d | $e | $f | $g | $h | $i |"
+    IFS='|' read -r a b c d e f g h i j <<<"$row"
+    echo "| $a | $b | $c | $d | $e | $f | $g | $h | $i | $j |"
   done
   echo
   echo "seconds: median of $runs whole-process run(s) in this run; ratio: grundy / hand-written;"
+  echo "positions/s: grundy's own count (--stats) of the search alone, start-up and parsing left out;"
   echo "bytes/position: grundy's memo and interner over the positions stored; MB: peak resident memory"
 } | tee -a "$log"
 

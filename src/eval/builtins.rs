@@ -400,37 +400,14 @@ impl Builtin {
                 Value::list(out)
             }
             B::Product => {
-                let lists: Vec<Vec<Value>> = elements(arg(0))?
-                    .iter()
-                    .map(elements)
-                    .collect::<Result<_, _>>()?;
-                // The size of the product after each list, counting the
-                // elements of the tuples, not just the tuples.
-                let mut tuples = 1usize;
-                for (depth, list) in lists.iter().enumerate() {
-                    let size = tuples.saturating_mul(list.len()).saturating_mul(depth + 1);
-                    if size > MAX_COLLECTION {
-                        return Err(too_large("the product (counting its elements)", size));
-                    }
-                    tuples = tuples.saturating_mul(list.len());
-                }
-                // Each tuple is made once, in order (the last list varies
-                // fastest), straight into its own shared slice.
-                let mut out = Vec::with_capacity(tuples);
-                let mut at = vec![0usize; lists.len()];
-                let mut tuple: Vec<Value> =
-                    lists.iter().filter_map(|l| l.first().cloned()).collect();
-                for _ in 0..tuples {
+                // Each tuple is made once, in order, straight into its own
+                // shared slice.
+                let mut tuples = super::product::Tuples::new(arg(0))?;
+                let mut out = Vec::with_capacity(tuples.count);
+                let mut tuple = tuples.first();
+                for _ in 0..tuples.count {
                     out.push(Value::List(Arc::from(&tuple[..])));
-                    for d in (0..lists.len()).rev() {
-                        at[d] += 1;
-                        if at[d] < lists[d].len() {
-                            tuple[d] = lists[d][at[d]].clone();
-                            break;
-                        }
-                        at[d] = 0;
-                        tuple[d] = lists[d][0].clone();
-                    }
+                    tuples.step(&mut tuple);
                 }
                 Value::list(out)
             }
@@ -526,6 +503,26 @@ fn length(v: &Value) -> Result<usize, ErrorKind> {
         expected: "a list, set or string".into(),
         found: v.kind().into(),
     })
+}
+
+/// The lists a product picks from, and how many tuples it has; refused
+/// when the product would be too large to build.
+pub fn product_lists(v: &Value) -> Result<(Vec<Vec<Value>>, usize), ErrorKind> {
+    let lists: Vec<Vec<Value>> = elements(v)?
+        .iter()
+        .map(elements)
+        .collect::<Result<_, _>>()?;
+    // The size of the product after each list, counting the elements of
+    // the tuples, not just the tuples.
+    let mut tuples = 1usize;
+    for (depth, list) in lists.iter().enumerate() {
+        let size = tuples.saturating_mul(list.len()).saturating_mul(depth + 1);
+        if size > MAX_COLLECTION {
+            return Err(too_large("the product (counting its elements)", size));
+        }
+        tuples = tuples.saturating_mul(list.len());
+    }
+    Ok((lists, tuples))
 }
 
 /// The elements of a collection, in order; a string's are its characters.

@@ -113,83 +113,21 @@ impl Interp {
 
 #[cfg(test)]
 mod tests {
-    use super::super::interp::{Env, Interp};
+    use super::super::interp::Interp;
     use super::super::ir::{Ir, IrKind};
+    use super::super::test_values::{binary, env, ir, leaf};
     use super::super::value::Value;
     use crate::syntax::ast::{BinaryOp, UnaryOp};
     use proptest::prelude::*;
 
-    const OPS: [BinaryOp; 22] = [
-        BinaryOp::Or,
-        BinaryOp::And,
-        BinaryOp::Eq,
-        BinaryOp::Ne,
-        BinaryOp::Lt,
-        BinaryOp::Le,
-        BinaryOp::Gt,
-        BinaryOp::Ge,
-        BinaryOp::In,
-        BinaryOp::NotIn,
-        BinaryOp::RangeExclusive,
-        BinaryOp::RangeInclusive,
-        BinaryOp::BitOr,
-        BinaryOp::BitXor,
-        BinaryOp::BitAnd,
-        BinaryOp::Shl,
-        BinaryOp::Shr,
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::Rem,
-    ];
-
-    /// Variables of every kind the fast paths look at, and some they refuse.
-    fn env() -> Env {
-        vec![
-            Value::Int(3),
-            Value::Int(-2),
-            Value::list(vec![Value::Int(5), Value::Int(0), Value::Int(i64::MAX)]),
-            Value::str("..X.X"),
-            Value::Bool(true),
-            Value::list(vec![Value::Int(1), Value::str("a")]),
-            Value::str("é.X"),
-            Value::Range(2, 9),
-        ]
-    }
-
-    fn ir(kind: IrKind) -> Ir {
-        Ir {
-            kind,
-            span: Default::default(),
-        }
-    }
-
     fn expr() -> impl Strategy<Value = Ir> {
-        let leaf = prop_oneof![
-            prop_oneof![-3i64..8, Just(i64::MAX), Just(i64::MIN)]
-                .prop_map(|n| ir(IrKind::Lit(Value::Int(n)))),
-            any::<bool>().prop_map(|b| ir(IrKind::Lit(Value::Bool(b)))),
-            prop::sample::select(vec![".", "X", "ab", "é", ""])
-                .prop_map(|s| ir(IrKind::Lit(Value::str(s)))),
-            (0u32..8).prop_map(|s| ir(IrKind::Local(s))),
-        ];
-        leaf.prop_recursive(4, 32, 2, |inner| {
+        leaf(8).prop_recursive(4, 32, 2, |inner| {
             prop_oneof![
                 ((0u32..8), inner.clone()).prop_map(|(s, i)| ir(IrKind::Index(
                     Box::new(ir(IrKind::Local(s))),
                     Box::new(i)
                 ))),
-                (
-                    prop::sample::select(OPS.to_vec()),
-                    inner.clone(),
-                    inner.clone()
-                )
-                    .prop_map(|(op, a, b)| ir(IrKind::Binary(
-                        op,
-                        Box::new(a),
-                        Box::new(b)
-                    ))),
+                binary(inner.clone()),
                 (any::<bool>(), inner).prop_map(|(neg, a)| ir(IrKind::Unary(
                     if neg { UnaryOp::Neg } else { UnaryOp::Not },
                     Box::new(a)

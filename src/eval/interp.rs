@@ -4,6 +4,7 @@
 use super::builtins::{self, Builtin, MAX_COLLECTION};
 use super::conform::{already_fits, conform};
 use super::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
+use super::lowered_moves::LoweredState;
 use super::operators::element_at;
 use super::positions::{GameId, PosId, Positions};
 use super::show;
@@ -75,7 +76,12 @@ pub struct Interp {
     /// Emptied argument lists and frames, kept for the next call: every
     /// move calls built-ins and makes a position, and asking the allocator
     /// each time costs more than the call.
-    spare: Vec<Vec<Value>>,
+    pub(super) spare: Vec<Vec<Value>>,
+    /// The program's move rules lowered to code over numbers.
+    pub(super) lowered: LoweredState,
+    /// Whether move rules run their lowered code where they can: on unless
+    /// a test turns it off to compare with the interpreter alone.
+    pub lowering: bool,
 }
 
 impl Default for Interp {
@@ -88,6 +94,8 @@ impl Default for Interp {
             max_positions: DEFAULT_MAX_POSITIONS,
             depth: 0,
             spare: Vec::new(),
+            lowered: LoweredState::default(),
+            lowering: true,
         }
     }
 }
@@ -329,8 +337,14 @@ impl Interp {
         env: &mut Env,
         each: &mut dyn FnMut(&mut Interp, &mut Env) -> Result<()>,
     ) -> Result<()> {
-        let source = self.eval(&generator.source, env)?;
         let slot = generator.slot as usize;
+        if let IrKind::Builtin(Builtin::Product, args) = &generator.source.kind {
+            if let [lists] = &args[..] {
+                let lists = self.eval(lists, env)?;
+                return self.for_each_tuple(&lists, slot, generator.source.span, env, each);
+            }
+        }
+        let source = self.eval(&generator.source, env)?;
         let stop = || Error::new(crate::interrupt::stop_kind(), generator.source.span);
         if let Value::Range(lo, hi) = source {
             let mut i = lo;
@@ -349,10 +363,14 @@ impl Interp {
             return Ok(());
         }
         let items = match &source {
+            // Read in place: copying the elements out first costs a list.
+            Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.clone(),
             Value::Pos(parts) => parts.iter().map(|p| Value::Pos(Arc::from([*p]))).collect(),
-            other => builtins::elements(other).map_err(|k| Error::new(k, generator.source.span))?,
+            other => builtins::elements(other)
+                .map_err(|k| Error::new(k, generator.source.span))?
+                .into(),
         };
-        for item in items {
+        for item in items.iter().cloned() {
             if crate::interrupt::requested() {
                 return Err(stop());
             }

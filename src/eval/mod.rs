@@ -5,13 +5,21 @@ mod conform;
 mod fast;
 pub mod interp;
 pub mod ir;
+mod lowered;
+mod lowered_moves;
+mod lowered_run;
+#[cfg(test)]
+mod lowered_tests;
 mod moves;
 pub mod octal;
 mod operators;
 mod packing;
 pub mod positions;
+mod product;
 mod regions;
 pub mod show;
+#[cfg(test)]
+mod test_values;
 pub mod value;
 
 pub use interp::Interp;

@@ -2,15 +2,23 @@
 //! `lose if` condition and its declared parts, for the solver.
 
 use super::interp::{Env, Interp};
-use super::ir::{GameKind, MoveIr};
+use super::ir::{GameKind, MoveIr, Program};
+use super::lowered::{Lowered as LoweredCode, RuleCode};
 use super::positions::PosId;
 use super::value::Value;
 use crate::error::{Error, ErrorKind};
-use crate::solve::{Move, Rules};
+use crate::solve::{Components, Move, Rules};
 use crate::source::Span;
 use std::sync::Arc;
 
 type Result<T> = std::result::Result<T, Error>;
+
+/// What a move rule runs with: its lowered code, where there is some.
+struct Lowered<'a> {
+    program: &'a Program,
+    code: &'a LoweredCode,
+    rule: &'a RuleCode,
+}
 
 impl Interp {
     /// The moves of one component, each with the sum it leads to, and a
@@ -59,21 +67,35 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
+                let code = self.lowered_code();
+                let game_code = code.games.get(g as usize);
                 let mut env = args;
-                env.resize(game.frame_size, Value::Int(0));
+                let inlined = game_code.map_or(0, |c| c.frame_size);
+                env.resize(game.frame_size.max(inlined), Value::Int(0));
                 if let Some(lose) = lose {
-                    let lost = self.eval_bool(lose, &mut env).map_err(|e| {
-                        e.with_context(format!(
-                            "checking the `lose if` rule of {}",
-                            self.show_pos(pos)
-                        ))
-                    })?;
+                    let lowered = game_code.and_then(|c| c.lose.as_ref());
+                    let lost = match self.lowered_truth(&program, &code, lowered, &mut env) {
+                        Some(b) => b,
+                        None => self.eval_bool(lose, &mut env).map_err(|e| {
+                            e.with_context(format!(
+                                "checking the `lose if` rule of {}",
+                                self.show_pos(pos)
+                            ))
+                        })?,
+                    };
                     if lost {
                         return Ok(());
                     }
                 }
+                let no_code = RuleCode::default();
                 for (index, rule) in moves.iter().enumerate() {
-                    self.run_move(rule, index as u32, 0, &mut env, labels, out)
+                    let rule_code = game_code.and_then(|c| c.rules.get(index));
+                    let lowered = Lowered {
+                        program: &program,
+                        code: &code,
+                        rule: rule_code.unwrap_or(&no_code),
+                    };
+                    self.run_move(rule, &lowered, index as u32, 0, &mut env, labels, out)
                         .map_err(|e| {
                             e.with_context(format!(
                                 "finding the moves of {} by rule `{}`",
@@ -88,9 +110,11 @@ impl Interp {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn run_move(
         &mut self,
         rule: &MoveIr,
+        lowered: &Lowered,
         index: u32,
         depth: usize,
         env: &mut Env,
@@ -99,17 +123,38 @@ impl Interp {
     ) -> Result<()> {
         if let Some(generator) = rule.generators.get(depth) {
             return self.for_each(generator, env, &mut |me, env| {
-                me.run_move(rule, index, depth + 1, env, labels, out)
+                me.run_move(rule, lowered, index, depth + 1, env, labels, out)
             });
         }
         if let Some(guard) = &rule.guard {
-            if !self.eval_bool(guard, env)? {
+            let fast = self.lowered_truth(
+                lowered.program,
+                lowered.code,
+                lowered.rule.guard.as_ref(),
+                env,
+            );
+            let keep = match fast {
+                Some(b) => b,
+                None => self.eval_bool(guard, env)?,
+            };
+            if !keep {
                 return Ok(());
             }
         }
-        let v = self.eval(&rule.result, env)?;
-        let Value::Pos(result) = self.to_sum(v, rule.result.span)? else {
-            return Ok(());
+        let made = lowered
+            .rule
+            .result
+            .as_ref()
+            .and_then(|r| self.lowered_position(lowered.program, lowered.code, r, env));
+        let result = match made {
+            Some(id) => Components::One([id]),
+            None => {
+                let v = self.eval(&rule.result, env)?;
+                let Value::Pos(result) = self.to_sum(v, rule.result.span)? else {
+                    return Ok(());
+                };
+                result.into()
+            }
         };
         let label = labels.then(|| {
             let bindings: Vec<String> = rule
@@ -211,12 +256,14 @@ impl Rules for Interp {
     }
 
     fn ends_whole_game(&self, pos: PosId) -> bool {
-        let (g, _) = self.positions.get(pos);
+        // Asked of every position searched: the game alone, not the
+        // arguments, is read.
+        let g = self.positions.game(pos);
         self.program.games[g as usize].has_lose_rule()
     }
 
     fn game_name(&self, pos: PosId) -> String {
-        let (g, _) = self.positions.get(pos);
+        let g = self.positions.game(pos);
         self.program.games[g as usize].name.clone()
     }
 

@@ -47,11 +47,7 @@ impl Packer {
 
     fn value(&mut self, v: &Value, out: &mut Vec<u8>) {
         match v {
-            Value::Int(n) if (0..INT as i64).contains(n) => out.push(*n as u8),
-            Value::Int(n) => {
-                out.push(INT);
-                varint(zigzag(*n), out);
-            }
+            Value::Int(n) => write_int(*n, out),
             Value::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
             Value::Str(s) => self.string(s, out),
             Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
@@ -78,7 +74,8 @@ impl Packer {
         }
     }
 
-    fn string(&mut self, s: &str, out: &mut Vec<u8>) {
+    /// Appends the bytes of a string.
+    pub fn string(&mut self, s: &str, out: &mut Vec<u8>) {
         let Some(widest) = self.widest_code(s) else {
             out.push(STR);
             varint(s.len() as u64, out);
@@ -101,39 +98,39 @@ impl Packer {
         let bits = 1usize << shift;
         out.push(PACKED + shift as u8);
         varint(s.len() as u64, out);
-        let mut byte = 0u8;
+        // Gathered a word at a time (the codes fill bytes low bits first,
+        // so a word's little-endian bytes are the bytes in order).
+        let mut word = 0u64;
         let mut used = 0;
         for b in s.bytes() {
-            byte |= codes[b as usize] << used;
+            word |= u64::from(codes[b as usize]) << used;
             used += bits;
-            if used == 8 {
-                out.push(byte);
-                byte = 0;
+            if used == 64 {
+                out.extend_from_slice(&word.to_le_bytes());
+                word = 0;
                 used = 0;
             }
         }
-        if used > 0 {
-            out.push(byte);
-        }
+        out.extend_from_slice(&word.to_le_bytes()[..used.div_ceil(8)]);
     }
 
     /// The largest code among a string's characters, giving codes to new
     /// ones while there is room; `None` when one cannot have a code.
     fn widest_code(&mut self, s: &str) -> Option<u8> {
-        let mut widest = 0;
         if let Some(codes) = self.codes.as_deref() {
-            // Nearly always every character has its code already.
-            let mut known = true;
-            for b in s.bytes() {
-                let c = *codes.get(b as usize)?;
-                known &= c != NONE;
-                widest = widest.max(c);
-            }
-            if known {
+            // Nearly always every character has its code already. A
+            // character without one (or not ASCII) counts as `NONE`, the
+            // largest byte, and sends us the slow way; no branch per
+            // character, since every board of a search comes through here.
+            let widest = s
+                .bytes()
+                .map(|b| codes[usize::from(b & 0x7f)] | if b.is_ascii() { 0 } else { NONE })
+                .fold(0, u8::max);
+            if widest != NONE {
                 return Some(widest);
             }
         }
-        widest = 0;
+        let mut widest = 0;
         for b in s.bytes() {
             widest = widest.max(self.code(b)?);
         }
@@ -219,6 +216,26 @@ impl Packer {
             }
             _ => unreachable!("only this module writes the bytes it reads"),
         }
+    }
+}
+
+/// Appends the bytes of a number, as `Packer::write` writes `Value::Int`.
+pub fn write_int(n: i64, out: &mut Vec<u8>) {
+    if (0..INT as i64).contains(&n) {
+        out.push(n as u8);
+    } else {
+        out.push(INT);
+        varint(zigzag(n), out);
+    }
+}
+
+/// Appends the bytes of a list of numbers, as `Packer::write` writes a
+/// `Value::List` of `Value::Int`s.
+pub fn write_int_list(ns: &[i64], out: &mut Vec<u8>) {
+    out.push(LIST);
+    varint(ns.len() as u64, out);
+    for &n in ns {
+        write_int(n, out);
     }
 }
 

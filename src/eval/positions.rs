@@ -2,7 +2,8 @@
 //! once and named by a small integer, so the solver's memo is a plain array.
 //!
 //! A position is stored as bytes (see `packing`): its game, then its
-//! arguments, all in one growing buffer, with a hash table of ids over it.
+//! arguments, in a word of its own when they are short and in one growing
+//! buffer otherwise, with a hash table of ids over them.
 //! A search of a million positions thus costs a few bytes a position
 //! rather than an allocation or two each.
 
@@ -18,20 +19,61 @@ pub type PosId = u32;
 
 #[derive(Clone, Debug, Default)]
 pub struct Positions {
-    /// Every position's bytes, one after another.
+    /// One word a position: its bytes themselves when there are at most
+    /// eight, or else where they start in `bytes` (see `inline_word`). Most
+    /// positions of a search are that short (a
+    /// board of 20 cells, four small piles), and a word compared in place
+    /// saves the two reads a look-up would make elsewhere in memory.
+    words: Vec<u64>,
+    /// The bytes of longer positions, each after its length (a varint).
     bytes: Vec<u8>,
-    /// Where each position's bytes end in `bytes`, modulo 2^32: four bytes
-    /// a position, not eight.
-    ends: Vec<u32>,
-    /// The first position whose end passes each further 2^32 bytes (empty
-    /// unless the positions take more than 4 GiB).
-    wraps: Vec<PosId>,
     /// The ids, found by the hash of their bytes (a fast non-cryptographic
     /// hash: the keys are the program's own positions).
     table: HashTable<PosId>,
     packer: Packer,
     /// The bytes of the position being looked up, reused.
     scratch: Vec<u8>,
+}
+
+// A word's low byte says what it holds. A position's first byte is its
+// game's varint, below 0x80 for the first 128 games, so a word of eight
+// such bytes is the bytes themselves; otherwise the low byte is `SHORT`
+// plus the length of up to seven bytes that follow it, or `LONG`, with
+// where the bytes start in the rest of the word.
+const SHORT: u8 = 0x80;
+const LONG: u8 = 0xff;
+
+/// The word of a key short enough to be held in one.
+fn inline_word(key: &[u8]) -> Option<u64> {
+    let mut word = [0u8; 8];
+    match key.len() {
+        8 if key[0] < SHORT => word.copy_from_slice(key),
+        len @ 0..=7 => {
+            word[0] = SHORT + len as u8;
+            word[1..=len].copy_from_slice(key);
+        }
+        _ => return None,
+    }
+    Some(u64::from_le_bytes(word))
+}
+
+fn is_long(word: u64) -> bool {
+    word as u8 == LONG
+}
+
+/// The bytes of position `id`, copied into `buf` when they are in its word.
+fn stored<'a>(words: &[u64], bytes: &'a [u8], id: PosId, buf: &'a mut [u8; 8]) -> &'a [u8] {
+    let word = words[id as usize];
+    if is_long(word) {
+        let mut at = (word >> 8) as usize;
+        let len = read_varint(bytes, &mut at) as usize;
+        return &bytes[at..at + len];
+    }
+    *buf = word.to_le_bytes();
+    match buf[0] {
+        head @ SHORT.. => &buf[1..=(head - SHORT) as usize],
+        _ => &buf[..],
+    }
 }
 
 impl Positions {
@@ -41,11 +83,25 @@ impl Positions {
 
     /// The id of a position, new if it was not known.
     pub fn intern_slice(&mut self, game: GameId, args: &[Value]) -> PosId {
+        let id = self.intern_built(game, |packer, out| {
+            packer.write(args, out);
+            Some(())
+        });
+        id.unwrap_or_else(|| unreachable!("writing values always succeeds"))
+    }
+
+    /// The id of a position of `game` whose arguments `build` writes (as
+    /// `Packer::write` would write them), new if it was not known; nothing
+    /// is interned when `build` gives up.
+    pub(crate) fn intern_built(
+        &mut self,
+        game: GameId,
+        build: impl FnOnce(&mut Packer, &mut Vec<u8>) -> Option<()>,
+    ) -> Option<PosId> {
         let mut key = std::mem::take(&mut self.scratch);
         key.clear();
         varint(u64::from(game), &mut key);
-        self.packer.write(args, &mut key);
-        let id = self.intern_bytes(&key);
+        let id = build(&mut self.packer, &mut key).map(|()| self.intern_bytes(&key));
         self.scratch = key;
         id
     }
@@ -53,42 +109,51 @@ impl Positions {
     fn intern_bytes(&mut self, key: &[u8]) -> PosId {
         let hash = FxBuildHasher.hash_one(key);
         let Positions {
+            words,
             bytes,
-            ends,
-            wraps,
             table,
             ..
         } = self;
-        if let Some(&id) = table.find(hash, |&id| slice(bytes, ends, wraps, id) == key) {
+        let inline = inline_word(key);
+        let found = match inline {
+            Some(word) => table.find(hash, |&id| words[id as usize] == word),
+            None => table.find(hash, |&id| {
+                is_long(words[id as usize]) && stored(words, bytes, id, &mut [0; 8]) == key
+            }),
+        };
+        if let Some(&id) = found {
             return id;
         }
-        let id = ends.len() as PosId;
-        grow_gently(bytes, key.len());
-        bytes.extend_from_slice(key);
-        while (wraps.len() as u64) < (bytes.len() as u64) >> 32 {
-            wraps.push(id);
-        }
-        grow_gently(ends, 1);
-        ends.push(bytes.len() as u32);
-        let (bytes, ends, wraps) = (&*bytes, &*ends, &*wraps);
+        let id = words.len() as PosId;
+        let word = match inline {
+            Some(word) => word,
+            None => {
+                let at = bytes.len() as u64;
+                grow_gently(bytes, key.len() + 10);
+                varint(key.len() as u64, bytes);
+                bytes.extend_from_slice(key);
+                at << 8 | u64::from(LONG)
+            }
+        };
+        grow_gently(words, 1);
+        words.push(word);
+        let (words, bytes) = (&*words, &*bytes);
         table.insert_unique(hash, id, |&other| {
-            FxBuildHasher.hash_one(slice(bytes, ends, wraps, other))
+            FxBuildHasher.hash_one(stored(words, bytes, other, &mut [0; 8]))
         });
         id
     }
 
-    fn stored(&self, id: PosId) -> &[u8] {
-        slice(&self.bytes, &self.ends, &self.wraps, id)
-    }
-
     /// The game of an interned position.
     pub fn game(&self, id: PosId) -> GameId {
-        read_varint(self.stored(id), &mut 0) as GameId
+        let mut buf = [0; 8];
+        read_varint(stored(&self.words, &self.bytes, id, &mut buf), &mut 0) as GameId
     }
 
     /// The game and arguments of an interned position.
     pub fn get(&self, id: PosId) -> (GameId, Arc<[Value]>) {
-        let key = self.stored(id);
+        let mut buf = [0; 8];
+        let key = stored(&self.words, &self.bytes, id, &mut buf);
         let mut at = 0;
         let game = read_varint(key, &mut at) as GameId;
         (game, self.packer.read(&key[at..]).into())
@@ -97,7 +162,8 @@ impl Positions {
     /// The game of an interned position, with its arguments appended to
     /// `out` (a frame for its rules, made without a shared copy first).
     pub fn args_into(&self, id: PosId, out: &mut Vec<Value>) -> GameId {
-        let key = self.stored(id);
+        let mut buf = [0; 8];
+        let key = stored(&self.words, &self.bytes, id, &mut buf);
         let mut at = 0;
         let game = read_varint(key, &mut at) as GameId;
         self.packer.read_into(&key[at..], out);
@@ -105,11 +171,11 @@ impl Positions {
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.words.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.words.is_empty()
     }
 
     /// Forget every position (for example when a game is redefined).
@@ -117,29 +183,14 @@ impl Positions {
         *self = Positions::default();
     }
 
-    /// The bytes held on the heap: the positions' bytes, where each ends,
-    /// and the hash table.
+    /// The bytes held on the heap: a word a position, the bytes of the
+    /// longer ones, and the hash table.
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity()
-            + self.ends.capacity() * std::mem::size_of::<u32>()
-            + self.wraps.capacity() * std::mem::size_of::<PosId>()
+        self.words.capacity() * std::mem::size_of::<u64>()
+            + self.bytes.capacity()
             + self.table.allocation_size()
             + self.scratch.capacity()
     }
-}
-
-/// The bytes of position `id`.
-fn slice<'a>(bytes: &'a [u8], ends: &[u32], wraps: &[PosId], id: PosId) -> &'a [u8] {
-    let end = |id: PosId| {
-        let high = if wraps.is_empty() {
-            0
-        } else {
-            wraps.partition_point(|&w| w <= id)
-        };
-        ((high as u64) << 32 | u64::from(ends[id as usize])) as usize
-    };
-    let start = if id == 0 { 0 } else { end(id - 1) };
-    &bytes[start..end(id)]
 }
 
 /// Room for `more` elements, growing by a quarter rather than doubling:
@@ -167,6 +218,10 @@ mod tests {
             // Few characters (packed), many, and non-ASCII (written whole).
             "[.X]{0,25}".prop_map(|s| Value::str(&s)),
             "[.XO#ab]{0,9}".prop_map(|s| Value::str(&s)),
+            // Past a word of codes (64 bits) at each width.
+            "[.X]{60,140}".prop_map(|s| Value::str(&s)),
+            "[.XO]{30,70}".prop_map(|s| Value::str(&s)),
+            "[.XO#ab]{14,40}".prop_map(|s| Value::str(&s)),
             "[a-zA-Z0-9é→ ]{0,6}".prop_map(|s| Value::str(&s)),
             (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Value::Range(a, b)),
             prop::collection::vec(any::<u32>(), 0..4).prop_map(|p| Value::Pos(p.into())),

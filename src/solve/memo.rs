@@ -126,17 +126,21 @@ impl Memo {
             if reached.is_some() && option.len() < 2 {
                 continue;
             }
-            let span = if frame.is_parts {
-                rules.parts_span(frame.pos)
-            } else {
-                rules.rule_span(frame.pos, rule)
-            };
-            self.independent(rules, option, span).map_err(|e| {
-                e.with_context(format!(
-                    "finding the options of {}",
-                    rules.describe(frame.pos)
-                ))
-            })?;
+            // A single component is always independent: the span, which
+            // costs a look-up, is found only for a sum.
+            if option.len() >= 2 {
+                let span = if frame.is_parts {
+                    rules.parts_span(frame.pos)
+                } else {
+                    rules.rule_span(frame.pos, rule)
+                };
+                self.independent(rules, option, span).map_err(|e| {
+                    e.with_context(format!(
+                        "finding the options of {}",
+                        rules.describe(frame.pos)
+                    ))
+                })?;
+            }
             reached = reached.or_else(|| option.iter().find_map(|&c| self.reached_from(c)));
         }
         if let Some(r) = reached {

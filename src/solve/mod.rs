@@ -2,6 +2,7 @@
 //! interned integers and whose rules can list a position's options.
 
 pub mod affine;
+mod components;
 pub mod kernel;
 mod memo;
 mod misere;
@@ -10,6 +11,7 @@ pub mod period;
 pub mod sparse;
 pub mod values;
 
+pub use components::Components;
 pub use moves::SumMove;
 
 use crate::error::Error;
@@ -23,7 +25,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct Move {
     pub rule: u32,
-    pub result: Arc<[PosId]>,
+    pub result: Components,
     /// How a user would name the move, such as `take(k = 2)`; only made
     /// when asked for, since the search never needs it.
     pub label: Option<String>,
