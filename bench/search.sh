@@ -53,7 +53,9 @@ out="$here/out"
 mkdir -p "$out"
 log="$out/search-log.txt"
 : > "$log"
-note() { echo "$*" | tee -a "$log" >&2; }
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+lib_init
 
 # --- build ------------------------------------------------------------------
 note "building grundy (release) and the hand-written solvers..."
@@ -62,66 +64,9 @@ cargo build --release --quiet --manifest-path "$here/search-baseline/Cargo.toml"
 grundy_bin="$root/target/release/grundy"
 baseline_bin="$here/search-baseline/target/release/search-baseline"
 
-if [ -x /usr/bin/time ]; then timer="/usr/bin/time"; else timer="bash's clock (no peak memory)"; fi
-have_timeout=""
-command -v timeout >/dev/null 2>&1 && have_timeout=1
-note "timing with $timer, median of $runs run(s); each run limited to ${timeout_s}s"
+note "timing with $([ -n "$have_time" ] && echo /usr/bin/time || echo "bash's clock (no peak memory)"), median of $runs run(s); each run limited to ${timeout_s}s"
 note "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
 note "grundy $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet -- src 2>/dev/null || echo ' (with uncommitted changes in src/)'), $(rustc --version)"
-
-# --- timing -----------------------------------------------------------------
-# run_once OUTFILE ERRFILE CMD...: runs CMD with its standard output to
-# OUTFILE and standard error to ERRFILE, and prints its wall seconds and
-# peak memory in KB (0 without /usr/bin/time), or "timeout"/"failed".
-run_once() {
-  local outfile="$1" errfile="$2"; shift 2
-  local tfile="$out/.search-time"
-  local limit=()
-  [ -n "$have_timeout" ] && limit=(timeout "$timeout_s")
-  local wrap=()
-  [ "$timer" = "/usr/bin/time" ] && wrap=(/usr/bin/time -f "%M" -o "$tfile")
-  local status=0 start end peak=0
-  start=$EPOCHREALTIME
-  "${limit[@]}" "${wrap[@]}" "$@" >"$outfile" 2>"$errfile" || status=$?
-  end=$EPOCHREALTIME
-  if [ "$status" = 124 ]; then echo "timeout"; return; fi
-  if [ "$status" != 0 ]; then echo "failed"; return; fi
-  [ "$timer" = "/usr/bin/time" ] && peak=$(tail -n 1 "$tfile")
-  awk -v a="$start" -v b="$end" -v p="$peak" 'BEGIN { printf "%.3f %d\n", b - a, p }'
-}
-
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {
-    if (NR == 0) { print "-"; exit }
-    if (NR % 2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2] + a[NR/2+1]) / 2 }'
-}
-
-# measure NAME TAG CMD...: runs CMD $runs times, keeps the first run's output
-# in $out/TAG.out and .err, and sets $secs (median) and $peak_kb (largest).
-measure() {
-  local name="$1" tag="$2"; shift 2
-  local times=() r result peak=0
-  for ((r = 1; r <= runs; r++)); do
-    if [ "$r" = 1 ]; then
-      result=$(run_once "$out/$tag.out" "$out/$tag.err" "$@")
-    else
-      result=$(run_once /dev/null /dev/null "$@")
-    fi
-    case "$result" in
-      timeout|failed) note "  $name: $result ($*)"; cat "$out/$tag.err" >>"$log"; secs="$result"; peak_kb=0; return ;;
-    esac
-    times+=("${result% *}")
-    [ "${result#* }" -gt "$peak" ] && peak="${result#* }"
-  done
-  secs=$(median "${times[@]}")
-  peak_kb=$peak
-  note "  $name: ${times[*]} s -> median $secs s, peak $((peak / 1024)) MB"
-}
-
-ratio() {
-  case "$1$2" in *[!0-9.]*|"") echo "-"; return ;; esac
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
-}
 
 # --- the games ----------------------------------------------------------------
 board=$(printf '%*s' "$cells" '' | tr ' ' '.')
@@ -139,23 +84,23 @@ for spec in "${games[@]}"; do
   note "$label"
 
   # One search per process: the position count is the whole search's.
-  measure "grundy value" "search-$key.grundy" \
+  measure "grundy value" "$out/search-$key.grundy" \
     "$grundy_bin" value "$file" "$position" --stats --max-states 100000000
   g_secs="$secs"; g_peak="$peak_kb"
   # shellcheck disable=SC2086
-  measure "hand-written" "search-$key.baseline" "$baseline_bin" $base_args
+  measure "hand-written" "$out/search-$key.baseline" "$baseline_bin" $base_args
   b_secs="$secs"; b_peak="$peak_kb"
 
   g_value="" g_positions="" g_bytes="-" g_rate="-" b_value="" b_positions=""
   if [[ "$g_secs" =~ ^[0-9.]+$ ]]; then
-    g_value=$(head -n 1 "$out/search-$key.grundy.out")
+    g_value=$(head -n 1 "$out/search-$key.grundy")
     g_positions=$(sed -n 's/.*; \([0-9]*\) stored in .*/\1/p' "$out/search-$key.grundy.err")
     g_bytes=$(sed -n 's/.*(\([0-9.]*\) bytes\/position.*/\1/p' "$out/search-$key.grundy.err")
     g_rate=$(sed -n 's/.* s (\([0-9]*\) positions\/s).*/\1/p' "$out/search-$key.grundy.err")
   fi
   if [[ "$b_secs" =~ ^[0-9.]+$ ]]; then
-    b_value=$(sed -n 's/^value //p' "$out/search-$key.baseline.out")
-    b_positions=$(sed -n 's/^positions //p' "$out/search-$key.baseline.out")
+    b_value=$(sed -n 's/^value //p' "$out/search-$key.baseline")
+    b_positions=$(sed -n 's/^positions //p' "$out/search-$key.baseline")
   fi
   if [ -n "$g_value" ] && [ -n "$b_value" ]; then
     if [ "$g_value" = "$b_value" ] && [ "$g_positions" = "$b_positions" ]; then
