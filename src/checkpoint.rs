@@ -40,15 +40,16 @@ pub fn save(path: &Path, definition: &str, values: &Values) -> std::io::Result<(
     out.write_all(definition.as_bytes())?;
     out.write_all(&(values.len() as u64).to_le_bytes())?;
     out.write_all(&[width as u8])?;
+    // Gathered into chunks: the checksum is quick over long slices only.
     let mut chunk = Vec::with_capacity(1 << 16);
-    let mut all = values.iter().peekable();
-    while all.peek().is_some() {
-        chunk.clear();
-        for v in all.by_ref().take((1 << 16) / width) {
-            chunk.extend_from_slice(&v.to_le_bytes()[..width]);
+    for v in values.iter() {
+        chunk.extend_from_slice(&v.to_le_bytes()[..width]);
+        if chunk.len() >= 1 << 16 {
+            out.write_all(&chunk)?;
+            chunk.clear();
         }
-        out.write_all(&chunk)?;
     }
+    out.write_all(&chunk)?;
     let crc = out.crc.finalize();
     let mut file = out.to.into_inner().map_err(|e| e.into_error())?;
     file.write_all(&crc.to_le_bytes())?;

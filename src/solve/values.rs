@@ -116,14 +116,6 @@ impl Values {
             narrow => narrow,
         }
     }
-
-    /// The bytes each value takes.
-    pub fn width(&self) -> usize {
-        match self {
-            Values::Narrow(_) => 2,
-            Values::Wide(_) => 4,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -137,10 +129,10 @@ mod tests {
         for &v in &all {
             values.push(v);
         }
-        assert_eq!(values.width(), 4);
+        assert!(matches!(values, Values::Wide(_)));
         assert_eq!(values.to_vec(), all);
         assert_eq!(values.get(6), None);
-        assert_eq!(Values::from(all[..3].to_vec()).width(), 2);
+        assert!(matches!(Values::from(all[..3].to_vec()), Values::Narrow(_)));
         assert_eq!(Values::from(all.to_vec()), values);
         assert_eq!(values.largest(), u32::MAX);
     }

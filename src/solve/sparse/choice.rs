@@ -74,7 +74,7 @@ pub fn advantage(rules: &HeapRules, values: Values, upto: usize) -> (f64, Values
         plain_each = plain_each.min(start.elapsed().as_secs_f64());
     }
     run.truncate(len);
-    let values = run.into_values();
+    let values = run.g;
     let small = values.iter().all(|v| v < 64);
     let speedup = if small {
         KERNEL_SPEEDUP_SMALL

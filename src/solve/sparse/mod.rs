@@ -213,10 +213,6 @@ impl<'r> Run<'r> {
         self.rare_values.truncate(kept);
     }
 
-    fn into_values(self) -> Values {
-        self.g
-    }
-
     /// Takes a better mask if the values so far suggest one: a clearly
     /// smaller count of rare heaps, since switching costs a pass.
     fn rechoose(&mut self) {
