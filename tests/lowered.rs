@@ -38,6 +38,28 @@ game Board(board: str) {
   move other(i in indices(board)) if board[i] == "." or board[i] == "?" => Board(set_at(board, i, "O"));
 }
 
+// Moore's Nim as first written: a helper with two generators and a guard,
+// inlined into the rule.
+game Moore(k: nat, piles: [nat]) {
+  move take(chosen in subsets(indices(piles), 1, k),
+            amounts in product([1..=piles[i] for i in chosen]))
+    => Moore(k, after(piles, chosen, amounts));
+}
+
+fn after(piles: [nat], chosen: [nat], amounts: [nat]) =
+  [piles[i] - sum([amounts[j] for j in indices(chosen) if chosen[j] == i]) for i in indices(piles)];
+
+// Several elements set at once, one element set from a variable, and
+// indices out of range (an error the interpreter reports).
+game Several(xs: [nat], at: [nat]) {
+  move lower(vs in product([0..xs[i] for i in at])) => Several(set_at(xs, at, vs), at);
+  move one(i in indices(xs), v in 0..xs[i]) if len(at) == 0 => Several(set_at(xs, i, v), at);
+}
+
+game Mismatch(xs: [nat]) {
+  move cut(i in indices(xs)) if xs[i] > 0 => Mismatch(set_at(xs, [i], [xs[i] - 1, 0]));
+}
+
 fn shifted(xs: [nat], d: nat) = [xs[j] + d for j in indices(xs)];
 
 game Shift(xs: [nat], d: int) {
@@ -135,6 +157,12 @@ fn lowered_rules_list_the_moves_the_interpreter_lists() {
             "Broken(5)",
             "Huge(1)",
             "Huge(-3)",
+            "Moore(2, [3, 1, 2])",
+            "Several([2, 1, 3], [0, 2])",
+            "Several([2, 3], [1, 1])",
+            "Several([2, 3], [])",
+            "Several([2, 3], [0, 4])",
+            "Mismatch([1, 2])",
         ],
     );
     assert!(n > 300, "only {n} positions compared");

@@ -43,7 +43,7 @@ builtins! {
     Sum = "sum", 1..=1, "sum(xs): the sum of a list of numbers";
     Sort = "sort", 1..=1, "sort(xs): the list in increasing order";
     Reverse = "reverse", 1..=1, "reverse(x): a list or string backwards";
-    SetAt = "set_at", 3..=3, "set_at(x, i, v): the list or string with element i replaced by v";
+    SetAt = "set_at", 3..=3, "set_at(x, i, v): the list or string with element i replaced by v; set_at(x, [i, j], [v, w]) replaces several";
     RemoveAt = "remove_at", 2..=2, "remove_at(xs, i): the list without element i";
     Slice = "slice", 3..=3, "slice(x, from, to): elements from..to of a list or string";
     Runs = "runs", 2..=2, "runs(s, c): the lengths of the maximal runs of character c in s";
@@ -138,7 +138,17 @@ impl Builtin {
             }
             B::Sort | B::Reverse | B::SetAt | B::RemoveAt | B::Slice => {
                 collection(0)?;
-                if matches!(self, B::SetAt | B::RemoveAt | B::Slice) {
+                let several = match args.get(1) {
+                    Some(Type::List(t)) => t.is_numeric(),
+                    Some(Type::Tuple(_)) => true,
+                    _ => false,
+                };
+                if self == B::SetAt && several {
+                    // Several elements at once: a list of values to match.
+                    if args[2].element().is_none() {
+                        return Err((2, "a list of values (one for each index)"));
+                    }
+                } else if matches!(self, B::SetAt | B::RemoveAt | B::Slice) {
                     numeric(1)?;
                 }
                 if self == B::Slice {
@@ -245,6 +255,9 @@ impl Builtin {
             B::SetAt => {
                 if let Some(board) = set_ascii_cell(args) {
                     return Ok(board);
+                }
+                if let Value::List(_) | Value::Tuple(_) = arg(1) {
+                    return set_several(arg(0), arg(1), arg(2));
                 }
                 let mut items = elements(arg(0))?;
                 let i = index(int(arg(1))?, items.len(), arg(0))?;
@@ -568,6 +581,36 @@ fn set_ascii_cell(args: &[Value]) -> Option<Value> {
         board.push_str(&s[i + 1..]);
         Some(Value::Str(Arc::from(board.as_str())))
     })
+}
+
+/// `set_at(x, [i, j, ...], [v, w, ...])`: element i replaced by v, j by w
+/// and so on, in that order (so a repeated index keeps its last value).
+fn set_several(target: &Value, at: &Value, values: &Value) -> Result<Value, ErrorKind> {
+    let mut items = elements(target)?;
+    let at = elements(at)?;
+    let values = elements(values)?;
+    if at.len() != values.len() {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        return Err(bad(format!(
+            "set_at was given {} but {}: it needs one value for each index",
+            plural(at.len(), "index", "indices"),
+            plural(values.len(), "value", "values")
+        )));
+    }
+    for (i, v) in at.iter().zip(values) {
+        let i = index(int(i)?, items.len(), target)?;
+        if let Value::Str(_) = target {
+            if !matches!(&v, Value::Str(s) if s.chars().count() == 1) {
+                return Err(bad(format!(
+                    "set_at on a string needs one-character strings, not {}",
+                    v.kind()
+                )));
+            }
+        }
+        items[i] = v;
+    }
+    Ok(rebuild(target, items))
 }
 
 /// A collection of the same kind as `like`, holding `items`.

@@ -103,6 +103,8 @@ pub enum Arg {
     List(NumList),
     /// `set_at(board, i, "c")` for a variable holding an ASCII string.
     SetCell(u32, Num, u8),
+    /// `set_at(xs, at, values)` for variables holding lists of numbers.
+    SetSeveral(u32, u32, u32),
 }
 
 /// A helper function's body, in each shape it could be lowered to.
@@ -324,11 +326,17 @@ impl Lower<'_> {
             }
         }
         if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
-            if let [board, index, cell] = &a[..] {
+            if let [target, index, value] = &a[..] {
+                if let (Some(t), Some(i), Some(v)) =
+                    (self.local(target), self.local(index), self.local(value))
+                {
+                    // Which kind of set_at it is shows when it runs.
+                    return Some(Arg::SetSeveral(t, i, v));
+                }
                 return Some(Arg::SetCell(
-                    self.local(board)?,
+                    self.local(target)?,
                     self.num(index)?,
-                    ascii_char(cell)?,
+                    ascii_char(value)?,
                 ));
             }
         }
@@ -469,7 +477,7 @@ impl Lower<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Arg, Lowered, NumList};
+    use super::{Arg, Lowered};
     use crate::session::Session;
 
     /// The shapes the search meets most are lowered (so the comparison
@@ -486,11 +494,11 @@ mod tests {
         }
         let code = Lowered::new(&session.interp.program);
         let moore = &code.games[0];
-        let inlined = matches!(
+        let set_several = matches!(
             &moore.rules[0].result,
-            Some((_, args)) if matches!(args[..], [Arg::Value(_), Arg::List(NumList::Inlined(..))])
+            Some((_, args)) if matches!(args[..], [Arg::Value(_), Arg::SetSeveral(..)])
         );
-        assert!(inlined, "{moore:?}");
+        assert!(set_several, "{moore:?}");
         let treblecross = &code.games[1];
         assert!(treblecross.lose.is_some(), "{treblecross:?}");
         assert!(treblecross.rules[0].guard.is_some(), "{treblecross:?}");

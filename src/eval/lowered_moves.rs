@@ -6,7 +6,7 @@ use super::conform::already_fits;
 use super::interp::{Env, Interp};
 use super::ir::Program;
 use super::lowered::{Arg, Lowered, Truth};
-use super::lowered_run::{list_fits, num_fits, Runner};
+use super::lowered_run::{list_fits, num_fits, set_several, Runner};
 use super::packing::{write_int, write_int_list};
 use super::positions::PosId;
 use super::value::Value;
@@ -86,6 +86,15 @@ impl Interp {
                     Arg::List(c) => {
                         ints.clear();
                         runner.list(c, env, ints)?;
+                        if !list_fits(&param.ty, ints) {
+                            return None;
+                        }
+                        write_int_list(ints, out);
+                    }
+                    Arg::SetSeveral(target, at, values) => {
+                        let [target, at, values] = [target, at, values].map(|s| &env[*s as usize]);
+                        ints.clear();
+                        set_several(target, at, values, ints)?;
                         if !list_fits(&param.ty, ints) {
                             return None;
                         }

@@ -283,7 +283,7 @@ impl<'a> Runner<'a> {
                 Arg::Num(code) => frame[i] = Value::Int(self.num(code, env)?),
                 Arg::Value(_) => {}
                 // Lists and boards as arguments are left to the interpreter.
-                Arg::List(_) | Arg::SetCell(..) => return None,
+                Arg::List(_) | Arg::SetCell(..) | Arg::SetSeveral(..) => return None,
             }
         }
         for (i, a) in args.iter().enumerate() {
@@ -354,6 +354,36 @@ fn int(v: &Value) -> Option<i64> {
 
 /// Element `i` of a collection of numbers, when it is one.
 #[inline(always)]
+/// `set_at(target, at, values)` on a list of numbers, with one index and
+/// a number or lists of both, written into `out`; `None` for anything else
+/// (a string, an index out of range, lengths that differ), which the
+/// interpreter then handles.
+pub fn set_several(target: &Value, at: &Value, values: &Value, out: &mut Vec<i64>) -> Option<()> {
+    let Value::List(xs) = target else {
+        return None;
+    };
+    for x in xs.iter() {
+        out.push(int(x)?);
+    }
+    let mut set = |i: &Value, v: &Value| -> Option<()> {
+        *out.get_mut(usize::try_from(int(i)?).ok()?)? = int(v)?;
+        Some(())
+    };
+    match (at, values) {
+        (Value::List(at) | Value::Tuple(at), Value::List(vs) | Value::Tuple(vs)) => {
+            if at.len() != vs.len() {
+                return None;
+            }
+            for (i, v) in at.iter().zip(vs.iter()) {
+                set(i, v)?;
+            }
+        }
+        (i @ Value::Int(_), v) => set(i, v)?,
+        _ => return None,
+    }
+    Some(())
+}
+
 fn element(v: &Value, i: i64) -> Option<i64> {
     match v {
         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
