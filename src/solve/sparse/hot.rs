@@ -208,7 +208,7 @@ fn sweep<T: Val>(
         while end > 0 {
             let start = end.saturating_sub(chunk) + 1;
             let (left, right) = h.pairs(rest, start, end);
-            if candidates.len() > FEW {
+            if candidates.len() > SOME {
                 let xors = &mut xors[..=end - start];
                 for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
                     *o = (l ^ r).into();
@@ -216,15 +216,14 @@ fn sweep<T: Val>(
                 for &x in xors.iter() {
                     marks.set(x);
                 }
-                candidates.retain(|&v| !marks.get(v));
+                keep_only(candidates, |_, v| !marks.get(v));
             } else {
-                let found = find_few(candidates, left, right);
-                if found & 2 != 0 {
-                    candidates.truncate(1);
-                }
-                if found & 1 != 0 {
-                    candidates.remove(0);
-                }
+                let found = if candidates.len() > FEW {
+                    find_some::<T, SOME>(candidates, left, right)
+                } else {
+                    find_some::<T, FEW>(candidates, left, right)
+                };
+                keep_only(candidates, |i, _| found & (1 << i) == 0);
             }
             if candidates.is_empty() {
                 return;
@@ -235,39 +234,97 @@ fn sweep<T: Val>(
     }
 }
 
-/// With this many candidates left or fewer, the pairs are compared with
-/// each of them instead of marked: comparing vectorises, marking (a store
-/// at a data-dependent place) does not.
-const FEW: usize = 2;
-
-/// Bit i set: candidate i is the xor of some `left[j]` and `right[j]`.
+/// `candidates.retain`, without a branch per element: whether one is kept
+/// is as good as random, and a mispredicted branch costs more than the
+/// store made either way.
 #[inline(always)]
-fn find_few<T: Val>(candidates: &[u32], left: &[T], right: &[T]) -> u32 {
-    // Compared as T, so that a vector holds as many lanes as it can. A
-    // candidate too large for T is no xor of two values of T.
-    let fits = |c: u32| T::try_from(c).ok();
-    let first = fits(candidates[0]);
-    let second = candidates.get(1).and_then(|&c| fits(c));
-    match (first, second) {
-        (Some(c0), Some(c1)) => find_two(c0, c1, left, right),
-        (Some(c0), None) => find_two(c0, c0, left, right) & 1,
-        (None, Some(c1)) => (find_two(c1, c1, left, right) & 1) << 1,
-        (None, None) => 0,
+fn keep_only(candidates: &mut Vec<u32>, keep: impl Fn(usize, u32) -> bool) {
+    let mut kept = 0;
+    for i in 0..candidates.len() {
+        let v = candidates[i];
+        candidates[kept] = v;
+        kept += usize::from(keep(i, v));
     }
+    candidates.truncate(kept);
 }
 
-/// Bit 0 set if `c0` is the xor of some `left[j]` and `right[j]`, bit 1
-/// if `c1` is. (A fold over every pair, with no early exit: it vectorises.)
+/// With this many candidates left or fewer, the pairs are compared with
+/// each of them instead of marked: comparing vectorises, marking (a store
+/// at a data-dependent place) does not. Two candidates, the common case
+/// late in a sweep, are compared in fewer lanes than up to eight.
+const FEW: usize = 2;
+const SOME: usize = 8;
+
+/// Bit i set: `candidates[i]` (one of at most N) is the xor of some
+/// `left[j]` and `right[j]`.
 #[inline(always)]
-fn find_two<T: Val>(c0: T, c1: T, left: &[T], right: &[T]) -> u32 {
-    let (mut h0, mut h1) = (false, false);
+fn find_some<T: Val, const N: usize>(candidates: &[u32], left: &[T], right: &[T]) -> u32 {
+    // Compared as T, so that a vector holds as many lanes as it can. A
+    // candidate too large for T is no xor of two values of T: its lane
+    // repeats another candidate and its bit is dropped.
+    let Some(pad) = candidates.iter().find_map(|&c| T::try_from(c).ok()) else {
+        return 0;
+    };
+    let mut lanes = [pad; N];
+    let mut real = 0u32;
+    for (i, &c) in candidates.iter().enumerate().take(N) {
+        if let Ok(t) = T::try_from(c) {
+            lanes[i] = t;
+            real |= 1 << i;
+        }
+    }
+    find_lanes(lanes, left, right) & real
+}
+
+/// Bit i set if `lanes[i]` is the xor of some `left[j]` and `right[j]`.
+/// (A fold over every pair, with no early exit: it vectorises.)
+#[inline(always)]
+fn find_lanes<T: Val, const N: usize>(lanes: [T; N], left: &[T], right: &[T]) -> u32 {
+    let mut hit = [false; N];
     for (&l, &r) in left.iter().zip(right) {
         let x = l ^ r;
-        h0 |= x == c0;
-        h1 |= x == c1;
+        for (h, &c) in hit.iter_mut().zip(&lanes) {
+            *h |= x == c;
+        }
     }
-    h0 as u32 | (h1 as u32) << 1
+    hit.iter()
+        .enumerate()
+        .fold(0, |bits, (i, &h)| bits | (h as u32) << i)
 }
 
 /// The longest chunk of a sweep.
 pub(super) const MOST: usize = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::{find_some, keep_only, FEW, SOME};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The vector compare finds exactly the candidates some pair xors
+        /// to, whatever their number, order and repeats, including those
+        /// too large for the lanes.
+        #[test]
+        fn the_lane_compare_finds_what_a_plain_search_finds(
+            pairs in prop::collection::vec((0u16..64, 0u16..64), 0..200),
+            candidates in prop::collection::vec(prop_oneof![0u32..70, 65_530u32..70_000], 1..=SOME),
+        ) {
+            let (left, right): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
+            let plain = |c: u32| left.iter().zip(&right).any(|(&l, &r)| u32::from(l ^ r) == c);
+            let found = if candidates.len() > FEW {
+                find_some::<u16, SOME>(&candidates, &left, &right)
+            } else {
+                find_some::<u16, FEW>(&candidates, &left, &right)
+            };
+            for (i, &c) in candidates.iter().enumerate() {
+                prop_assert_eq!(found & (1 << i) != 0, plain(c), "candidate {} ({})", i, c);
+            }
+            let mut kept = candidates.clone();
+            keep_only(&mut kept, |i, _| found & (1 << i) == 0);
+            let want: Vec<u32> = candidates.iter().copied().filter(|&c| !plain(c)).collect();
+            prop_assert_eq!(kept, want);
+        }
+    }
+}
