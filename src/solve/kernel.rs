@@ -2,13 +2,15 @@
 //! no interning, no memo lookups, one pass per heap size.
 //!
 //! Values are kept as 16-bit numbers, with a second copy in reverse order
-//! so that both heaps of a split are read forwards. While every value is
+//! so that both heaps of a split are read forwards (its dead end given
+//! back as the sequence grows: see `backwards`). While every value is
 //! below 64, the options of a heap are or-ed into one 64-bit word; past
 //! that, the xors of a chunk of splits are computed into a buffer and then
 //! marked in a byte per value. Both loops vectorise; they are compiled
 //! twice, for plain x86-64 and for AVX2, and chosen at run time. Values of
 //! 32768 and more (rare) fall back to a plain stamped "seen" array.
 
+use super::backwards::{self, give_back, still_read};
 use super::values::Values;
 use crate::eval::octal::OctalCode;
 use std::ops::ControlFlow;
@@ -69,6 +71,9 @@ fn sequence_with_limits(
     for n in g.len()..=upto {
         if n % STRETCH == 0 && n > 0 && hook(&g).is_break() {
             break;
+        }
+        if n % backwards::EVERY == 0 {
+            give_back(&mut backwards, still_read(upto, n, code.digits.len()));
         }
         // Below `limits.bytes` every value fits in u16, so `g` is narrow.
         let mex = match &g {

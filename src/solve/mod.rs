@@ -2,6 +2,7 @@
 //! interned integers and whose rules can list a position's options.
 
 pub mod affine;
+mod backwards;
 mod components;
 pub mod kernel;
 mod memo;

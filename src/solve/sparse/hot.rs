@@ -41,7 +41,9 @@ impl<'a, T: Val> Halves<'a, T> {
 pub(super) type Sweep<T> =
     fn(&HeapRules, Halves<T>, usize, &mut Started, &mut Vec<u32>, &mut Vec<u32>);
 
-/// `out[i] = values[i] ^ g(rest - heaps[i])`, for heaps below `rest`.
+/// `out[i] = values[i] ^ g(rest - heaps[i])`: `rare_xors` for heaps up to
+/// half of `rest` (g read backwards), `rare_xors_forwards` for heaps past
+/// half of it and below it (g read forwards).
 pub(super) type RareXors<T> = fn(&[u32], &[u32], Halves<T>, usize, &mut [u32]);
 
 /// Marks every split of heap n: the plain method.
@@ -51,6 +53,7 @@ pub(super) type MarkAll<T> = fn(&HeapRules, Halves<T>, usize, &mut Started, &mut
 pub(super) struct HotLoops<T> {
     pub sweep: Sweep<T>,
     pub rare_xors: RareXors<T>,
+    pub rare_xors_forwards: RareXors<T>,
     pub mark_all: MarkAll<T>,
 }
 
@@ -63,14 +66,18 @@ pub(super) fn hot_loops_for_this_cpu<T: Val>() -> HotLoops<T> {
                 sweep_avx2(rules, h, n, marks, candidates, xors)
             },
             rare_xors: |heaps, values, h, rest, out| unsafe {
-                rare_xors_avx2(heaps, values, h, rest, out)
+                rare_xors_avx2::<T, false>(heaps, values, h, rest, out)
+            },
+            rare_xors_forwards: |heaps, values, h, rest, out| unsafe {
+                rare_xors_avx2::<T, true>(heaps, values, h, rest, out)
             },
             mark_all: |rules, h, n, marks, xors| unsafe { mark_all_avx2(rules, h, n, marks, xors) },
         };
     }
     HotLoops {
         sweep: sweep_portable,
-        rare_xors: rare_xors_portable,
+        rare_xors: rare_xors_portable::<T, false>,
+        rare_xors_forwards: rare_xors_portable::<T, true>,
         mark_all: mark_all_portable,
     }
 }
@@ -125,39 +132,57 @@ fn mark_all_portable<T: Val>(
     mark_all(rules, h, n, marks, xors)
 }
 
+/// `out[i] = values[i] ^ g(rest - heaps[i])`, g read forwards or, for
+/// heaps up to half of `rest`, backwards.
 #[inline(always)]
-fn rare_xors<T: Val>(heaps: &[u32], values: &[u32], h: Halves<T>, rest: usize, out: &mut [u32]) {
-    // g(rest - r) = backwards[upto - rest + r]. The clamp never changes an
-    // index (every heap is below `rest`), but it lets the compiler drop the
-    // bounds check, and the loop becomes gathers.
-    let base = h.upto - rest;
-    let last = h.backwards.len().saturating_sub(1);
-    let backwards = &h.backwards[..=last];
+fn rare_xors<T: Val, const FORWARDS: bool>(
+    heaps: &[u32],
+    values: &[u32],
+    h: Halves<T>,
+    rest: usize,
+    out: &mut [u32],
+) {
+    // g(rest - r) = forwards[rest - r] = backwards[upto - rest + r]. The
+    // clamp never changes an index (every heap is below `rest`, and half
+    // of it when read backwards), but it lets the compiler drop the bounds
+    // check, and the loop becomes gathers.
+    let (g, base) = if FORWARDS {
+        (h.forwards, 0)
+    } else {
+        (h.backwards, h.upto - rest)
+    };
+    let last = g.len().saturating_sub(1);
+    let g = &g[..=last];
     for ((o, &r), &v) in out.iter_mut().zip(heaps).zip(values) {
-        *o = v ^ backwards[(base + r as usize).min(last)].into();
+        let at = if FORWARDS {
+            rest - r as usize
+        } else {
+            base + r as usize
+        };
+        *o = v ^ g[at.min(last)].into();
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn rare_xors_avx2<T: Val>(
+unsafe fn rare_xors_avx2<T: Val, const FORWARDS: bool>(
     heaps: &[u32],
     values: &[u32],
     h: Halves<T>,
     rest: usize,
     out: &mut [u32],
 ) {
-    rare_xors(heaps, values, h, rest, out)
+    rare_xors::<T, FORWARDS>(heaps, values, h, rest, out)
 }
 
-fn rare_xors_portable<T: Val>(
+fn rare_xors_portable<T: Val, const FORWARDS: bool>(
     heaps: &[u32],
     values: &[u32],
     h: Halves<T>,
     rest: usize,
     out: &mut [u32],
 ) {
-    rare_xors(heaps, values, h, rest, out)
+    rare_xors::<T, FORWARDS>(heaps, values, h, rest, out)
 }
 
 #[cfg(target_arch = "x86_64")]

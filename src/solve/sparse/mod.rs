@@ -30,6 +30,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
+use crate::solve::backwards::{self, give_back, still_read};
 use crate::solve::kernel::STRETCH;
 use crate::solve::values::Values;
 use hot::{hot_loops_for_this_cpu, Halves, HotLoops, Val};
@@ -80,6 +81,9 @@ fn sequence_warmed(
     for n in run.g.len()..=upto {
         if n % STRETCH == 0 && n > 0 && hook(&run.g).is_break() {
             break;
+        }
+        if n % backwards::EVERY == 0 {
+            run.give_back(n);
         }
         if n >= warm && (n == warm || n.is_power_of_two()) {
             run.rechoose();
@@ -205,6 +209,16 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// Gives back the end of the backwards copy that no heap from `n` on
+    /// reads (see `solve::backwards`).
+    fn give_back(&mut self, n: usize) {
+        let keep = still_read(self.upto, n, self.rules.most_taken_by_a_split());
+        match &mut self.backwards {
+            Backwards::Narrow(copy) => give_back(copy, keep),
+            Backwards::Wide(copy) => give_back(copy, keep),
+        }
+    }
+
     /// Forgets every value from heap `len` on.
     fn truncate(&mut self, len: usize) {
         self.g.truncate(len);
@@ -308,21 +322,30 @@ impl Work<'_> {
         let marks = &mut self.marks;
         for (rest, _, strict) in self.rules.splits(n) {
             let below = self.rare_heaps.partition_point(|&r| (r as usize) < rest);
+            // A rare heap up to half of `rest` meets the other part in the
+            // backwards copy, a larger one meets it (the smaller part) in
+            // the forwards values: the copy's far end may be given back.
+            let mut halfway = self
+                .rare_heaps
+                .partition_point(|&r| (r as usize) <= rest / 2);
+            let smaller = halfway..below;
             // Grundy's game may not split into two equal heaps.
-            let middle = if strict && rest % 2 == 0 {
-                self.rare_heaps[..below]
-                    .binary_search(&((rest / 2) as u32))
-                    .ok()
-            } else {
-                None
-            };
-            let (skip_from, skip_to) = middle.map_or((below, below), |i| (i, i + 1));
-            for range in [0..skip_from, skip_to..below] {
+            if strict
+                && rest % 2 == 0
+                && halfway > 0
+                && self.rare_heaps[halfway - 1] as usize == rest / 2
+            {
+                halfway -= 1;
+            }
+            for (range, pair) in [
+                (0..halfway, hot.rare_xors),
+                (smaller, hot.rare_xors_forwards),
+            ] {
                 let heaps = self.rare_heaps[range.clone()].chunks(RARE_CHUNK);
                 let values = self.rare_values[range].chunks(RARE_CHUNK);
                 for (heaps, values) in heaps.zip(values) {
                     let xors = &mut self.xors[..heaps.len()];
-                    (hot.rare_xors)(heaps, values, h, rest, xors);
+                    pair(heaps, values, h, rest, xors);
                     for &x in xors.iter() {
                         marks.set(x);
                     }

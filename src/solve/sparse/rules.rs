@@ -43,6 +43,11 @@ impl HeapRules {
         }
     }
 
+    /// The most tokens a split removes (0 when nothing splits).
+    pub(super) fn most_taken_by_a_split(&self) -> usize {
+        self.split.iter().map(|&(k, _)| k).max().unwrap_or(0)
+    }
+
     /// Calls `each` with the value of every option of heap `n` that leaves
     /// at most one heap.
     #[inline]
