@@ -234,6 +234,12 @@ pub fn write_int(n: i64, out: &mut Vec<u8>) {
 pub fn write_int_list(ns: &[i64], out: &mut Vec<u8>) {
     out.push(LIST);
     varint(ns.len() as u64, out);
+    // Numbers below `INT` are a byte each, as `write_int` writes them:
+    // the common case (piles, counts) copied without a branch per number.
+    if ns.iter().all(|&n| (0..INT as i64).contains(&n)) {
+        out.extend(ns.iter().map(|&n| n as u8));
+        return;
+    }
     for &n in ns {
         write_int(n, out);
     }
