@@ -2,6 +2,7 @@
 
 pub mod builtins;
 mod conform;
+mod direct;
 mod fast;
 pub mod interp;
 pub mod ir;
