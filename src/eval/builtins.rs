@@ -148,7 +148,9 @@ impl Builtin {
                     if args[2].element().is_none() {
                         return Err((2, "a list of values (one for each index)"));
                     }
-                } else if matches!(self, B::SetAt | B::RemoveAt | B::Slice) {
+                } else if self == B::SetAt && !args[1].is_numeric() {
+                    return Err((1, "a number, or a list of numbers"));
+                } else if matches!(self, B::RemoveAt | B::Slice) {
                     numeric(1)?;
                 }
                 if self == B::Slice {
