@@ -20,10 +20,16 @@ pub struct Start {
     positions: usize,
 }
 
+/// Positions stored: in the interner, and in the tables of games searched
+/// as packed keys.
+fn stored(session: &Session) -> usize {
+    session.interp.positions.len() + session.interp.solver.dense_positions()
+}
+
 pub fn start(session: &Session) -> Start {
     Start {
         at: Instant::now(),
-        positions: session.interp.positions.len(),
+        positions: stored(session),
     }
 }
 
@@ -33,7 +39,7 @@ pub fn report(start: &Start, session: &Session, out: &mut Output) {
         return;
     }
     let seconds = start.at.elapsed().as_secs_f64();
-    let stored = session.interp.positions.len();
+    let stored = stored(session);
     let searched = stored.saturating_sub(start.positions);
     let interner = session.interp.positions.heap_bytes();
     let memo = session.interp.solver.heap_bytes();

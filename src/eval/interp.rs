@@ -82,6 +82,8 @@ pub struct Interp {
     /// Whether move rules run their lowered code where they can: on unless
     /// a test turns it off to compare with the interpreter alone.
     pub lowering: bool,
+    /// Whether value searches pack positions into keys where they can.
+    pub compact: super::Compact,
 }
 
 impl Default for Interp {
@@ -96,6 +98,7 @@ impl Default for Interp {
             spare: Vec::new(),
             lowered: LoweredState::default(),
             lowering: true,
+            compact: super::Compact::default(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Values, the compiled program, and the interpreter that runs move rules.
 
 pub mod builtins;
+mod compact;
 mod conform;
 mod direct;
 mod fast;
@@ -23,6 +24,7 @@ pub mod show;
 mod test_values;
 pub mod value;
 
+pub use compact::Compact;
 pub use interp::Interp;
 pub use ir::Program;
 pub use positions::{GameId, PosId, Positions};

@@ -267,6 +267,14 @@ impl Rules for Interp {
         self.program.games[g as usize].name.clone()
     }
 
+    fn compact(&mut self, pos: PosId) -> Option<(Box<dyn crate::solve::dense::KeyGame>, u64)> {
+        self.compact_game(pos)
+    }
+
+    fn compact_key(&self, game: &dyn crate::solve::dense::KeyGame, pos: PosId) -> Option<u64> {
+        Interp::compact_key(self, game, pos)
+    }
+
     fn rule_span(&self, pos: PosId, rule: u32) -> Span {
         let game = &self.program.games[self.positions.game(pos) as usize];
         match &game.kind {

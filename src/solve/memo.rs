@@ -165,6 +165,16 @@ impl Memo {
         self.table.capacity() * std::mem::size_of::<u32>()
     }
 
+    /// Records that play from `pos` reaches a position with a `lose if`
+    /// rule, found elsewhere.
+    pub fn remember_reach(&mut self, pos: PosId, reached: PosId) {
+        let i = pos as usize;
+        if i >= self.reaches.len() {
+            self.reaches.resize(i + 1, NONE);
+        }
+        self.reaches[i] = reached;
+    }
+
     /// Records a result found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, v: u32) {
         if v < ON_STACK {

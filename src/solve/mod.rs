@@ -4,6 +4,7 @@
 pub mod affine;
 mod backwards;
 mod components;
+pub mod dense;
 pub mod kernel;
 mod memo;
 mod misere;
@@ -18,6 +19,7 @@ pub use moves::SumMove;
 use crate::error::Error;
 use crate::eval::PosId;
 use crate::source::Span;
+use dense::{DenseSearch, KeyGame};
 use memo::{Measure, Memo};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -55,7 +57,20 @@ pub trait Rules {
     fn ends_whole_game(&self, pos: PosId) -> bool;
     /// The name of the position's game, for messages.
     fn game_name(&self, pos: PosId) -> String;
+    /// The position's game compiled to work on packed keys, laid out to
+    /// hold this position, with its key; `None` leaves it to the general
+    /// search.
+    fn compact(&mut self, _pos: PosId) -> Option<(Box<dyn KeyGame>, u64)> {
+        None
+    }
+    /// The key of a position in a compiled game's layout, if it fits there.
+    fn compact_key(&self, _game: &dyn KeyGame, _pos: PosId) -> Option<u64> {
+        None
+    }
 }
+
+/// Compiled searches kept for later questions about their positions.
+const KEEP_DENSE: usize = 8;
 
 /// Values and heights computed so far; they stay valid as long as the
 /// rules do not change.
@@ -64,12 +79,65 @@ pub struct Solver {
     values: Memo,
     heights: Memo,
     misere: HashMap<Arc<[PosId]>, bool>,
+    /// Searches of games compiled to keys, the latest last.
+    dense: Vec<DenseSearch>,
 }
 
 impl Solver {
     /// The Grundy value of one component.
     pub fn value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
+        if let Some(v) = self.values.peek(pos) {
+            return Ok(v);
+        }
+        if let Some(v) = self.compact_value(rules, pos)? {
+            self.values.remember(pos, v);
+            if rules.ends_whole_game(pos) {
+                // Every position of its game has the `lose if` rule.
+                self.values.remember_reach(pos, pos);
+            }
+            return Ok(v);
+        }
         self.values.compute(rules, pos, Measure::Value)
+    }
+
+    /// The value of a component whose game compiles to keys, searched in a
+    /// table kept from an earlier search when the position fits its layout.
+    fn compact_value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<Option<u32>, Error> {
+        let limit = rules.max_states();
+        let found = self
+            .dense
+            .iter()
+            .rposition(|d| rules.compact_key(&*d.game, pos).is_some());
+        let (index, key) = match found {
+            Some(i) => {
+                let key = rules.compact_key(&*self.dense[i].game, pos);
+                (i, key.unwrap_or_default())
+            }
+            None => {
+                let Some((game, key)) = rules.compact(pos) else {
+                    return Ok(None);
+                };
+                if self.dense.len() >= KEEP_DENSE {
+                    self.dense.remove(0);
+                }
+                self.dense.push(DenseSearch::new(game));
+                (self.dense.len() - 1, key)
+            }
+        };
+        let search = &mut self.dense[index];
+        let v = search.value(key, limit)?;
+        // The memo keeps what it answers.
+        search.answered += usize::from(v.is_some());
+        Ok(v)
+    }
+
+    /// Positions whose values only the searches of compiled games hold
+    /// (those asked about are in the memo too).
+    pub fn dense_positions(&self) -> usize {
+        self.dense
+            .iter()
+            .map(|d| d.positions.saturating_sub(d.answered))
+            .sum()
     }
 
     /// The Grundy value of a sum: the xor of its parts' values.
@@ -121,7 +189,12 @@ impl Solver {
             .keys()
             .map(|k| 2 * std::mem::size_of::<usize>() + std::mem::size_of_val(&**k))
             .sum();
-        self.values.heap_bytes() + self.heights.heap_bytes() + self.misere.capacity() * entry + keys
+        let dense: usize = self.dense.iter().map(DenseSearch::heap_bytes).sum();
+        self.values.heap_bytes()
+            + self.heights.heap_bytes()
+            + self.misere.capacity() * entry
+            + keys
+            + dense
     }
 
     /// The value and height of a component, where known.

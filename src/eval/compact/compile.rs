@@ -1,0 +1,577 @@
+//! From a game's compiled program (`Ir`) to code over a packed key, for
+//! one layout. Compiling is all or nothing: a rule, guard or expression
+//! outside what `code` can say leaves the game to the general search.
+//! Helpers are inlined, their arguments bound to registers.
+
+use super::code::{Bind, Char, GameCode, Gen, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::fused;
+use super::layout::{Fields, Group, Layout};
+use crate::eval::builtins::Builtin;
+use crate::eval::ir::{GameKind, Ir, IrKind, Program};
+use crate::eval::value::Value;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::types::Type;
+
+/// Helpers are inlined this deep; a deeper (or recursive) call is not
+/// compiled.
+const MAX_INLINE: u32 = 8;
+
+/// What a variable of the program is, to the compiled code.
+#[derive(Clone, Debug)]
+enum Val {
+    Num(u32),
+    Const(i64),
+    List(Fields),
+    Str(Fields, Vec<u8>),
+    Tuple(u32),
+}
+
+type Scope = Vec<Option<Val>>;
+
+struct Compiler<'a> {
+    program: &'a Program,
+    regs: u32,
+    tuples: u32,
+    depth: u32,
+}
+
+/// Which parameters every move rule of game `g` passes on unchanged, and
+/// the letters its results write into strings.
+pub fn fixed_and_letters(program: &Program, g: u32) -> Option<(Vec<bool>, Vec<u8>)> {
+    let game = program.games.get(g as usize)?;
+    let GameKind::Rules {
+        moves, parts: None, ..
+    } = &game.kind
+    else {
+        return None;
+    };
+    let mut fixed = vec![true; game.params.len()];
+    let mut letters = Vec::new();
+    for m in moves {
+        let IrKind::MakePos(target, args) = &m.result.kind else {
+            return None;
+        };
+        if *target != g || args.len() != fixed.len() {
+            return None;
+        }
+        for (i, a) in args.iter().enumerate() {
+            if !matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+                fixed[i] = false;
+            }
+            written_letters(a, &mut letters);
+        }
+    }
+    Some((fixed, letters))
+}
+
+/// The one-letter literals a chain of `set_at` writes.
+fn written_letters(ir: &Ir, out: &mut Vec<u8>) {
+    if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
+        if let [target, _, value] = &a[..] {
+            written_letters(target, out);
+            if let Some(c) = letter(value) {
+                out.push(c);
+            }
+        }
+    }
+}
+
+fn letter(ir: &Ir) -> Option<u8> {
+    match &ir.kind {
+        IrKind::Lit(Value::Str(s)) if s.len() == 1 && s.is_ascii() => Some(s.as_bytes()[0]),
+        _ => None,
+    }
+}
+
+/// Game `layout.game`'s rules compiled for `layout`, with the innermost
+/// loops of the shapes `fused` knows run on the key when `fuse` is set.
+pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> {
+    let game = program.games.get(layout.game as usize)?;
+    let GameKind::Rules {
+        moves,
+        lose,
+        parts: None,
+    } = &game.kind
+    else {
+        return None;
+    };
+    let mut scope: Scope = vec![None; game.frame_size.max(game.params.len())];
+    for (i, group) in layout.groups.iter().enumerate() {
+        scope[i] = Some(match group {
+            Group::Fixed(n) => Val::Const(*n),
+            Group::Scalar(f) => Val::Num(f.first),
+            Group::List(f) => Val::List(*f),
+            Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
+        });
+    }
+    let mut c = Compiler {
+        program,
+        regs: layout.fields,
+        tuples: 0,
+        depth: 0,
+    };
+    let lose = match lose {
+        Some(l) => Some(c.truth(&mut scope, l)?),
+        None => None,
+    };
+    let mut rules = Vec::new();
+    for m in moves {
+        let mut scope = scope.clone();
+        let mut gens = Vec::new();
+        for g in &m.generators {
+            let (target, source, val) = c.generator(&mut scope, &g.source)?;
+            *scope.get_mut(g.slot as usize)? = Some(val);
+            gens.push(Gen { target, source });
+        }
+        let guard = match &m.guard {
+            Some(g) => Some(c.truth(&mut scope, g)?),
+            None => None,
+        };
+        let IrKind::MakePos(_, args) = &m.result.kind else {
+            return None;
+        };
+        let mut writes = Vec::new();
+        for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
+            if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+                continue;
+            }
+            match group {
+                Group::Fixed(_) => return None,
+                Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
+                Group::List(f) => c.list_writes(&mut scope, a, i, *f, &mut writes)?,
+                Group::Str(f, alphabet) => {
+                    c.cell_writes(&mut scope, a, i, *f, alphabet, &mut writes)?
+                }
+            }
+        }
+        let mut rule = Rule {
+            gens,
+            guard,
+            writes,
+            fused: None,
+        };
+        if fuse {
+            rule.fused = fused::recognise(&rule);
+        }
+        rules.push(rule);
+    }
+    let mut code = GameCode {
+        lose,
+        rules,
+        regs: c.regs,
+        tuples: c.tuples,
+        decode: true,
+    };
+    code.decode = fused::needs_registers(&code);
+    Some(code)
+}
+
+impl<'a> Compiler<'a> {
+    fn reg(&mut self) -> u32 {
+        self.regs += 1;
+        self.regs - 1
+    }
+
+    fn tuple(&mut self) -> u32 {
+        self.tuples += 1;
+        self.tuples - 1
+    }
+
+    fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
+        match ir.kind {
+            IrKind::Local(s) => scope.get(s as usize)?.clone(),
+            _ => None,
+        }
+    }
+
+    /// A generator's source: what it walks, and what its variable becomes.
+    fn generator(&mut self, scope: &mut Scope, ir: &Ir) -> Option<(Target, Source, Val)> {
+        if let IrKind::Builtin(Builtin::Subsets, a) = &ir.kind {
+            let items = self.seq(scope, a.first()?)?;
+            let lo = self.num(scope, a.get(1)?)?;
+            let hi = self.num(scope, a.get(2).unwrap_or(&a[1]))?;
+            let t = self.tuple();
+            return Some((
+                Target::Tuple(t),
+                Source::Subsets(items, lo, hi),
+                Val::Tuple(t),
+            ));
+        }
+        if let IrKind::Builtin(Builtin::Product, a) = &ir.kind {
+            let source = self.product(scope, a.first()?)?;
+            let t = self.tuple();
+            return Some((Target::Tuple(t), source, Val::Tuple(t)));
+        }
+        let seq = self.seq(scope, ir)?;
+        let r = self.reg();
+        Some((Target::Reg(r), Source::Each(seq), Val::Num(r)))
+    }
+
+    fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Option<Source> {
+        match &lists.kind {
+            IrKind::Comprehension { element, clauses } => {
+                let [clause] = &clauses[..] else { return None };
+                if clause.guard.is_some() {
+                    return None;
+                }
+                let over = self.seq(scope, &clause.generator.source)?;
+                let var = self.reg();
+                let mut inner = scope.clone();
+                *inner.get_mut(clause.generator.slot as usize)? = Some(Val::Num(var));
+                let (lo, hi, inclusive) = self.range(&mut inner, element)?;
+                Some(Source::ProductOf {
+                    over,
+                    var,
+                    lo,
+                    hi,
+                    inclusive,
+                })
+            }
+            IrKind::List(items) => Some(Source::ProductList(
+                items
+                    .iter()
+                    .map(|x| self.range(scope, x))
+                    .collect::<Option<_>>()?,
+            )),
+            _ => None,
+        }
+    }
+
+    fn range(&mut self, scope: &mut Scope, ir: &Ir) -> Option<(Num, Num, bool)> {
+        match &ir.kind {
+            IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
+                Some((
+                    self.num(scope, lo)?,
+                    self.num(scope, hi)?,
+                    *op == BinaryOp::RangeInclusive,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Seq> {
+        if let Some((lo, hi, inclusive)) = self.range(scope, ir) {
+            return Some(Seq::Range(lo, hi, inclusive));
+        }
+        match &ir.kind {
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
+                Some(match self.val(scope, &a[0])? {
+                    Val::List(f) | Val::Str(f, _) => {
+                        Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false)
+                    }
+                    Val::Tuple(t) => Seq::Range(Num::Lit(0), Num::TupleLen(t), false),
+                    Val::Num(_) | Val::Const(_) => return None,
+                })
+            }
+            IrKind::Local(_) => match self.val(scope, ir)? {
+                Val::List(f) => Some(Seq::Fields(f)),
+                Val::Tuple(t) => Some(Seq::Tuple(t)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Option<Vec<Num>> {
+        irs.iter().map(|x| self.num(scope, x)).collect()
+    }
+
+    fn num(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Num> {
+        use BinaryOp::*;
+        Some(match &ir.kind {
+            IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
+            IrKind::Local(_) => match self.val(scope, ir)? {
+                Val::Num(r) => Num::Reg(r),
+                Val::Const(n) => Num::Lit(n),
+                _ => return None,
+            },
+            IrKind::Index(target, index) => match self.val(scope, target)? {
+                Val::List(f) => Num::Field(f, Box::new(self.num(scope, index)?)),
+                Val::Tuple(t) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                _ => return None,
+            },
+            IrKind::Binary(
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr),
+                lhs,
+                rhs,
+            ) => Num::Binary(
+                *op,
+                Box::new(self.num(scope, lhs)?),
+                Box::new(self.num(scope, rhs)?),
+            ),
+            IrKind::Unary(UnaryOp::Neg, x) => Num::Neg(Box::new(self.num(scope, x)?)),
+            IrKind::If(cond, then, otherwise) => Num::If(
+                Box::new(self.truth(scope, cond)?),
+                Box::new(self.num(scope, then)?),
+                Box::new(self.num(scope, otherwise)?),
+            ),
+            IrKind::Builtin(b, a) => match (b, &a[..]) {
+                (Builtin::Len, [x]) => match self.val(scope, x)? {
+                    Val::List(f) | Val::Str(f, _) => Num::Lit(i64::from(f.len)),
+                    Val::Tuple(t) => Num::TupleLen(t),
+                    _ => return None,
+                },
+                (Builtin::Sum, [x]) => match self.val(scope, x)? {
+                    Val::List(f) => Num::SumFields(f),
+                    Val::Tuple(t) => Num::SumTuple(t),
+                    _ => return None,
+                },
+                (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
+                (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
+                (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
+                _ => return None,
+            },
+            IrKind::CallFn(f, args) => {
+                let (binds, mut inner, body) = self.enter(scope, *f, args)?;
+                let mut n = self.num(&mut inner, body)?;
+                self.depth -= 1;
+                for b in binds.into_iter().rev() {
+                    n = Num::Let(Box::new(b), Box::new(n));
+                }
+                n
+            }
+            _ => return None,
+        })
+    }
+
+    fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Truth> {
+        use BinaryOp::*;
+        Some(match &ir.kind {
+            IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
+            IrKind::Binary(And, l, r) => Truth::And(
+                Box::new(self.truth(scope, l)?),
+                Box::new(self.truth(scope, r)?),
+            ),
+            IrKind::Binary(Or, l, r) => Truth::Or(
+                Box::new(self.truth(scope, l)?),
+                Box::new(self.truth(scope, r)?),
+            ),
+            IrKind::Binary(op @ (Eq | Ne), l, r)
+                if self.is_char(scope, l) || self.is_char(scope, r) =>
+            {
+                self.same_char(scope, *op == Eq, l, r)?
+            }
+            IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
+                Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
+            }
+            IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
+                let Val::Str(f, alphabet) = self.val(scope, &a[0])? else {
+                    return None;
+                };
+                let IrKind::Lit(Value::Str(text)) = &a[1].kind else {
+                    return None;
+                };
+                if !text.is_ascii() || text.is_empty() {
+                    return None;
+                }
+                let codes = text
+                    .bytes()
+                    .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+                    .collect();
+                Truth::Has(f, codes)
+            }
+            IrKind::CallFn(f, args) => {
+                let (binds, mut inner, body) = self.enter(scope, *f, args)?;
+                let mut t = self.truth(&mut inner, body)?;
+                self.depth -= 1;
+                for b in binds.into_iter().rev() {
+                    t = Truth::Let(Box::new(b), Box::new(t));
+                }
+                t
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether an expression is a character: a string's cell or a
+    /// one-letter literal.
+    fn is_char(&self, scope: &Scope, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Str(..))),
+            _ => letter(ir).is_some(),
+        }
+    }
+
+    /// `a == b` (or `!=`) between characters of one string's alphabet.
+    fn same_char(&mut self, scope: &mut Scope, eq: bool, l: &Ir, r: &Ir) -> Option<Truth> {
+        let board = |ir: &Ir| match &ir.kind {
+            IrKind::Index(target, _) => match self.val(scope, target) {
+                Some(Val::Str(f, alphabet)) => Some((f, alphabet)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((f, alphabet)) = board(l).or_else(|| board(r)) else {
+            // Two literals.
+            return Some(Truth::Lit((letter(l)? == letter(r)?) == eq));
+        };
+        let a = self.char(scope, l, f, &alphabet)?;
+        let b = self.char(scope, r, f, &alphabet)?;
+        Some(Truth::SameChar(eq, a, b))
+    }
+
+    /// A character of the string in fields `f` (whose alphabet is given),
+    /// or a literal coded in that alphabet.
+    fn char(&mut self, scope: &mut Scope, ir: &Ir, f: Fields, alphabet: &[u8]) -> Option<Char> {
+        if let Some(c) = letter(ir) {
+            return Some(Char::Code(
+                alphabet.binary_search(&c).map_or(-1, |i| i as i64),
+            ));
+        }
+        let IrKind::Index(target, index) = &ir.kind else {
+            return None;
+        };
+        match self.val(scope, target)? {
+            Val::Str(g, _) if g == f => Some(Char::Cell(f, Box::new(self.num(scope, index)?))),
+            _ => None,
+        }
+    }
+
+    /// A helper's scope with its parameters bound to the arguments: lists,
+    /// strings and tuples passed as they are, numbers put in registers.
+    fn enter(
+        &mut self,
+        scope: &mut Scope,
+        f: u32,
+        args: &[Ir],
+    ) -> Option<(Vec<Bind>, Scope, &'a Ir)> {
+        let program: &'a Program = self.program;
+        let func = program.functions.get(f as usize)?;
+        if self.depth >= MAX_INLINE || func.params.len() != args.len() {
+            return None;
+        }
+        let mut inner: Scope = vec![None; func.frame_size.max(args.len())];
+        let mut binds = Vec::new();
+        for (i, (param, arg)) in func.params.iter().zip(args).enumerate() {
+            let passed = match self.val(scope, arg) {
+                Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
+                Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
+                Some(v @ Val::Str(..)) if matches!(param.ty, Type::Str | Type::Unknown) => Some(v),
+                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..)) => return None,
+                _ => None,
+            };
+            inner[i] = Some(match passed {
+                Some(v) => v,
+                None => {
+                    if !matches!(param.ty, Type::Nat | Type::Int | Type::Unknown) {
+                        return None;
+                    }
+                    let value = self.num(scope, arg)?;
+                    let reg = self.reg();
+                    binds.push(Bind {
+                        reg,
+                        value,
+                        nat: param.ty == Type::Nat,
+                    });
+                    Val::Num(reg)
+                }
+            });
+        }
+        self.depth += 1;
+        Some((binds, inner, &func.body))
+    }
+
+    /// The writes of a list parameter's new value: `set_at` chains on the
+    /// parameter itself, a list literal or a comprehension.
+    fn list_writes(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        param: usize,
+        f: Fields,
+        out: &mut Vec<Write>,
+    ) -> Option<()> {
+        match &ir.kind {
+            IrKind::Local(s) if *s as usize == param => Some(()),
+            IrKind::Builtin(Builtin::SetAt, a) => {
+                let [target, index, value] = &a[..] else {
+                    return None;
+                };
+                self.list_writes(scope, target, param, f, out)?;
+                match (self.val(scope, index), self.val(scope, value)) {
+                    (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
+                        out.push(Write::Several(f, at, vs))
+                    }
+                    _ => {
+                        let i = self.num(scope, index)?;
+                        let v = self.num(scope, value)?;
+                        out.push(Write::Element(f, i, v));
+                    }
+                }
+                Some(())
+            }
+            // Every element is written, so earlier writes would be lost.
+            IrKind::List(items) if out.is_empty() && items.len() == f.len as usize => {
+                out.push(Write::Whole(f, self.nums(scope, items)?));
+                Some(())
+            }
+            IrKind::Comprehension { element, clauses } if out.is_empty() => {
+                let [clause] = &clauses[..] else { return None };
+                let over = self.seq(scope, &clause.generator.source)?;
+                let var = self.reg();
+                let mut inner = scope.clone();
+                *inner.get_mut(clause.generator.slot as usize)? = Some(Val::Num(var));
+                let guard = match &clause.guard {
+                    Some(g) => Some(self.truth(&mut inner, g)?),
+                    None => None,
+                };
+                let element = self.num(&mut inner, element)?;
+                out.push(Write::Comprehension {
+                    fields: f,
+                    var,
+                    over,
+                    guard,
+                    element,
+                });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// The writes of a string parameter's new value: a `set_at` chain.
+    fn cell_writes(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        param: usize,
+        f: Fields,
+        alphabet: &[u8],
+        out: &mut Vec<Write>,
+    ) -> Option<()> {
+        match &ir.kind {
+            IrKind::Local(s) if *s as usize == param => Some(()),
+            IrKind::Builtin(Builtin::SetAt, a) => {
+                let [target, index, value] = &a[..] else {
+                    return None;
+                };
+                self.cell_writes(scope, target, param, f, alphabet, out)?;
+                let i = self.num(scope, index)?;
+                let c = self.char(scope, value, f, alphabet)?;
+                out.push(Write::Cell(f, i, c));
+                Some(())
+            }
+            _ => None,
+        }
+    }
+}
+
+fn list_of_numbers(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
+    }
+}
+
+/// Tuple registers may hold negative numbers: only parameters that take
+/// any integers receive them.
+fn list_of_ints(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => matches!(**t, Type::Int | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
+    }
+}

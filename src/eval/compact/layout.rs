@@ -1,0 +1,208 @@
+//! How a position's arguments pack into one integer key: every number a
+//! field of a fixed width, a list a run of equal fields, a string a run of
+//! character codes. Widths come from the position a search starts at; a
+//! move that leaves a value wider than its field stops the compact search
+//! (the general one then answers), so a layout never loses a bit.
+
+use crate::eval::value::Value;
+use crate::types::Type;
+
+/// One parameter's place in the key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// A number every rule passes on unchanged: held aside, no bits.
+    Fixed(i64),
+    /// A natural number.
+    Scalar(Fields),
+    /// A list of natural numbers of a fixed length.
+    List(Fields),
+    /// A string of a fixed length, each character a code into `alphabet`.
+    Str(Fields, Vec<u8>),
+}
+
+/// Fields `first..first + len` (also the registers they decode into), each
+/// `width` bits, the first at bit `shift`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fields {
+    pub first: u32,
+    pub len: u32,
+    pub width: u32,
+    pub shift: u32,
+}
+
+impl Fields {
+    #[inline(always)]
+    pub fn mask(&self) -> u64 {
+        (1u64 << self.width) - 1
+    }
+
+    #[inline(always)]
+    pub fn shift_of(&self, i: u32) -> u32 {
+        self.shift + i * self.width
+    }
+
+    /// Whether `v` fits a field.
+    #[inline(always)]
+    pub fn fits(&self, v: i64) -> bool {
+        v >= 0 && (v as u64) <= self.mask()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub game: u32,
+    pub groups: Vec<Group>,
+    /// Fields in all, one register each.
+    pub fields: u32,
+    pub bits: u32,
+}
+
+/// Bits needed to write `n` (at least one).
+fn width_of(n: u64) -> u32 {
+    (64 - n.leading_zeros()).max(1)
+}
+
+impl Layout {
+    /// The layout for a search from a position with these arguments, where
+    /// `fixed[i]` says that every rule passes parameter `i` on unchanged and
+    /// `letters[i]` lists characters the rules may write into a string.
+    pub fn new(
+        game: u32,
+        types: &[Type],
+        args: &[Value],
+        fixed: &[bool],
+        letters: &[u8],
+    ) -> Option<Layout> {
+        let mut groups = Vec::new();
+        let mut fields = 0u32;
+        let mut bits = 0u32;
+        let mut span = |len: usize, width: u32| -> Option<Fields> {
+            let len = u32::try_from(len).ok()?;
+            let s = Fields {
+                first: fields,
+                len,
+                width,
+                shift: bits,
+            };
+            fields += len;
+            bits = bits.checked_add(len.checked_mul(width)?)?;
+            Some(s)
+        };
+        for ((ty, arg), &fixed) in types.iter().zip(args).zip(fixed) {
+            let group = match (ty, arg) {
+                (Type::Nat | Type::Int, Value::Int(n)) if fixed => Group::Fixed(*n),
+                (Type::Nat | Type::Int, Value::Int(n)) => {
+                    Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
+                }
+                (Type::List(t), Value::List(xs)) if matches!(**t, Type::Nat | Type::Int) => {
+                    let mut most = 0u64;
+                    for x in xs.iter() {
+                        let Value::Int(n) = x else { return None };
+                        most = most.max(u64::try_from(*n).ok()?);
+                    }
+                    Group::List(span(xs.len(), width_of(most))?)
+                }
+                (Type::Str, Value::Str(s)) if s.is_ascii() => {
+                    let mut alphabet: Vec<u8> = s.bytes().chain(letters.iter().copied()).collect();
+                    alphabet.sort_unstable();
+                    alphabet.dedup();
+                    let width = width_of(alphabet.len() as u64 - 1);
+                    Group::Str(span(s.len(), width)?, alphabet)
+                }
+                _ => return None,
+            };
+            groups.push(group);
+        }
+        // The top bit stays clear: keys are also table indices and shifts.
+        (bits < 64).then_some(Layout {
+            game,
+            groups,
+            fields,
+            bits,
+        })
+    }
+
+    /// The key of a position of this layout's game, if it fits.
+    pub fn encode(&self, game: u32, args: &[Value]) -> Option<u64> {
+        if game != self.game || args.len() != self.groups.len() {
+            return None;
+        }
+        let mut key = 0u64;
+        let put = |key: &mut u64, s: &Fields, i: u32, v: i64| -> Option<()> {
+            if !s.fits(v) {
+                return None;
+            }
+            *key |= (v as u64) << s.shift_of(i);
+            Some(())
+        };
+        for (group, arg) in self.groups.iter().zip(args) {
+            match (group, arg) {
+                (Group::Fixed(n), Value::Int(m)) if n == m => {}
+                (Group::Scalar(s), Value::Int(n)) => put(&mut key, s, 0, *n)?,
+                (Group::List(s), Value::List(xs)) if xs.len() == s.len as usize => {
+                    for (i, x) in xs.iter().enumerate() {
+                        let Value::Int(n) = x else { return None };
+                        put(&mut key, s, i as u32, *n)?;
+                    }
+                }
+                (Group::Str(s, alphabet), Value::Str(text)) if text.len() == s.len as usize => {
+                    for (i, b) in text.bytes().enumerate() {
+                        let code = alphabet.binary_search(&b).ok()?;
+                        put(&mut key, s, i as u32, code as i64)?;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(key)
+    }
+
+    /// Every field of a key, one register each.
+    #[inline]
+    pub fn decode(&self, key: u64, regs: &mut [i64]) {
+        for group in &self.groups {
+            let s = match group {
+                Group::Fixed(_) => continue,
+                Group::Scalar(s) | Group::List(s) | Group::Str(s, _) => s,
+            };
+            let mask = s.mask();
+            for i in 0..s.len {
+                regs[(s.first + i) as usize] = ((key >> s.shift_of(i)) & mask) as i64;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_hold_every_field_and_refuse_what_does_not_fit() {
+        let types = [Type::Nat, Type::List(Box::new(Type::Nat)), Type::Str];
+        let args = [
+            Value::Int(2),
+            Value::list(vec![Value::Int(5), Value::Int(0), Value::Int(3)]),
+            Value::str("..X"),
+        ];
+        let layout = Layout::new(0, &types, &args, &[true, false, false], b"O").unwrap();
+        // Piles of 3 bits each, three letters in 2 bits each.
+        assert_eq!(layout.bits, 3 * 3 + 3 * 2);
+        let key = layout.encode(0, &args).unwrap();
+        let mut regs = vec![0; layout.fields as usize];
+        layout.decode(key, &mut regs);
+        // '.' < 'O' < 'X' in the alphabet.
+        assert_eq!(regs, [5, 0, 3, 0, 0, 2]);
+        let wider = [
+            Value::Int(2),
+            Value::list(vec![Value::Int(8), Value::Int(0), Value::Int(3)]),
+            Value::str("..X"),
+        ];
+        assert_eq!(layout.encode(0, &wider), None);
+        let other_k = [Value::Int(3), args[1].clone(), args[2].clone()];
+        assert_eq!(layout.encode(0, &other_k), None);
+        let other_letter = [args[0].clone(), args[1].clone(), Value::str("..Y")];
+        assert_eq!(layout.encode(0, &other_letter), None);
+        assert_eq!(layout.encode(1, &args), None);
+    }
+}

@@ -1,0 +1,97 @@
+//! Games whose positions pack into one integer, searched without the
+//! interner: a position's arguments become fields of a key (`layout`), the
+//! rules are compiled once into code that reads those fields and writes the
+//! options' keys (`compile`, `code`, `run`), and `solve::dense` searches the
+//! keys. The general search stays the reference: whatever this code cannot
+//! answer exactly as the interpreter would, it gives back to it.
+
+mod code;
+mod compile;
+mod fused;
+mod layout;
+mod run;
+
+use super::interp::Interp;
+use super::positions::PosId;
+use super::value::Value;
+use crate::solve::dense::{Abort, KeyGame};
+use code::GameCode;
+use layout::Layout;
+use run::Machine;
+use std::any::Any;
+
+/// Whether value searches pack positions into keys where the rules allow:
+/// tests turn it down to compare the ways with each other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compact {
+    /// Always the general search.
+    Off,
+    /// Keys, every rule run step by step.
+    Plain,
+    /// Keys, with the innermost loops of known shapes run on the key.
+    #[default]
+    Fused,
+}
+
+/// A game's rules compiled for one layout, ready to list options of keys.
+pub struct CompactGame {
+    layout: Layout,
+    code: GameCode,
+    machine: Machine,
+}
+
+impl KeyGame for CompactGame {
+    fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
+        let start = out.len();
+        let made = self.machine.options(&self.layout, &self.code, key, out);
+        if made.is_none() {
+            out.truncate(start);
+            return Err(Abort);
+        }
+        Ok(())
+    }
+
+    fn bits(&self) -> u32 {
+        self.layout.bits
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Interp {
+    /// The game of `pos` compiled to keys, laid out to hold `pos`, and the
+    /// key of `pos`; `None` when its rules are beyond the compiled code.
+    pub fn compact_game(&mut self, pos: PosId) -> Option<(Box<dyn KeyGame>, u64)> {
+        if !self.lowering || self.compact == Compact::Off {
+            return None;
+        }
+        let mut args = Vec::new();
+        let g = self.positions.args_into(pos, &mut args);
+        let program = self.program.clone();
+        let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
+        let game = &program.games[g as usize];
+        let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
+        let layout = Layout::new(g, &types, &args, &fixed, &letters)?;
+        let key = layout.encode(g, &args)?;
+        let code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
+        let machine = Machine::new(&code);
+        Some((
+            Box::new(CompactGame {
+                layout,
+                code,
+                machine,
+            }),
+            key,
+        ))
+    }
+
+    /// The key of `pos` in a compiled game's layout, if it fits there.
+    pub fn compact_key(&self, game: &dyn KeyGame, pos: PosId) -> Option<u64> {
+        let game = game.as_any().downcast_ref::<CompactGame>()?;
+        let mut args: Vec<Value> = Vec::new();
+        let g = self.positions.args_into(pos, &mut args);
+        game.layout.encode(g, &args)
+    }
+}

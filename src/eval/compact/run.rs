@@ -1,0 +1,627 @@
+//! Running compiled rules on a key. Every function answers `None` where
+//! the interpreter might answer differently (an overflow, an index out of
+//! range, a value its field cannot hold, a collection past the size the
+//! interpreter allows): the search then stops, and the general one answers.
+
+use super::code::{Char, Fused, GameCode, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::layout::{Fields, Layout};
+use crate::eval::builtins::MAX_COLLECTION;
+use crate::syntax::ast::BinaryOp;
+
+/// Generator steps one position may take before the compact search gives
+/// it up to the general one, which checks for Ctrl-C at every step.
+const MAX_STEPS: usize = 1 << 24;
+
+/// Registers and scratch lists, reused from one position to the next.
+#[derive(Default)]
+pub struct Machine {
+    pub regs: Vec<i64>,
+    tuples: Vec<Vec<i64>>,
+    /// What each tuple generator walks: its items, or its ranges as pairs.
+    scratch: Vec<Vec<i64>>,
+    /// Where each `subsets` generator is in its items.
+    picks: Vec<Vec<usize>>,
+    steps: usize,
+    /// The key whose options are being made.
+    key: u64,
+}
+
+impl Machine {
+    pub fn new(code: &GameCode) -> Machine {
+        let tuples = code.tuples as usize;
+        Machine {
+            regs: vec![0; code.regs as usize],
+            tuples: vec![Vec::new(); tuples],
+            scratch: vec![Vec::new(); tuples],
+            picks: vec![Vec::new(); tuples],
+            steps: 0,
+            key: 0,
+        }
+    }
+
+    /// Appends the keys of the options of `key` to `out`.
+    pub fn options(
+        &mut self,
+        layout: &Layout,
+        code: &GameCode,
+        key: u64,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        if code.decode {
+            layout.decode(key, &mut self.regs);
+        }
+        self.key = key;
+        if let Some(lose) = &code.lose {
+            if self.truth(lose)? {
+                return Some(());
+            }
+        }
+        self.steps = 0;
+        for rule in &code.rules {
+            self.generate(rule, 0, key, out)?;
+        }
+        Some(())
+    }
+
+    fn step(&mut self) -> Option<()> {
+        self.steps += 1;
+        (self.steps <= MAX_STEPS).then_some(())
+    }
+
+    fn steps(&mut self, n: usize) -> Option<()> {
+        self.steps = self.steps.saturating_add(n);
+        (self.steps <= MAX_STEPS).then_some(())
+    }
+
+    fn generate(&mut self, rule: &Rule, depth: usize, key: u64, out: &mut Vec<u64>) -> Option<()> {
+        if let Some(fused) = &rule.fused {
+            if depth + 1 == rule.gens.len() {
+                return self.fused(fused, rule, key, out);
+            }
+        }
+        let Some(gen) = rule.gens.get(depth) else {
+            if let Some(guard) = &rule.guard {
+                if !self.truth(guard)? {
+                    return Some(());
+                }
+            }
+            let k = self.written(&rule.writes, key)?;
+            out.push(k);
+            return Some(());
+        };
+        match (&gen.source, gen.target) {
+            (Source::Each(seq), Target::Reg(r)) => {
+                let (start, end) = self.bounds(seq)?;
+                let mut i = start;
+                while i < end {
+                    self.step()?;
+                    self.regs[r as usize] = self.item(seq, i)?;
+                    self.generate(rule, depth + 1, key, out)?;
+                    i += 1;
+                }
+                Some(())
+            }
+            (Source::Subsets(items, lo, hi), Target::Tuple(t)) => {
+                let (lo, hi) = (self.num(lo)?, self.num(hi)?);
+                self.subsets(items, lo, hi, t as usize, rule, depth, key, out)
+            }
+            (Source::ProductOf { .. } | Source::ProductList(_), Target::Tuple(t)) => {
+                self.product(&gen.source, t as usize, rule, depth, key, out)
+            }
+            _ => None,
+        }
+    }
+
+    /// The positions `start..end` a sequence's items are read at (with
+    /// `item`): the numbers themselves for a range, indices otherwise.
+    fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
+        Some(match seq {
+            Seq::Range(lo, hi, inclusive) => {
+                let lo = self.num(lo)?;
+                let hi = self.num(hi)?;
+                (lo, if *inclusive { hi.checked_add(1)? } else { hi })
+            }
+            Seq::Fields(f) => (0, i64::from(f.len)),
+            Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
+        })
+    }
+
+    #[inline(always)]
+    fn item(&self, seq: &Seq, i: i64) -> Option<i64> {
+        Some(match seq {
+            Seq::Range(..) => i,
+            Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
+            Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn subsets(
+        &mut self,
+        items: &Seq,
+        lo: i64,
+        hi: i64,
+        t: usize,
+        rule: &Rule,
+        depth: usize,
+        key: u64,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        let (start, end) = self.bounds(items)?;
+        let n = usize::try_from(end.saturating_sub(start).max(0)).ok()?;
+        if n > 64 {
+            return None;
+        }
+        let mut list = std::mem::take(&mut self.scratch[t]);
+        list.clear();
+        for i in start..end {
+            list.push(self.item(items, i)?);
+        }
+        self.scratch[t] = list;
+        let (lo, hi) = (lo.max(0) as usize, hi.min(n as i64));
+        if hi < 0 || (lo as i64) > hi {
+            return Some(());
+        }
+        let hi = hi as usize;
+        // The interpreter refuses to build more elements than this.
+        let mut count: u128 = 0;
+        for k in lo..=hi {
+            count += binomial(n, k);
+        }
+        if count.saturating_mul(hi.max(1) as u128) > MAX_COLLECTION as u128 {
+            return None;
+        }
+        for k in lo..=hi {
+            let mut pick: Vec<usize> = std::mem::take(&mut self.picks[t]);
+            pick.clear();
+            pick.extend(0..k);
+            loop {
+                self.step()?;
+                let tuple = &mut self.tuples[t];
+                tuple.clear();
+                tuple.extend(pick.iter().map(|&i| self.scratch[t][i]));
+                self.generate(rule, depth + 1, key, out)?;
+                // The next k-subset in lexicographic order.
+                let Some(j) = (0..k).rev().find(|&j| pick[j] < n - k + j) else {
+                    break;
+                };
+                pick[j] += 1;
+                for m in j + 1..k {
+                    pick[m] = pick[m - 1] + 1;
+                }
+            }
+            self.picks[t] = pick;
+        }
+        Some(())
+    }
+
+    fn product(
+        &mut self,
+        source: &Source,
+        t: usize,
+        rule: &Rule,
+        depth: usize,
+        key: u64,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        let mut ranges = std::mem::take(&mut self.scratch[t]);
+        ranges.clear();
+        let made = self.ranges(source, &mut ranges);
+        self.scratch[t] = ranges;
+        made?;
+        let ranges = &self.scratch[t];
+        let lists = ranges.len() / 2;
+        if product_size(ranges)? == 0 {
+            return Some(());
+        }
+        let tuple = &mut self.tuples[t];
+        tuple.clear();
+        tuple.extend((0..lists).map(|d| ranges[2 * d]));
+        loop {
+            self.step()?;
+            self.generate(rule, depth + 1, key, out)?;
+            // Count up, the last list fastest.
+            let mut d = lists;
+            loop {
+                if d == 0 {
+                    return Some(());
+                }
+                d -= 1;
+                let tuple = &mut self.tuples[t];
+                tuple[d] += 1;
+                if tuple[d] < self.scratch[t][2 * d + 1] {
+                    break;
+                }
+                tuple[d] = self.scratch[t][2 * d];
+            }
+        }
+    }
+
+    fn fused(&mut self, fused: &Fused, rule: &Rule, key: u64, out: &mut Vec<u64>) -> Option<()> {
+        match *fused {
+            Fused::Place { fields, from, to } => {
+                self.steps(fields.len as usize)?;
+                let mut cells = cells_equal(key, &fields, from);
+                let change = (to as u64).wrapping_sub(from as u64);
+                while cells != 0 {
+                    let i = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    out.push(key.wrapping_add(change << fields.shift_of(i)));
+                }
+                Some(())
+            }
+            Fused::SetProduct { fields, at, tuple } => {
+                let t = tuple as usize;
+                let source = &rule.gens.last()?.source;
+                let mut ranges = std::mem::take(&mut self.scratch[t]);
+                ranges.clear();
+                let made = self.ranges(source, &mut ranges);
+                self.scratch[t] = ranges;
+                made?;
+                let count = product_size(&self.scratch[t])?;
+                if count == 0 {
+                    return Some(());
+                }
+                self.steps(usize::try_from(count).ok()?)?;
+                let at = &self.tuples[at as usize];
+                let ranges = &self.scratch[t];
+                let lists = ranges.len() / 2;
+                let distinct = (0..at.len()).all(|i| !at[..i].contains(&at[i]));
+                if at.len() != lists || !distinct {
+                    // A mismatch is an error, and a repeated index a
+                    // rarity: the step-by-step loop handles both.
+                    return self.product(source, t, rule, rule.gens.len() - 1, key, out);
+                }
+                // Each element's place, and the key at the first tuple.
+                let mut k = key;
+                let mut shifts = [0u32; 64];
+                for d in 0..lists {
+                    let i = u32::try_from(at[d]).ok().filter(|&i| i < fields.len)?;
+                    let (lo, hi) = (ranges[2 * d], ranges[2 * d + 1]);
+                    if !fields.fits(lo) || !fields.fits(hi - 1) {
+                        return None;
+                    }
+                    shifts[d] = fields.shift_of(i);
+                    k = k & !(fields.mask() << shifts[d]) | (lo as u64) << shifts[d];
+                }
+                let Some(last) = lists.checked_sub(1) else {
+                    // The product of no lists: one empty tuple.
+                    out.push(k);
+                    return Some(());
+                };
+                out.reserve(usize::try_from(count).ok()?);
+                // The last element runs fastest: its keys are a run with a
+                // fixed step, made in one loop the compiler can widen.
+                let run = (ranges[2 * last + 1] - ranges[2 * last]) as u64;
+                let step = 1u64 << shifts[last];
+                let cur = &mut self.tuples[t];
+                cur.clear();
+                cur.extend((0..lists).map(|d| ranges[2 * d]));
+                loop {
+                    out.extend((0..run).map(|j| k + j * step));
+                    let mut d = last;
+                    loop {
+                        if d == 0 {
+                            return Some(());
+                        }
+                        d -= 1;
+                        cur[d] += 1;
+                        k += 1 << shifts[d];
+                        if cur[d] < ranges[2 * d + 1] {
+                            break;
+                        }
+                        let lo = ranges[2 * d];
+                        k -= ((cur[d] - lo) as u64) << shifts[d];
+                        cur[d] = lo;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A product's ranges, as (lo, hi) pairs with hi exclusive.
+    fn ranges(&mut self, source: &Source, out: &mut Vec<i64>) -> Option<()> {
+        let mut push = |me: &mut Self, lo: &Num, hi: &Num, inclusive: bool| -> Option<()> {
+            let lo = me.num(lo)?;
+            let hi = me.num(hi)?;
+            out.push(lo);
+            out.push(if inclusive { hi.checked_add(1)? } else { hi });
+            Some(())
+        };
+        match source {
+            Source::ProductOf {
+                over,
+                var,
+                lo,
+                hi,
+                inclusive,
+            } => {
+                let (start, end) = self.bounds(over)?;
+                for i in start..end {
+                    self.regs[*var as usize] = self.item(over, i)?;
+                    push(self, lo, hi, *inclusive)?;
+                }
+            }
+            Source::ProductList(list) => {
+                for (lo, hi, inclusive) in list {
+                    push(self, lo, hi, *inclusive)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// The key of the position a move's writes make from `key`.
+    fn written(&mut self, writes: &[Write], key: u64) -> Option<u64> {
+        let mut k = key;
+        for w in writes {
+            match w {
+                Write::Scalar(f, n) => {
+                    let v = self.num(n)?;
+                    k = put(k, f, 0, v)?;
+                }
+                Write::Element(f, i, n) => {
+                    let i = self.index(f, i)?;
+                    let v = self.num(n)?;
+                    k = put(k, f, i, v)?;
+                }
+                Write::Cell(f, i, c) => {
+                    let i = self.index(f, i)?;
+                    let v = self.char(c)?;
+                    k = put(k, f, i, v)?;
+                }
+                Write::Several(f, at, vs) => {
+                    let (at, vs) = (&self.tuples[*at as usize], &self.tuples[*vs as usize]);
+                    if at.len() != vs.len() {
+                        return None;
+                    }
+                    for (&i, &v) in at.iter().zip(vs) {
+                        let i = u32::try_from(i).ok().filter(|&i| i < f.len)?;
+                        k = put(k, f, i, v)?;
+                    }
+                }
+                Write::Whole(f, items) => {
+                    for (i, n) in items.iter().enumerate() {
+                        let v = self.num(n)?;
+                        k = put(k, f, i as u32, v)?;
+                    }
+                }
+                Write::Comprehension {
+                    fields,
+                    var,
+                    over,
+                    guard,
+                    element,
+                } => {
+                    let (start, end) = self.bounds(over)?;
+                    let mut made = 0u32;
+                    for i in start..end {
+                        self.step()?;
+                        self.regs[*var as usize] = self.item(over, i)?;
+                        if let Some(g) = guard {
+                            if !self.truth(g)? {
+                                continue;
+                            }
+                        }
+                        let v = self.num(element)?;
+                        if made >= fields.len {
+                            return None;
+                        }
+                        k = put(k, fields, made, v)?;
+                        made += 1;
+                    }
+                    if made != fields.len {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(k)
+    }
+
+    fn index(&mut self, f: &Fields, i: &Num) -> Option<u32> {
+        let i = self.num(i)?;
+        u32::try_from(i).ok().filter(|&i| i < f.len)
+    }
+
+    fn char(&mut self, c: &Char) -> Option<i64> {
+        match c {
+            Char::Code(code) => Some(*code),
+            Char::Cell(f, i) => {
+                let i = self.index(f, i)?;
+                Some(self.regs[(f.first + i) as usize])
+            }
+        }
+    }
+
+    pub fn num(&mut self, n: &Num) -> Option<i64> {
+        use BinaryOp::*;
+        Some(match n {
+            Num::Lit(v) => *v,
+            Num::Reg(r) => self.regs[*r as usize],
+            Num::Field(f, i) => {
+                let i = self.index(f, i)?;
+                self.regs[(f.first + i) as usize]
+            }
+            Num::TupleAt(t, i) => {
+                let i = usize::try_from(self.num(i)?).ok()?;
+                *self.tuples[*t as usize].get(i)?
+            }
+            Num::TupleLen(t) => self.tuples[*t as usize].len() as i64,
+            Num::Binary(op, l, r) => {
+                let a = self.num(l)?;
+                let b = self.num(r)?;
+                match op {
+                    Add => a.checked_add(b)?,
+                    Sub => a.checked_sub(b)?,
+                    Mul => a.checked_mul(b)?,
+                    Div => a.checked_div_euclid(b)?,
+                    Rem => a.checked_rem_euclid(b)?,
+                    BitOr => a | b,
+                    BitXor => a ^ b,
+                    BitAnd => a & b,
+                    Shl => {
+                        let s = u32::try_from(b).ok().filter(|s| *s < 63)?;
+                        let v = a.checked_shl(s)?;
+                        if v >> s != a {
+                            return None;
+                        }
+                        v
+                    }
+                    Shr => a >> u32::try_from(b).ok().filter(|s| *s < 64)?,
+                    _ => return None,
+                }
+            }
+            Num::Neg(x) => self.num(x)?.checked_neg()?,
+            Num::Abs(x) => self.num(x)?.checked_abs()?,
+            Num::Min(xs) | Num::Max(xs) => {
+                let mut best = self.num(&xs[0])?;
+                for x in &xs[1..] {
+                    let v = self.num(x)?;
+                    best = if matches!(n, Num::Min(_)) {
+                        best.min(v)
+                    } else {
+                        best.max(v)
+                    };
+                }
+                best
+            }
+            Num::SumFields(f) => {
+                let mut total: i64 = 0;
+                for i in 0..f.len {
+                    total = total.checked_add(self.regs[(f.first + i) as usize])?;
+                }
+                total
+            }
+            Num::SumTuple(t) => {
+                let mut total: i64 = 0;
+                for &v in &self.tuples[*t as usize] {
+                    total = total.checked_add(v)?;
+                }
+                total
+            }
+            Num::If(c, a, b) => {
+                if self.truth(c)? {
+                    self.num(a)?
+                } else {
+                    self.num(b)?
+                }
+            }
+            Num::Let(bind, body) => {
+                let v = self.num(&bind.value)?;
+                if bind.nat && v < 0 {
+                    return None;
+                }
+                self.regs[bind.reg as usize] = v;
+                self.num(body)?
+            }
+        })
+    }
+
+    pub fn truth(&mut self, t: &Truth) -> Option<bool> {
+        use BinaryOp::*;
+        Some(match t {
+            Truth::Lit(b) => *b,
+            Truth::Not(x) => !self.truth(x)?,
+            Truth::And(a, b) => self.truth(a)? && self.truth(b)?,
+            Truth::Or(a, b) => self.truth(a)? || self.truth(b)?,
+            Truth::Compare(op, a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                match op {
+                    Eq => a == b,
+                    Ne => a != b,
+                    Lt => a < b,
+                    Le => a <= b,
+                    Gt => a > b,
+                    Ge => a >= b,
+                    _ => return None,
+                }
+            }
+            Truth::SameChar(eq, a, b) => (self.char(a)? == self.char(b)?) == *eq,
+            Truth::Has(f, codes) => match codes {
+                Some(codes) => has(self.key, f, codes),
+                None => false,
+            },
+            Truth::Let(bind, body) => {
+                let v = self.num(&bind.value)?;
+                if bind.nat && v < 0 {
+                    return None;
+                }
+                self.regs[bind.reg as usize] = v;
+                self.truth(body)?
+            }
+        })
+    }
+}
+
+/// `key` with field `i` of `f` set to `v`, if `v` fits.
+#[inline(always)]
+fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
+    if !f.fits(v) {
+        return None;
+    }
+    let shift = f.shift_of(i);
+    Some(key & !(f.mask() << shift) | (v as u64) << shift)
+}
+
+/// How many tuples a product of these ranges has, or `None` past the
+/// interpreter's limit on a product (counted as it counts, elements too).
+fn product_size(ranges: &[i64]) -> Option<u128> {
+    let mut tuples: u128 = 1;
+    for (d, pair) in ranges.chunks_exact(2).enumerate() {
+        let len = pair[1].saturating_sub(pair[0]).max(0) as u128;
+        if len > MAX_COLLECTION as u128 || tuples * len * (d as u128 + 1) > MAX_COLLECTION as u128 {
+            return None;
+        }
+        tuples *= len;
+    }
+    Some(tuples)
+}
+
+/// Bit `i` set when cell `i` of the string in fields `f` holds `code`.
+#[inline(always)]
+fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
+    let all = if f.len == 64 {
+        u64::MAX
+    } else {
+        (1u64 << f.len) - 1
+    };
+    if f.width == 1 {
+        let cells = (key >> f.shift) & all;
+        return match code {
+            0 => !cells & all,
+            1 => cells,
+            _ => 0,
+        };
+    }
+    let mut found = 0u64;
+    for i in 0..f.len {
+        if ((key >> f.shift_of(i)) & f.mask()) as i64 == code {
+            found |= 1 << i;
+        }
+    }
+    found
+}
+
+/// Whether the string in fields `f` holds the text with these codes.
+fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
+    let m = codes.len() as u32;
+    if m > f.len {
+        return false;
+    }
+    // Bit i: the text could start at cell i.
+    let mut starts = (1u64 << (f.len - m + 1)) - 1;
+    for (j, &c) in codes.iter().enumerate() {
+        starts &= cells_equal(key, f, c) >> j;
+    }
+    starts != 0
+}
+
+fn binomial(n: usize, k: usize) -> u128 {
+    let mut c: u128 = 1;
+    for i in 0..k {
+        c = c * (n - i) as u128 / (i + 1) as u128;
+    }
+    c
+}

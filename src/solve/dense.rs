@@ -1,0 +1,306 @@
+//! The search of a game whose positions pack into one integer key (see
+//! `eval::compact`): options are keys made straight from keys, and values
+//! live in a table indexed by the key itself when the keys are short (two
+//! bytes a possible position), or in a hash map when they are not. The
+//! search is depth-first with its own stack, as the general memo's is.
+//!
+//! Whatever the compiled rules cannot answer as the interpreter would (an
+//! overflow, an index out of range, a value that does not fit the key, a
+//! cycle) stops this search with `Abort`; the general search then answers,
+//! and reports any error with its span.
+
+use crate::error::{Error, ErrorKind};
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
+use std::any::Any;
+
+/// The compiled rules cannot answer; the general search must.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abort;
+
+/// A game whose positions are keys of at most `bits` bits.
+pub trait KeyGame: Any {
+    /// Appends the keys of the position's options to `out`; none when the
+    /// player to move has lost.
+    fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort>;
+    /// How many bits a key has.
+    fn bits(&self) -> u32;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Keys this short get a table with an entry for every key.
+const DENSE_BITS: u32 = 24;
+/// How often (in positions opened) the search looks for Ctrl-C.
+const CHECK_EVERY: usize = 1 << 10;
+
+// In this order, so that a dense entry of 0 (fresh) reads as unknown and
+// 1 as open: see `Dense`.
+const UNKNOWN: u32 = u32::MAX - 1;
+const ON_STACK: u32 = u32::MAX;
+
+/// Values by key, with the two marks above.
+trait Store {
+    fn get(&self, key: u64) -> u32;
+    /// Stores a value or a mark; `Abort` for a value it cannot hold.
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort>;
+}
+
+/// An entry for every key, a value `v` stored as `v + 2` so that a fresh
+/// (zeroed) table reads as unknown everywhere.
+struct Dense(Vec<u16>);
+
+impl Store for Dense {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        u32::from(self.0[key as usize]).wrapping_sub(2)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort> {
+        self.0[key as usize] = u16::try_from(v.wrapping_add(2)).map_err(|_| Abort)?;
+        Ok(())
+    }
+}
+
+struct Hashed(HashMap<u64, u32, FxBuildHasher>);
+
+impl Store for Hashed {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        self.0.get(&key).copied().unwrap_or(UNKNOWN)
+    }
+
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort> {
+        if v == UNKNOWN {
+            self.0.remove(&key);
+        } else {
+            self.0.insert(key, v);
+        }
+        Ok(())
+    }
+}
+
+enum Table {
+    Dense(Dense),
+    Hashed(Hashed),
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        if bits <= DENSE_BITS {
+            Table::Dense(Dense(vec![0; 1 << bits]))
+        } else {
+            Table::Hashed(Hashed(HashMap::default()))
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Table::Dense(t) => t.0.capacity() * 2,
+            // A key, a value (padded to 16 bytes) and a control byte a slot.
+            Table::Hashed(m) => m.0.capacity() * 17,
+        }
+    }
+}
+
+/// An open position: its key, where its options start in the arena, the
+/// next option to look at, and the values of those looked at so far.
+struct Frame {
+    key: u64,
+    start: usize,
+    next: usize,
+    /// Values below 64, as bits.
+    seen: u64,
+    /// Whether any value was 64 or more.
+    high: bool,
+}
+
+/// A compiled game with the values found so far.
+pub struct DenseSearch {
+    pub game: Box<dyn KeyGame>,
+    table: Table,
+    /// Positions whose value the table holds.
+    pub positions: usize,
+    /// Positions whose values were asked for (and so are kept elsewhere too).
+    pub answered: usize,
+    /// The options of the open positions, one after another.
+    arena: Vec<u64>,
+    /// The open positions: key, where its options start, the next to look at.
+    stack: Vec<Frame>,
+    spill: Vec<u32>,
+}
+
+impl DenseSearch {
+    pub fn new(game: Box<dyn KeyGame>) -> DenseSearch {
+        let table = Table::new(game.bits());
+        DenseSearch {
+            game,
+            table,
+            positions: 0,
+            answered: 0,
+            arena: Vec::new(),
+            stack: Vec::new(),
+            spill: Vec::new(),
+        }
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.table.heap_bytes()
+    }
+
+    /// The value of the position with this key, searched if not known:
+    /// `Ok(None)` when the compiled rules cannot answer.
+    pub fn value(&mut self, root: u64, max_states: usize) -> Result<Option<u32>, Error> {
+        let mut search = Search {
+            game: &mut *self.game,
+            positions: &mut self.positions,
+            arena: &mut self.arena,
+            stack: &mut self.stack,
+            spill: &mut self.spill,
+            max_states,
+        };
+        let result = match &mut self.table {
+            Table::Dense(t) => search.value(t, root),
+            Table::Hashed(t) => search.value(t, root),
+        };
+        self.stack.clear();
+        self.arena.clear();
+        result
+    }
+}
+
+/// One search's borrowed state.
+struct Search<'a> {
+    game: &'a mut dyn KeyGame,
+    positions: &'a mut usize,
+    arena: &'a mut Vec<u64>,
+    stack: &'a mut Vec<Frame>,
+    spill: &'a mut Vec<u32>,
+    max_states: usize,
+}
+
+impl Search<'_> {
+    fn value<S: Store>(&mut self, table: &mut S, root: u64) -> Result<Option<u32>, Error> {
+        let known = table.get(root);
+        if known < UNKNOWN {
+            return Ok(Some(known));
+        }
+        let result = self.run(table, root);
+        if !matches!(result, Ok(Ok(_))) {
+            // Leave nothing marked as open; the values found stay.
+            for frame in self.stack.iter() {
+                let _ = table.set(frame.key, UNKNOWN);
+            }
+        }
+        Ok(result?.ok())
+    }
+
+    fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Result<(), Abort>, Error> {
+        *self.positions += 1;
+        if *self.positions > self.max_states {
+            return Err(Error::new(
+                ErrorKind::StateLimit {
+                    limit: self.max_states,
+                },
+                Default::default(),
+            ));
+        }
+        if *self.positions % CHECK_EVERY == 0 && crate::interrupt::requested() {
+            return Err(Error::new(
+                crate::interrupt::stop_kind(),
+                Default::default(),
+            ));
+        }
+        let start = self.arena.len();
+        if let Err(a) = self.game.options(key, self.arena) {
+            *self.positions -= 1;
+            return Ok(Err(a));
+        }
+        if let Err(a) = table.set(key, ON_STACK) {
+            *self.positions -= 1;
+            self.arena.truncate(start);
+            return Ok(Err(a));
+        }
+        self.stack.push(Frame {
+            key,
+            start,
+            next: start,
+            seen: 0,
+            high: false,
+        });
+        Ok(Ok(()))
+    }
+
+    fn run<S: Store>(&mut self, table: &mut S, root: u64) -> Result<Result<u32, Abort>, Error> {
+        if let Err(a) = self.open(table, root)? {
+            return Ok(Err(a));
+        }
+        loop {
+            let Some(frame) = self.stack.last_mut() else {
+                unreachable!("the root's frame is closed only by returning");
+            };
+            let mut descend = None;
+            let options = &self.arena[..];
+            while frame.next < options.len() {
+                let option = options[frame.next];
+                let v = table.get(option);
+                if v >= UNKNOWN {
+                    if v == ON_STACK {
+                        // A cycle: the general search reports it.
+                        return Ok(Err(Abort));
+                    }
+                    descend = Some(option);
+                    break;
+                }
+                if v < 64 {
+                    frame.seen |= 1 << v;
+                } else {
+                    frame.high = true;
+                }
+                frame.next += 1;
+            }
+            if let Some(option) = descend {
+                if let Err(a) = self.open(table, option)? {
+                    return Ok(Err(a));
+                }
+                continue;
+            }
+            let (key, start) = (frame.key, frame.start);
+            let mut v = (!frame.seen).trailing_zeros();
+            if v == 64 && frame.high {
+                v = self.mex_past_64(table, start);
+            }
+            if let Err(a) = table.set(key, v) {
+                return Ok(Err(a));
+            }
+            self.arena.truncate(start);
+            self.stack.pop();
+            if self.stack.is_empty() {
+                return Ok(Ok(v));
+            }
+        }
+    }
+
+    /// The least value missing among the options from `start` on, when
+    /// every value below 64 is there.
+    fn mex_past_64<S: Store>(&mut self, table: &S, start: usize) -> u32 {
+        self.spill.clear();
+        self.spill.extend(
+            self.arena[start..]
+                .iter()
+                .map(|&o| table.get(o))
+                .filter(|&v| v >= 64),
+        );
+        self.spill.sort_unstable();
+        self.spill.dedup();
+        let mut m = 64;
+        for &v in self.spill.iter() {
+            if v == m {
+                m += 1;
+            } else if v > m {
+                break;
+            }
+        }
+        m
+    }
+}
