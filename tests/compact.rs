@@ -6,10 +6,8 @@
 
 mod common;
 
-use common::session_with;
-use grundy::eval::{Compact, PosId};
-use grundy::session::Session;
-use std::collections::HashSet;
+use common::{reachable, session_with};
+use grundy::eval::Compact;
 
 /// Games in every shape the compiler knows, and some it refuses or must
 /// give up on part way.
@@ -103,33 +101,6 @@ const STARTS: &[&str] = &[
     "Bad([1, 2, 3])",
     "Below(5)",
 ];
-
-/// Every position reachable from `start` (by the general rules), up to
-/// `limit` of them, the start first.
-fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId> {
-    let parts = session
-        .position(start)
-        .unwrap_or_else(|e| panic!("cannot build `{start}`: {e:?}"));
-    let mut seen: HashSet<PosId> = parts.iter().copied().collect();
-    let mut queue: Vec<PosId> = parts.to_vec();
-    let mut at = 0;
-    while at < queue.len() && queue.len() < limit {
-        let pos = queue[at];
-        at += 1;
-        let mut moves = Vec::new();
-        if session.interp.moves_of(pos, false, &mut moves).is_err() {
-            continue;
-        }
-        for m in moves {
-            for &p in m.result.iter() {
-                if seen.insert(p) {
-                    queue.push(p);
-                }
-            }
-        }
-    }
-    queue
-}
 
 /// The value of each position, or its error, in a fresh session searching
 /// the way `mode` says; `reverse` asks in the opposite order, so that later

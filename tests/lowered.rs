@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::session_with;
+use common::{reachable, session_with};
 use grundy::eval::PosId;
 use grundy::session::Session;
-use std::collections::HashSet;
 
 /// Rules that use every construct the lowering knows, and some it refuses
 /// (sets, strings built by joining, helpers of several shapes).
@@ -78,33 +77,6 @@ game Huge(n: int) {
   move grow(k in 0..1) if n < 5 => Huge(big(n + 2));
 }
 "#;
-
-/// Every position reachable from `start`, up to `limit` of them.
-fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId> {
-    let parts = session
-        .position(start)
-        .unwrap_or_else(|e| panic!("cannot build `{start}`: {e:?}"));
-    let mut seen: HashSet<PosId> = parts.iter().copied().collect();
-    let mut queue: Vec<PosId> = parts.to_vec();
-    let mut at = 0;
-    while at < queue.len() && queue.len() < limit {
-        let pos = queue[at];
-        at += 1;
-        let mut moves = Vec::new();
-        session.interp.lowering = false;
-        if session.interp.moves_of(pos, false, &mut moves).is_err() {
-            continue;
-        }
-        for m in moves {
-            for &p in m.result.iter() {
-                if seen.insert(p) {
-                    queue.push(p);
-                }
-            }
-        }
-    }
-    queue
-}
 
 /// The moves of `pos` with lowering on or off, as comparable data.
 type Listed = Result<Vec<(u32, Vec<PosId>, Option<String>)>, String>;

@@ -64,7 +64,6 @@ impl<'a> Runner<'a> {
     }
 
     pub fn num(&mut self, code: &Num, env: &mut Env) -> Option<i64> {
-        use BinaryOp::*;
         Some(match code {
             Num::Lit(n) => *n,
             Num::Local(slot) => int(&env[*slot as usize])?,
@@ -75,18 +74,7 @@ impl<'a> Runner<'a> {
             Num::Binary(op, lhs, rhs) => {
                 let a = self.quick(lhs, env)?;
                 let b = self.quick(rhs, env)?;
-                match op {
-                    Add => a.checked_add(b)?,
-                    Sub => a.checked_sub(b)?,
-                    Mul => a.checked_mul(b)?,
-                    // Zero divisors are the interpreter's to report.
-                    Div => a.checked_div_euclid(b)?,
-                    Rem => a.checked_rem_euclid(b)?,
-                    BitOr => a | b,
-                    BitXor => a ^ b,
-                    BitAnd => a & b,
-                    _ => return None,
-                }
+                arithmetic(*op, a, b)?
             }
             Num::Neg(operand) => self.num(operand, env)?.checked_neg()?,
             Num::Len(slot) => i64::try_from(env[*slot as usize].count()?).ok()?,
@@ -329,9 +317,37 @@ fn fits(ty: &Type, v: &Value) -> bool {
     }
 }
 
+/// `a op b` for an arithmetic operator, as the interpreter computes it;
+/// `None` where it would report an error (an overflow, a zero divisor, a
+/// shift out of range), which is then the interpreter's to report.
+#[inline(always)]
+pub fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
+    use BinaryOp::*;
+    Some(match op {
+        Add => a.checked_add(b)?,
+        Sub => a.checked_sub(b)?,
+        Mul => a.checked_mul(b)?,
+        Div => a.checked_div_euclid(b)?,
+        Rem => a.checked_rem_euclid(b)?,
+        BitOr => a | b,
+        BitXor => a ^ b,
+        BitAnd => a & b,
+        Shl => {
+            let s = u32::try_from(b).ok().filter(|s| *s < 63)?;
+            let v = a.checked_shl(s)?;
+            if v >> s != a {
+                return None;
+            }
+            v
+        }
+        Shr => a >> u32::try_from(b).ok().filter(|s| *s < 64)?,
+        _ => return None,
+    })
+}
+
 /// `a op b` for a comparison operator.
 #[inline(always)]
-fn compare(op: BinaryOp, a: i64, b: i64) -> Option<bool> {
+pub fn compare(op: BinaryOp, a: i64, b: i64) -> Option<bool> {
     use BinaryOp::*;
     Some(match op {
         Eq => a == b,

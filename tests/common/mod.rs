@@ -4,7 +4,9 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+use grundy::eval::PosId;
 use grundy::session::Session;
+use std::collections::HashSet;
 
 /// A session with `text` loaded; panics with grundy's errors if it does not
 /// parse or check.
@@ -99,4 +101,34 @@ pub fn wait_or_kill(
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
+}
+
+/// Every position reachable from `start` by the interpreter alone (no
+/// lowered code), up to `limit` of them, the start first.
+pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId> {
+    let parts = session
+        .position(start)
+        .unwrap_or_else(|e| panic!("cannot build `{start}`: {e:?}"));
+    let mut seen: HashSet<PosId> = parts.iter().copied().collect();
+    let mut queue: Vec<PosId> = parts.to_vec();
+    let mut at = 0;
+    let lowering = session.interp.lowering;
+    session.interp.lowering = false;
+    while at < queue.len() && queue.len() < limit {
+        let pos = queue[at];
+        at += 1;
+        let mut moves = Vec::new();
+        if session.interp.moves_of(pos, false, &mut moves).is_err() {
+            continue;
+        }
+        for m in moves {
+            for &p in m.result.iter() {
+                if seen.insert(p) {
+                    queue.push(p);
+                }
+            }
+        }
+    }
+    session.interp.lowering = lowering;
+    queue
 }

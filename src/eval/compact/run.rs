@@ -3,10 +3,10 @@
 //! range, a value its field cannot hold, a collection past the size the
 //! interpreter allows): the search then stops, and the general one answers.
 
-use super::code::{Char, Fused, GameCode, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{Bind, Char, Fused, GameCode, Num, Rule, Seq, Source, Target, Truth, Write};
 use super::layout::{Fields, Layout};
 use crate::eval::builtins::MAX_COLLECTION;
-use crate::syntax::ast::BinaryOp;
+use crate::eval::lowered_run::{arithmetic, compare};
 
 /// Generator steps one position may take before the compact search gives
 /// it up to the general one, which checks for Ctrl-C at every step.
@@ -289,21 +289,25 @@ impl Machine {
                     out.push(k);
                     return Some(());
                 };
-                out.reserve(usize::try_from(count).ok()?);
-                // The last element runs fastest: its keys are a run with a
-                // fixed step, made in one loop the compiler can widen.
-                let run = (ranges[2 * last + 1] - ranges[2 * last]) as u64;
+                // Room for every key at once; the last element runs
+                // fastest, so its keys are runs with a fixed step, each
+                // written in one loop the compiler can widen.
+                let first = out.len();
+                out.resize(first + usize::try_from(count).ok()?, 0);
+                let slots = &mut out[first..];
+                let run = (ranges[2 * last + 1] - ranges[2 * last]) as usize;
                 let step = 1u64 << shifts[last];
                 let cur = &mut self.tuples[t];
                 cur.clear();
                 cur.extend((0..lists).map(|d| ranges[2 * d]));
-                loop {
-                    out.extend((0..run).map(|j| k + j * step));
+                for chunk in slots.chunks_exact_mut(run) {
+                    let mut at = k;
+                    for slot in chunk {
+                        *slot = at;
+                        at += step;
+                    }
                     let mut d = last;
-                    loop {
-                        if d == 0 {
-                            return Some(());
-                        }
+                    while d > 0 {
                         d -= 1;
                         cur[d] += 1;
                         k += 1 << shifts[d];
@@ -315,6 +319,7 @@ impl Machine {
                         cur[d] = lo;
                     }
                 }
+                Some(())
             }
         }
     }
@@ -322,8 +327,8 @@ impl Machine {
     /// A product's ranges, as (lo, hi) pairs with hi exclusive.
     fn ranges(&mut self, source: &Source, out: &mut Vec<i64>) -> Option<()> {
         let mut push = |me: &mut Self, lo: &Num, hi: &Num, inclusive: bool| -> Option<()> {
-            let lo = me.num(lo)?;
-            let hi = me.num(hi)?;
+            let lo = me.quick(lo)?;
+            let hi = me.quick(hi)?;
             out.push(lo);
             out.push(if inclusive { hi.checked_add(1)? } else { hi });
             Some(())
@@ -435,8 +440,36 @@ impl Machine {
         }
     }
 
+    /// A helper's argument put in its register.
+    fn bind(&mut self, bind: &Bind) -> Option<()> {
+        let v = self.num(&bind.value)?;
+        if bind.nat && v < 0 {
+            return None;
+        }
+        self.regs[bind.reg as usize] = v;
+        Some(())
+    }
+
+    /// A number, with the leaves most expressions are made of (a literal,
+    /// a register, `xs[i]`) read here rather than through `num`.
+    #[inline(always)]
+    fn quick(&mut self, n: &Num) -> Option<i64> {
+        match n {
+            Num::Lit(v) => Some(*v),
+            Num::Reg(r) => Some(self.regs[*r as usize]),
+            Num::Field(f, i) => {
+                let i = match **i {
+                    Num::Reg(r) => self.regs[r as usize],
+                    _ => self.num(i)?,
+                };
+                let i = u32::try_from(i).ok().filter(|&i| i < f.len)?;
+                Some(self.regs[(f.first + i) as usize])
+            }
+            _ => self.num(n),
+        }
+    }
+
     pub fn num(&mut self, n: &Num) -> Option<i64> {
-        use BinaryOp::*;
         Some(match n {
             Num::Lit(v) => *v,
             Num::Reg(r) => self.regs[*r as usize],
@@ -452,26 +485,7 @@ impl Machine {
             Num::Binary(op, l, r) => {
                 let a = self.num(l)?;
                 let b = self.num(r)?;
-                match op {
-                    Add => a.checked_add(b)?,
-                    Sub => a.checked_sub(b)?,
-                    Mul => a.checked_mul(b)?,
-                    Div => a.checked_div_euclid(b)?,
-                    Rem => a.checked_rem_euclid(b)?,
-                    BitOr => a | b,
-                    BitXor => a ^ b,
-                    BitAnd => a & b,
-                    Shl => {
-                        let s = u32::try_from(b).ok().filter(|s| *s < 63)?;
-                        let v = a.checked_shl(s)?;
-                        if v >> s != a {
-                            return None;
-                        }
-                        v
-                    }
-                    Shr => a >> u32::try_from(b).ok().filter(|s| *s < 64)?,
-                    _ => return None,
-                }
+                arithmetic(*op, a, b)?
             }
             Num::Neg(x) => self.num(x)?.checked_neg()?,
             Num::Abs(x) => self.num(x)?.checked_abs()?,
@@ -509,18 +523,13 @@ impl Machine {
                 }
             }
             Num::Let(bind, body) => {
-                let v = self.num(&bind.value)?;
-                if bind.nat && v < 0 {
-                    return None;
-                }
-                self.regs[bind.reg as usize] = v;
+                self.bind(bind)?;
                 self.num(body)?
             }
         })
     }
 
     pub fn truth(&mut self, t: &Truth) -> Option<bool> {
-        use BinaryOp::*;
         Some(match t {
             Truth::Lit(b) => *b,
             Truth::Not(x) => !self.truth(x)?,
@@ -528,15 +537,7 @@ impl Machine {
             Truth::Or(a, b) => self.truth(a)? || self.truth(b)?,
             Truth::Compare(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
-                match op {
-                    Eq => a == b,
-                    Ne => a != b,
-                    Lt => a < b,
-                    Le => a <= b,
-                    Gt => a > b,
-                    Ge => a >= b,
-                    _ => return None,
-                }
+                compare(*op, a, b)?
             }
             Truth::SameChar(eq, a, b) => (self.char(a)? == self.char(b)?) == *eq,
             Truth::Has(f, codes) => match codes {
@@ -544,11 +545,7 @@ impl Machine {
                 None => false,
             },
             Truth::Let(bind, body) => {
-                let v = self.num(&bind.value)?;
-                if bind.nat && v < 0 {
-                    return None;
-                }
-                self.regs[bind.reg as usize] = v;
+                self.bind(bind)?;
                 self.truth(body)?
             }
         })
@@ -567,11 +564,13 @@ fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
 
 /// How many tuples a product of these ranges has, or `None` past the
 /// interpreter's limit on a product (counted as it counts, elements too).
-fn product_size(ranges: &[i64]) -> Option<u128> {
-    let mut tuples: u128 = 1;
+fn product_size(ranges: &[i64]) -> Option<u64> {
+    let limit = MAX_COLLECTION as u64;
+    let mut tuples: u64 = 1;
     for (d, pair) in ranges.chunks_exact(2).enumerate() {
-        let len = pair[1].saturating_sub(pair[0]).max(0) as u128;
-        if len > MAX_COLLECTION as u128 || tuples * len * (d as u128 + 1) > MAX_COLLECTION as u128 {
+        let len = pair[1].saturating_sub(pair[0]).max(0) as u64;
+        let counted = tuples.saturating_mul(len).saturating_mul(d as u64 + 1);
+        if len > limit || counted > limit {
             return None;
         }
         tuples *= len;
