@@ -41,23 +41,27 @@ const ON_STACK: u32 = u32::MAX;
 /// Values by key, with the two marks above.
 trait Store {
     fn get(&self, key: u64) -> u32;
-    /// Stores a value or a mark; `Abort` for a value it cannot hold.
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort>;
+    /// Stores a value or a mark; `Full` for a value too wide for it.
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full>;
 }
 
-/// An entry for every key, a value `v` stored as `v + 2` so that a fresh
-/// (zeroed) table reads as unknown everywhere.
-struct Dense(Vec<u16>);
+/// A value wider than a table's entries.
+struct Full;
 
-impl Store for Dense {
+/// An entry for every key, a value `v` stored as `v + 2` so that a fresh
+/// (zeroed) table reads as unknown everywhere: a byte while values fit
+/// (most games' do), two bytes after.
+struct Dense<T>(Vec<T>);
+
+impl<T: Copy + Into<u32> + TryFrom<u32>> Store for Dense<T> {
     #[inline(always)]
     fn get(&self, key: u64) -> u32 {
-        u32::from(self.0[key as usize]).wrapping_sub(2)
+        self.0[key as usize].into().wrapping_sub(2)
     }
 
     #[inline(always)]
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort> {
-        self.0[key as usize] = u16::try_from(v.wrapping_add(2)).map_err(|_| Abort)?;
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        self.0[key as usize] = T::try_from(v.wrapping_add(2)).map_err(|_| Full)?;
         Ok(())
     }
 }
@@ -70,7 +74,7 @@ impl Store for Hashed {
         self.0.get(&key).copied().unwrap_or(UNKNOWN)
     }
 
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Abort> {
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
         if v == UNKNOWN {
             self.0.remove(&key);
         } else {
@@ -81,22 +85,32 @@ impl Store for Hashed {
 }
 
 enum Table {
-    Dense(Dense),
+    Narrow(Dense<u8>),
+    Wide(Dense<u16>),
     Hashed(Hashed),
 }
 
 impl Table {
     fn new(bits: u32) -> Table {
         if bits <= DENSE_BITS {
-            Table::Dense(Dense(vec![0; 1 << bits]))
+            Table::Narrow(Dense(vec![0; 1 << bits]))
         } else {
             Table::Hashed(Hashed(HashMap::default()))
         }
     }
 
+    /// The byte table as a two-byte one, holding the same entries.
+    fn widen(&mut self) {
+        if let Table::Narrow(t) = self {
+            let wide = t.0.iter().map(|&b| u16::from(b)).collect();
+            *self = Table::Wide(Dense(wide));
+        }
+    }
+
     fn heap_bytes(&self) -> usize {
         match self {
-            Table::Dense(t) => t.0.capacity() * 2,
+            Table::Narrow(t) => t.0.capacity(),
+            Table::Wide(t) => t.0.capacity() * 2,
             // A key, a value (padded to 16 bytes) and a control byte a slot.
             Table::Hashed(m) => m.0.capacity() * 17,
         }
@@ -159,14 +173,46 @@ impl DenseSearch {
             spill: &mut self.spill,
             max_states,
         };
-        let result = match &mut self.table {
-            Table::Dense(t) => search.value(t, root),
-            Table::Hashed(t) => search.value(t, root),
+        let step = loop {
+            let step = match &mut self.table {
+                Table::Narrow(t) => search.run(t, root),
+                Table::Wide(t) => search.run(t, root),
+                Table::Hashed(t) => search.run(t, root),
+            };
+            match (step, &self.table) {
+                // The open positions and their options stay as they are:
+                // the search goes on in the wider table.
+                (Ok(Step::Full), Table::Narrow(_)) => self.table.widen(),
+                (step, _) => break step,
+            }
         };
+        if !matches!(step, Ok(Step::Done(_))) {
+            // Leave nothing marked as open; the values found stay.
+            for frame in self.stack.iter() {
+                match &mut self.table {
+                    Table::Narrow(t) => t.set(frame.key, UNKNOWN),
+                    Table::Wide(t) => t.set(frame.key, UNKNOWN),
+                    Table::Hashed(t) => t.set(frame.key, UNKNOWN),
+                }
+                .ok();
+            }
+        }
         self.stack.clear();
         self.arena.clear();
-        result
+        match step? {
+            Step::Done(v) => Ok(Some(v)),
+            Step::Abort | Step::Full => Ok(None),
+        }
     }
+}
+
+/// How a run of the search ended.
+enum Step {
+    Done(u32),
+    /// The compiled rules cannot answer.
+    Abort,
+    /// A value too wide for the table; the open positions are kept.
+    Full,
 }
 
 /// One search's borrowed state.
@@ -180,22 +226,7 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn value<S: Store>(&mut self, table: &mut S, root: u64) -> Result<Option<u32>, Error> {
-        let known = table.get(root);
-        if known < UNKNOWN {
-            return Ok(Some(known));
-        }
-        let result = self.run(table, root);
-        if !matches!(result, Ok(Ok(_))) {
-            // Leave nothing marked as open; the values found stay.
-            for frame in self.stack.iter() {
-                let _ = table.set(frame.key, UNKNOWN);
-            }
-        }
-        Ok(result?.ok())
-    }
-
-    fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Result<(), Abort>, Error> {
+    fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Option<Step>, Error> {
         *self.positions += 1;
         if *self.positions > self.max_states {
             return Err(Error::new(
@@ -212,14 +243,14 @@ impl Search<'_> {
             ));
         }
         let start = self.arena.len();
-        if let Err(a) = self.game.options(key, self.arena) {
+        if self.game.options(key, self.arena).is_err() {
             *self.positions -= 1;
-            return Ok(Err(a));
+            return Ok(Some(Step::Abort));
         }
-        if let Err(a) = table.set(key, ON_STACK) {
+        if table.set(key, ON_STACK).is_err() {
             *self.positions -= 1;
             self.arena.truncate(start);
-            return Ok(Err(a));
+            return Ok(Some(Step::Abort));
         }
         self.stack.push(Frame {
             key,
@@ -228,12 +259,20 @@ impl Search<'_> {
             seen: 0,
             high: false,
         });
-        Ok(Ok(()))
+        Ok(None)
     }
 
-    fn run<S: Store>(&mut self, table: &mut S, root: u64) -> Result<Result<u32, Abort>, Error> {
-        if let Err(a) = self.open(table, root)? {
-            return Ok(Err(a));
+    /// Searches from `root`, or goes on with the open positions if a run
+    /// stopped at a full table left some.
+    fn run<S: Store>(&mut self, table: &mut S, root: u64) -> Result<Step, Error> {
+        if self.stack.is_empty() {
+            let known = table.get(root);
+            if known < UNKNOWN {
+                return Ok(Step::Done(known));
+            }
+            if let Some(step) = self.open(table, root)? {
+                return Ok(step);
+            }
         }
         loop {
             let Some(frame) = self.stack.last_mut() else {
@@ -247,7 +286,7 @@ impl Search<'_> {
                 if v >= UNKNOWN {
                     if v == ON_STACK {
                         // A cycle: the general search reports it.
-                        return Ok(Err(Abort));
+                        return Ok(Step::Abort);
                     }
                     descend = Some(option);
                     break;
@@ -260,8 +299,8 @@ impl Search<'_> {
                 frame.next += 1;
             }
             if let Some(option) = descend {
-                if let Err(a) = self.open(table, option)? {
-                    return Ok(Err(a));
+                if let Some(step) = self.open(table, option)? {
+                    return Ok(step);
                 }
                 continue;
             }
@@ -270,13 +309,13 @@ impl Search<'_> {
             if v == 64 && frame.high {
                 v = self.mex_past_64(table, start);
             }
-            if let Err(a) = table.set(key, v) {
-                return Ok(Err(a));
+            if table.set(key, v).is_err() {
+                return Ok(Step::Full);
             }
             self.arena.truncate(start);
             self.stack.pop();
             if self.stack.is_empty() {
-                return Ok(Ok(v));
+                return Ok(Step::Done(v));
             }
         }
     }
