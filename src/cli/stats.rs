@@ -1,6 +1,7 @@
 //! `--stats`: after a value or outcome search, how many positions the
 //! search stored, how fast, and how many bytes each stored position costs
-//! (the memo and the interner together, counted from what they hold).
+//! (the memo, the interner and the tables of games searched as packed
+//! keys, counted from what they hold).
 
 use super::Output;
 use crate::session::Session;
