@@ -323,13 +323,7 @@ impl<'a> Compiler<'a> {
                 _ => return None,
             },
             IrKind::CallFn(f, args) => {
-                let (binds, mut inner, body) = self.enter(scope, *f, args)?;
-                let mut n = self.num(&mut inner, body)?;
-                self.depth -= 1;
-                for b in binds.into_iter().rev() {
-                    n = Num::Let(Box::new(b), Box::new(n));
-                }
-                n
+                self.inline(scope, *f, args, Self::num, |b, n| Num::Let(b, Box::new(n)))?
             }
             _ => return None,
         })
@@ -372,15 +366,9 @@ impl<'a> Compiler<'a> {
                     .collect();
                 Truth::Has(f, codes)
             }
-            IrKind::CallFn(f, args) => {
-                let (binds, mut inner, body) = self.enter(scope, *f, args)?;
-                let mut t = self.truth(&mut inner, body)?;
-                self.depth -= 1;
-                for b in binds.into_iter().rev() {
-                    t = Truth::Let(Box::new(b), Box::new(t));
-                }
-                t
-            }
+            IrKind::CallFn(f, args) => self.inline(scope, *f, args, Self::truth, |b, t| {
+                Truth::Let(b, Box::new(t))
+            })?,
             _ => return None,
         })
     }
@@ -427,6 +415,26 @@ impl<'a> Compiler<'a> {
             Val::Str(g, _) if g == f => Some(Char::Cell(f, Box::new(self.num(scope, index)?))),
             _ => None,
         }
+    }
+
+    /// Helper `f`'s body compiled in place by `body`, inside the bindings
+    /// of its arguments (`wrap` puts one binding around the code).
+    fn inline<T>(
+        &mut self,
+        scope: &mut Scope,
+        f: u32,
+        args: &[Ir],
+        body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Option<T>,
+        wrap: impl Fn(Box<Bind>, T) -> T,
+    ) -> Option<T> {
+        let (binds, mut inner, ir) = self.enter(scope, f, args)?;
+        let code = body(self, &mut inner, ir);
+        self.depth -= 1;
+        let mut code = code?;
+        for b in binds.into_iter().rev() {
+            code = wrap(Box::new(b), code);
+        }
+        Some(code)
     }
 
     /// A helper's scope with its parameters bound to the arguments: lists,
