@@ -198,6 +198,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Spread([3, 4, 2])",
         "Rect([4, 5])",
         "Take(300)",
+        "Lower([3, 4, 5], [0, 2])",
     ] {
         let mut session = session_with(GAMES);
         let parts = session.position(start).expect("a position");

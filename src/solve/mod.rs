@@ -69,8 +69,11 @@ pub trait Rules {
     }
 }
 
-/// Compiled searches kept for later questions about their positions.
+/// Compiled searches kept for later questions about their positions: at
+/// most this many, holding at most `KEEP_DENSE_BYTES` between them besides
+/// the newest.
 const KEEP_DENSE: usize = 8;
+const KEEP_DENSE_BYTES: usize = 64 << 20;
 
 /// Values and heights computed so far; they stay valid as long as the
 /// rules do not change.
@@ -117,7 +120,10 @@ impl Solver {
                 let Some((game, key)) = rules.compact(pos) else {
                     return Ok(None);
                 };
-                if self.dense.len() >= KEEP_DENSE {
+                let held = |d: &[DenseSearch]| d.iter().map(DenseSearch::heap_bytes).sum::<usize>();
+                while !self.dense.is_empty()
+                    && (self.dense.len() >= KEEP_DENSE || held(&self.dense) > KEEP_DENSE_BYTES)
+                {
                     self.dense.remove(0);
                 }
                 self.dense.push(DenseSearch::new(game));

@@ -111,8 +111,8 @@ pub enum Write {
     Element(Fields, Num, Num),
     /// `set_at(board, i, c)`.
     Cell(Fields, Num, Char),
-    /// `set_at(list, indices, values)` with two tuple registers.
-    Several(Fields, u32, u32),
+    /// `set_at(list, indices, values)` with the values in a tuple register.
+    Several(Fields, Indices, u32),
     /// A list parameter's new elements, all of them.
     Whole(Fields, Vec<Num>),
     /// `[element for var in over if guard]` as a list parameter's elements.
@@ -143,7 +143,19 @@ pub enum Fused {
     Place { fields: Fields, from: i64, to: i64 },
     /// A last generator `t in product(...)` and the result
     /// `set_at(list, at, t)`: the keys counted up as the tuples are.
-    SetProduct { fields: Fields, at: u32, tuple: u32 },
+    SetProduct {
+        fields: Fields,
+        at: Indices,
+        tuple: u32,
+    },
+}
+
+/// Where the indices of a `set_at` of several elements are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indices {
+    Tuple(u32),
+    /// A list argument's elements.
+    Fields(Fields),
 }
 
 /// A game's rules, compiled for one layout.

@@ -3,7 +3,9 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
-use super::code::{Bind, Char, GameCode, Gen, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{
+    Bind, Char, GameCode, Gen, Indices, Num, Rule, Seq, Source, Target, Truth, Write,
+};
 use super::fused;
 use super::layout::{Fields, Group, Layout};
 use crate::eval::builtins::Builtin;
@@ -500,7 +502,10 @@ impl<'a> Compiler<'a> {
                 self.list_writes(scope, target, param, f, out)?;
                 match (self.val(scope, index), self.val(scope, value)) {
                     (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
-                        out.push(Write::Several(f, at, vs))
+                        out.push(Write::Several(f, Indices::Tuple(at), vs))
+                    }
+                    (Some(Val::List(at)), Some(Val::Tuple(vs))) => {
+                        out.push(Write::Several(f, Indices::Fields(at), vs))
                     }
                     _ => {
                         let i = self.num(scope, index)?;

@@ -3,7 +3,7 @@
 //! general loop would decode, test and write a field for every option.
 //! `tests/compact.rs` compares both ways on every position of many games.
 
-use super::code::{Char, Fused, GameCode, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth, Write};
 
 /// The fused form of a rule's innermost loop, if it has one of the shapes.
 pub fn recognise(rule: &Rule) -> Option<Fused> {
@@ -31,11 +31,13 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
             Source::ProductOf { .. } | Source::ProductList(_),
             Target::Tuple(t),
             [Write::Several(f, at, vs)],
-        ) if *vs == t && *at != t && rule.guard.is_none() => Some(Fused::SetProduct {
-            fields: *f,
-            at: *at,
-            tuple: t,
-        }),
+        ) if *vs == t && *at != Indices::Tuple(t) && rule.guard.is_none() => {
+            Some(Fused::SetProduct {
+                fields: *f,
+                at: *at,
+                tuple: t,
+            })
+        }
         _ => None,
     }
 }

@@ -3,7 +3,9 @@
 //! range, a value its field cannot hold, a collection past the size the
 //! interpreter allows): the search then stops, and the general one answers.
 
-use super::code::{Bind, Char, Fused, GameCode, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{
+    Bind, Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth, Write,
+};
 use super::layout::{Fields, Layout};
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
@@ -263,7 +265,7 @@ impl Machine {
                     return Some(());
                 }
                 self.steps(usize::try_from(count).ok()?)?;
-                let at = &self.tuples[at as usize];
+                let at = self.indices(&at);
                 let ranges = &self.scratch[t];
                 let lists = ranges.len() / 2;
                 let distinct = (0..at.len()).all(|i| !at[..i].contains(&at[i]));
@@ -377,7 +379,7 @@ impl Machine {
                     k = put(k, f, i, v)?;
                 }
                 Write::Several(f, at, vs) => {
-                    let (at, vs) = (&self.tuples[*at as usize], &self.tuples[*vs as usize]);
+                    let (at, vs) = (self.indices(at), &self.tuples[*vs as usize]);
                     if at.len() != vs.len() {
                         return None;
                     }
@@ -423,6 +425,14 @@ impl Machine {
             }
         }
         Some(k)
+    }
+
+    /// The indices of a `set_at` of several elements.
+    fn indices(&self, at: &Indices) -> &[i64] {
+        match at {
+            Indices::Tuple(t) => &self.tuples[*t as usize],
+            Indices::Fields(f) => &self.regs[f.first as usize..(f.first + f.len) as usize],
+        }
     }
 
     fn index(&mut self, f: &Fields, i: &Num) -> Option<u32> {
