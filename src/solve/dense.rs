@@ -20,12 +20,26 @@ pub struct Abort;
 
 /// A game whose positions are keys of at most `bits` bits.
 pub trait KeyGame: Any {
-    /// Appends the keys of the position's options to `out`; none when the
-    /// player to move has lost.
+    /// Appends the keys of the position's options to `out`, each a key or
+    /// a run of keys (see `push_run`); none when the player to move has
+    /// lost.
     fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort>;
     /// How many bits a key has.
     fn bits(&self) -> u32;
     fn as_any(&self) -> &dyn Any;
+}
+
+/// Marks the first word of a run in a list of options. Keys have at most
+/// 63 bits, so a plain key never has it.
+const RUN: u64 = 1 << 63;
+
+/// Appends the options `first`, `first + step`, ... (`count` of them) as
+/// three words: the count with the mark, the first key, the step. Moves
+/// that count one element through a range make such runs, and the search
+/// reads them without each key being written out.
+#[inline(always)]
+pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
+    out.extend_from_slice(&[RUN | count, first, step]);
 }
 
 /// Keys this short get a table with an entry for every key.
@@ -123,6 +137,8 @@ struct Frame {
     key: u64,
     start: usize,
     next: usize,
+    /// Within a run at `next`, how many of its keys were looked at.
+    within: u64,
     /// Values below 64, as bits.
     seen: u64,
     /// Whether any value was 64 or more.
@@ -256,6 +272,7 @@ impl Search<'_> {
             key,
             start,
             next: start,
+            within: 0,
             seen: 0,
             high: false,
         });
@@ -280,23 +297,34 @@ impl Search<'_> {
             };
             let mut descend = None;
             let options = &self.arena[..];
-            while frame.next < options.len() {
-                let option = options[frame.next];
-                let v = table.get(option);
-                if v >= UNKNOWN {
-                    if v == ON_STACK {
-                        // A cycle: the general search reports it.
-                        return Ok(Step::Abort);
-                    }
-                    descend = Some(option);
-                    break;
-                }
-                if v < 64 {
-                    frame.seen |= 1 << v;
+            'scan: while frame.next < options.len() {
+                let word = options[frame.next];
+                let (first, step, count, width) = if word & RUN == 0 {
+                    (word, 0, 1, 1)
                 } else {
-                    frame.high = true;
+                    let at = frame.next;
+                    (options[at + 1], options[at + 2], word & !RUN, 3)
+                };
+                while frame.within < count {
+                    let option = first + frame.within * step;
+                    let v = table.get(option);
+                    if v >= UNKNOWN {
+                        if v == ON_STACK {
+                            // A cycle: the general search reports it.
+                            return Ok(Step::Abort);
+                        }
+                        descend = Some(option);
+                        break 'scan;
+                    }
+                    if v < 64 {
+                        frame.seen |= 1 << v;
+                    } else {
+                        frame.high = true;
+                    }
+                    frame.within += 1;
                 }
-                frame.next += 1;
+                frame.within = 0;
+                frame.next += width;
             }
             if let Some(option) = descend {
                 if let Some(step) = self.open(table, option)? {
@@ -324,12 +352,18 @@ impl Search<'_> {
     /// every value below 64 is there.
     fn mex_past_64<S: Store>(&mut self, table: &S, start: usize) -> u32 {
         self.spill.clear();
-        self.spill.extend(
-            self.arena[start..]
-                .iter()
-                .map(|&o| table.get(o))
-                .filter(|&v| v >= 64),
-        );
+        let options = &self.arena[start..];
+        let mut at = 0;
+        while at < options.len() {
+            let (first, step, count, width) = if options[at] & RUN == 0 {
+                (options[at], 0, 1, 1)
+            } else {
+                (options[at + 1], options[at + 2], options[at] & !RUN, 3)
+            };
+            let values = (0..count).map(|j| table.get(first + j * step));
+            self.spill.extend(values.filter(|&v| v >= 64));
+            at += width;
+        }
         self.spill.sort_unstable();
         self.spill.dedup();
         let mut m = 64;

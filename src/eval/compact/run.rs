@@ -9,6 +9,7 @@ use super::code::{
 use super::layout::{Fields, Layout};
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
+use crate::solve::dense::push_run;
 
 /// Generator steps one position may take before the compact search gives
 /// it up to the general one, which checks for Ctrl-C at every step.
@@ -23,6 +24,8 @@ pub struct Machine {
     scratch: Vec<Vec<i64>>,
     /// Where each `subsets` generator is in its items.
     picks: Vec<Vec<usize>>,
+    /// Where each element a fused product sets sits in the key.
+    shifts: Vec<u32>,
     steps: usize,
     /// The key whose options are being made.
     key: u64,
@@ -36,6 +39,7 @@ impl Machine {
             tuples: vec![Vec::new(); tuples],
             scratch: vec![Vec::new(); tuples],
             picks: vec![Vec::new(); tuples],
+            shifts: Vec::new(),
             steps: 0,
             key: 0,
         }
@@ -265,7 +269,7 @@ impl Machine {
                     return Some(());
                 }
                 self.steps(usize::try_from(count).ok()?)?;
-                let at = self.indices(&at);
+                let at = indices(&self.tuples, &self.regs, &at);
                 let ranges = &self.scratch[t];
                 let lists = ranges.len() / 2;
                 let distinct = (0..at.len()).all(|i| !at[..i].contains(&at[i]));
@@ -276,40 +280,37 @@ impl Machine {
                 }
                 // Each element's place, and the key at the first tuple.
                 let mut k = key;
-                let mut shifts = [0u32; 64];
+                let shifts = &mut self.shifts;
+                shifts.clear();
                 for d in 0..lists {
                     let i = u32::try_from(at[d]).ok().filter(|&i| i < fields.len)?;
                     let (lo, hi) = (ranges[2 * d], ranges[2 * d + 1]);
                     if !fields.fits(lo) || !fields.fits(hi - 1) {
                         return None;
                     }
-                    shifts[d] = fields.shift_of(i);
-                    k = k & !(fields.mask() << shifts[d]) | (lo as u64) << shifts[d];
+                    let shift = fields.shift_of(i);
+                    shifts.push(shift);
+                    k = k & !(fields.mask() << shift) | (lo as u64) << shift;
                 }
                 let Some(last) = lists.checked_sub(1) else {
                     // The product of no lists: one empty tuple.
                     out.push(k);
                     return Some(());
                 };
-                // Room for every key at once; the last element runs
-                // fastest, so its keys are runs with a fixed step, each
-                // written in one loop the compiler can widen.
-                let first = out.len();
-                out.resize(first + usize::try_from(count).ok()?, 0);
-                let slots = &mut out[first..];
-                let run = (ranges[2 * last + 1] - ranges[2 * last]) as usize;
+                // The last element runs fastest: its keys are a run with a
+                // fixed step, handed over as one.
+                let run = (ranges[2 * last + 1] - ranges[2 * last]) as u64;
                 let step = 1u64 << shifts[last];
                 let cur = &mut self.tuples[t];
                 cur.clear();
                 cur.extend((0..lists).map(|d| ranges[2 * d]));
-                for chunk in slots.chunks_exact_mut(run) {
-                    let mut at = k;
-                    for slot in chunk {
-                        *slot = at;
-                        at += step;
-                    }
+                loop {
+                    push_run(out, k, step, run);
                     let mut d = last;
-                    while d > 0 {
+                    loop {
+                        if d == 0 {
+                            return Some(());
+                        }
                         d -= 1;
                         cur[d] += 1;
                         k += 1 << shifts[d];
@@ -321,7 +322,6 @@ impl Machine {
                         cur[d] = lo;
                     }
                 }
-                Some(())
             }
         }
     }
@@ -379,7 +379,8 @@ impl Machine {
                     k = put(k, f, i, v)?;
                 }
                 Write::Several(f, at, vs) => {
-                    let (at, vs) = (self.indices(at), &self.tuples[*vs as usize]);
+                    let at = indices(&self.tuples, &self.regs, at);
+                    let vs = &self.tuples[*vs as usize];
                     if at.len() != vs.len() {
                         return None;
                     }
@@ -425,14 +426,6 @@ impl Machine {
             }
         }
         Some(k)
-    }
-
-    /// The indices of a `set_at` of several elements.
-    fn indices(&self, at: &Indices) -> &[i64] {
-        match at {
-            Indices::Tuple(t) => &self.tuples[*t as usize],
-            Indices::Fields(f) => &self.regs[f.first as usize..(f.first + f.len) as usize],
-        }
     }
 
     fn index(&mut self, f: &Fields, i: &Num) -> Option<u32> {
@@ -559,6 +552,14 @@ impl Machine {
                 self.truth(body)?
             }
         })
+    }
+}
+
+/// The indices of a `set_at` of several elements.
+fn indices<'m>(tuples: &'m [Vec<i64>], regs: &'m [i64], at: &Indices) -> &'m [i64] {
+    match at {
+        Indices::Tuple(t) => &tuples[*t as usize],
+        Indices::Fields(f) => &regs[f.first as usize..(f.first + f.len) as usize],
     }
 }
 
