@@ -145,6 +145,40 @@ struct Frame {
     high: bool,
 }
 
+impl Frame {
+    /// Looks at the keys of a run (its three words) from `within` on: the
+    /// first whose value is unknown, if any, or `Abort` at one that is open.
+    /// Kept out of line, so that the loop over single keys stays small.
+    #[inline(never)]
+    fn scan_run<S: Store>(&mut self, table: &S, run: &[u64]) -> Result<Option<u64>, Abort> {
+        let (count, first, step) = (run[0] & !RUN, run[1], run[2]);
+        while self.within < count {
+            let option = first + self.within * step;
+            let v = table.get(option);
+            if v >= UNKNOWN {
+                if v == ON_STACK {
+                    return Err(Abort);
+                }
+                return Ok(Some(option));
+            }
+            self.note(v);
+            self.within += 1;
+        }
+        self.within = 0;
+        Ok(None)
+    }
+
+    /// Counts an option's value towards the mex.
+    #[inline(always)]
+    fn note(&mut self, v: u32) {
+        if v < 64 {
+            self.seen |= 1 << v;
+        } else {
+            self.high = true;
+        }
+    }
+}
+
 /// A compiled game with the values found so far.
 pub struct DenseSearch {
     pub game: Box<dyn KeyGame>,
@@ -299,32 +333,30 @@ impl Search<'_> {
             let options = &self.arena[..];
             'scan: while frame.next < options.len() {
                 let word = options[frame.next];
-                let (first, step, count, width) = if word & RUN == 0 {
-                    (word, 0, 1, 1)
-                } else {
-                    let at = frame.next;
-                    (options[at + 1], options[at + 2], word & !RUN, 3)
-                };
-                while frame.within < count {
-                    let option = first + frame.within * step;
-                    let v = table.get(option);
+                if word & RUN == 0 {
+                    // Most options are single keys: they take the short way.
+                    let v = table.get(word);
                     if v >= UNKNOWN {
                         if v == ON_STACK {
                             // A cycle: the general search reports it.
                             return Ok(Step::Abort);
                         }
+                        descend = Some(word);
+                        break 'scan;
+                    }
+                    frame.note(v);
+                    frame.next += 1;
+                    continue;
+                }
+                match frame.scan_run(table, &options[frame.next..frame.next + 3]) {
+                    Ok(None) => frame.next += 3,
+                    Ok(Some(option)) => {
                         descend = Some(option);
                         break 'scan;
                     }
-                    if v < 64 {
-                        frame.seen |= 1 << v;
-                    } else {
-                        frame.high = true;
-                    }
-                    frame.within += 1;
+                    // A cycle: the general search reports it.
+                    Err(Abort) => return Ok(Step::Abort),
                 }
-                frame.within = 0;
-                frame.next += width;
             }
             if let Some(option) = descend {
                 if let Some(step) = self.open(table, option)? {

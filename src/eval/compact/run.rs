@@ -622,10 +622,21 @@ fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
     }
     // Bit i: the text could start at cell i.
     let mut starts = (1u64 << (f.len - m + 1)) - 1;
+    // A text such as "XXX" repeats its letters: each letter's cells are
+    // found once for a run of it.
+    let mut letter = -1;
+    let mut cells = 0;
     for (j, &c) in codes.iter().enumerate() {
-        starts &= cells_equal(key, f, c) >> j;
+        if c != letter {
+            letter = c;
+            cells = cells_equal(key, f, c);
+        }
+        starts &= cells >> j;
+        if starts == 0 {
+            return false;
+        }
     }
-    starts != 0
+    true
 }
 
 fn binomial(n: usize, k: usize) -> u128 {
