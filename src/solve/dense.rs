@@ -276,6 +276,9 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Opens the position `key`: `None` when it has options to look at, or
+    /// how the search must go on (`Done` when it has none and its value is
+    /// set already).
     fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Option<Step>, Error> {
         *self.positions += 1;
         if *self.positions > self.max_states {
@@ -296,6 +299,13 @@ impl Search<'_> {
         if self.game.options(key, self.arena).is_err() {
             *self.positions -= 1;
             return Ok(Some(Step::Abort));
+        }
+        if self.arena.len() == start {
+            // No options (most often a lost position): value 0, no frame.
+            return Ok(Some(match table.set(key, 0) {
+                Ok(()) => Step::Done(0),
+                Err(Full) => Step::Abort,
+            }));
         }
         if table.set(key, ON_STACK).is_err() {
             *self.positions -= 1;
@@ -359,10 +369,11 @@ impl Search<'_> {
                 }
             }
             if let Some(option) = descend {
-                if let Some(step) = self.open(table, option)? {
-                    return Ok(step);
+                match self.open(table, option)? {
+                    // Opened, or settled at once: the scan goes on.
+                    None | Some(Step::Done(_)) => continue,
+                    Some(step) => return Ok(step),
                 }
-                continue;
             }
             let (key, start) = (frame.key, frame.start);
             let mut v = (!frame.seen).trailing_zeros();
