@@ -110,12 +110,11 @@ impl Solver {
         let found = self
             .dense
             .iter()
-            .rposition(|d| rules.compact_key(&*d.game, pos).is_some());
+            .enumerate()
+            .rev()
+            .find_map(|(i, d)| Some((i, rules.compact_key(&*d.game, pos)?)));
         let (index, key) = match found {
-            Some(i) => {
-                let key = rules.compact_key(&*self.dense[i].game, pos);
-                (i, key.unwrap_or_default())
-            }
+            Some(found) => found,
             None => {
                 let Some((game, key)) = rules.compact(pos) else {
                     return Ok(None);

@@ -140,9 +140,8 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> 
             match group {
                 Group::Fixed(_) => return None,
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
-                Group::List(f) => c.list_writes(&mut scope, a, i, *f, &mut writes)?,
-                Group::Str(f, alphabet) => {
-                    c.cell_writes(&mut scope, a, i, *f, alphabet, &mut writes)?
+                Group::List(_) | Group::Str(..) => {
+                    c.writes(&mut scope, a, i, group, &mut writes)?
                 }
             }
         }
@@ -483,44 +482,33 @@ impl<'a> Compiler<'a> {
         Some((binds, inner, &func.body))
     }
 
-    /// The writes of a list parameter's new value: `set_at` chains on the
-    /// parameter itself, a list literal or a comprehension.
-    fn list_writes(
+    /// The writes of a list or string parameter's new value: a `set_at`
+    /// chain on the parameter itself, or for a list, a list literal or a
+    /// comprehension.
+    fn writes(
         &mut self,
         scope: &mut Scope,
         ir: &Ir,
         param: usize,
-        f: Fields,
+        group: &Group,
         out: &mut Vec<Write>,
     ) -> Option<()> {
-        match &ir.kind {
-            IrKind::Local(s) if *s as usize == param => Some(()),
-            IrKind::Builtin(Builtin::SetAt, a) => {
+        let write = match (&ir.kind, group) {
+            (IrKind::Local(s), _) if *s as usize == param => return Some(()),
+            (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
                     return None;
                 };
-                self.list_writes(scope, target, param, f, out)?;
-                match (self.val(scope, index), self.val(scope, value)) {
-                    (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
-                        out.push(Write::Several(f, Indices::Tuple(at), vs))
-                    }
-                    (Some(Val::List(at)), Some(Val::Tuple(vs))) => {
-                        out.push(Write::Several(f, Indices::Fields(at), vs))
-                    }
-                    _ => {
-                        let i = self.num(scope, index)?;
-                        let v = self.num(scope, value)?;
-                        out.push(Write::Element(f, i, v));
-                    }
-                }
-                Some(())
+                self.writes(scope, target, param, group, out)?;
+                self.set_at(scope, group, index, value)?
             }
             // Every element is written, so earlier writes would be lost.
-            IrKind::List(items) if out.is_empty() && items.len() == f.len as usize => {
-                out.push(Write::Whole(f, self.nums(scope, items)?));
-                Some(())
+            (IrKind::List(items), Group::List(f))
+                if out.is_empty() && items.len() == f.len as usize =>
+            {
+                Write::Whole(*f, self.nums(scope, items)?)
             }
-            IrKind::Comprehension { element, clauses } if out.is_empty() => {
+            (IrKind::Comprehension { element, clauses }, Group::List(f)) if out.is_empty() => {
                 let [clause] = &clauses[..] else { return None };
                 let over = self.seq(scope, &clause.generator.source)?;
                 let var = self.reg();
@@ -530,44 +518,44 @@ impl<'a> Compiler<'a> {
                     Some(g) => Some(self.truth(&mut inner, g)?),
                     None => None,
                 };
-                let element = self.num(&mut inner, element)?;
-                out.push(Write::Comprehension {
-                    fields: f,
+                Write::Comprehension {
+                    fields: *f,
                     var,
                     over,
                     guard,
-                    element,
-                });
-                Some(())
+                    element: self.num(&mut inner, element)?,
+                }
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        out.push(write);
+        Some(())
     }
 
-    /// The writes of a string parameter's new value: a `set_at` chain.
-    fn cell_writes(
+    /// One `set_at(x, index, value)` on a list or string parameter.
+    fn set_at(
         &mut self,
         scope: &mut Scope,
-        ir: &Ir,
-        param: usize,
-        f: Fields,
-        alphabet: &[u8],
-        out: &mut Vec<Write>,
-    ) -> Option<()> {
-        match &ir.kind {
-            IrKind::Local(s) if *s as usize == param => Some(()),
-            IrKind::Builtin(Builtin::SetAt, a) => {
-                let [target, index, value] = &a[..] else {
-                    return None;
-                };
-                self.cell_writes(scope, target, param, f, alphabet, out)?;
+        group: &Group,
+        index: &Ir,
+        value: &Ir,
+    ) -> Option<Write> {
+        Some(match group {
+            Group::Str(f, alphabet) => {
                 let i = self.num(scope, index)?;
-                let c = self.char(scope, value, f, alphabet)?;
-                out.push(Write::Cell(f, i, c));
-                Some(())
+                Write::Cell(*f, i, self.char(scope, value, *f, alphabet)?)
             }
-            _ => None,
-        }
+            Group::List(f) => match (self.val(scope, index), self.val(scope, value)) {
+                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
+                    Write::Several(*f, Indices::Tuple(at), vs)
+                }
+                (Some(Val::List(at)), Some(Val::Tuple(vs))) => {
+                    Write::Several(*f, Indices::Fields(at), vs)
+                }
+                _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
+            },
+            Group::Fixed(_) | Group::Scalar(_) => return None,
+        })
     }
 }
 

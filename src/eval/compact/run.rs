@@ -18,7 +18,7 @@ const MAX_STEPS: usize = 1 << 24;
 /// Registers and scratch lists, reused from one position to the next.
 #[derive(Default)]
 pub struct Machine {
-    pub regs: Vec<i64>,
+    regs: Vec<i64>,
     tuples: Vec<Vec<i64>>,
     /// What each tuple generator walks: its items, or its ranges as pairs.
     scratch: Vec<Vec<i64>>,
@@ -64,7 +64,7 @@ impl Machine {
         }
         self.steps = 0;
         for rule in &code.rules {
-            self.generate(rule, 0, key, out)?;
+            self.generate(rule, 0, out)?;
         }
         Some(())
     }
@@ -79,10 +79,10 @@ impl Machine {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    fn generate(&mut self, rule: &Rule, depth: usize, key: u64, out: &mut Vec<u64>) -> Option<()> {
+    fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         if let Some(fused) = &rule.fused {
             if depth + 1 == rule.gens.len() {
-                return self.fused(fused, rule, key, out);
+                return self.fused(fused, rule, out);
             }
         }
         let Some(gen) = rule.gens.get(depth) else {
@@ -91,7 +91,7 @@ impl Machine {
                     return Some(());
                 }
             }
-            let k = self.written(&rule.writes, key)?;
+            let k = self.written(&rule.writes)?;
             out.push(k);
             return Some(());
         };
@@ -102,17 +102,21 @@ impl Machine {
                 while i < end {
                     self.step()?;
                     self.regs[r as usize] = self.item(seq, i)?;
-                    self.generate(rule, depth + 1, key, out)?;
+                    self.generate(rule, depth + 1, out)?;
                     i += 1;
                 }
                 Some(())
             }
             (Source::Subsets(items, lo, hi), Target::Tuple(t)) => {
-                let (lo, hi) = (self.num(lo)?, self.num(hi)?);
-                self.subsets(items, lo, hi, t as usize, rule, depth, key, out)
+                let sizes = (self.num(lo)?, self.num(hi)?);
+                self.subsets(items, sizes, t as usize, rule, depth, out)
             }
             (Source::ProductOf { .. } | Source::ProductList(_), Target::Tuple(t)) => {
-                self.product(&gen.source, t as usize, rule, depth, key, out)
+                let t = t as usize;
+                if self.fill_ranges(&gen.source, t)? == 0 {
+                    return Some(());
+                }
+                self.product(t, rule, depth, out)
             }
             _ => None,
         }
@@ -141,16 +145,13 @@ impl Machine {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn subsets(
         &mut self,
         items: &Seq,
-        lo: i64,
-        hi: i64,
+        (lo, hi): (i64, i64),
         t: usize,
         rule: &Rule,
         depth: usize,
-        key: u64,
         out: &mut Vec<u64>,
     ) -> Option<()> {
         let (start, end) = self.bounds(items)?;
@@ -186,7 +187,7 @@ impl Machine {
                 let tuple = &mut self.tuples[t];
                 tuple.clear();
                 tuple.extend(pick.iter().map(|&i| self.scratch[t][i]));
-                self.generate(rule, depth + 1, key, out)?;
+                self.generate(rule, depth + 1, out)?;
                 // The next k-subset in lexicographic order.
                 let Some(j) = (0..k).rev().find(|&j| pick[j] < n - k + j) else {
                     break;
@@ -201,31 +202,28 @@ impl Machine {
         Some(())
     }
 
-    fn product(
-        &mut self,
-        source: &Source,
-        t: usize,
-        rule: &Rule,
-        depth: usize,
-        key: u64,
-        out: &mut Vec<u64>,
-    ) -> Option<()> {
+    /// Works out a product generator's ranges into its scratch list, and
+    /// how many tuples they make (`None` past the interpreter's limit).
+    fn fill_ranges(&mut self, source: &Source, t: usize) -> Option<u64> {
         let mut ranges = std::mem::take(&mut self.scratch[t]);
         ranges.clear();
         let made = self.ranges(source, &mut ranges);
         self.scratch[t] = ranges;
         made?;
+        product_size(&self.scratch[t])
+    }
+
+    /// Every tuple of the product whose ranges `fill_ranges` made (at
+    /// least one), into tuple register `t`, each with the generators after.
+    fn product(&mut self, t: usize, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         let ranges = &self.scratch[t];
         let lists = ranges.len() / 2;
-        if product_size(ranges)? == 0 {
-            return Some(());
-        }
         let tuple = &mut self.tuples[t];
         tuple.clear();
         tuple.extend((0..lists).map(|d| ranges[2 * d]));
         loop {
             self.step()?;
-            self.generate(rule, depth + 1, key, out)?;
+            self.generate(rule, depth + 1, out)?;
             // Count up, the last list fastest.
             let mut d = lists;
             loop {
@@ -243,7 +241,8 @@ impl Machine {
         }
     }
 
-    fn fused(&mut self, fused: &Fused, rule: &Rule, key: u64, out: &mut Vec<u64>) -> Option<()> {
+    fn fused(&mut self, fused: &Fused, rule: &Rule, out: &mut Vec<u64>) -> Option<()> {
+        let key = self.key;
         match *fused {
             Fused::Place { fields, from, to } => {
                 self.steps(fields.len as usize)?;
@@ -258,13 +257,7 @@ impl Machine {
             }
             Fused::SetProduct { fields, at, tuple } => {
                 let t = tuple as usize;
-                let source = &rule.gens.last()?.source;
-                let mut ranges = std::mem::take(&mut self.scratch[t]);
-                ranges.clear();
-                let made = self.ranges(source, &mut ranges);
-                self.scratch[t] = ranges;
-                made?;
-                let count = product_size(&self.scratch[t])?;
+                let count = self.fill_ranges(&rule.gens.last()?.source, t)?;
                 if count == 0 {
                     return Some(());
                 }
@@ -276,7 +269,7 @@ impl Machine {
                 if at.len() != lists || !distinct {
                     // A mismatch is an error, and a repeated index a
                     // rarity: the step-by-step loop handles both.
-                    return self.product(source, t, rule, rule.gens.len() - 1, key, out);
+                    return self.product(t, rule, rule.gens.len() - 1, out);
                 }
                 // Each element's place, and the key at the first tuple.
                 let mut k = key;
@@ -359,9 +352,9 @@ impl Machine {
         Some(())
     }
 
-    /// The key of the position a move's writes make from `key`.
-    fn written(&mut self, writes: &[Write], key: u64) -> Option<u64> {
-        let mut k = key;
+    /// The key of the position a move's writes make from the current key.
+    fn written(&mut self, writes: &[Write]) -> Option<u64> {
+        let mut k = self.key;
         for w in writes {
             match w {
                 Write::Scalar(f, n) => {
