@@ -204,3 +204,22 @@ fn stats_report_positions_speed_and_bytes() {
     }
     assert_eq!(stored, seen.len(), "{note}");
 }
+
+/// Ranges far too long to build are compared without being built, and a
+/// set that would hold one is refused with an error, not a crash.
+#[test]
+fn huge_ranges_are_compared_and_refused_without_being_built() {
+    let mut session = session_with(
+        "claim (0..1000000000000000000) > (0..5);\n\
+         claim (-9223372036854775807..0) < [0];\n\
+         claim {0..1000000000000000000} == {0..1000000000000000000};\n",
+    );
+    let results = session.run_claims(0);
+    assert!(results[0].failure.is_none(), "{:?}", results[0].failure);
+    assert!(results[1].failure.is_none(), "{:?}", results[1].failure);
+    let refused = results[2].failure.as_ref().map(|e| format!("{e:?}"));
+    assert!(
+        refused.as_deref().is_some_and(|e| e.contains("TooLarge")),
+        "{refused:?}"
+    );
+}

@@ -223,7 +223,22 @@ impl Interp {
             IrKind::Set(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for a in items {
-                    values.push(self.eval(a, env)?.materialize());
+                    let v = self.eval(a, env)?;
+                    // A range in a set stands for its list: one too long to
+                    // build is refused, as a comprehension that long is.
+                    if let Some(size) = v.count().filter(|_| matches!(v, Value::Range(..))) {
+                        if size > MAX_COLLECTION {
+                            return Err(Error::new(
+                                ErrorKind::TooLarge {
+                                    what: "this range".into(),
+                                    size: format!("{size} elements"),
+                                    limit: MAX_COLLECTION.to_string(),
+                                },
+                                a.span,
+                            ));
+                        }
+                    }
+                    values.push(v.materialize());
                 }
                 Value::set(values)
             }

@@ -64,8 +64,7 @@ impl Interp {
             Eq => Value::Bool(l.same(&r)),
             Ne => Value::Bool(!l.same(&r)),
             Lt | Le | Gt | Ge => {
-                let (a, b) = (l.materialize(), r.materialize());
-                let ord = a.cmp(&b);
+                let ord = l.order(&r);
                 Value::Bool(match op {
                     Lt => ord.is_lt(),
                     Le => ord.is_le(),

@@ -2,6 +2,7 @@
 //! value into a position or an environment never copies its elements.
 
 use super::positions::PosId;
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 // A word-sized tag: values are moved between the interpreter's calls all the
@@ -86,17 +87,99 @@ impl Value {
     pub fn same(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Range(..), Value::List(_)) | (Value::List(_), Value::Range(..)) => {
-                self.materialize() == other.materialize()
+                self.order(other).is_eq()
             }
             _ => self == other,
         }
     }
 
-    /// A range as the list it stands for; other values unchanged.
+    /// The order of two values, a range ordered as the list it stands for,
+    /// worked out without building that list (`0..10^18` has too many
+    /// elements to build).
+    pub fn order(&self, other: &Value) -> Ordering {
+        use Value::{List, Range};
+        match (self, other) {
+            (Range(a, b), Range(c, d)) => {
+                let (m, n) = (b.saturating_sub(*a).max(0), d.saturating_sub(*c).max(0));
+                if m == 0 || n == 0 {
+                    return m.cmp(&n);
+                }
+                // Both count up by one: the first elements decide, then
+                // the lengths.
+                a.cmp(c).then(m.cmp(&n))
+            }
+            (Range(lo, hi), List(xs)) => range_against_list(*lo, *hi, xs),
+            (List(xs), Range(lo, hi)) => range_against_list(*lo, *hi, xs).reverse(),
+            // Against any other kind, only the kind of a list counts.
+            (Range(..), x) => List(Arc::from([])).cmp(x),
+            (x, Range(..)) => x.cmp(&List(Arc::from([]))),
+            _ => self.cmp(other),
+        }
+    }
+
+    /// A range as the list it stands for; other values unchanged. Only for
+    /// ranges known to be short.
     pub fn materialize(&self) -> Value {
         match self {
             Value::Range(lo, hi) => Value::list((*lo..*hi).map(Value::Int).collect()),
             other => other.clone(),
         }
+    }
+}
+
+/// The range `lo..hi` ordered against a list, as the list of its numbers
+/// would be: no more of it is read than the list is long, plus one.
+fn range_against_list(lo: i64, hi: i64, xs: &[Value]) -> Ordering {
+    let numbers = (lo..hi).map(Value::Int).take(xs.len().saturating_add(1));
+    numbers.cmp(xs.iter().cloned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    /// Ranges ordered without being built agree with the lists they stand
+    /// for, on every pair of short ranges and lists.
+    #[test]
+    fn ranges_order_as_their_lists() {
+        let mut values = Vec::new();
+        for lo in -2..3 {
+            for hi in -2..4 {
+                values.push(Value::Range(lo, hi));
+            }
+        }
+        for list in [
+            vec![],
+            vec![-1],
+            vec![0],
+            vec![0, 1],
+            vec![0, 1, 2],
+            vec![1, 0],
+            vec![2],
+        ] {
+            values.push(Value::list(list.into_iter().map(Value::Int).collect()));
+        }
+        values.push(Value::Int(0));
+        values.push(Value::str("a"));
+        for a in &values {
+            for b in &values {
+                let plain = a.materialize().cmp(&b.materialize());
+                assert_eq!(a.order(b), plain, "{a:?} against {b:?}");
+                let lists = matches!(a, Value::Range(..) | Value::List(_))
+                    && matches!(b, Value::Range(..) | Value::List(_));
+                if lists && !(matches!(a, Value::Range(..)) && matches!(b, Value::Range(..))) {
+                    assert_eq!(a.same(b), plain.is_eq(), "{a:?} against {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_ranges_are_ordered_without_being_built() {
+        let huge = Value::Range(i64::MIN, 0);
+        assert!(huge.order(&Value::Int(0)).is_gt());
+        assert!(huge.order(&Value::Range(0, i64::MAX)).is_lt());
+        assert!(huge.order(&Value::list(vec![Value::Int(i64::MIN)])).is_gt());
+        assert!(!huge.same(&Value::list(vec![])));
     }
 }
