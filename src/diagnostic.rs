@@ -92,10 +92,45 @@ fn location(sources: &Sources, span: Span) -> String {
     let Some(source) = sources.try_get(span.source) else {
         return "an unknown place".into();
     };
-    let before = source.text.get(..span.start as usize).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    let (line, column) = line_and_column(&source.text, span.start as usize);
     format!("{}:{line}:{column}", source.name)
+}
+
+/// The line and column (in characters) of a byte offset, both from 1.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// An error as plain fields, the same message, code and help as its
+/// rendered report, for output read by programs.
+pub struct Fields {
+    pub code: String,
+    pub message: String,
+    /// The file (or `<position>`, ...) the error points into.
+    pub file: Option<String>,
+    /// Where in it, when it points into a text.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub help: Option<String>,
+}
+
+pub fn fields(error: &Error, sources: &Sources) -> Fields {
+    let report = Report::new(error, sources);
+    let source = sources.try_get(error.span.source);
+    let place = source
+        .filter(|s| !s.text.is_empty())
+        .map(|s| line_and_column(&s.text, error.span.start as usize));
+    Fields {
+        code: report.code,
+        message: report.message,
+        file: source.map(|s| s.name.clone()),
+        line: place.map(|p| p.0),
+        column: place.map(|p| p.1),
+        help: report.help,
+    }
 }
 
 /// Renders an error as text; `color` only when writing to a terminal.

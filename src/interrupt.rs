@@ -49,7 +49,9 @@ pub fn requested() -> bool {
     if REQUESTED.load(Ordering::Relaxed) || TIMED_OUT.load(Ordering::Relaxed) {
         return true;
     }
-    if LIMIT_MS.load(Ordering::Relaxed) == 0 || TICKS.fetch_add(1, Ordering::Relaxed) % 1024 != 0 {
+    if LIMIT_MS.load(Ordering::Relaxed) == 0
+        || !TICKS.fetch_add(1, Ordering::Relaxed).is_multiple_of(1024)
+    {
         return false;
     }
     let late = now_ms() >= DEADLINE_MS.load(Ordering::Relaxed);

@@ -318,7 +318,10 @@ fn json_value() {
     r.assert_success("value --json");
     let doc = r.json("value --json");
     assert_eq!(doc["value"], 1, "{doc}");
-    assert!(doc["position"].is_string(), "{doc}");
+    assert_eq!(
+        doc["position"]["text"], "Heap(3) + Heap(5) + Heap(7)",
+        "{doc}"
+    );
 }
 
 #[test]
@@ -348,7 +351,10 @@ fn json_moves() {
         let value = m["value"].as_u64().expect("a value");
         // Each move leaves one heap smaller: its value is the new nim-sum.
         assert_eq!(m["winning"], value == 0, "{m}");
-        assert!(m["result"].is_string() && m["move"].is_string(), "{m}");
+        assert!(
+            m["result"]["text"].is_string() && m["move"]["rule"] == "take",
+            "{m}"
+        );
     }
     assert_eq!(moves.iter().filter(|m| m["winning"] == true).count(), 3);
 
@@ -359,7 +365,7 @@ fn json_moves() {
         .as_array()
         .expect("a list of moves")
         .iter()
-        .map(|m| m["result"].as_str().expect("a result"))
+        .map(|m| m["result"]["text"].as_str().expect("a result"))
         .collect();
     results.sort();
     assert_eq!(
@@ -390,14 +396,18 @@ fn json_table() {
 }
 
 #[test]
-fn json_commands_that_fail_print_no_document() {
+fn json_commands_that_fail_print_an_errors_document() {
     for args in [
         ["value", "--json", NIM, "Nim([3,5"],
         ["outcome", "--json", NIM, "Nmi([1])"],
         ["moves", "--json", NIM, "3"],
     ] {
         let r = run(&args);
-        r.assert_user_error(&args.join(" "));
+        r.assert_status(1, &args.join(" "));
+        r.assert_no_panic(&args.join(" "));
+        let doc = r.json(&args.join(" "));
+        assert!(doc["errors"][0]["message"].is_string(), "{doc}");
+        assert!(r.stderr.is_empty(), "{}", r.stderr);
     }
 }
 

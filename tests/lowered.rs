@@ -89,7 +89,7 @@ fn moves(session: &mut Session, pos: PosId, lowering: bool) -> Listed {
     listed.map_err(|e| format!("{e:?}"))?;
     Ok(out
         .into_iter()
-        .map(|m| (m.rule, m.result.to_vec(), m.label))
+        .map(|m| (m.rule, m.result.to_vec(), m.label.map(|l| l.text)))
         .collect())
 }
 

@@ -1,7 +1,8 @@
 //! The README's transcripts are real: every `$ grundy ...` line in a
-//! console block is run again and must print what the README shows. A REPL
-//! session (`$ grundy repl ...` followed by `grundy> ` and `your move> `
-//! lines) is replayed through standard input with `--echo`.
+//! console block of the README and of docs/json.md is run again and must
+//! print what the page shows. A REPL session (`$ grundy repl ...` followed
+//! by `grundy> ` and `your move> ` lines) is replayed through standard
+//! input with `--echo`. And the README's two commands are the ones CI runs.
 
 use std::io::Write;
 use std::path::Path;
@@ -98,14 +99,59 @@ fn transcripts(readme: &str) -> Vec<Transcript> {
 
 #[test]
 fn every_readme_transcript_matches_a_real_run() {
+    let failures = check_transcripts("README.md", 8);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_json_transcript_matches_a_real_run() {
+    let failures = check_transcripts("docs/json.md", 10);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The README's commands under "The two commands", each as CI's script
+/// runs it (which may add `--quiet`).
+#[test]
+fn ci_runs_the_readme_commands() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md is readable");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run is readable");
+    let section = readme
+        .split("## The two commands")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the README has a section \"The two commands\"");
+    let commands: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("cargo "))
+        .collect();
+    assert_eq!(
+        commands,
+        ["cargo run --release -- check examples/*.game", "cargo test"]
+    );
+    let ci_lines: Vec<String> = ci
+        .lines()
+        .map(|l| l.trim().replace(" --quiet", ""))
+        .collect();
+    for command in commands {
+        assert!(
+            ci_lines.iter().any(|l| l == command),
+            "CI does not run the README's `{command}`"
+        );
+    }
+}
+
+/// Runs every transcript of the page `name` (at least `at_least` of them);
+/// a description of each that printed something else.
+fn check_transcripts(name: &str, at_least: usize) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join(name)).expect("the page is readable");
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme");
     std::fs::create_dir_all(&scratch).expect("a scratch folder");
     let all = transcripts(&readme);
     assert!(
-        all.len() >= 8,
-        "the README should show the commands it documents"
+        all.len() >= at_least,
+        "{name} should show the commands it documents"
     );
     let mut failures = Vec::new();
     for t in &all {
@@ -163,11 +209,11 @@ fn every_readme_transcript_matches_a_real_run() {
         let expected = t.expected.trim_end().to_string() + "\n";
         if actual != expected {
             failures.push(format!(
-                "README.md:{}: `grundy {}`\n--- the README shows\n{expected}--- the real run prints\n{actual}",
+                "{name}:{}: `grundy {}`\n--- the page shows\n{expected}--- the real run prints\n{actual}",
                 t.line,
                 t.args.join(" ")
             ));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    failures
 }

@@ -1,8 +1,9 @@
 //! `grundy check FILE...`
 
-use super::{Failed, Options, Output};
-use crate::error::ErrorKind;
+use super::{json, Failed, Options, Output};
+use crate::error::{Error, ErrorKind, Errors};
 use crate::session::Session;
+use serde_json::Value as Json;
 
 /// `--help` for `--verify-decomposition N`: what is compared, and what
 /// "up to size N" means for each kind of parameter.
@@ -29,54 +30,27 @@ pub fn run(
     opts: &Options,
     files: &[String],
     verify: Option<usize>,
+    json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
     let mut all_ok = true;
+    let mut documents = Vec::new();
     for file in files {
         // Each file is its own program: files may define the same names.
         let mut session = opts.session();
-        if let Err(errors) = session.load_file(file) {
-            out.errors(&errors, &session.sources);
-            out.note(format!(
-                "{file}: {} error{}",
-                errors.len(),
-                plural(errors.len())
-            ));
-            all_ok = false;
-            continue;
-        }
-        let results = session.run_claims(0);
-        let mut failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
-        // Once the time limit runs out every later claim stops at once:
-        // one report of it is enough.
-        if let Some(first) = failures
-            .iter()
-            .position(|e| matches!(e.kind, ErrorKind::TimeLimit { .. }))
-        {
-            failures.truncate(first + 1);
-        }
-        if failures.iter().any(|e| e.kind == ErrorKind::Interrupted) {
+        let Ok(checked) = check_file(&mut session, file, verify) else {
             out.note("interrupted");
             return Err(Failed::Interrupted);
-        }
-        let total = session.claim_count();
-        if failures.is_empty() {
-            out.line(format!(
-                "{file}: {total} claim{} hold{}",
-                plural(total),
-                if total == 1 { "s" } else { "" }
-            ));
+        };
+        all_ok &= checked.ok();
+        if json {
+            documents.push(checked.to_json(&session, file));
         } else {
-            out.errors(&failures, &session.sources);
-            out.line(format!(
-                "{file}: {} of {total} claims failed",
-                failures.len()
-            ));
-            all_ok = false;
+            checked.print(&session, file, out);
         }
-        if let Some(n) = verify {
-            all_ok &= verify_file(&mut session, file, n, out)?;
-        }
+    }
+    if json {
+        out.line(serde_json::json!({ "ok": all_ok, "files": documents }).to_string());
     }
     if all_ok {
         Ok(())
@@ -85,40 +59,189 @@ pub fn run(
     }
 }
 
-/// Verifies the file's decompositions; whether they all held.
-fn verify_file(
-    session: &mut Session,
-    file: &str,
-    n: usize,
-    out: &mut Output,
-) -> Result<bool, Failed> {
-    let summary = match crate::verify::decompositions(session, n) {
-        Ok(summary) => summary,
-        Err(e) if e.kind == ErrorKind::Interrupted => {
-            out.note("interrupted");
-            return Err(Failed::Interrupted);
+/// What checking one file found.
+enum Checked {
+    /// The file could not be read, parsed or type-checked.
+    NotLoaded(Errors),
+    /// It loaded; these of its claims failed.
+    Claims {
+        total: usize,
+        failures: Errors,
+        verified: Option<Verified>,
+    },
+}
+
+/// What `--verify-decomposition N` found.
+struct Verified {
+    size: usize,
+    result: Result<crate::verify::Summary, Error>,
+}
+
+/// Loads the file, runs its claims and verifies its decompositions; an
+/// error only when Ctrl-C stopped it.
+fn check_file(session: &mut Session, file: &str, verify: Option<usize>) -> Result<Checked, Failed> {
+    if let Err(errors) = session.load_file(file) {
+        return Ok(Checked::NotLoaded(errors));
+    }
+    let results = session.run_claims(0);
+    let mut failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
+    // Once the time limit runs out every later claim stops at once: one
+    // report of it is enough.
+    if let Some(first) = failures
+        .iter()
+        .position(|e| matches!(e.kind, ErrorKind::TimeLimit { .. }))
+    {
+        failures.truncate(first + 1);
+    }
+    let interrupted = |e: &Error| e.kind == ErrorKind::Interrupted;
+    if failures.iter().any(interrupted) {
+        return Err(Failed::Interrupted);
+    }
+    let verified = match verify {
+        Some(size) => {
+            let result = crate::verify::decompositions(session, size);
+            if result.as_ref().is_err_and(interrupted) {
+                return Err(Failed::Interrupted);
+            }
+            Some(Verified { size, result })
         }
-        Err(e) => {
-            out.errors(&[e], &session.sources);
-            out.line(format!("{file}: a decomposition failed to verify"));
-            return Ok(false);
-        }
+        None => None,
     };
-    for (game, why) in &summary.unverifiable {
-        out.note(format!("{file}: `{game}` cannot be verified: {why}"));
+    Ok(Checked::Claims {
+        total: session.claim_count(),
+        failures,
+        verified,
+    })
+}
+
+impl Checked {
+    fn ok(&self) -> bool {
+        match self {
+            Checked::NotLoaded(_) => false,
+            Checked::Claims {
+                failures, verified, ..
+            } => failures.is_empty() && verified.as_ref().is_none_or(|v| v.result.is_ok()),
+        }
     }
-    for (game, against, count) in &summary.verified {
-        out.line(format!(
-            "{file}: `{game}` agrees with {against} on all {count} positions up to size {n}"
-        ));
+
+    fn print(&self, session: &Session, file: &str, out: &mut Output) {
+        match self {
+            Checked::NotLoaded(errors) => {
+                out.errors(errors, &session.sources);
+                out.note(format!(
+                    "{file}: {} error{}",
+                    errors.len(),
+                    plural(errors.len())
+                ));
+            }
+            Checked::Claims {
+                total,
+                failures,
+                verified,
+            } => {
+                if failures.is_empty() {
+                    out.line(format!(
+                        "{file}: {total} claim{} hold{}",
+                        plural(*total),
+                        if *total == 1 { "s" } else { "" }
+                    ));
+                } else {
+                    out.errors(failures, &session.sources);
+                    out.line(format!(
+                        "{file}: {} of {total} claims failed",
+                        failures.len()
+                    ));
+                }
+                if let Some(v) = verified {
+                    v.print(session, file, out);
+                }
+            }
+        }
     }
-    if summary.verified.is_empty() && summary.unverifiable.is_empty() {
-        out.line(format!(
-            "{file}: no game declares a decomposition (`parts =`, or an alias that sums a \
-             board's parts), so there is nothing to verify"
-        ));
+
+    fn to_json(&self, session: &Session, file: &str) -> Json {
+        let errors = |errors: &[Error]| -> Vec<Json> {
+            errors
+                .iter()
+                .map(|e| json::error(e, &session.sources))
+                .collect()
+        };
+        match self {
+            Checked::NotLoaded(e) => serde_json::json!({
+                "file": file,
+                "loaded": false,
+                "claims": 0,
+                "failed": 0,
+                "errors": errors(e),
+            }),
+            Checked::Claims {
+                total,
+                failures,
+                verified,
+            } => {
+                let mut doc = serde_json::json!({
+                    "file": file,
+                    "loaded": true,
+                    "claims": total,
+                    "failed": failures.len(),
+                    "errors": errors(failures),
+                });
+                if let Some(v) = verified {
+                    doc["decompositions"] = v.to_json(session);
+                }
+                doc
+            }
+        }
     }
-    Ok(true)
+}
+
+impl Verified {
+    fn print(&self, session: &Session, file: &str, out: &mut Output) {
+        let n = self.size;
+        let summary = match &self.result {
+            Ok(summary) => summary,
+            Err(e) => {
+                out.errors(std::slice::from_ref(e), &session.sources);
+                out.line(format!("{file}: a decomposition failed to verify"));
+                return;
+            }
+        };
+        for (game, why) in &summary.unverifiable {
+            out.note(format!("{file}: `{game}` cannot be verified: {why}"));
+        }
+        for (game, against, count) in &summary.verified {
+            out.line(format!(
+                "{file}: `{game}` agrees with {against} on all {count} positions up to size {n}"
+            ));
+        }
+        if summary.verified.is_empty() && summary.unverifiable.is_empty() {
+            out.line(format!(
+                "{file}: no game declares a decomposition (`parts =`, or an alias that sums a \
+                 board's parts), so there is nothing to verify"
+            ));
+        }
+    }
+
+    fn to_json(&self, session: &Session) -> Json {
+        match &self.result {
+            Ok(summary) => serde_json::json!({
+                "size": self.size,
+                "verified": summary.verified.iter().map(|(game, against, positions)| {
+                    serde_json::json!({ "game": game, "against": against, "positions": positions })
+                }).collect::<Vec<_>>(),
+                "unverifiable": summary.unverifiable.iter().map(|(game, reason)| {
+                    serde_json::json!({ "game": game, "reason": reason })
+                }).collect::<Vec<_>>(),
+                "error": null,
+            }),
+            Err(e) => serde_json::json!({
+                "size": self.size,
+                "verified": [],
+                "unverifiable": [],
+                "error": json::error(e, &session.sources),
+            }),
+        }
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -3,12 +3,15 @@
 
 mod check;
 mod graph;
+mod json;
+mod manual;
 mod output;
 mod plot;
 mod query;
 mod repl;
 mod stats;
 pub(crate) mod table;
+mod table_format;
 
 use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;
@@ -35,6 +38,32 @@ pub struct Cli {
     pub stats: bool,
 }
 
+/// Reads the command line, or exits with status 2 saying what is wrong
+/// with it (as a JSON errors document when `--json` was asked for).
+pub fn parse() -> Cli {
+    use clap::error::ErrorKind;
+    let e = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(e) => e,
+    };
+    let args: Vec<String> = std::env::args().collect();
+    let asked_json = args.iter().any(|a| a == "--json" || a == "--format=json")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json");
+    let is_usage = !matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if asked_json && is_usage {
+        println!("{}", json::usage_error(&e));
+        std::process::exit(2);
+    }
+    e.exit()
+}
+
 /// What every command needs to start a session.
 pub struct Options {
     pub max_states: usize,
@@ -48,56 +77,101 @@ impl Options {
     }
 }
 
+/// The `.game` file a command reads.
+const FILE_HELP: &str = "The .game file that defines the games";
+/// A position on the command line.
+const POSITION_HELP: &str =
+    "A position, quoted for the shell: a game with its arguments, or a sum such as 'Heap(3) + Heap(5)'";
+/// `--json` on the commands that answer about one position.
+const JSON_HELP: &str =
+    "Print one JSON document (errors too, on standard output); docs/json.md describes each shape";
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and check files and run their claims.
+    #[command(after_help = "\
+Examples:
+  grundy check examples/*.game
+  grundy check examples/octal.game --json
+  grundy check examples/cram.game --verify-decomposition 6")]
     Check {
         /// The .game files to check.
-        #[arg(required = true)]
+        #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
         /// Also compare every declared decomposition with a search of the
         /// whole position, on every position up to size N.
         #[arg(long, value_name = "N", long_help = check::VERIFY_HELP)]
         verify_decomposition: Option<usize>,
-    },
-    /// Print the Grundy value of a position.
-    Value {
-        file: String,
-        /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
-        position: String,
-        /// Print one JSON document.
+        /// Print one JSON document: each file's claims and errors.
         #[arg(long)]
         json: bool,
     },
-    /// Print P (the previous player wins) or N (the next player wins).
-    Outcome {
+    /// Print the Grundy value of a position.
+    #[command(after_help = "\
+Examples:
+  grundy value examples/nim.game 'Nim([3,5,7])'
+  grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json")]
+    Value {
+        #[arg(help = FILE_HELP)]
         file: String,
+        /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
+        position: String,
+        #[arg(long, help = JSON_HELP)]
+        json: bool,
+    },
+    /// Print P (the previous player wins) or N (the next player wins).
+    #[command(after_help = "\
+Examples:
+  grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
+  grundy outcome examples/nim.game 'Nim([1,1])' --misere")]
+    Outcome {
+        #[arg(help = FILE_HELP)]
+        file: String,
+        #[arg(help = POSITION_HELP)]
         position: String,
         /// Under misère play: the player who cannot move wins.
         #[arg(long)]
         misere: bool,
-        #[arg(long)]
+        #[arg(long, help = JSON_HELP)]
         json: bool,
     },
     /// List every move: the move, the position it leads to, its value.
+    #[command(after_help = "\
+Examples:
+  grundy moves examples/nim.game 'Nim([3,5,7])' --winning
+  grundy moves examples/subtraction.game 'T(8) + T(12)' --json")]
     Moves {
+        #[arg(help = FILE_HELP)]
         file: String,
+        #[arg(help = POSITION_HELP)]
         position: String,
         /// Only the winning moves.
         #[arg(long)]
         winning: bool,
-        #[arg(long)]
+        #[arg(long, help = JSON_HELP)]
         json: bool,
     },
     /// Print the nim-sequence g(0..=N) of a game with one natural-number parameter.
+    #[command(after_help = "\
+Examples:
+  grundy table examples/subtraction.game T --upto 30
+  grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
+  grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
+        #[arg(help = FILE_HELP)]
         file: String,
         /// The game's name, such as Kayles.
         game: String,
         /// The last heap size.
-        #[arg(long)]
+        #[arg(long, value_name = "N")]
         upto: u64,
-        #[arg(long)]
+        /// How to print the values: rows of ten with the period (text), one
+        /// JSON document (json), `n,g` lines under a header (csv), or the
+        /// lines `n g(n)` of an OEIS b-file (oeis).
+        #[arg(long, value_enum, default_value_t = table_format::Format::Text)]
+        format: table_format::Format,
+        /// The same as --format json.
+        #[arg(long, conflicts_with = "format")]
         json: bool,
         /// Save progress to this file, and carry on from it if it exists: a
         /// run stopped by Ctrl-C, --timeout or a kill resumes where it was.
@@ -111,15 +185,25 @@ pub enum Command {
         no_shortcut: bool,
     },
     /// An interactive session (a script when standard input is not a terminal).
+    #[command(after_help = "\
+Examples:
+  grundy repl examples/nim.game examples/subtraction.game
+  echo 'value Nim([3,5,7])' | grundy repl examples/nim.game")]
     Repl {
         /// Files to load first.
+        #[arg(value_name = "FILE")]
         files: Vec<String>,
         /// Show each entry read from a script after a prompt, as a terminal would.
         #[arg(long)]
         echo: bool,
     },
     /// Write the game graph of a position in Graphviz DOT.
+    #[command(after_help = "\
+Examples:
+  grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.dot
+  dot -Tsvg candy.dot -o candy.svg")]
     Graph {
+        #[arg(help = FILE_HELP)]
         file: String,
         /// A position, such as 'Candy(3, 4)'.
         position: String,
@@ -134,17 +218,38 @@ pub enum Command {
         output: Option<String>,
     },
     /// Draw the nim-sequence g(0..=N) of a heap game as an SVG scatter plot.
+    #[command(after_help = "\
+Example:
+  grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg")]
     Plot {
+        #[arg(help = FILE_HELP)]
         file: String,
         /// The game's name, such as Kayles.
         game: String,
         /// The last heap size.
-        #[arg(long)]
+        #[arg(long, value_name = "N")]
         upto: u64,
         /// The SVG file to write.
         #[arg(short, long, value_name = "FILE.svg")]
         output: String,
     },
+    /// Print a completion script for a shell.
+    #[command(after_help = "\
+Examples:
+  grundy completions bash > ~/.local/share/bash-completion/completions/grundy
+  grundy completions zsh > ~/.zfunc/_grundy
+  grundy completions fish > ~/.config/fish/completions/grundy.fish")]
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, for man).
+    #[command(after_help = "\
+Examples:
+  grundy man | man -l -
+  grundy man > ~/.local/share/man/man1/grundy.1")]
+    Man,
 }
 
 /// Runs a command and returns the process exit status.
@@ -158,6 +263,9 @@ pub fn run(cli: Cli) -> i32 {
     crate::interrupt::clear();
     stats::enable(cli.stats);
     let mut out = Output::new();
+    if cli.command.wants_json() {
+        out.json_errors();
+    }
     let opts = Options {
         max_states: cli.max_states,
     };
@@ -166,7 +274,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check {
             files,
             verify_decomposition,
-        } => check::run(opts, &files, verify_decomposition, &mut out),
+            json,
+        } => check::run(opts, &files, verify_decomposition, json, &mut out),
         Command::Value {
             file,
             position,
@@ -188,6 +297,7 @@ pub fn run(cli: Cli) -> i32 {
             file,
             game,
             upto,
+            format,
             json,
             checkpoint,
             checkpoint_every,
@@ -198,7 +308,11 @@ pub fn run(cli: Cli) -> i32 {
                 file: &file,
                 game: &game,
                 upto,
-                json,
+                format: if json {
+                    table_format::Format::Json
+                } else {
+                    format
+                },
                 checkpoint: checkpoint.as_deref(),
                 every: std::time::Duration::try_from_secs_f64(checkpoint_every)
                     .unwrap_or(std::time::Duration::ZERO),
@@ -239,11 +353,27 @@ pub fn run(cli: Cli) -> i32 {
             },
             &mut out,
         ),
+        Command::Completions { shell } => manual::completions(shell, &mut out),
+        Command::Man => manual::man(&mut out),
     };
     match result {
         Ok(()) => 0,
         Err(Failed::Diagnostic) => 1,
         Err(Failed::Interrupted) => 130,
+    }
+}
+
+impl Command {
+    /// Whether the answer, and so any error, is one JSON document.
+    fn wants_json(&self) -> bool {
+        match self {
+            Command::Check { json, .. }
+            | Command::Value { json, .. }
+            | Command::Outcome { json, .. }
+            | Command::Moves { json, .. } => *json,
+            Command::Table { json, format, .. } => *json || *format == table_format::Format::Json,
+            _ => false,
+        }
     }
 }
 

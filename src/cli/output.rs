@@ -11,6 +11,9 @@ pub struct Output {
     /// Write nothing, and keep each rendered diagnostic here instead (the
     /// REPL fuzz target).
     kept: Option<Vec<String>>,
+    /// Diagnostics as one JSON document on standard output (`--json`),
+    /// for a script to read, instead of text on standard error.
+    json_errors: bool,
 }
 
 impl Default for Output {
@@ -25,6 +28,7 @@ impl Output {
         Output {
             color: !no_color && std::io::stderr().is_terminal(),
             kept: None,
+            json_errors: false,
         }
     }
 
@@ -34,6 +38,7 @@ impl Output {
         Output {
             color: false,
             kept: Some(Vec::new()),
+            json_errors: false,
         }
     }
 
@@ -61,8 +66,18 @@ impl Output {
         let _ = write(&mut stdout).and_then(|()| stdout.flush());
     }
 
-    /// Diagnostics on standard error.
+    /// From now on, diagnostics go to standard output as JSON.
+    pub fn json_errors(&mut self) {
+        self.json_errors = true;
+    }
+
+    /// Diagnostics on standard error, or under `--json` one document on
+    /// standard output.
     pub fn errors(&mut self, errors: &[Error], sources: &Sources) {
+        if self.json_errors {
+            self.line(super::json::errors(errors, sources).to_string());
+            return;
+        }
         let width = terminal_width();
         let mut stderr = std::io::stderr().lock();
         for e in errors {

@@ -50,7 +50,8 @@ pub fn value(
     let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
     super::stats::report(&started, &session, out);
     if json {
-        out.line(json!({ "position": session.show_sum(&pos), "value": v }).to_string());
+        let position = super::json::position(&session, &pos);
+        out.line(json!({ "position": position, "value": v }).to_string());
     } else {
         out.line(v.to_string());
     }
@@ -76,10 +77,8 @@ pub fn outcome(
     super::stats::report(&started, &session, out);
     let outcome = if next_wins { "N" } else { "P" };
     if json {
-        out.line(
-            json!({ "position": session.show_sum(&pos), "outcome": outcome, "misere": misere })
-                .to_string(),
-        );
+        let position = super::json::position(&session, &pos);
+        out.line(json!({ "position": position, "outcome": outcome, "misere": misere }).to_string());
     } else {
         out.line(outcome);
     }
@@ -114,25 +113,16 @@ pub(super) fn print_moves(
         if several_parts {
             format!("{} in {}", m.label, session.show_sum(&[m.part]))
         } else {
-            m.label.clone()
+            m.label.text.clone()
         }
     };
     if json {
         let list: Vec<_> = shown
             .iter()
-            .map(|m| {
-                json!({
-                    "move": m.label,
-                    "part": session.show_sum(&[m.part]),
-                    "result": session.show_sum(&m.result),
-                    "value": m.value,
-                    "winning": m.value == 0,
-                })
-            })
+            .map(|m| super::json::one_move(session, m))
             .collect();
-        out.line(
-            json!({ "position": session.show_sum(pos), "value": value, "moves": list }).to_string(),
-        );
+        let position = super::json::position(session, pos);
+        out.line(json!({ "position": position, "value": value, "moves": list }).to_string());
         return Ok(());
     }
     if winning && shown.is_empty() {

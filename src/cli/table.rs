@@ -1,12 +1,12 @@
 //! `grundy table FILE GAME --upto N`, and the REPL's `table GAME N`.
 
 use super::query::{open, report};
+use super::table_format::Format;
 use super::{Failed, Options, Output};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::session::{Session, Table, TableRequest};
 use crate::solve::values::Values;
 use crate::source::Span;
-use serde_json::json;
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -17,7 +17,7 @@ pub struct TableArgs<'a> {
     pub file: &'a str,
     pub game: &'a str,
     pub upto: u64,
-    pub json: bool,
+    pub format: Format,
     /// Where to save progress, and resume from.
     pub checkpoint: Option<&'a str>,
     /// The longest time between two saves.
@@ -44,30 +44,8 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
         let span = session.interp.program.games[g as usize].span;
         return Err(report(&session, out, vec![Error::new(kind, span)]));
     }
-    if args.json {
-        let period = table.proof.map(|p| p.period).or(table.seen()).map(|p| {
-            json!({
-                "preperiod": p.preperiod,
-                "period": p.period,
-                "saltus": p.saltus,
-                "proven": table.proof.is_some(),
-            })
-        });
-        // The keys in order, "values" last and streamed: a table of
-        // millions of values is never held as JSON.
-        let head = json!({ "game": args.game, "period": period, "upto": args.upto }).to_string();
-        let head = head.strip_suffix('}').unwrap_or(&head);
-        out.lines(|w| {
-            write!(w, "{head},\"values\":[")?;
-            let mut digits = itoa::Buffer::new();
-            for (n, v) in table.values.iter().enumerate() {
-                if n > 0 {
-                    w.write_all(b",")?;
-                }
-                w.write_all(digits.format(v).as_bytes())?;
-            }
-            writeln!(w, "]}}")
-        });
+    if args.format != Format::Text {
+        super::table_format::write(&table, args.game, args.upto, args.format, out);
         return Ok(());
     }
     print(&table, args.game, args.upto, out);

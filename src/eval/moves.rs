@@ -7,7 +7,7 @@ use super::lowered::{Lowered as LoweredCode, RuleCode};
 use super::positions::PosId;
 use super::value::Value;
 use crate::error::{Error, ErrorKind};
-use crate::solve::{Components, Move, Rules};
+use crate::solve::{Components, Move, MoveLabel, Rules};
 use crate::source::Span;
 use std::sync::Arc;
 
@@ -49,13 +49,7 @@ impl Interp {
                         .iter()
                         .map(|&h| self.positions.intern_slice(g, &[Value::Int(h)]))
                         .collect();
-                    let label = labels.then(|| match left {
-                        [] => format!("remove {k}"),
-                        [a] => format!("remove {k} leaving {a}"),
-                        [a, b] if k == 0 => format!("split into {a} + {b}"),
-                        [a, b] => format!("remove {k} leaving {a} + {b}"),
-                        _ => String::new(),
-                    });
+                    let label = labels.then(|| octal_label(k, left));
                     let mut parts = parts;
                     parts.sort_unstable();
                     out.push(Move {
@@ -157,12 +151,20 @@ impl Interp {
             }
         };
         let label = labels.then(|| {
-            let bindings: Vec<String> = rule
+            let args: Vec<(String, Value)> = rule
                 .generators
                 .iter()
-                .map(|g| format!("{} = {}", g.var, self.show(&env[g.slot as usize])))
+                .map(|g| (g.var.clone(), env[g.slot as usize].clone()))
                 .collect();
-            format!("{}({})", rule.name, bindings.join(", "))
+            let bindings: Vec<String> = args
+                .iter()
+                .map(|(var, v)| format!("{var} = {}", self.show(v)))
+                .collect();
+            MoveLabel {
+                text: format!("{}({})", rule.name, bindings.join(", ")),
+                rule: rule.name.clone(),
+                args,
+            }
         });
         out.push(Move {
             rule: index,
@@ -219,6 +221,30 @@ impl Interp {
             Value::Pos(p) => Ok(Some(p)),
             _ => Ok(None),
         }
+    }
+}
+
+/// An octal move named as the code's rule reads: remove `k` tokens and
+/// leave the heaps `left`, or (removing none) split a heap in two.
+fn octal_label(k: i64, left: &[i64]) -> MoveLabel {
+    let heaps = Value::list(left.iter().map(|&h| Value::Int(h)).collect());
+    let shown: Vec<String> = left.iter().map(i64::to_string).collect();
+    let shown = shown.join(" + ");
+    if k == 0 && left.len() == 2 {
+        return MoveLabel {
+            text: format!("split into {shown}"),
+            rule: "split".into(),
+            args: vec![("into".into(), heaps)],
+        };
+    }
+    MoveLabel {
+        text: if left.is_empty() {
+            format!("remove {k}")
+        } else {
+            format!("remove {k} leaving {shown}")
+        },
+        rule: "remove".into(),
+        args: vec![("count".into(), Value::Int(k)), ("leaving".into(), heaps)],
     }
 }
 

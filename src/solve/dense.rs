@@ -289,7 +289,7 @@ impl Search<'_> {
                 Default::default(),
             ));
         }
-        if *self.positions % CHECK_EVERY == 0 && crate::interrupt::requested() {
+        if (*self.positions).is_multiple_of(CHECK_EVERY) && crate::interrupt::requested() {
             return Err(Error::new(
                 crate::interrupt::stop_kind(),
                 Default::default(),

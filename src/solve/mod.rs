@@ -31,7 +31,25 @@ pub struct Move {
     pub result: Components,
     /// How a user would name the move, such as `take(k = 2)`; only made
     /// when asked for, since the search never needs it.
-    pub label: Option<String>,
+    pub label: Option<MoveLabel>,
+}
+
+/// A move as its rule names it: the rule, and the value each of its
+/// generators bound, both as text for people and as data for scripts.
+#[derive(Clone, Debug, Default)]
+pub struct MoveLabel {
+    /// The whole name, such as `take(k = 2)`.
+    pub text: String,
+    /// The rule, such as `take`.
+    pub rule: String,
+    /// Each bound variable and its value, in the order of the rule.
+    pub args: Vec<(String, crate::eval::Value)>,
+}
+
+impl std::fmt::Display for MoveLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 /// What the solver needs to know of a game.

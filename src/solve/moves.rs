@@ -2,7 +2,7 @@
 //! and the value of the result is the total with that component's value
 //! swapped for its option's.
 
-use super::{Move, Rules, Solver};
+use super::{Move, MoveLabel, Rules, Solver};
 use crate::error::Error;
 use crate::eval::PosId;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ pub struct SumMove {
     /// The component the move is made in.
     pub part: PosId,
     /// How the move is named in that component's rules.
-    pub label: String,
+    pub label: MoveLabel,
     /// The whole sum after the move.
     pub result: Arc<[PosId]>,
     /// The Grundy value of `result`; 0 means the move wins.

@@ -48,7 +48,7 @@ fn explain_one(session: &mut Session, p: PosId, out: &mut Output) -> Result<(), 
     ));
     let rows: Vec<(String, String, u32)> = moves
         .iter()
-        .map(|m| (m.label.clone(), session.show_sum(&m.result), m.value))
+        .map(|m| (m.label.text.clone(), session.show_sum(&m.result), m.value))
         .collect();
     print_rows(&rows, out);
     let values = option_values(&moves);

@@ -51,7 +51,7 @@ pub fn play(
             if several_parts {
                 format!("{} in {}", m.label, session.show_sum(&[m.part]))
             } else {
-                m.label.clone()
+                m.label.text.clone()
             }
         };
         let chosen = if user_turn {

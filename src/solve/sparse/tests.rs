@@ -160,7 +160,7 @@ fn values_past_u16_take_the_wide_path() {
     let mut first: Vec<u32> = (0..200)
         .map(|_| {
             state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            if state % 7 == 0 {
+            if state.is_multiple_of(7) {
                 70_000 + state % 50
             } else {
                 state % 5
