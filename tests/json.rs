@@ -16,6 +16,7 @@ const TIME_LIMIT: Duration = Duration::from_secs(30);
 const NIM: &str = "examples/nim.game";
 const OCTAL: &str = "examples/octal.game";
 const SUBTRACTION: &str = "examples/subtraction.game";
+const CANDY: &str = "examples/candy-split.game";
 
 struct Run {
     status: Option<i32>,
@@ -531,4 +532,54 @@ fn the_documented_examples_fit_the_schema() {
         let doc: Json = serde_json::from_str(&text).expect("a spread-out document");
         assert!(printed.contains(&doc), "no transcript printed {doc}");
     }
+}
+
+#[test]
+fn a_graph_is_every_reachable_position_with_its_moves() {
+    // Candy Split from (3, 4): 5 positions and 6 distinct arrows, as the
+    // DOT drawing of the same graph says.
+    let doc = answer("graph", &["graph", "--json", CANDY, "Candy(3, 4)"]);
+    let nodes = doc["nodes"].as_array().expect("nodes");
+    let moves = doc["moves"].as_array().expect("moves");
+    assert_eq!(nodes.len(), 5);
+    assert_eq!(nodes[0]["position"]["text"], "Candy(3, 4)");
+    let arrows: std::collections::BTreeSet<(u64, u64)> = moves
+        .iter()
+        .map(|m| {
+            (
+                m["from"].as_u64().expect("from"),
+                m["to"].as_u64().expect("to"),
+            )
+        })
+        .collect();
+    assert_eq!(arrows.len(), 6);
+    // Each value is the mex of the values its moves lead to, each move's
+    // value is its target's, and P is exactly value 0.
+    let value = |id: u64| nodes[id as usize]["value"].as_u64().expect("a value");
+    for node in nodes {
+        let id = node["id"].as_u64().expect("an id");
+        let options: Vec<u64> = moves
+            .iter()
+            .filter(|m| m["from"] == id)
+            .map(|m| {
+                let to = m["to"].as_u64().expect("to");
+                assert_eq!(m["value"], value(to), "{m}");
+                assert_eq!(m["winning"], value(to) == 0, "{m}");
+                value(to)
+            })
+            .collect();
+        let mex = (0..).find(|v| !options.contains(v)).expect("a mex");
+        assert_eq!(node["value"], mex, "{node}");
+        assert_eq!(node["outcome"], if mex == 0 { "P" } else { "N" });
+    }
+    // The crash course: CANDY(3, 4) is an N-position.
+    assert_eq!(nodes[0]["outcome"], "N");
+
+    let errors = failure(
+        1,
+        &["graph", "--json", "--max-nodes", "2", CANDY, "Candy(3, 4)"],
+    );
+    assert_eq!(errors[0]["code"], "grundy::too-large");
+    let clash = grundy(&["graph", "--json", "--outcome", NIM, "Heap(2)"]);
+    assert_eq!(clash.status, Some(2));
 }

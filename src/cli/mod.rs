@@ -3,6 +3,7 @@
 
 mod check;
 mod graph;
+mod graph_json;
 mod json;
 mod manual;
 mod output;
@@ -201,7 +202,8 @@ Examples:
     #[command(after_help = "\
 Examples:
   grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.dot
-  dot -Tsvg candy.dot -o candy.svg")]
+  dot -Tsvg candy.dot -o candy.svg
+  grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
         #[arg(help = FILE_HELP)]
         file: String,
@@ -216,6 +218,10 @@ Examples:
         /// Write to this file instead of standard output.
         #[arg(short, long, value_name = "FILE.dot")]
         output: Option<String>,
+        /// Print the graph as one JSON document instead of DOT: every
+        /// position with its value, every move with its rule.
+        #[arg(long, conflicts_with_all = ["outcome", "output"])]
+        json: bool,
     },
     /// Draw the nim-sequence g(0..=N) of a heap game as an SVG scatter plot.
     #[command(after_help = "\
@@ -324,9 +330,17 @@ pub fn run(cli: Cli) -> i32 {
         Command::Graph {
             file,
             position,
+            max_nodes,
+            json: true,
+            ..
+        } => graph_json::run(opts, &file, &position, max_nodes, &mut out),
+        Command::Graph {
+            file,
+            position,
             outcome,
             max_nodes,
             output,
+            json: false,
         } => graph::run(
             opts,
             graph::GraphArgs {
@@ -370,7 +384,8 @@ impl Command {
             Command::Check { json, .. }
             | Command::Value { json, .. }
             | Command::Outcome { json, .. }
-            | Command::Moves { json, .. } => *json,
+            | Command::Moves { json, .. }
+            | Command::Graph { json, .. } => *json,
             Command::Table { json, format, .. } => *json || *format == table_format::Format::Json,
             _ => false,
         }
