@@ -486,6 +486,22 @@ fn errors_under_json_are_one_document_on_stdout_with_the_usual_status() {
     );
     assert_eq!(errors[0]["code"], "grundy::usage");
 
+    // An argument that is not UTF-8 is a usage error too, not a crash.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["value", "--json", NIM])
+            .arg(std::ffi::OsStr::from_bytes(b"Nim([\xff])"))
+            .stdin(Stdio::null())
+            .current_dir(root())
+            .output()
+            .expect("grundy runs");
+        assert_eq!(output.status.code(), Some(2));
+        let doc: Json = serde_json::from_slice(&output.stdout).expect("one document");
+        assert_fits("errors", &doc);
+    }
+
     // Without --json, diagnostics stay text on stderr.
     let run = grundy(&["value", NIM, "Nim([3,5"]);
     assert_eq!(run.status, Some(1));

@@ -47,7 +47,8 @@ pub fn parse() -> Cli {
         Ok(cli) => return cli,
         Err(e) => e,
     };
-    let args: Vec<String> = std::env::args().collect();
+    // As given: an argument that is not UTF-8 is for clap to refuse.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let asked_json = args.iter().any(|a| a == "--json" || a == "--format=json")
         || args
             .windows(2)

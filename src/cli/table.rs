@@ -44,11 +44,10 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
         let span = session.interp.program.games[g as usize].span;
         return Err(report(&session, out, vec![Error::new(kind, span)]));
     }
-    if args.format != Format::Text {
-        super::table_format::write(&table, args.game, args.upto, args.format, out);
-        return Ok(());
+    match args.format {
+        Format::Text => print(&table, args.game, args.upto, out),
+        format => super::table_format::write(&table, args.game, args.upto, format, out),
     }
-    print(&table, args.game, args.upto, out);
     Ok(())
 }
 

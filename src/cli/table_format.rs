@@ -17,8 +17,8 @@ pub enum Format {
     Oeis,
 }
 
-/// Prints the table in one of the formats for programs (`Text` is the
-/// table command's own).
+/// Prints the table in one of the formats for programs; `Text`, the
+/// table command's own rows, is printed by the table command.
 pub fn write(table: &Table, game: &str, upto: u64, format: Format, out: &mut Output) {
     match format {
         Format::Json => write_json(table, game, upto, out),
