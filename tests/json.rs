@@ -599,3 +599,49 @@ fn a_graph_is_every_reachable_position_with_its_moves() {
     let clash = grundy(&["graph", "--json", "--outcome", NIM, "Heap(2)"]);
     assert_eq!(clash.status, Some(2));
 }
+
+/// Starts `grundy ARGS` on a search that never ends, stops it as Ctrl-C
+/// would (SIGINT), and returns what it printed.
+#[cfg(unix)]
+fn interrupted(args: &[&str]) -> Run {
+    let game = Path::new(env!("CARGO_TARGET_TMPDIR")).join("json-endless.game");
+    std::fs::write(&game, "game Up(n: nat) {\n  move up() => Up(n + 1);\n}\n").expect("written");
+    let game = game.display().to_string();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(args)
+        .args(["--max-states", "1000000000", &game, "Up(0)"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = command.spawn().expect("grundy starts");
+    // Long enough for grundy to be searching, its Ctrl-C handler in place.
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let output = child.wait_with_output().expect("grundy stops");
+    Run {
+        status: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_under_json_is_an_errors_document_with_status_130() {
+    let run = interrupted(&["value", "--json"]);
+    assert_eq!(run.status, Some(130), "{}{}", run.stdout, run.stderr);
+    let doc = run.document();
+    assert_fits("errors", &doc);
+    assert_eq!(doc["errors"][0]["code"], "grundy::interrupted");
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+
+    let run = interrupted(&["value"]);
+    assert_eq!(run.status, Some(130));
+    assert!(run.stdout.is_empty());
+    assert_eq!(run.stderr.trim(), "interrupted");
+}

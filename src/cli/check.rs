@@ -39,7 +39,7 @@ pub fn run(
         // Each file is its own program: files may define the same names.
         let mut session = opts.session();
         let Ok(checked) = check_file(&mut session, file, verify) else {
-            out.note("interrupted");
+            out.interrupted();
             return Err(Failed::Interrupted);
         };
         all_ok &= checked.ok();

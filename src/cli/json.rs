@@ -111,3 +111,16 @@ pub fn usage_error(e: &clap::Error) -> Json {
         "help": (!rest.is_empty()).then_some(rest),
     }]})
 }
+
+/// What a `--json` command stopped by Ctrl-C prints: an errors document
+/// whose one error says so.
+pub fn interrupted() -> Json {
+    json!({ "errors": [{
+        "code": "grundy::interrupted",
+        "message": "interrupted",
+        "file": null,
+        "line": null,
+        "column": null,
+        "help": null,
+    }]})
+}

@@ -91,6 +91,16 @@ impl Output {
         }
     }
 
+    /// Ctrl-C stopped the command: a note on standard error, or under
+    /// `--json` an errors document that says so.
+    pub fn interrupted(&mut self) {
+        if self.json_errors {
+            self.line(super::json::interrupted().to_string());
+        } else {
+            self.note("interrupted");
+        }
+    }
+
     /// A note on standard error (progress, summaries).
     pub fn note(&mut self, text: impl AsRef<str>) {
         if self.kept.is_some() {

@@ -18,7 +18,7 @@ pub(super) fn open(opts: &Options, file: &str, out: &mut Output) -> Result<Sessi
 
 pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Failed {
     if errors.iter().any(|e| e.kind == ErrorKind::Interrupted) {
-        out.note("interrupted");
+        out.interrupted();
         return Failed::Interrupted;
     }
     out.errors(&errors, &session.sources);
