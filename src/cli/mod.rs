@@ -22,7 +22,14 @@ pub use repl::run_script;
 
 /// A language for impartial games and a Sprague-Grundy solver.
 #[derive(Parser, Debug)]
-#[command(name = "grundy", version, about, long_about = None)]
+#[command(name = "grundy", version, about, long_about = None, after_help = "\
+Examples:
+  grundy check examples/*.game
+  grundy value examples/nim.game 'Nim([3,5,7])'
+  grundy moves examples/nim.game 'Nim([3,5,7])' --winning
+  grundy repl examples/nim.game
+
+`grundy help COMMAND` shows a command's options and examples.")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
