@@ -46,6 +46,10 @@ fn completions_for_each_shell_know_every_subcommand() {
         }
         // Options of subcommands too, not only their names.
         assert!(script.contains("verify-decomposition"), "{shell}");
+        // A .game file argument completes as a file name.
+        if shell == "zsh" {
+            assert!(script.contains("defines the games:_files"), "{script}");
+        }
     }
     let (status, _) = grundy(&["completions", "no-such-shell"]);
     assert_eq!(status, Some(2));

@@ -16,7 +16,7 @@ mod table_format;
 
 use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueHint};
 pub use output::Output;
 pub use repl::run_script;
 
@@ -105,7 +105,7 @@ Examples:
   grundy check examples/cram.game --verify-decomposition 6")]
     Check {
         /// The .game files to check.
-        #[arg(required = true, value_name = "FILE")]
+        #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// Also compare every declared decomposition with a search of the
         /// whole position, on every position up to size N.
@@ -121,7 +121,7 @@ Examples:
   grundy value examples/nim.game 'Nim([3,5,7])'
   grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json")]
     Value {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
         position: String,
@@ -134,7 +134,7 @@ Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
   grundy outcome examples/nim.game 'Nim([1,1])' --misere")]
     Outcome {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         #[arg(help = POSITION_HELP)]
         position: String,
@@ -150,7 +150,7 @@ Examples:
   grundy moves examples/nim.game 'Nim([3,5,7])' --winning
   grundy moves examples/subtraction.game 'T(8) + T(12)' --json")]
     Moves {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         #[arg(help = POSITION_HELP)]
         position: String,
@@ -167,7 +167,7 @@ Examples:
   grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
   grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         /// The game's name, such as Kayles.
         game: String,
@@ -184,7 +184,7 @@ Examples:
         json: bool,
         /// Save progress to this file, and carry on from it if it exists: a
         /// run stopped by Ctrl-C, --timeout or a kill resumes where it was.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
         checkpoint: Option<String>,
         /// Save the checkpoint at least this often.
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -200,7 +200,7 @@ Examples:
   echo 'value Nim([3,5,7])' | grundy repl examples/nim.game")]
     Repl {
         /// Files to load first.
-        #[arg(value_name = "FILE")]
+        #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// Show each entry read from a script after a prompt, as a terminal would.
         #[arg(long)]
@@ -213,7 +213,7 @@ Examples:
   dot -Tsvg candy.dot -o candy.svg
   grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         /// A position, such as 'Candy(3, 4)'.
         position: String,
@@ -224,7 +224,7 @@ Examples:
         #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES)]
         max_nodes: usize,
         /// Write to this file instead of standard output.
-        #[arg(short, long, value_name = "FILE.dot")]
+        #[arg(short, long, value_name = "FILE.dot", value_hint = ValueHint::FilePath)]
         output: Option<String>,
         /// Print the graph as one JSON document instead of DOT: every
         /// position with its value, every move with its rule.
@@ -236,7 +236,7 @@ Examples:
 Example:
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg")]
     Plot {
-        #[arg(help = FILE_HELP)]
+        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
         /// The game's name, such as Kayles.
         game: String,
@@ -244,7 +244,7 @@ Example:
         #[arg(long, value_name = "N")]
         upto: u64,
         /// The SVG file to write.
-        #[arg(short, long, value_name = "FILE.svg")]
+        #[arg(short, long, value_name = "FILE.svg", value_hint = ValueHint::FilePath)]
         output: String,
     },
     /// Print a completion script for a shell.
