@@ -145,6 +145,10 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE.svg")]
         output: String,
     },
+    /// A language server on standard input and output, for editors that
+    /// speak the Language Server Protocol: diagnostics as you type,
+    /// completion, hover, go to definition, and each claim's result.
+    Lsp,
 }
 
 /// Runs a command and returns the process exit status.
@@ -239,6 +243,7 @@ pub fn run(cli: Cli) -> i32 {
             },
             &mut out,
         ),
+        Command::Lsp => return crate::lsp::run(),
     };
     match result {
         Ok(()) => 0,
