@@ -275,3 +275,53 @@ fn a_long_claim_does_not_hold_up_the_server() {
     client.notify("exit", Json::Null);
     assert_eq!(wait(&mut client.child), Some(0));
 }
+
+/// The words of a text: runs of letters, digits and underscores.
+fn words(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The editor grammars and the server's completion name every word of the
+/// language grammar and every built-in, so that adding one to the language
+/// without adding it to them fails here.
+#[test]
+fn the_editor_grammars_know_every_keyword_and_builtin() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).expect(path);
+    let pest = read("grammar/game.pest");
+    // The grammar's words: its quoted literals made of letters (read one
+    // quote at a time, since literals such as "\"" upset any pairing).
+    let keywords: std::collections::BTreeSet<&str> = pest
+        .match_indices('"')
+        .filter_map(|(i, _)| {
+            let rest = &pest[i + 1..];
+            let end = rest.find(|c: char| !c.is_ascii_lowercase())?;
+            (end > 0 && rest[end..].starts_with('"')).then(|| &rest[..end])
+        })
+        .collect();
+    for expected in ["game", "move", "claim", "octal", "not", "grid"] {
+        assert!(
+            keywords.contains(expected),
+            "{expected} read from the grammar"
+        );
+    }
+    let builtins: Vec<&str> = grundy::eval::builtins::Builtin::ALL
+        .iter()
+        .map(|b| b.name())
+        .collect();
+    let completion: std::collections::BTreeSet<&str> =
+        grundy::lsp::KEYWORDS.iter().copied().collect();
+    assert_eq!(completion, keywords, "the server's completion keywords");
+    for file in [
+        "editors/vscode/syntaxes/game.tmLanguage.json",
+        "editors/vim/syntax/game.vim",
+    ] {
+        let text = read(file);
+        let known = words(&text);
+        for word in keywords.iter().chain(&builtins) {
+            assert!(known.contains(word), "{file} does not name `{word}`");
+        }
+    }
+}
