@@ -204,6 +204,11 @@ fn a_scripted_editor_session() {
     let text = hover["contents"]["value"].as_str().unwrap();
     assert!(text.contains("the Grundy value of a position"), "{text}");
 
+    // Hover on the word `claim`: what became of it.
+    let hover = client.at("textDocument/hover", 5, 2);
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("fails: "), "{text}");
+
     // Go to definition: from `Heap(n - k)` to the game, from `k` to the
     // move's generator.
     let definition = client.at("textDocument/definition", 2, 39);
