@@ -118,7 +118,7 @@ pub enum Command {
         #[arg(long)]
         echo: bool,
     },
-    /// Write the game graph of a position in Graphviz DOT.
+    /// Write the game graph of a position in Graphviz DOT, or draw it.
     Graph {
         file: String,
         /// A position, such as 'Candy(3, 4)'.
@@ -129,11 +129,14 @@ pub enum Command {
         /// Refuse graphs with more positions than this.
         #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES)]
         max_nodes: usize,
-        /// Write to this file instead of standard output.
-        #[arg(short, long, value_name = "FILE.dot")]
+        /// Write to this file instead of standard output: DOT text, or,
+        /// for a name ending in .svg, .png or .pdf, the graph drawn by
+        /// Graphviz (which must be installed).
+        #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
     },
-    /// Draw the nim-sequence g(0..=N) of a heap game as an SVG scatter plot.
+    /// Draw the nim-sequence g(0..=N) of a heap game as a scatter plot
+    /// (SVG, or PNG when the file's name ends in .png).
     Plot {
         file: String,
         /// The game's name, such as Kayles.
@@ -141,9 +144,17 @@ pub enum Command {
         /// The last heap size.
         #[arg(long)]
         upto: u64,
-        /// The SVG file to write.
-        #[arg(short, long, value_name = "FILE.svg")]
+        /// The file to write: FILE.svg, or FILE.png for a bitmap.
+        #[arg(short, long, value_name = "FILE")]
         output: String,
+        /// The picture's width in pixels.
+        #[arg(long, value_name = "PIXELS", default_value_t = plot::DEFAULT_SIZE.0,
+              value_parser = clap::value_parser!(u32).range(200..=10_000))]
+        width: u32,
+        /// The picture's height in pixels.
+        #[arg(long, value_name = "PIXELS", default_value_t = plot::DEFAULT_SIZE.1,
+              value_parser = clap::value_parser!(u32).range(150..=10_000))]
+        height: u32,
     },
     /// A language server on standard input and output, for editors that
     /// speak the Language Server Protocol: diagnostics as you type,
@@ -233,6 +244,8 @@ pub fn run(cli: Cli) -> i32 {
             game,
             upto,
             output,
+            width,
+            height,
         } => plot::run(
             opts,
             plot::PlotArgs {
@@ -240,6 +253,7 @@ pub fn run(cli: Cli) -> i32 {
                 game: &game,
                 upto,
                 output: &output,
+                size: (width, height),
             },
             &mut out,
         ),
