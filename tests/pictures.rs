@@ -177,9 +177,19 @@ fn a_plot_as_png_stays_inside_its_canvas_with_the_period_marked() {
 
 #[test]
 fn the_plot_title_states_the_period_as_table_does() {
-    // T's period 7 and Kayles' period 12 are proven by `table`; Grundy's
-    // game shows no period in its first values.
+    // T's period 7 and Dawson's Chess' period 34 are proven by `table`;
+    // taking any odd number has period 2, which no theorem here proves
+    // (a move may take any number of counters); Grundy's game shows no
+    // period in its first values.
+    let odd = scratch("odd.game");
+    std::fs::write(
+        &odd,
+        "game Odd(n: nat) {\n  move take(k in 1..=n) if k % 2 == 1 => Odd(n - k);\n}\n",
+    )
+    .expect("a game file");
+    let odd = odd.to_str().unwrap();
     for (file, game, upto, period) in [
+        (odd, "Odd", "40", "period 2 from n = 0 (seen, not proven)"),
         (
             "examples/subtraction.game",
             "T",
@@ -203,6 +213,11 @@ fn the_plot_title_states_the_period_as_table_does() {
         assert_eq!(status, Some(0), "{table}");
         let proven = table.contains(", proven (");
         assert_eq!(proven, period.ends_with("(proven)"), "{table}");
+        assert_eq!(
+            table.contains("; not proven"),
+            period.ends_with("not proven)"),
+            "{table}"
+        );
         let path = scratch(&format!("{game}.svg"));
         let (status, out) = grundy(&[
             "plot",
