@@ -80,14 +80,19 @@ impl Client {
 
     /// The next diagnostics published.
     fn diagnostics(&mut self) -> Vec<Json> {
+        self.published()["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .clone()
+    }
+
+    /// The parameters of the next `publishDiagnostics`.
+    fn published(&mut self) -> Json {
         loop {
             let message = self.receive();
             if message["method"] == "textDocument/publishDiagnostics" {
                 assert_eq!(message["params"]["uri"], URI);
-                return message["params"]["diagnostics"]
-                    .as_array()
-                    .expect("a list")
-                    .clone();
+                return message["params"].clone();
             }
         }
     }
@@ -276,6 +281,30 @@ fn a_long_claim_does_not_hold_up_the_server() {
     );
     let title = lenses[0]["command"]["title"].as_str().unwrap();
     assert!(title.starts_with("claim not settled"), "{title}");
+
+    // Changes typed while a version is analysed are analysed once, as
+    // the latest text. Version 2 takes the full 2 s (its claim is cut
+    // short); the hover asked after it is answered only once it is
+    // analysed, and versions 3 and 4 are sent meanwhile, without a pause
+    // between them: 3 is never analysed on its own.
+    let change = |client: &mut Client, version: i32, text: &str| {
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    };
+    change(&mut client, 2, text);
+    client.write(
+        json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 6}}}),
+    );
+    change(&mut client, 3, "claim 1 == 1;");
+    change(&mut client, 4, "claim 2 == 2;");
+    let mut versions = Vec::new();
+    while versions.last() != Some(&4) {
+        versions.push(client.published()["version"].as_i64().expect("a version"));
+    }
+    assert_eq!(versions, [2, 4]);
     assert_eq!(client.request("shutdown", Json::Null), Json::Null);
     client.notify("exit", Json::Null);
     assert_eq!(wait(&mut client.child), Some(0));

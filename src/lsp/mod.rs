@@ -71,14 +71,37 @@ pub fn run() -> i32 {
     }
 }
 
+/// How long the typing must pause before a changed text is analysed.
+const QUIET: std::time::Duration = std::time::Duration::from_millis(100);
+
 #[derive(Default)]
 struct Server {
     documents: HashMap<Uri, Analysis>,
+    /// Texts received but not yet analysed, with their versions: while an
+    /// editor sends change after change, only the last is analysed.
+    pending: HashMap<Uri, (i32, String)>,
 }
 
 impl Server {
     fn serve(&mut self, connection: &Connection) -> Result<(), String> {
-        for message in &connection.receiver {
+        loop {
+            // A changed text waits for a pause in the typing, or for a
+            // question about it, before it is analysed.
+            let message = if self.pending.is_empty() {
+                match connection.receiver.recv() {
+                    Ok(message) => message,
+                    Err(_) => return Ok(()),
+                }
+            } else {
+                match connection.receiver.recv_timeout(QUIET) {
+                    Ok(message) => message,
+                    Err(e) if e.is_timeout() => {
+                        self.analyse_pending(connection)?;
+                        continue;
+                    }
+                    Err(_) => return Ok(()),
+                }
+            };
             match message {
                 Message::Request(request) => {
                     if connection
@@ -87,6 +110,8 @@ impl Server {
                     {
                         return Ok(());
                     }
+                    // A question is answered about the latest text.
+                    self.analyse_pending(connection)?;
                     let response = self.answer(request);
                     send(connection, response.into())?;
                 }
@@ -100,6 +125,17 @@ impl Server {
                 }
                 Message::Response(_) => {}
             }
+        }
+    }
+
+    /// Analyses the texts received since the last analysis and publishes
+    /// their diagnostics.
+    fn analyse_pending(&mut self, connection: &Connection) -> Result<(), String> {
+        for (uri, (version, text)) in std::mem::take(&mut self.pending) {
+            let analysis = Analysis::new(uri.path().as_str(), text);
+            let diagnostics = diagnostics::of(&analysis, &uri);
+            self.documents.insert(uri.clone(), analysis);
+            send(connection, publish(uri, diagnostics, Some(version)).into())?;
         }
         Ok(())
     }
@@ -128,7 +164,8 @@ impl Server {
         }
     }
 
-    /// A changed document is analysed again and its diagnostics published.
+    /// A document opened or changed is kept to be analysed; a closed one is
+    /// forgotten, and its diagnostics cleared.
     fn notice(&mut self, note: Notification) -> Option<Notification> {
         let (uri, version, text) = match note.method.as_str() {
             DidOpenTextDocument::METHOD => {
@@ -150,14 +187,13 @@ impl Server {
                 let p: lsp_types::DidCloseTextDocumentParams =
                     serde_json::from_value(note.params).ok()?;
                 self.documents.remove(&p.text_document.uri);
+                self.pending.remove(&p.text_document.uri);
                 return Some(publish(p.text_document.uri, Vec::new(), None));
             }
             _ => return None,
         };
-        let analysis = Analysis::new(uri.path().as_str(), text);
-        let diagnostics = diagnostics::of(&analysis, &uri);
-        self.documents.insert(uri.clone(), analysis);
-        Some(publish(uri, diagnostics, Some(version)))
+        self.pending.insert(uri, (version, text));
+        None
     }
 
     fn located(&mut self, at: &TextDocumentPositionParams) -> Option<(&mut Analysis, usize)> {
