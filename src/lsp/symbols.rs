@@ -3,7 +3,7 @@
 //! variables) with the part of the file they are seen in, and its calls.
 
 use crate::source::Span;
-use crate::syntax::ast::{Expr, ExprKind, File, GameBody, GameItem, Generator, Item, Param};
+use crate::syntax::ast::{Expr, ExprKind, File, GameBody, GameItem, Generator, Ident, Item, Param};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -130,13 +130,7 @@ impl Symbols {
         }
     }
 
-    fn global(
-        &mut self,
-        name: &crate::syntax::ast::Ident,
-        kind: Kind,
-        signature: String,
-        text: &str,
-    ) {
+    fn global(&mut self, name: &Ident, kind: Kind, signature: String, text: &str) {
         self.definitions.push(Definition {
             name: name.name.clone(),
             kind,
@@ -147,7 +141,7 @@ impl Symbols {
         });
     }
 
-    fn local(&mut self, name: &crate::syntax::ast::Ident, scope: Span, signature: String) {
+    fn local(&mut self, name: &Ident, scope: Span, signature: String) {
         self.definitions.push(Definition {
             name: name.name.clone(),
             kind: Kind::Local,
@@ -237,9 +231,8 @@ pub fn doc_comment(text: &str, at: usize) -> Option<String> {
         .map(str::trim)
         .take_while(|l| l.starts_with("//"))
         .map(|l| {
-            l.trim_start_matches('/')
-                .strip_prefix(' ')
-                .unwrap_or(l.trim_start_matches('/'))
+            let body = l.trim_start_matches('/');
+            body.strip_prefix(' ').unwrap_or(body)
         })
         .collect();
     lines.reverse();
