@@ -147,6 +147,10 @@ game Heap(n: nat) {\n    move take(k in 1..=min(3, n)) => Heap(n - k);\n}\n\
 claim value(Heap(5)) == 1;\n\
 claim value(Heap(6)) == 1;\n";
 
+/// A claim that would run for hours.
+const LONG: &str = "game Heap(n: nat) {\n    move take(k in 1..=n) => Heap(n - k);\n}\n\
+claim for n in 0..1000000000: value(Heap(n)) == n;\n";
+
 #[test]
 fn a_scripted_editor_session() {
     let mut client = Client::start();
@@ -268,8 +272,7 @@ fn wait(child: &mut Child) -> Option<i32> {
 fn a_long_claim_does_not_hold_up_the_server() {
     let mut client = Client::start();
     client.initialize();
-    let text = "game Heap(n: nat) {\n    move take(k in 1..=n) => Heap(n - k);\n}\n\
-                claim for n in 0..1000000000: value(Heap(n)) == n;\n";
+    let text = LONG;
     client.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": URI, "languageId": "game", "version": 1, "text": text}}),
@@ -358,4 +361,32 @@ fn the_editor_grammars_know_every_keyword_and_builtin() {
             assert!(known.contains(word), "{file} does not name `{word}`");
         }
     }
+}
+
+/// Ctrl-C ends the server, with the status of an interrupted command, even
+/// while its input stays open.
+#[test]
+fn ctrl_c_ends_the_server() {
+    let interrupt = |client: &Client| {
+        let killed = Command::new("kill")
+            .args(["-INT", &client.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+    };
+    // Waiting for a message.
+    let mut client = Client::start();
+    client.initialize();
+    interrupt(&client);
+    assert_eq!(wait(&mut client.child), Some(130));
+    // In the middle of a claim that runs for its full 2 s.
+    let mut client = Client::start();
+    client.initialize();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "game", "version": 1, "text": LONG}}),
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    interrupt(&client);
+    assert_eq!(wait(&mut client.child), Some(130));
 }

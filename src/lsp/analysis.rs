@@ -106,12 +106,17 @@ fn is_limit(e: &Error) -> bool {
     )
 }
 
-/// Runs `f` with the time limit set to `limit`, and then without one.
+/// Runs `f` with the time limit set to `limit`, and then without one. A
+/// Ctrl-C pressed meanwhile is kept, for the server to end on.
 fn within<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
     crate::interrupt::set_time_limit(Some(limit));
     crate::interrupt::clear();
     let result = f();
+    let ctrl_c =
+        crate::interrupt::requested() && crate::interrupt::stop_kind() == ErrorKind::Interrupted;
     crate::interrupt::set_time_limit(None);
-    crate::interrupt::clear();
+    if !ctrl_c {
+        crate::interrupt::clear();
+    }
     result
 }

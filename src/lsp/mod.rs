@@ -40,7 +40,8 @@ use lsp_types::{
 };
 use std::collections::HashMap;
 
-/// Serves one client until it says `exit`; the process exit status.
+/// Serves one client until it says `exit`, closes the connection or
+/// Ctrl-C is pressed; the process exit status.
 pub fn run() -> i32 {
     let (connection, io_threads) = Connection::stdio();
     let capabilities = ServerCapabilities {
@@ -53,16 +54,23 @@ pub fn run() -> i32 {
         }),
         ..ServerCapabilities::default()
     };
-    let status = match serde_json::to_value(capabilities)
+    let running = || !crate::interrupt::requested();
+    let ending = serde_json::to_value(capabilities)
         .map_err(|e| e.to_string())
-        .and_then(|caps| connection.initialize(caps).map_err(|e| e.to_string()))
-    {
-        Ok(_) => Server::default().serve(&connection),
-        Err(e) => Err(e),
-    };
+        .and_then(|caps| {
+            connection
+                .initialize_while(caps, running)
+                .map_err(|e| e.to_string())
+        })
+        .and_then(|_| Server::default().serve(&connection));
+    if !running() {
+        // The thread reading standard input may wait on it for ever: the
+        // process ends without it.
+        eprintln!("grundy lsp: interrupted");
+        return 130;
+    }
     drop(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
-    match status.and(joined) {
+    match ending.and(io_threads.join().map_err(|e| e.to_string())) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("grundy lsp: {e}");
@@ -71,6 +79,8 @@ pub fn run() -> i32 {
     }
 }
 
+/// How often Ctrl-C is looked for while no message comes.
+const POLL: std::time::Duration = std::time::Duration::from_millis(250);
 /// How long the typing must pause before a changed text is analysed.
 const QUIET: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -87,20 +97,17 @@ impl Server {
         loop {
             // A changed text waits for a pause in the typing, or for a
             // question about it, before it is analysed.
-            let message = if self.pending.is_empty() {
-                match connection.receiver.recv() {
-                    Ok(message) => message,
-                    Err(_) => return Ok(()),
-                }
-            } else {
-                match connection.receiver.recv_timeout(QUIET) {
-                    Ok(message) => message,
-                    Err(e) if e.is_timeout() => {
-                        self.analyse_pending(connection)?;
-                        continue;
+            let wait = if self.pending.is_empty() { POLL } else { QUIET };
+            let message = match connection.receiver.recv_timeout(wait) {
+                Ok(message) => message,
+                Err(e) if e.is_timeout() => {
+                    if crate::interrupt::requested() {
+                        return Err("interrupted".into());
                     }
-                    Err(_) => return Ok(()),
+                    self.analyse_pending(connection)?;
+                    continue;
                 }
+                Err(_) => return Ok(()),
             };
             match message {
                 Message::Request(request) => {
