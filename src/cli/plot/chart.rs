@@ -118,7 +118,7 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         // One pixel per value is all a screen can show: points that land
         // on the same pixels are drawn once, as runs along each row.
-        let half = (scale.round() as i32).max(1);
+        let half = ((1.5 * scale).round() as i32).max(1);
         let pixels = values
             .iter()
             .enumerate()
