@@ -15,6 +15,7 @@ pub mod diagnostic;
 pub mod error;
 pub mod eval;
 pub mod interrupt;
+pub mod lsp;
 pub mod reload;
 pub mod session;
 pub mod solve;

@@ -260,12 +260,18 @@ fn reload_reads_a_changed_file_and_keeps_bindings() {
 fn dot_edges(dot: &str) -> Vec<(String, String)> {
     let mut labels = std::collections::HashMap::new();
     let mut edges = Vec::new();
-    for line in dot.lines().map(str::trim) {
-        if let Some((id, rest)) = line.split_once(" [label=\"") {
+    // The legend's sample nodes and move are not part of the game.
+    for line in dot
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("legend"))
+    {
+        if let Some((from, rest)) = line.split_once(" -> ") {
+            let to = rest.split([' ', ';']).next().unwrap_or("");
+            edges.push((from.to_string(), to.to_string()));
+        } else if let Some((id, rest)) = line.split_once(" [label=\"") {
             let label = rest.split("\\n").next().unwrap_or("").to_string();
             labels.insert(id.to_string(), label);
-        } else if let Some((from, to)) = line.trim_end_matches(';').split_once(" -> ") {
-            edges.push((from.to_string(), to.to_string()));
         }
     }
     let mut named: Vec<(String, String)> = edges

@@ -1,8 +1,15 @@
-//! `grundy graph FILE POSITION`: the game graph in Graphviz DOT, as in
-//! Figures 1-3 of seed 002. Each position reachable from the start is a
-//! node labelled with its value (or with P/N); each move is an edge.
-//! P-positions are drawn with a double border. Big graphs are refused
+//! `grundy graph FILE POSITION`: the game graph in Graphviz DOT (or drawn
+//! by Graphviz as SVG, PNG or PDF), as in the figures of Berlekamp,
+//! Conway and Guy's game graphs. Each position reachable from the start
+//! is a node labelled with its value (or with P/N); each move is an edge
+//! labelled with the move. Parts of a sum with no moves left are dropped,
+//! so `Heap(0) + Heap(2)` is the node `Heap(2)`. Big graphs are refused
 //! with a clear message instead of producing a file no one can read.
+
+mod dot;
+mod render;
+
+pub use dot::dot;
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
@@ -10,7 +17,7 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::PosId;
 use crate::session::Session;
 use crate::source::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How many positions a graph may have unless told otherwise; past a few
@@ -34,9 +41,18 @@ pub struct Node {
 pub struct Graph {
     /// The start first, then the others in the order they were reached.
     pub nodes: Vec<Node>,
-    /// Each move as (from, to), indices into `nodes`; several moves
-    /// between the same positions are one edge.
-    pub edges: Vec<(usize, usize)>,
+    /// The moves, each from one node to another; several moves between
+    /// the same positions are one edge with several labels.
+    pub edges: Vec<Edge>,
+}
+
+pub struct Edge {
+    /// Indices into `nodes`.
+    pub from: usize,
+    pub to: usize,
+    /// How each move is named, with the part it is played in when the
+    /// position is a sum of several parts.
+    pub moves: Vec<String>,
 }
 
 impl Graph {
@@ -53,11 +69,12 @@ pub fn build(
     max_nodes: usize,
     span: Span,
 ) -> Result<Graph, Errors> {
+    let mut empty = HashMap::new();
     let mut index: HashMap<Arc<[PosId]>, usize> = HashMap::new();
     let mut nodes = Vec::new();
-    let mut edges = Vec::new();
-    let mut seen_edges = HashSet::new();
-    let start: Arc<[PosId]> = start.into();
+    let mut edges: Vec<Edge> = Vec::new();
+    let mut edge_at: HashMap<(usize, usize), usize> = HashMap::new();
+    let start = without_empty_parts(session, start, &mut empty)?;
     index.insert(start.clone(), 0);
     nodes.push(Node {
         value: session.value(&start)?,
@@ -67,7 +84,8 @@ pub fn build(
     while next < nodes.len() {
         let parts = nodes[next].parts.clone();
         for m in session.moves(&parts)? {
-            let to = match index.get(&m.result) {
+            let result = without_empty_parts(session, &m.result, &mut empty)?;
+            let to = match index.get(&result) {
                 Some(&to) => to,
                 None => {
                     if nodes.len() >= max_nodes {
@@ -82,16 +100,29 @@ pub fn build(
                         )]);
                     }
                     let to = nodes.len();
-                    index.insert(m.result.clone(), to);
+                    index.insert(result.clone(), to);
                     nodes.push(Node {
-                        value: session.value(&m.result)?,
-                        parts: m.result.clone(),
+                        value: m.value,
+                        parts: result,
                     });
                     to
                 }
             };
-            if seen_edges.insert((next, to)) {
-                edges.push((next, to));
+            let name = if parts.len() > 1 {
+                format!("{} in {}", m.label, session.show_sum(&[m.part]))
+            } else {
+                m.label.clone()
+            };
+            match edge_at.get(&(next, to)) {
+                Some(&e) => edges[e].moves.push(name),
+                None => {
+                    edge_at.insert((next, to), edges.len());
+                    edges.push(Edge {
+                        from: next,
+                        to,
+                        moves: vec![name],
+                    });
+                }
             }
         }
         next += 1;
@@ -99,57 +130,35 @@ pub fn build(
     Ok(Graph { nodes, edges })
 }
 
-/// The graph in DOT. Nodes are `n0`, `n1`, ... with the start `n0`.
-pub fn dot(session: &Session, graph: &Graph, label: Label) -> String {
-    let title = session.show_sum(&graph.nodes[0].parts);
-    let mut out = String::new();
-    out.push_str(&format!("digraph {} {{\n", quote(&title)));
-    out.push_str(&format!(
-        "  // The game graph of {title}: {} positions, {} moves.\n",
-        graph.nodes.len(),
-        graph.edges.len()
-    ));
-    out.push_str(
-        "  // Each position shows its Grundy value; P-positions (value 0) have a double border.\n",
-    );
-    out.push_str("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
-    for (i, node) in graph.nodes.iter().enumerate() {
-        let position = session.show_sum(&node.parts);
-        let note = match label {
-            Label::Value => format!("value {}", node.value),
-            Label::Outcome => if node.value == 0 { "P" } else { "N" }.to_string(),
-        };
-        let border = if node.value == 0 {
-            ", peripheries=2"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "  n{i} [label={}{border}];\n",
-            quote(&format!("{position}\n{note}"))
-        ));
+/// The parts of a sum that have moves, in their order; a part with none
+/// adds nothing to the game. When no part has a move, one of them stays,
+/// so that the finished position still has a name.
+fn without_empty_parts(
+    session: &mut Session,
+    parts: &[PosId],
+    empty: &mut HashMap<PosId, bool>,
+) -> Result<Arc<[PosId]>, Errors> {
+    if parts.len() < 2 {
+        return Ok(parts.into());
     }
-    for (from, to) in &graph.edges {
-        out.push_str(&format!("  n{from} -> n{to};\n"));
-    }
-    out.push_str("}\n");
-    out
-}
-
-/// A DOT string: quotes and backslashes escaped, line breaks as `\n`.
-fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
+    let mut kept = Vec::with_capacity(parts.len());
+    for &part in parts {
+        let is_empty = match empty.get(&part) {
+            Some(&e) => e,
+            None => {
+                let e = session.moves(&[part])?.is_empty();
+                empty.insert(part, e);
+                e
+            }
+        };
+        if !is_empty {
+            kept.push(part);
         }
     }
-    out.push('"');
-    out
+    if kept.is_empty() {
+        kept.push(parts[0]);
+    }
+    Ok(kept.into())
 }
 
 pub struct GraphArgs<'a> {
@@ -182,13 +191,17 @@ pub fn run(opts: &Options, args: GraphArgs, out: &mut Output) -> Result<(), Fail
             Ok(())
         }
         Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                let error = session.file_error("write", path, e);
+            let written = match render::format(path) {
+                Some(format) => render::draw(&text, format, path),
+                None => std::fs::write(path, text).map_err(|e| e.to_string()),
+            };
+            if let Err(reason) = written {
+                let error = session.file_error("write", path, reason);
                 return Err(report(&session, out, vec![error]));
             }
             out.line(format!(
                 "wrote the game graph of {} (positions: {}, moves: {}) to {path}",
-                session.show_sum(&parts),
+                session.show_sum(&graph.nodes[0].parts),
                 graph.nodes.len(),
                 graph.edges.len()
             ));

@@ -206,11 +206,11 @@ Examples:
         #[arg(long)]
         echo: bool,
     },
-    /// Write the game graph of a position in Graphviz DOT.
+    /// Write the game graph of a position in Graphviz DOT, or draw it.
     #[command(after_help = "\
 Examples:
   grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.dot
-  dot -Tsvg candy.dot -o candy.svg
+  grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.svg
   grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
         #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
@@ -223,18 +223,22 @@ Examples:
         /// Refuse graphs with more positions than this.
         #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES)]
         max_nodes: usize,
-        /// Write to this file instead of standard output.
-        #[arg(short, long, value_name = "FILE.dot", value_hint = ValueHint::FilePath)]
+        /// Write to this file instead of standard output: DOT text, or,
+        /// for a name ending in .svg, .png or .pdf, the graph drawn by
+        /// Graphviz (which must be installed).
+        #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
         output: Option<String>,
         /// Print the graph as one JSON document instead of DOT: every
         /// position with its value, every move with its rule.
         #[arg(long, conflicts_with_all = ["outcome", "output"])]
         json: bool,
     },
-    /// Draw the nim-sequence g(0..=N) of a heap game as an SVG scatter plot.
+    /// Draw the nim-sequence g(0..=N) of a heap game as a scatter plot
+    /// (SVG, or PNG when the file's name ends in .png).
     #[command(after_help = "\
-Example:
-  grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg")]
+Examples:
+  grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg
+  grundy plot examples/octal.game Kayles --upto 150 -o kayles.png")]
     Plot {
         #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
@@ -243,9 +247,17 @@ Example:
         /// The last heap size.
         #[arg(long, value_name = "N")]
         upto: u64,
-        /// The SVG file to write.
-        #[arg(short, long, value_name = "FILE.svg", value_hint = ValueHint::FilePath)]
+        /// The file to write: FILE.svg, or FILE.png for a bitmap.
+        #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
         output: String,
+        /// The picture's width in pixels.
+        #[arg(long, value_name = "PIXELS", default_value_t = plot::DEFAULT_SIZE.0,
+              value_parser = clap::value_parser!(u32).range(200..=10_000))]
+        width: u32,
+        /// The picture's height in pixels.
+        #[arg(long, value_name = "PIXELS", default_value_t = plot::DEFAULT_SIZE.1,
+              value_parser = clap::value_parser!(u32).range(150..=10_000))]
+        height: u32,
     },
     /// Print a completion script for a shell.
     #[command(after_help = "\
@@ -264,6 +276,13 @@ Examples:
   grundy man | man -l -
   grundy man > ~/.local/share/man/man1/grundy.1")]
     Man,
+    /// A language server on standard input and output, for editors that
+    /// speak the Language Server Protocol: diagnostics as you type,
+    /// completion, hover, go to definition, and each claim's result.
+    #[command(after_help = "\
+Example (what an editor runs; see the editors guide in docs/):
+  grundy lsp")]
+    Lsp,
 }
 
 /// Runs a command and returns the process exit status.
@@ -365,6 +384,8 @@ pub fn run(cli: Cli) -> i32 {
             game,
             upto,
             output,
+            width,
+            height,
         } => plot::run(
             opts,
             plot::PlotArgs {
@@ -372,11 +393,13 @@ pub fn run(cli: Cli) -> i32 {
                 game: &game,
                 upto,
                 output: &output,
+                size: (width, height),
             },
             &mut out,
         ),
         Command::Completions { shell } => manual::completions(shell, &mut out),
         Command::Man => manual::man(&mut out),
+        Command::Lsp => return crate::lsp::run(),
     };
     match result {
         Ok(()) => 0,

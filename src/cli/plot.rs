@@ -1,78 +1,69 @@
-//! `grundy plot FILE GAME --upto N -o FILE.svg`: the nim-sequence of a
-//! heap game as a scatter plot, heap size against value. A periodic
+//! `grundy plot FILE GAME --upto N -o FILE.svg|FILE.png`: the nim-sequence
+//! of a heap game as a scatter plot, heap size against value. A periodic
 //! sequence shows as horizontal stripes repeating along the axis; an
-//! arithmetic-periodic one as rising stripes. Drawn with plotters' SVG
-//! backend only, so no fonts or system libraries are needed.
+//! arithmetic-periodic one as rising stripes. The title states the period
+//! as `table` does (proven, or only seen), and the chart marks where the
+//! periodic part starts.
+
+mod bins;
+mod chart;
+mod raster;
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
-use crate::solve::period;
-use crate::solve::values::Values;
+use crate::error::{Error, Errors};
+use crate::session::{Session, TableRequest};
 use plotters::prelude::*;
 
-const SIZE: (u32, u32) = (960, 540);
+pub use chart::Known;
 
-/// The plot as SVG text.
-pub fn svg(game: &str, values: &[u32]) -> Result<String, String> {
-    let mut text = String::new();
-    draw(game, values, &mut text).map_err(|e| format!("the plot could not be drawn: {e}"))?;
-    Ok(text)
+/// The default picture size, in pixels.
+pub const DEFAULT_SIZE: (u32, u32) = (960, 540);
+
+/// g(0..=upto) of a heap game, and its period as `table` states it: the
+/// same table run, so the same proof or the same period seen.
+pub fn sequence(
+    session: &mut Session,
+    game: u32,
+    upto: u64,
+) -> Result<(Vec<u32>, Option<Known>), Errors> {
+    let table = session.table_run(game, TableRequest::upto(upto))?;
+    if let Some(kind) = table.stopped {
+        let span = session.interp.program.games[game as usize].span;
+        return Err(vec![Error::new(kind, span)]);
+    }
+    let known = match table.proof {
+        Some(proof) => Some(Known {
+            period: proof.period,
+            proven: true,
+        }),
+        None => table.seen().map(|period| Known {
+            period,
+            proven: false,
+        }),
+    };
+    Ok((table.values.to_vec(), known))
 }
 
-fn draw(
+/// The plot, as PNG if `path` ends in `.png` and as SVG otherwise.
+pub fn render(
     game: &str,
     values: &[u32],
-    text: &mut String,
-) -> Result<(), Box<dyn std::error::Error + 'static>> {
-    let last = values.len().saturating_sub(1) as u64;
-    let top = values.iter().copied().max().unwrap_or(0);
-    let caption = match period::find(&Values::from(values)) {
-        Some(p) => format!(
-            "{game}: g(n) for n = 0..={last}; period {} from n = {} (seen, not proven)",
-            p.period, p.preperiod
-        ),
-        None => format!("{game}: g(n) for n = 0..={last}"),
+    known: Option<Known>,
+    path: &str,
+    size: (u32, u32),
+) -> Result<Vec<u8>, String> {
+    let drawn = if path.to_ascii_lowercase().ends_with(".png") {
+        raster::png(size, |root| chart::draw(&root, game, values, known))
+    } else {
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+            chart::draw(&root, game, values, known)
+        }
+        .map(|()| text.into_bytes())
     };
-    {
-        let root = SVGBackend::with_string(text, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(to_error)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 20))
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0u64..last.max(1), 0u32..top + 1)
-            .map_err(to_error)?;
-        chart
-            .configure_mesh()
-            .x_desc("n (heap size)")
-            .y_desc("g(n)")
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(to_error)?;
-        // Smaller dots for longer sequences, so stripes stay visible.
-        let radius = if values.len() > 2000 {
-            1
-        } else if values.len() > 300 {
-            2
-        } else {
-            3
-        };
-        chart
-            .draw_series(
-                values
-                    .iter()
-                    .enumerate()
-                    .map(|(n, &v)| Circle::new((n as u64, v), radius, BLUE.filled())),
-            )
-            .map_err(to_error)?;
-        root.present().map_err(to_error)?;
-    }
-    Ok(())
-}
-
-fn to_error<E: std::fmt::Debug>(e: E) -> Box<dyn std::error::Error + 'static> {
-    format!("{e:?}").into()
+    drawn.map_err(|e| format!("the plot could not be drawn: {e}"))
 }
 
 pub struct PlotArgs<'a> {
@@ -80,6 +71,7 @@ pub struct PlotArgs<'a> {
     pub game: &'a str,
     pub upto: u64,
     pub output: &'a str,
+    pub size: (u32, u32),
 }
 
 pub fn run(opts: &Options, args: PlotArgs, out: &mut Output) -> Result<(), Failed> {
@@ -87,12 +79,11 @@ pub fn run(opts: &Options, args: PlotArgs, out: &mut Output) -> Result<(), Faile
     let g = session
         .heap_game(args.game)
         .map_err(|e| report(&session, out, e))?;
-    let values = session
-        .table(g, args.upto, |_, _| {})
-        .map_err(|e| report(&session, out, e))?;
+    let (values, known) =
+        sequence(&mut session, g, args.upto).map_err(|e| report(&session, out, e))?;
     let path = args.output;
-    let written = svg(args.game, &values)
-        .and_then(|text| std::fs::write(path, text).map_err(|e| e.to_string()));
+    let written = render(args.game, &values, known, path, args.size)
+        .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));
     if let Err(reason) = written {
         let error = session.file_error("write", path, reason);
         return Err(report(&session, out, vec![error]));

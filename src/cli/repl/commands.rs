@@ -456,9 +456,10 @@ impl Repl {
         let upto = self.count(entry, count, 100)?;
         let default = format!("{game}.svg");
         let file = file.unwrap_or(&default);
-        let values = self.session.table(g, upto, |_, _| {})?;
-        let svg = plot::svg(game, &values).map_err(|reason| entry.error(rest, reason))?;
-        write_file(entry, file, svg.as_bytes())?;
+        let (values, known) = plot::sequence(&mut self.session, g, upto)?;
+        let bytes = plot::render(game, &values, known, file, plot::DEFAULT_SIZE)
+            .map_err(|reason| entry.error(rest, reason))?;
+        write_file(entry, file, &bytes)?;
         out.line(format!(
             "wrote the plot of g(n) for {game}, n = 0..={upto}, to {file}"
         ));

@@ -1,0 +1,2 @@
+" .game files are games for grundy.
+autocmd BufRead,BufNewFile *.game setfiletype game
