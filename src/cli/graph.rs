@@ -111,7 +111,7 @@ pub fn build(
             let name = if parts.len() > 1 {
                 format!("{} in {}", m.label, session.show_sum(&[m.part]))
             } else {
-                m.label.clone()
+                m.label.text.clone()
             };
             match edge_at.get(&(next, to)) {
                 Some(&e) => edges[e].moves.push(name),

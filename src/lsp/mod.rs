@@ -159,15 +159,15 @@ impl Server {
                 .map(|p| serde_json::json!(self.definition(&p.text_document_position_params))),
             CodeLensRequest::METHOD => params::<CodeLensRequest>(request)
                 .map(|p| serde_json::json!(self.documents.get(&p.text_document.uri).map(lens::of))),
-            _ => Err(Response::new_err(
+            _ => Err(Box::new(Response::new_err(
                 id.clone(),
                 ErrorCode::MethodNotFound as i32,
                 format!("grundy lsp does not answer {}", request.method),
-            )),
+            ))),
         };
         match result {
             Ok(value) => Response::new_ok(id, value),
-            Err(response) => response,
+            Err(response) => *response,
         }
     }
 
@@ -239,12 +239,18 @@ impl Server {
 
 /// The parameters of a request of kind `R`, or the error response that
 /// says they could not be read.
-fn params<R: RequestKind>(request: Request) -> Result<R::Params, Response> {
+fn params<R: RequestKind>(request: Request) -> Result<R::Params, Box<Response>> {
     let id = request.id.clone();
     request
         .extract::<R::Params>(R::METHOD)
         .map(|(_, p)| p)
-        .map_err(|e| Response::new_err(id, ErrorCode::InvalidParams as i32, format!("{e:?}")))
+        .map_err(|e| {
+            Box::new(Response::new_err(
+                id,
+                ErrorCode::InvalidParams as i32,
+                format!("{e:?}"),
+            ))
+        })
 }
 
 fn publish(
