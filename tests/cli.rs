@@ -890,3 +890,93 @@ fn the_repl_reads_a_script_from_stdin() {
     assert_eq!(r.stdout_lines(), ["1"], "later lines still run");
     assert!(r.stderr.contains("did you mean `Nim`?"), "{}", r.stderr);
 }
+
+/// Every command that answers on standard output, with its arguments.
+const ANSWERING: &[&[&str]] = &[
+    &["value", NIM, "Nim([3, 5, 7])"],
+    &["outcome", NIM, "Nim([3, 5, 7])"],
+    &["moves", NIM, "Nim([3, 5, 7])"],
+    &["table", "examples/octal.game", "Kayles", "--upto", "200"],
+    &["check", NIM],
+    &["graph", NIM, "Nim([1, 2])"],
+];
+
+/// `grundy ARGS` with standard output sent where `stdout` says.
+fn run_into(args: &[&str], stdout: Stdio) -> std::process::Output {
+    grundy(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .output()
+        .expect("grundy runs")
+}
+
+#[test]
+fn an_answer_written_to_a_full_disk_is_an_error() {
+    for args in ANSWERING {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full");
+        let run = run_into(args, full.into());
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("could not be written to standard output")
+                && said.contains("No space left on device"),
+            "{args:?}: {said}"
+        );
+    }
+    // A script in the REPL too.
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let mut repl = grundy(&["repl", NIM])
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    {
+        use std::io::Write;
+        let mut stdin = repl.stdin.take().expect("piped");
+        stdin.write_all(b"value Nim([1])\n").expect("written");
+    }
+    let run = repl.wait_with_output().expect("grundy ends");
+    assert_eq!(run.status.code(), Some(1));
+}
+
+#[test]
+fn an_answer_to_a_closed_standard_output_is_an_error() {
+    use std::os::unix::process::CommandExt;
+    for args in ANSWERING {
+        let mut command = grundy(args);
+        command.stdin(Stdio::null()).stderr(Stdio::piped());
+        // Closed in the child, as the shell's `>&-` does.
+        unsafe {
+            command.pre_exec(|| {
+                if nix::unistd::close(1).is_err() {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let run = command.output().expect("grundy runs");
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {said}");
+        assert!(said.contains("Bad file descriptor"), "{args:?}: {said}");
+    }
+    // Sent to /dev/null on purpose, the answer is not an error.
+    let run = run_into(ANSWERING[0], Stdio::null());
+    assert_eq!(run.status.code(), Some(0));
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_grundy_quietly_as_sigpipe_would() {
+    let mut child = grundy(&["table", "examples/octal.game", "Kayles", "--upto", "300000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).expect("the table starts");
+    drop(stdout);
+    let run = child.wait_with_output().expect("grundy ends");
+    assert_eq!(run.status.code(), Some(141));
+    assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+}

@@ -1,4 +1,10 @@
 //! Where answers and diagnostics go, and whether they are in colour.
+//!
+//! An answer that cannot be written (a full disk, a closed standard
+//! output) is an error: the first failure is kept, nothing more is
+//! written, and the command ends with it (`write_failure`). A reader that
+//! closes its end of a pipe early (`| head`) ends grundy quietly with
+//! status 141, as it ends other Unix tools.
 
 use crate::diagnostic;
 use crate::error::Error;
@@ -11,6 +17,8 @@ pub struct Output {
     /// Write nothing, and keep each rendered diagnostic here instead (the
     /// REPL fuzz target).
     kept: Option<Vec<String>>,
+    /// Why standard output could not be written, once it could not.
+    failed: Option<std::io::Error>,
 }
 
 impl Default for Output {
@@ -25,6 +33,7 @@ impl Output {
         Output {
             color: !no_color && std::io::stderr().is_terminal(),
             kept: None,
+            failed: None,
         }
     }
 
@@ -34,6 +43,7 @@ impl Output {
         Output {
             color: false,
             kept: Some(Vec::new()),
+            failed: None,
         }
     }
 
@@ -44,21 +54,28 @@ impl Output {
 
     /// One line of an answer on standard output.
     pub fn line(&mut self, text: impl AsRef<str>) {
-        if self.kept.is_some() {
-            return;
-        }
-        let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "{}", text.as_ref());
+        self.lines(|w| writeln!(w, "{}", text.as_ref()));
     }
 
     /// Many lines of an answer on standard output, written by `write`
     /// through one buffer (standard output alone flushes every line).
     pub fn lines(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-        if self.kept.is_some() {
+        if self.kept.is_some() || self.failed.is_some() {
+            return;
+        }
+        if stdout_was_closed() {
+            self.failed = Some(std::io::Error::from_raw_os_error(9));
             return;
         }
         let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let _ = write(&mut stdout).and_then(|()| stdout.flush());
+        if let Err(e) = write(&mut stdout).and_then(|()| stdout.flush()) {
+            self.failed = Some(e);
+        }
+    }
+
+    /// Why an answer could not be written, if one could not.
+    pub fn write_failure(&mut self) -> Option<std::io::Error> {
+        self.failed.take()
     }
 
     /// Diagnostics on standard error.
@@ -84,6 +101,35 @@ impl Output {
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", text.as_ref());
     }
+}
+
+/// Whether grundy was started with standard output closed. The Rust
+/// runtime then opens `/dev/null` in its place, read-write, before `main`;
+/// a shell's `> /dev/null` opens it write-only, and is honoured silently.
+fn stdout_was_closed() -> bool {
+    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CLOSED.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            use nix::fcntl::{fcntl, FcntlArg, OFlag};
+            use nix::sys::stat::{fstat, stat, SFlag};
+            use std::os::fd::AsRawFd;
+            let fd = std::io::stdout().as_raw_fd();
+            let read_write = fcntl(fd, FcntlArg::F_GETFL).is_ok_and(|flags| {
+                OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR
+            });
+            let is_null = match (fstat(fd), stat("/dev/null")) {
+                (Ok(this), Ok(null)) => {
+                    SFlag::from_bits_truncate(this.st_mode).contains(SFlag::S_IFCHR)
+                        && this.st_rdev == null.st_rdev
+                }
+                _ => false,
+            };
+            read_write && is_null
+        }
+        #[cfg(not(unix))]
+        false
+    })
 }
 
 fn terminal_width() -> usize {

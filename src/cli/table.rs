@@ -2,6 +2,7 @@
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
+use crate::checkpoint::Unavailable;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::session::{Session, Table, TableRequest};
 use crate::solve::values::Values;
@@ -74,9 +75,30 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
     Ok(())
 }
 
+/// Runs the table holding its checkpoint, if it has one.
+fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
+    let Some(path) = args.checkpoint else {
+        return compute_held(session, game, args);
+    };
+    crate::checkpoint::hold(Path::new(path), || compute_held(session, game, args)).unwrap_or_else(
+        |why| {
+            let reason = match why {
+                Unavailable::InUse => {
+                    "another grundy run is using it; wait for that run to end, or name another file"
+                        .to_string()
+                }
+                Unavailable::Unwritable(e) => {
+                    format!("a save could not be written beside it ({e}), so nothing was computed")
+                }
+            };
+            Err(vec![session.file_error("use the checkpoint", path, reason)])
+        },
+    )
+}
+
 /// Runs the table, resuming from and saving to the checkpoint, with a
 /// progress bar on a terminal.
-fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
+fn compute_held(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
     let definition = crate::reload::fingerprint(&session.interp.program, &session.sources, game);
     let checkpoint = args.checkpoint.map(Path::new);
     let known = match checkpoint {
