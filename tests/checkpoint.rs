@@ -147,3 +147,50 @@ fn sigterm_stops_a_run_which_saves_and_exits_143() {
     let resumed = table(&["--checkpoint", ck.to_str().expect("a UTF-8 path")]);
     assert_eq!(resumed.stdout, whole.stdout);
 }
+
+/// `grundy table` on a pseudo-terminal, where it shows a progress bar.
+fn on_a_terminal(ck: &str, seconds: &str) -> rexpect::session::PtySession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args([
+            "--timeout",
+            seconds,
+            "table",
+            "tests/cli/checkpoint.game",
+            "G",
+        ])
+        .args(["--upto", "3000000", "--no-shortcut", "--checkpoint", ck])
+        .env("COLUMNS", "200")
+        .env("TERM", "xterm");
+    rexpect::session::spawn_command(command, Some(30_000)).expect("a pseudo-terminal")
+}
+
+#[test]
+fn the_progress_bar_shows_at_once_whole_rates_and_after_a_resume_counts_only_new_values() {
+    let ck = scratch("bar.ck");
+    let ck = ck.to_str().expect("a UTF-8 path");
+    let mut p = on_a_terminal(ck, "1");
+    // Drawn in the first second, with a rate in whole values a second.
+    p.exp_regex(r"00:00:00 \[[=> ]*\] [\d,]+/3,000,001 heaps, [\d,]+/s, ")
+        .expect("a bar at once, with a whole rate");
+    let (_, stopped) = p
+        .exp_regex(r"stopped after g\(0\.\.=\d+\)")
+        .expect("stopped by the time limit");
+    p.exp_eof().expect("grundy ends");
+    let last: u64 = stopped
+        .trim_start_matches("stopped after g(0..=")
+        .trim_end_matches(')')
+        .parse()
+        .expect("a number");
+    // Resumed: the bar starts where the checkpoint ends, and none of the
+    // values read from it counts in the rate.
+    let mut p = on_a_terminal(ck, "1");
+    let (_, bar) = p
+        .exp_regex(r"[\d,]+/3,000,001 heaps, [\d,]+/s")
+        .expect("a bar");
+    assert_eq!(
+        bar.replace(',', ""),
+        format!("{}/3000001 heaps 0/s", last + 1)
+    );
+    p.exp_eof().expect("grundy ends");
+}

@@ -980,3 +980,43 @@ fn a_reader_that_stops_early_ends_grundy_quietly_as_sigpipe_would() {
     assert_eq!(run.status.code(), Some(141));
     assert_eq!(String::from_utf8_lossy(&run.stderr), "");
 }
+
+#[test]
+fn a_dense_table_is_not_bounded_by_the_state_limit() {
+    // Kayles (0.77) from its octal code: a dense table, no search. A state
+    // limit far below the table's length does not stop it.
+    let r = run(&[
+        "table",
+        "examples/octal.game",
+        "Kayles",
+        "--upto",
+        "5000",
+        "--max-states",
+        "1000",
+    ]);
+    r.assert_success("a table longer than --max-states");
+    // Kayles has period 12 from n = 71 (OEIS A002186).
+    assert!(r.stdout.contains("\n4990:"), "{}", r.stdout);
+    assert!(r.stdout.contains("period 12, preperiod 71"), "{}", r.stdout);
+}
+
+#[test]
+fn a_table_larger_than_memory_is_refused_at_once_saying_how_large() {
+    let r = run(&[
+        "table",
+        "examples/octal.game",
+        "Kayles",
+        "--upto",
+        "18446744073709551615",
+    ]);
+    r.assert_user_error("a table of 2^64 values");
+    assert!(
+        r.stderr
+            .contains("the table g(0..=18446744073709551615) is too large")
+            && r.stderr.contains("at two bytes a value")
+            && r.stderr.contains("of memory available"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("infinite game"), "{}", r.stderr);
+}
