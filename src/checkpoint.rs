@@ -3,9 +3,9 @@
 //!
 //! A checkpoint is trusted only when it is whole and was made for the same
 //! definition of the same game; anything else is refused, never used. The
-//! file is written beside its final name (under a name of this process's
-//! own) and then renamed over it, so a kill during a save leaves the
-//! previous checkpoint intact. A run holds its checkpoint for as long as it
+//! file is written beside its final name, under a name of its own, and then
+//! renamed over it, so a kill during a save leaves the previous checkpoint
+//! intact (the next run to hold it removes what the kill left). A run holds its checkpoint for as long as it
 //! lasts (`hold`): a second run asking for the same file is refused at its
 //! start, before it computes anything, rather than failing at its end.
 //!
@@ -66,10 +66,12 @@ fn beside(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Where this process writes a save before renaming it: its own name, so
-/// that two processes never write into one file.
+/// Where a save is written before it is renamed: a name of its own (the
+/// process and a count), so that two saves never write into one file.
 fn temporary(path: &Path) -> PathBuf {
-    beside(path, &format!(".{}.partial", std::process::id()))
+    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let save = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    beside(path, &format!(".{}.{save}.partial", std::process::id()))
 }
 
 /// Why a run cannot have its checkpoint.
@@ -108,11 +110,41 @@ pub fn hold<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Unavailable> 
             continue;
         }
         probe(path).map_err(Unavailable::Unwritable)?;
+        remove_killed_saves(path);
         let result = work();
         // Removed while still locked, so that a run which opened it
         // meanwhile sees that it is gone.
         let _ = std::fs::remove_file(&lock_path);
         return Ok(result);
+    }
+}
+
+/// Removes the temporary files of saves that a killed run left half
+/// written: while the checkpoint is held, no other run is writing one.
+fn remove_killed_saves(path: &Path) {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+    else {
+        return;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let save = file.to_str().and_then(|f| {
+            f.strip_prefix(name)?
+                .strip_prefix('.')?
+                .strip_suffix(".partial")
+        });
+        if save.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
@@ -307,6 +339,26 @@ mod tests {
                 "byte {at}"
             );
         }
+    }
+
+    #[test]
+    fn holding_a_checkpoint_removes_only_the_saves_killed_runs_left() {
+        let dir = std::env::temp_dir().join(format!("grundy-hold-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("t.ck");
+        let killed = dir.join("t.ck.4242.7.partial");
+        let other = dir.join("t.ck.x.partial");
+        std::fs::write(&killed, "half a save").expect("written");
+        std::fs::write(&other, "not a save of grundy's").expect("written");
+        let inside = hold(&path, || beside(&path, ".lock").exists()).expect("held");
+        assert!(inside, "the lock file exists while the checkpoint is held");
+        assert!(!killed.exists() && other.exists());
+        assert!(!beside(&path, ".lock").exists(), "and is removed after");
+        // Held twice at once: the second is refused.
+        let nested = hold(&path, || {
+            matches!(hold(&path, || ()), Err(Unavailable::InUse))
+        });
+        assert!(nested.expect("held"));
     }
 
     #[test]
