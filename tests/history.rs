@@ -20,9 +20,13 @@ fn fresh_home(name: &str) -> PathBuf {
 /// `grundy repl examples/nim.game` with `home` as the data directory, at
 /// its first prompt; and what the terminal showed before it.
 fn start(home: &Path) -> (PtySession, String) {
+    start_with(home, "examples/nim.game")
+}
+
+fn start_with(home: &Path, file: &str) -> (PtySession, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
     command
-        .args(["repl", "examples/nim.game"])
+        .args(["repl", file])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("XDG_DATA_HOME", home)
         .env("NO_COLOR", "1")
@@ -128,4 +132,22 @@ fn a_session_hung_up_keeps_its_history() {
 #[test]
 fn a_session_terminated_keeps_its_history() {
     ended_by(Signal::SIGTERM, "history-sigterm");
+}
+
+#[test]
+fn a_session_terminated_in_a_long_command_stops_it_and_keeps_its_history() {
+    let home = fresh_home("history-sigterm-busy");
+    let (mut p, _) = start_with(&home, "examples/grundys-game.game");
+    enter(&mut p, "value Grundy(5)");
+    // Grundy's game far out takes minutes.
+    p.send_line("table Grundy 1000000").expect("typing");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.process.signal(Signal::SIGTERM).expect("signalled");
+    let status = p.process.wait().expect("grundy ends");
+    assert_eq!(status, WaitStatus::Exited(p.process.child_pid, 143));
+    let kept = history(&home);
+    assert!(
+        kept.contains("value Grundy(5)") && kept.contains("table Grundy 1000000"),
+        "{kept}"
+    );
 }
