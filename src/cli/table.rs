@@ -148,6 +148,7 @@ fn compute_held(
             known,
             shortcut: args.shortcut,
             progress: Some(&mut progress),
+            resume: false,
         },
     );
     if let Some(bar) = bar {

@@ -32,16 +32,22 @@ pub struct TableRequest<'a> {
     /// Shown the values so far after every stretch of heaps; it may stop
     /// the run (which then ends with neither a proof nor `stopped`).
     pub progress: Option<&'a mut Hook<'a>>,
+    /// Whether the session keeps the values of a run that is stopped, and
+    /// the next run of the game (with nothing `known`) carries on from
+    /// them. A run saved to a checkpoint has no need of it.
+    pub resume: bool,
 }
 
 impl TableRequest<'_> {
-    /// g(0..=upto) from scratch, unwatched, ending early at a proven period.
+    /// g(0..=upto), unwatched, ending early at a proven period; carried on
+    /// from a stopped run of the game if there was one.
     pub fn upto(upto: u64) -> TableRequest<'static> {
         TableRequest {
             upto,
             known: Values::default(),
             shortcut: true,
             progress: None,
+            resume: true,
         }
     }
 }
@@ -130,7 +136,8 @@ impl Session {
                 )])
             }
         };
-        let known = match request.known.is_empty() {
+        let resume = request.resume;
+        let known = match request.known.is_empty() && resume {
             true => self.kept_from_a_stopped_run(game, upto),
             false => request.known,
         };
@@ -160,7 +167,7 @@ impl Session {
             ControlFlow::Continue(())
         };
         let mut values = self.compute(game, known, upto, &mut hook)?;
-        if stopped.is_some() {
+        if stopped.is_some() && resume {
             let kept = Known {
                 values: values.clone(),
                 proof: None,
