@@ -923,6 +923,27 @@ fn an_answer_written_to_a_full_disk_is_an_error() {
             "{args:?}: {said}"
         );
     }
+    // Written to a file named with -o, the same.
+    for args in [
+        &["graph", NIM, "Nim([1, 2])", "-o", "/dev/full"][..],
+        &[
+            "plot",
+            "examples/octal.game",
+            "Kayles",
+            "--upto",
+            "100",
+            "-o",
+            "/dev/full",
+        ],
+    ] {
+        let run = run(args);
+        run.assert_user_error("an answer written to a full disk");
+        assert!(
+            run.stderr.contains("No space left on device"),
+            "{}",
+            run.stderr
+        );
+    }
     // A script in the REPL too.
     let full = std::fs::File::create("/dev/full").expect("/dev/full");
     let mut repl = grundy(&["repl", NIM])
