@@ -54,12 +54,21 @@ impl Output {
 
     /// One line of an answer on standard output.
     pub fn line(&mut self, text: impl AsRef<str>) {
-        self.lines(|w| writeln!(w, "{}", text.as_ref()));
+        self.write(|stdout| writeln!(stdout, "{}", text.as_ref()));
     }
 
     /// Many lines of an answer on standard output, written by `write`
     /// through one buffer (standard output alone flushes every line).
     pub fn lines(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+        self.write(|stdout| {
+            let mut buffered = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            write(&mut buffered).and_then(|()| buffered.flush())
+        });
+    }
+
+    /// Writes to standard output unless an earlier write failed, and keeps
+    /// the first failure.
+    fn write(&mut self, write: impl FnOnce(&mut std::io::StdoutLock) -> std::io::Result<()>) {
         if self.kept.is_some() || self.failed.is_some() {
             return;
         }
@@ -67,8 +76,7 @@ impl Output {
             self.failed = Some(std::io::Error::from_raw_os_error(9));
             return;
         }
-        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        if let Err(e) = write(&mut stdout).and_then(|()| stdout.flush()) {
+        if let Err(e) = write(&mut std::io::stdout().lock()) {
             self.failed = Some(e);
         }
     }
