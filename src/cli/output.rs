@@ -81,6 +81,11 @@ impl Output {
         }
     }
 
+    /// Whether an answer could not be written: nothing more will be.
+    pub fn write_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
     /// Why an answer could not be written, if one could not.
     pub fn write_failure(&mut self) -> Option<std::io::Error> {
         self.failed.take()

@@ -333,7 +333,8 @@ pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Re
             Line::End => break,
         }
         repl.refresh_names();
-        if crate::interrupt::ending() {
+        // Ended by a signal, or with nowhere left to write answers.
+        if crate::interrupt::ending() || out.write_failed() {
             break;
         }
     }
