@@ -910,6 +910,7 @@ fn run_into(args: &[&str], stdout: Stdio) -> std::process::Output {
         .expect("grundy runs")
 }
 
+#[cfg(unix)]
 #[test]
 fn an_answer_written_to_a_full_disk_is_an_error() {
     for args in ANSWERING {
@@ -966,6 +967,7 @@ fn an_answer_written_to_a_full_disk_is_an_error() {
     assert!(started.elapsed() < TIME_LIMIT, "the script went on");
 }
 
+#[cfg(unix)]
 #[test]
 fn an_answer_to_a_closed_standard_output_is_an_error() {
     use std::os::unix::process::CommandExt;
@@ -991,6 +993,7 @@ fn an_answer_to_a_closed_standard_output_is_an_error() {
     assert_eq!(run.status.code(), Some(0));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_reader_that_stops_early_ends_grundy_quietly_as_sigpipe_would() {
     let mut child = grundy(&["table", "examples/octal.game", "Kayles", "--upto", "300000"])
