@@ -3,17 +3,20 @@
 //!
 //! A checkpoint is trusted only when it is whole and was made for the same
 //! definition of the same game; anything else is refused, never used. The
-//! file is written beside its final name and then renamed over it, so a
-//! kill during a save leaves the previous checkpoint intact.
+//! file is written beside its final name, under a name of its own, and then
+//! renamed over it, so a kill during a save leaves the previous checkpoint
+//! intact (the next run to hold it removes what the kill left). A run holds its checkpoint for as long as it
+//! lasts (`hold`): a second run asking for the same file is refused at its
+//! start, before it computes anything, rather than failing at its end.
 //!
 //! Layout (little-endian): the magic bytes, a format version, the length
 //! and text of the game's definition, the number of values, the bytes per
 //! value (1, 2 or 4), the values, and a CRC-32 of everything before it.
 
 use crate::solve::values::Values;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GRUNDYCK";
 const VERSION: u32 = 1;
@@ -25,9 +28,7 @@ pub type Refusal = String;
 /// one is complete on disk. The file is written as it is made, so a save
 /// of a long table needs no second copy of it in memory.
 pub fn save(path: &Path, definition: &str, values: &Values) -> std::io::Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".partial");
-    let temporary = Path::new(&temporary);
+    let temporary = &temporary(path);
     let file = File::create(temporary)?;
     let mut out = Summed {
         to: BufWriter::with_capacity(1 << 16, file),
@@ -56,6 +57,121 @@ pub fn save(path: &Path, definition: &str, values: &Values) -> std::io::Result<(
     file.sync_all()?;
     drop(file);
     std::fs::rename(temporary, path)
+}
+
+/// `path` with `suffix` added to its file name.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Where a save is written before it is renamed: a name of its own (the
+/// process and a count), so that two saves never write into one file.
+fn temporary(path: &Path) -> PathBuf {
+    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let save = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    beside(path, &format!(".{}.{save}.partial", std::process::id()))
+}
+
+/// Why a run cannot have its checkpoint.
+#[derive(Debug)]
+pub enum Unavailable {
+    /// Another run holds it.
+    InUse,
+    /// Its folder cannot be written (missing, read-only, full...).
+    Unwritable(std::io::Error),
+}
+
+/// Runs `work` while holding the checkpoint at `path`: no other grundy can
+/// hold it meanwhile. Holding it proves too that a save can be written
+/// there, so a run whose checkpoint could never be saved is refused
+/// before it computes anything.
+///
+/// The hold is a lock on `path` + `.lock`, removed when `work` ends.
+pub fn hold<T>(path: &Path, work: impl FnOnce() -> T) -> Result<T, Unavailable> {
+    let lock_path = beside(path, ".lock");
+    loop {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(Unavailable::Unwritable)?;
+        let mut lock = fd_lock::RwLock::new(file);
+        let held = match lock.try_write() {
+            Ok(held) => held,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Err(Unavailable::InUse),
+            Err(e) => return Err(Unavailable::Unwritable(e)),
+        };
+        // A run that just ended removed the file this one locked: the lock
+        // holds nothing, so open the path again.
+        if !still_at(&lock_path, &held) {
+            continue;
+        }
+        probe(path).map_err(Unavailable::Unwritable)?;
+        remove_killed_saves(path);
+        let result = work();
+        // Removed while still locked, so that a run which opened it
+        // meanwhile sees that it is gone.
+        let _ = std::fs::remove_file(&lock_path);
+        return Ok(result);
+    }
+}
+
+/// Removes the temporary files of saves that a killed run left half
+/// written: while the checkpoint is held, no other run is writing one.
+fn remove_killed_saves(path: &Path) {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+    else {
+        return;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let save = file.to_str().and_then(|f| {
+            f.strip_prefix(name)?
+                .strip_prefix('.')?
+                .strip_suffix(".partial")
+        });
+        if save.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Writes and renames a file as a save does, and removes it.
+fn probe(path: &Path) -> std::io::Result<()> {
+    let temporary = temporary(path);
+    let renamed = beside(path, ".probe");
+    let made = File::create(&temporary).and_then(|_| std::fs::rename(&temporary, &renamed));
+    let _ = std::fs::remove_file(&temporary);
+    made.and_then(|()| std::fs::remove_file(&renamed))
+}
+
+/// Whether `file` is still the file at `path`.
+fn still_at(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(path), file.metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
+    }
 }
 
 /// A writer that keeps the CRC-32 of everything written through it.
@@ -223,6 +339,26 @@ mod tests {
                 "byte {at}"
             );
         }
+    }
+
+    #[test]
+    fn holding_a_checkpoint_removes_only_the_saves_killed_runs_left() {
+        let dir = std::env::temp_dir().join(format!("grundy-hold-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("t.ck");
+        let killed = dir.join("t.ck.4242.7.partial");
+        let other = dir.join("t.ck.x.partial");
+        std::fs::write(&killed, "half a save").expect("written");
+        std::fs::write(&other, "not a save of grundy's").expect("written");
+        let inside = hold(&path, || beside(&path, ".lock").exists()).expect("held");
+        assert!(inside, "the lock file exists while the checkpoint is held");
+        assert!(!killed.exists() && other.exists());
+        assert!(!beside(&path, ".lock").exists(), "and is removed after");
+        // Held twice at once: the second is refused.
+        let nested = hold(&path, || {
+            matches!(hold(&path, || ()), Err(Unavailable::InUse))
+        });
+        assert!(nested.expect("held"));
     }
 
     #[test]

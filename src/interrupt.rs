@@ -1,10 +1,16 @@
 //! Ctrl-C, and the time limit, as requests to stop: long searches check
 //! `requested` and return the error `stop_kind` names, keeping every value
 //! computed so far.
+//!
+//! SIGTERM and SIGHUP stop a command as Ctrl-C does (so a table saves its
+//! checkpoint), and then end grundy: the exit status is the shell's
+//! convention, 128 plus the signal's number (143, 129), where Ctrl-C gives
+//! 130. A second one ends grundy at once, in case the first arrived where
+//! nothing checks. A REPL waiting at its prompt is ended by `while_idle`.
 
 use crate::error::ErrorKind;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
@@ -16,6 +22,11 @@ static DEADLINE_MS: AtomicU64 = AtomicU64::new(u64::MAX);
 /// Calls since the clock was last read: reading it on every call would
 /// cost more than the work between calls.
 static TICKS: AtomicU32 = AtomicU32::new(0);
+/// The SIGTERM or SIGHUP that asked grundy to end, 0 for none.
+static ENDING: AtomicI32 = AtomicI32::new(0);
+/// What ends grundy when a signal arrives while it waits for the user.
+type Idle = Box<dyn FnOnce(i32) + Send>;
+static IDLE: Mutex<Option<Idle>> = Mutex::new(None);
 
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -26,12 +37,74 @@ fn now_ms() -> u64 {
     epoch().elapsed().as_millis() as u64
 }
 
-/// Routes Ctrl-C to the flag instead of killing the process. Safe to call
-/// more than once; only the first call installs the handler.
+/// Routes Ctrl-C, SIGTERM and SIGHUP to the flag instead of killing the
+/// process. Safe to call more than once; only the first call installs the
+/// handlers.
 pub fn install() {
     static INSTALLED: AtomicBool = AtomicBool::new(false);
     if !INSTALLED.swap(true, Ordering::SeqCst) {
         let _ = ctrlc::set_handler(|| REQUESTED.store(true, Ordering::SeqCst));
+        #[cfg(unix)]
+        install_termination();
+    }
+}
+
+#[cfg(unix)]
+fn install_termination() {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if ENDING.swap(signal, Ordering::SeqCst) != 0 {
+                std::process::exit(128 + signal);
+            }
+            REQUESTED.store(true, Ordering::SeqCst);
+            let idle = IDLE.lock().ok().and_then(|mut idle| idle.take());
+            if let Some(idle) = idle {
+                idle(128 + signal);
+            }
+        }
+    });
+}
+
+/// Whether SIGTERM or SIGHUP asked grundy to end (the REPL then leaves
+/// after the command it was running).
+pub fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst) != 0
+}
+
+/// The exit status of a run stopped by a signal: 130 for Ctrl-C, 128 plus
+/// the number of a SIGTERM or SIGHUP.
+pub fn exit_status() -> i32 {
+    match ENDING.load(Ordering::SeqCst) {
+        0 => 130,
+        signal => 128 + signal,
+    }
+}
+
+/// Runs `wait` (reading the user's next entry), during which a SIGTERM or
+/// SIGHUP calls `end` with the exit status instead; `end` should save what
+/// must be saved and exit. `None` if a signal came first.
+pub fn while_idle<T>(
+    end: impl FnOnce(i32) + Send + 'static,
+    wait: impl FnOnce() -> T,
+) -> Option<T> {
+    set_idle(Some(Box::new(end)));
+    // A signal that came before the hook was in place would find none.
+    if ending() {
+        set_idle(None);
+        return None;
+    }
+    let result = wait();
+    set_idle(None);
+    Some(result)
+}
+
+fn set_idle(end: Option<Idle>) {
+    if let Ok(mut idle) = IDLE.lock() {
+        *idle = end;
     }
 }
 

@@ -66,3 +66,131 @@ fn a_damaged_checkpoint_is_refused() {
     let refused = table(&["--checkpoint", ck_str]);
     assert_eq!(refused.status.code(), Some(1));
 }
+
+/// Starts a run that saves to `ck`, and waits until it holds it.
+fn started(ck: &std::path::Path, upto: &str, extra: &[&str]) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "tests/cli/checkpoint.game", "G", "--upto", upto])
+        .args(["--no-shortcut", "--checkpoint"])
+        .arg(ck)
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    let mut lock = ck.as_os_str().to_owned();
+    lock.push(".lock");
+    let lock = std::path::PathBuf::from(lock);
+    let start = std::time::Instant::now();
+    while !lock.exists() {
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the run never took its checkpoint"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
+}
+
+#[test]
+fn a_second_run_on_the_same_checkpoint_is_refused_at_its_start() {
+    let ck = scratch("shared.ck");
+    let first = started(&ck, "3000000", &["--timeout", "3"]);
+    let second = table(&["--checkpoint", ck.to_str().expect("a UTF-8 path")]);
+    assert_eq!(second.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("another grundy run is"), "{said}");
+    assert!(second.stdout.is_empty(), "nothing was computed");
+    // The first run is not disturbed: stopped by its limit, it saves.
+    let first = first.wait_with_output().expect("the first run ends");
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(said.contains("run the same command to carry on"), "{said}");
+    assert!(std::fs::metadata(&ck).expect("a checkpoint").len() > 100);
+}
+
+#[test]
+fn a_checkpoint_that_could_not_be_saved_is_refused_before_computing() {
+    let dir = scratch("not-a-folder");
+    std::fs::write(&dir, "a file, not a folder").expect("written");
+    for ck in [dir.join("missing/t.ck"), dir.join("t.ck")] {
+        let started = std::time::Instant::now();
+        let run = table(&["--checkpoint", ck.to_str().expect("a UTF-8 path")]);
+        assert_eq!(run.status.code(), Some(1));
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            said.contains("cannot use the checkpoint") && said.contains("Not a directory"),
+            "{said}"
+        );
+        assert!(run.stdout.is_empty());
+        // Refused at once, not after the table (tens of seconds in a debug build).
+        assert!(started.elapsed().as_secs() < 10);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_run_which_saves_and_exits_143() {
+    let whole = table(&[]);
+    let ck = scratch("terminated.ck");
+    let child = started(&ck, UPTO, &["--checkpoint-every", "1000"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("signalled");
+    let stopped = child.wait_with_output().expect("the run ends");
+    let said = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(143), "{said}");
+    assert!(said.contains("run the same command to carry on"), "{said}");
+    assert!(std::fs::metadata(&ck).expect("a checkpoint").len() > 100);
+    let resumed = table(&["--checkpoint", ck.to_str().expect("a UTF-8 path")]);
+    assert_eq!(resumed.stdout, whole.stdout);
+}
+
+/// `grundy table` on a pseudo-terminal, where it shows a progress bar.
+fn on_a_terminal(ck: &str, seconds: &str) -> rexpect::session::PtySession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args([
+            "--timeout",
+            seconds,
+            "table",
+            "tests/cli/checkpoint.game",
+            "G",
+        ])
+        .args(["--upto", "3000000", "--no-shortcut", "--checkpoint", ck])
+        .env("COLUMNS", "200")
+        .env("TERM", "xterm");
+    rexpect::session::spawn_command(command, Some(30_000)).expect("a pseudo-terminal")
+}
+
+#[test]
+fn the_progress_bar_shows_at_once_whole_rates_and_after_a_resume_counts_only_new_values() {
+    let ck = scratch("bar.ck");
+    let ck = ck.to_str().expect("a UTF-8 path");
+    let mut p = on_a_terminal(ck, "1");
+    // Drawn in the first second, with a rate in whole values a second.
+    p.exp_regex(r"00:00:00 \[[=> ]*\] [\d,]+/3,000,001 heaps, [\d,]+/s, ")
+        .expect("a bar at once, with a whole rate");
+    let (_, stopped) = p
+        .exp_regex(r"stopped after g\(0\.\.=\d+\)")
+        .expect("stopped by the time limit");
+    p.exp_eof().expect("grundy ends");
+    let last: u64 = stopped
+        .trim_start_matches("stopped after g(0..=")
+        .trim_end_matches(')')
+        .parse()
+        .expect("a number");
+    // Resumed: the bar starts where the checkpoint ends, and none of the
+    // values read from it counts in the rate.
+    let mut p = on_a_terminal(ck, "1");
+    let (_, bar) = p
+        .exp_regex(r"[\d,]+/3,000,001 heaps, [\d,]+/s")
+        .expect("a bar");
+    assert_eq!(
+        bar.replace(',', ""),
+        format!("{}/3000001 heaps 0/s", last + 1)
+    );
+    p.exp_eof().expect("grundy ends");
+}

@@ -900,3 +900,162 @@ fn the_repl_reads_a_script_from_stdin() {
     assert_eq!(r.stdout_lines(), ["1"], "later lines still run");
     assert!(r.stderr.contains("did you mean `Nim`?"), "{}", r.stderr);
 }
+
+/// Every command that answers on standard output, with its arguments.
+const ANSWERING: &[&[&str]] = &[
+    &["value", NIM, "Nim([3, 5, 7])"],
+    &["outcome", NIM, "Nim([3, 5, 7])"],
+    &["moves", NIM, "Nim([3, 5, 7])"],
+    &["table", "examples/octal.game", "Kayles", "--upto", "200"],
+    &["check", NIM],
+    &["graph", NIM, "Nim([1, 2])"],
+];
+
+/// `grundy ARGS` with standard output sent where `stdout` says.
+fn run_into(args: &[&str], stdout: Stdio) -> std::process::Output {
+    grundy(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .output()
+        .expect("grundy runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn an_answer_written_to_a_full_disk_is_an_error() {
+    for args in ANSWERING {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full");
+        let run = run_into(args, full.into());
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("could not be written to standard output")
+                && said.contains("No space left on device"),
+            "{args:?}: {said}"
+        );
+    }
+    // Written to a file named with -o, the same.
+    for args in [
+        &["graph", NIM, "Nim([1, 2])", "-o", "/dev/full"][..],
+        &[
+            "plot",
+            "examples/octal.game",
+            "Kayles",
+            "--upto",
+            "100",
+            "-o",
+            "/dev/full",
+        ],
+    ] {
+        let run = run(args);
+        run.assert_user_error("an answer written to a full disk");
+        assert!(
+            run.stderr.contains("No space left on device"),
+            "{}",
+            run.stderr
+        );
+    }
+    // A script in the REPL too, which stops at the first answer it cannot
+    // write (the table after it would take minutes).
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let started = std::time::Instant::now();
+    let mut repl = grundy(&["repl", NIM, "examples/grundys-game.game"])
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    {
+        use std::io::Write;
+        let mut stdin = repl.stdin.take().expect("piped");
+        stdin
+            .write_all(b"value Nim([1])\ntable Grundy 1000000\n")
+            .expect("written");
+    }
+    let run = repl.wait_with_output().expect("grundy ends");
+    assert_eq!(run.status.code(), Some(1));
+    assert!(started.elapsed() < TIME_LIMIT, "the script went on");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_answer_to_a_closed_standard_output_is_an_error() {
+    use std::os::unix::process::CommandExt;
+    for args in ANSWERING {
+        let mut command = grundy(args);
+        command.stdin(Stdio::null()).stderr(Stdio::piped());
+        // Closed in the child, as the shell's `>&-` does.
+        unsafe {
+            command.pre_exec(|| {
+                if nix::unistd::close(1).is_err() {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let run = command.output().expect("grundy runs");
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {said}");
+        assert!(said.contains("Bad file descriptor"), "{args:?}: {said}");
+    }
+    // Sent to /dev/null on purpose, the answer is not an error.
+    let run = run_into(ANSWERING[0], Stdio::null());
+    assert_eq!(run.status.code(), Some(0));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_reader_that_stops_early_ends_grundy_quietly_as_sigpipe_would() {
+    let mut child = grundy(&["table", "examples/octal.game", "Kayles", "--upto", "300000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grundy runs");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).expect("the table starts");
+    drop(stdout);
+    let run = child.wait_with_output().expect("grundy ends");
+    assert_eq!(run.status.code(), Some(141));
+    assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+}
+
+#[test]
+fn a_dense_table_is_not_bounded_by_the_state_limit() {
+    // Kayles (0.77) from its octal code: a dense table, no search. A state
+    // limit far below the table's length does not stop it.
+    let r = run(&[
+        "table",
+        "examples/octal.game",
+        "Kayles",
+        "--upto",
+        "5000",
+        "--max-states",
+        "1000",
+    ]);
+    r.assert_success("a table longer than --max-states");
+    // Kayles has period 12 from n = 71 (OEIS A002186).
+    assert!(r.stdout.contains("\n4990:"), "{}", r.stdout);
+    assert!(r.stdout.contains("period 12, preperiod 71"), "{}", r.stdout);
+}
+
+#[test]
+fn a_table_larger_than_memory_is_refused_at_once_saying_how_large() {
+    let r = run(&[
+        "table",
+        "examples/octal.game",
+        "Kayles",
+        "--upto",
+        "18446744073709551615",
+    ]);
+    r.assert_user_error("a table of 2^64 values");
+    assert!(
+        r.stderr
+            .contains("the table g(0..=18446744073709551615) is too large")
+            && r.stderr.contains("at two bytes a value")
+            && r.stderr.contains("of memory available"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("infinite game"), "{}", r.stderr);
+}

@@ -1,9 +1,11 @@
-//! The REPL's history file is loaded only when its checksum matches: a
-//! truncated history is refused with a warning, kept aside, and the
-//! session starts all the same. Through a pseudo-terminal, since only an
+//! The REPL's history file keeps every line: a file edited by hand is
+//! loaded as far as it can be read, two sessions open at once both keep
+//! their lines, and a session ended by SIGHUP or SIGTERM at its prompt
+//! keeps its lines too. Through a pseudo-terminal, since only an
 //! interactive session keeps history.
 
-use rexpect::session::spawn_command;
+use rexpect::process::{Signal, WaitStatus};
+use rexpect::session::{spawn_command, PtySession};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,84 +13,141 @@ use std::process::Command;
 fn fresh_home(name: &str) -> PathBuf {
     let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = fs::remove_dir_all(&home);
-    fs::create_dir_all(&home).expect("a scratch data directory");
+    fs::create_dir_all(home.join("grundy")).expect("a scratch data directory");
     home
 }
 
-/// Starts `grundy repl examples/nim.game` with `home` as the data directory,
-/// types `line`, then `:quit`; returns everything the terminal showed.
-fn session(home: &Path, line: &str) -> String {
+/// `grundy repl examples/nim.game` with `home` as the data directory, at
+/// its first prompt; and what the terminal showed before it.
+fn start(home: &Path) -> (PtySession, String) {
+    start_with(home, "examples/nim.game")
+}
+
+fn start_with(home: &Path, file: &str) -> (PtySession, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
     command
-        .args(["repl", "examples/nim.game"])
+        .args(["repl", file])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("XDG_DATA_HOME", home)
         .env("NO_COLOR", "1")
         .env("TERM", "xterm");
     let mut p = spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
     let (before, _) = p.exp_regex("grundy> ").expect("a prompt");
+    (p, before)
+}
+
+/// Types `line` and waits for the next prompt; returns what it showed.
+fn enter(p: &mut PtySession, line: &str) -> String {
     p.send_line(line).expect("typing");
-    let answer = p.exp_string("grundy> ").expect("a prompt after the entry");
+    p.exp_string("grundy> ").expect("a prompt after the entry")
+}
+
+fn quit(mut p: PtySession) {
     p.send_line(":quit").expect("typing");
-    let rest = p.exp_eof().expect("grundy leaves");
-    format!("{before}{answer}{rest}")
+    p.exp_eof().expect("grundy leaves");
+}
+
+fn history(home: &Path) -> String {
+    fs::read_to_string(home.join("grundy/history.txt")).unwrap_or_default()
 }
 
 #[test]
-fn a_history_grundy_wrote_is_loaded_and_a_truncated_one_is_refused() {
-    let home = fresh_home("history-truncated");
-    let history = home.join("grundy/history.txt");
-    let sum = home.join("grundy/history.txt.sum");
-
-    let shown = session(&home, "value Nim([3, 5, 7])");
-    assert!(!shown.contains("warning"), "{shown}");
-    let written = fs::read_to_string(&history).expect("history is kept");
-    assert!(written.contains("value Nim([3, 5, 7])"), "{written}");
-    assert!(sum.exists(), "a checksum is written beside the history");
-
-    // A second session trusts it: no warning, and the history grows.
-    let shown = session(&home, "value Nim([1, 2])");
-    assert!(!shown.contains("warning"), "{shown}");
-    let written = fs::read_to_string(&history).expect("history is kept");
-    assert!(written.contains("value Nim([3, 5, 7])") && written.contains("value Nim([1, 2])"));
-
-    // Cut the file short, as a crash in the middle of a write would.
-    let cut = &written[..written.len() - 5];
-    fs::write(&history, cut).expect("truncated");
-    let shown = session(&home, "value Nim([4, 4])");
+fn a_history_edited_by_hand_is_loaded_as_far_as_it_can_be_read() {
+    let home = fresh_home("history-edited");
+    let mut edited = b"#V2\nvalue Nim([1, 2])\n".to_vec();
+    // A line that is not UTF-8, and one with an escape grundy never writes.
+    edited.extend_from_slice(b"value \xff\nbroken \\q\nvalue Nim([4, 1])\n");
+    fs::write(home.join("grundy/history.txt"), &edited).expect("written");
+    let (mut p, before) = start(&home);
     assert!(
-        shown.contains("warning: the history file")
-            && shown.contains("bytes long, but was")
-            && shown.contains("it was not loaded"),
-        "{shown}"
+        before.contains("warning: 2 lines of the history file")
+            && before.contains("could not be read and were skipped"),
+        "{before}"
     );
-    // The session still answers.
+    // Ctrl-P (the up arrow) recalls the last readable line, so it was loaded.
+    p.send_control('p').expect("previous entry");
+    p.exp_string("value Nim([4, 1])")
+        .expect("the last line recalled");
+    p.send_line("").expect("entered");
+    p.exp_string("\r\n5\r\n").expect("Nim([4, 1]) valued");
+    p.exp_string("grundy> ").expect("a prompt");
+    quit(p);
+    // Nothing was moved aside or overwritten: the unreadable lines stay,
+    // and the recalled entry was appended.
+    let after = fs::read(home.join("grundy/history.txt")).expect("kept");
+    assert!(after.starts_with(&edited), "{after:?}");
+    assert!(!home.join("grundy/history.txt.refused").exists());
+    let (p, before) = start(&home);
     assert!(
-        shown.contains("\r\n0\r\n"),
-        "the value of Nim([4, 4]): {shown}"
+        before.contains("2 lines"),
+        "one warning, as before: {before}"
     );
-    // The refused file is kept as it was, and the new history holds only
-    // this session's entry, sealed again.
-    let aside = fs::read_to_string(home.join("grundy/history.txt.refused")).expect("kept aside");
-    assert_eq!(aside, cut);
-    let written = fs::read_to_string(&history).expect("history is kept");
-    assert!(written.contains("value Nim([4, 4])"), "{written}");
-    assert!(!written.contains("value Nim([3, 5, 7])"), "{written}");
-    let shown = session(&home, ":help");
+    quit(p);
+}
+
+#[test]
+fn two_sessions_at_once_both_keep_their_lines() {
+    let home = fresh_home("history-two-sessions");
+    let (mut first, _) = start(&home);
+    let (mut second, _) = start(&home);
+    enter(&mut first, "value Nim([1, 1])");
+    enter(&mut second, "value Nim([2, 2])");
+    enter(&mut first, "value Nim([3, 3])");
+    quit(second);
+    quit(first);
+    let kept = history(&home);
+    for line in [
+        "value Nim([1, 1])",
+        "value Nim([2, 2])",
+        "value Nim([3, 3])",
+    ] {
+        assert!(kept.contains(line), "{line} is lost: {kept}");
+    }
+}
+
+/// Sends `signal` to a session waiting at its prompt after one entry;
+/// the history keeps the entry, and grundy exits with 128 + the signal.
+fn ended_by(signal: Signal, name: &str) {
+    let home = fresh_home(name);
+    let (mut p, _) = start(&home);
+    enter(&mut p, "value Nim([5, 6])");
+    p.process.signal(signal).expect("signalled");
+    let status = p.process.wait().expect("grundy ends");
+    assert_eq!(
+        status,
+        WaitStatus::Exited(p.process.child_pid, 128 + signal as i32)
+    );
     assert!(
-        !shown.contains("warning"),
-        "the new history is trusted: {shown}"
+        history(&home).contains("value Nim([5, 6])"),
+        "{}",
+        history(&home)
     );
 }
 
 #[test]
-fn an_altered_history_is_refused() {
-    let home = fresh_home("history-altered");
-    let history = home.join("grundy/history.txt");
-    session(&home, "value Nim([3, 5, 7])");
-    let written = fs::read_to_string(&history).expect("history is kept");
-    fs::write(&history, written.replace("3, 5, 7", "3, 5, 8")).expect("altered");
-    let shown = session(&home, "value Nim([1])");
-    assert!(shown.contains("it was changed"), "{shown}");
-    assert!(shown.contains("\r\n1\r\n"), "the session answers: {shown}");
+fn a_session_hung_up_keeps_its_history() {
+    ended_by(Signal::SIGHUP, "history-sighup");
+}
+
+#[test]
+fn a_session_terminated_keeps_its_history() {
+    ended_by(Signal::SIGTERM, "history-sigterm");
+}
+
+#[test]
+fn a_session_terminated_in_a_long_command_stops_it_and_keeps_its_history() {
+    let home = fresh_home("history-sigterm-busy");
+    let (mut p, _) = start_with(&home, "examples/grundys-game.game");
+    enter(&mut p, "value Grundy(5)");
+    // Grundy's game far out takes minutes.
+    p.send_line("table Grundy 1000000").expect("typing");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.process.signal(Signal::SIGTERM).expect("signalled");
+    let status = p.process.wait().expect("grundy ends");
+    assert_eq!(status, WaitStatus::Exited(p.process.child_pid, 143));
+    let kept = history(&home);
+    assert!(
+        kept.contains("value Grundy(5)") && kept.contains("table Grundy 1000000"),
+        "{kept}"
+    );
 }

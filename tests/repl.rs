@@ -396,21 +396,28 @@ fn the_plot_is_an_svg_with_a_point_per_heap() {
 
 // ---- The interactive editor, through a pseudo-terminal ----
 
-#[test]
-fn tab_completes_and_ctrl_c_stops_a_long_table() {
-    use rexpect::session::spawn_command;
-    let home = scratch("home");
-    let _ = fs::remove_dir_all(&home);
-    let _ = fs::create_dir_all(&home);
+/// `grundy repl FILES` on a pseudo-terminal, with `home` (emptied) as its
+/// data directory, at its first prompt.
+fn on_a_terminal(home: &Path, files: &[&str]) -> rexpect::session::PtySession {
+    let _ = fs::remove_dir_all(home);
+    let _ = fs::create_dir_all(home);
     let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
     command
-        .args(["repl", "examples/grundys-game.game", "examples/nim.game"])
+        .arg("repl")
+        .args(files)
         .current_dir(root())
-        .env("XDG_DATA_HOME", &home)
+        .env("XDG_DATA_HOME", home)
         .env("NO_COLOR", "1")
         .env("TERM", "xterm");
-    let mut p = spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
     p.exp_string("grundy> ").expect("a prompt");
+    p
+}
+
+#[test]
+fn tab_completes_and_ctrl_c_stops_a_long_table() {
+    let home = scratch("home");
+    let mut p = on_a_terminal(&home, &["examples/grundys-game.game", "examples/nim.game"]);
     // `Ni` + Tab completes to the only name that starts so: `Nim`.
     p.send("value Ni").expect("typing");
     p.send("\t").expect("tab");
@@ -437,4 +444,33 @@ fn tab_completes_and_ctrl_c_stops_a_long_table() {
     let history = home.join("grundy/history.txt");
     let kept = fs::read_to_string(&history).expect("history is kept in the data directory");
     assert!(kept.contains("table Grundy 1000000"), "{kept}");
+}
+
+#[test]
+fn a_table_stopped_by_ctrl_c_keeps_its_values_for_the_next_one() {
+    let home = scratch("home-resume");
+    let mut p = on_a_terminal(&home, &["examples/grundys-game.game"]);
+    p.send_line("table Grundy 1000000").expect("typing");
+    thread::sleep(Duration::from_millis(700));
+    p.send_control('c').expect("Ctrl-C");
+    let (_, stopped) = p
+        .exp_regex(r"stopped after g\(0\.\.=\d+\)")
+        .expect("how far it got");
+    p.exp_string("interrupted; the values computed so far are kept")
+        .expect("the table stops");
+    p.exp_string("grundy> ").expect("a prompt");
+    // The same command carries on from there instead of starting again.
+    let reached = stopped.trim_start_matches("stopped after ");
+    p.send_line("table Grundy 1000000").expect("typing");
+    thread::sleep(Duration::from_millis(300));
+    p.send_control('c').expect("Ctrl-C");
+    p.exp_string(&format!("carried on from {reached}"))
+        .expect("the kept values used");
+    p.exp_string("grundy> ").expect("a prompt");
+    // A shorter table is read from them, and agrees with the seed texts:
+    // g = 0, 0, 0, 1, 0, 2 for heaps 0 to 5.
+    p.send_line("table Grundy 5").expect("typing");
+    p.exp_string("0:  0  0  0  1  0  2").expect("the values");
+    p.send_line(":quit").expect("typing");
+    p.exp_eof().expect("grundy leaves");
 }

@@ -401,10 +401,22 @@ pub fn run(cli: Cli) -> i32 {
         Command::Man => manual::man(&mut out),
         Command::Lsp => return crate::lsp::run(),
     };
-    match result {
+    let status = match result {
         Ok(()) => 0,
         Err(Failed::Diagnostic) => 1,
-        Err(Failed::Interrupted) => 130,
+        Err(Failed::Interrupted) => crate::interrupt::exit_status(),
+    };
+    match out.write_failure() {
+        None => status,
+        // The reader has all it wanted, as `head` has: end as Unix tools
+        // do when SIGPIPE ends them, without a word.
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 141,
+        Some(e) => {
+            out.note(format!(
+                "error: the answer could not be written to standard output: {e}"
+            ));
+            1
+        }
     }
 }
 

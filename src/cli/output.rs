@@ -1,4 +1,10 @@
 //! Where answers and diagnostics go, and whether they are in colour.
+//!
+//! An answer that cannot be written (a full disk, a closed standard
+//! output) is an error: the first failure is kept, nothing more is
+//! written, and the command ends with it (`write_failure`). A reader that
+//! closes its end of a pipe early (`| head`) ends grundy quietly with
+//! status 141, as it ends other Unix tools.
 
 use crate::diagnostic;
 use crate::error::Error;
@@ -14,6 +20,8 @@ pub struct Output {
     /// Diagnostics as one JSON document on standard output (`--json`),
     /// for a script to read, instead of text on standard error.
     json_errors: bool,
+    /// Why standard output could not be written, once it could not.
+    failed: Option<std::io::Error>,
 }
 
 impl Default for Output {
@@ -29,6 +37,7 @@ impl Output {
             color: !no_color && std::io::stderr().is_terminal(),
             kept: None,
             json_errors: false,
+            failed: None,
         }
     }
 
@@ -39,6 +48,7 @@ impl Output {
             color: false,
             kept: Some(Vec::new()),
             json_errors: false,
+            failed: None,
         }
     }
 
@@ -49,21 +59,41 @@ impl Output {
 
     /// One line of an answer on standard output.
     pub fn line(&mut self, text: impl AsRef<str>) {
-        if self.kept.is_some() {
-            return;
-        }
-        let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "{}", text.as_ref());
+        self.write(|stdout| writeln!(stdout, "{}", text.as_ref()));
     }
 
     /// Many lines of an answer on standard output, written by `write`
     /// through one buffer (standard output alone flushes every line).
     pub fn lines(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-        if self.kept.is_some() {
+        self.write(|stdout| {
+            let mut buffered = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            write(&mut buffered).and_then(|()| buffered.flush())
+        });
+    }
+
+    /// Writes to standard output unless an earlier write failed, and keeps
+    /// the first failure.
+    fn write(&mut self, write: impl FnOnce(&mut std::io::StdoutLock) -> std::io::Result<()>) {
+        if self.kept.is_some() || self.failed.is_some() {
             return;
         }
-        let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let _ = write(&mut stdout).and_then(|()| stdout.flush());
+        if stdout_was_closed() {
+            self.failed = Some(std::io::Error::from_raw_os_error(9));
+            return;
+        }
+        if let Err(e) = write(&mut std::io::stdout().lock()) {
+            self.failed = Some(e);
+        }
+    }
+
+    /// Whether an answer could not be written: nothing more will be.
+    pub fn write_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
+    /// Why an answer could not be written, if one could not.
+    pub fn write_failure(&mut self) -> Option<std::io::Error> {
+        self.failed.take()
     }
 
     /// From now on, diagnostics go to standard output as JSON.
@@ -109,6 +139,35 @@ impl Output {
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", text.as_ref());
     }
+}
+
+/// Whether grundy was started with standard output closed. The Rust
+/// runtime then opens `/dev/null` in its place, read-write, before `main`;
+/// a shell's `> /dev/null` opens it write-only, and is honoured silently.
+fn stdout_was_closed() -> bool {
+    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CLOSED.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            use nix::fcntl::{fcntl, FcntlArg, OFlag};
+            use nix::sys::stat::{fstat, stat, SFlag};
+            use std::os::fd::AsRawFd;
+            let fd = std::io::stdout().as_raw_fd();
+            let read_write = fcntl(fd, FcntlArg::F_GETFL).is_ok_and(|flags| {
+                OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR
+            });
+            let is_null = match (fstat(fd), stat("/dev/null")) {
+                (Ok(this), Ok(null)) => {
+                    SFlag::from_bits_truncate(this.st_mode).contains(SFlag::S_IFCHR)
+                        && this.st_rdev == null.st_rdev
+                }
+                _ => false,
+            };
+            read_write && is_null
+        }
+        #[cfg(not(unix))]
+        false
+    })
 }
 
 fn terminal_width() -> usize {

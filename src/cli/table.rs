@@ -3,6 +3,7 @@
 use super::query::{open, report};
 use super::table_format::Format;
 use super::{Failed, Options, Output};
+use crate::checkpoint::Unavailable;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::session::{Session, Table, TableRequest};
 use crate::solve::values::Values;
@@ -31,7 +32,7 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
     let g = session
         .heap_game(args.game)
         .map_err(|e| report(&session, out, e))?;
-    let table = compute(&mut session, g, &args).map_err(|e| report(&session, out, e))?;
+    let table = compute(&mut session, g, &args, out).map_err(|e| report(&session, out, e))?;
     if let Some(kind) = table.stopped.clone() {
         let how_far = match table.values.len() {
             0 => format!("{}: stopped before g(0)", args.game),
@@ -51,16 +52,55 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
     Ok(())
 }
 
+/// Runs the table holding its checkpoint, if it has one.
+fn compute(
+    session: &mut Session,
+    game: u32,
+    args: &TableArgs,
+    out: &mut Output,
+) -> Result<Table, Errors> {
+    let Some(path) = args.checkpoint else {
+        return compute_held(session, game, args, out);
+    };
+    crate::checkpoint::hold(Path::new(path), || compute_held(session, game, args, out))
+        .unwrap_or_else(|why| {
+            let reason = match why {
+                Unavailable::InUse => {
+                    "another grundy run is using it; wait for that run to end, or name another file"
+                        .to_string()
+                }
+                Unavailable::Unwritable(e) => {
+                    format!("a save could not be written beside it ({e}), so nothing was computed")
+                }
+            };
+            Err(vec![session.file_error("use the checkpoint", path, reason)])
+        })
+}
+
 /// Runs the table, resuming from and saving to the checkpoint, with a
 /// progress bar on a terminal.
-fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
+fn compute_held(
+    session: &mut Session,
+    game: u32,
+    args: &TableArgs,
+    out: &mut Output,
+) -> Result<Table, Errors> {
     let definition = crate::reload::fingerprint(&session.interp.program, &session.sources, game);
     let checkpoint = args.checkpoint.map(Path::new);
     let known = match checkpoint {
         Some(path) => load(session, path, &definition)?,
         None => Values::default(),
     };
-    let bar = progress_bar(args.upto);
+    let needed = crate::session::table_bytes(args.upto);
+    if needed >= 100_000_000 {
+        out.note(format!(
+            "{}: g(0..={}) takes about {} of memory",
+            args.game,
+            args.upto,
+            crate::session::bytes(needed)
+        ));
+    }
+    let bar = progress_bar(args.upto, known.len());
     let mut last_save = Instant::now();
     let mut failed_save = None;
     let mut progress = |values: &Values| {
@@ -85,6 +125,7 @@ fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, 
             known,
             shortcut: args.shortcut,
             progress: Some(&mut progress),
+            resume: false,
         },
     );
     if let Some(bar) = bar {
@@ -123,20 +164,34 @@ fn load(session: &mut Session, path: &Path, definition: &str) -> Result<Values, 
     }
 }
 
-/// A bar on standard error, only when a person is watching it.
-fn progress_bar(upto: u64) -> Option<indicatif::ProgressBar> {
+/// A bar on standard error, only when a person is watching it. It is drawn
+/// at once and then every fraction of a second, even while a method works
+/// a long stretch without reporting; its rate counts only the values this
+/// run computes, not those `known` from a checkpoint.
+fn progress_bar(upto: u64, known: usize) -> Option<indicatif::ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(upto.saturating_add(1)),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
+        indicatif::ProgressDrawTarget::hidden(),
+    )
+    .with_position(known as u64);
+    // Whole values a second: a fraction of a heap means nothing here.
+    let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}/s", indicatif::HumanCount(state.per_sec() as u64));
+    };
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} heaps, {per_sec}, {eta} left",
+        "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} heaps, {rate}, {eta} left",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        bar.set_style(style.with_key("rate", rate).progress_chars("=> "));
     }
+    // The rate starts from the values known: a tick records them, unseen,
+    // and the estimate made of that jump is then forgotten.
+    bar.tick();
+    bar.reset_eta();
+    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    bar.enable_steady_tick(Duration::from_millis(200));
     Some(bar)
 }
 
@@ -150,6 +205,12 @@ pub(crate) fn show(
     out: &mut Output,
 ) -> Result<(), Errors> {
     let table = session.table_run(game, TableRequest::upto(upto))?;
+    if table.resumed > 0 {
+        out.note(format!(
+            "{name}: carried on from g(0..={}), kept when an earlier table was stopped",
+            table.resumed - 1
+        ));
+    }
     if let Some(kind) = table.stopped {
         if !table.values.is_empty() {
             out.line(format!(

@@ -14,7 +14,7 @@ use crate::types::Type;
 use std::sync::Arc;
 
 mod table;
-pub use table::{Table, TableRequest};
+pub use table::{bytes, table_bytes, Table, TableRequest};
 
 #[derive(Default)]
 pub struct Session {

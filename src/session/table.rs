@@ -32,16 +32,22 @@ pub struct TableRequest<'a> {
     /// Shown the values so far after every stretch of heaps; it may stop
     /// the run (which then ends with neither a proof nor `stopped`).
     pub progress: Option<&'a mut Hook<'a>>,
+    /// Whether the session keeps the values of a run that is stopped, and
+    /// the next run of the game (with nothing `known`) carries on from
+    /// them. A run saved to a checkpoint has no need of it.
+    pub resume: bool,
 }
 
 impl TableRequest<'_> {
-    /// g(0..=upto) from scratch, unwatched, ending early at a proven period.
+    /// g(0..=upto), unwatched, ending early at a proven period; carried on
+    /// from a stopped run of the game if there was one.
     pub fn upto(upto: u64) -> TableRequest<'static> {
         TableRequest {
             upto,
             known: Values::default(),
             shortcut: true,
             progress: None,
+            resume: true,
         }
     }
 }
@@ -56,6 +62,10 @@ pub struct Table {
     pub proof: Option<Proof>,
     /// Why the run ended before `upto`: Ctrl-C or the time limit.
     pub stopped: Option<ErrorKind>,
+    /// How many values were known when the run started: read from a
+    /// checkpoint, or kept from an earlier run of this session that was
+    /// stopped.
+    pub resumed: usize,
 }
 
 impl Table {
@@ -73,10 +83,13 @@ impl Table {
 /// rather than searched position by position.
 const TABLE_FROM: i64 = 1 << 12;
 
-/// A table kept to answer for large heaps.
+/// A table kept to answer for large heaps, or the values of a run that was
+/// stopped, kept for the next run to carry on from.
 pub(super) struct Known {
     values: Values,
     proof: Option<Proof>,
+    /// Whether the run went as far as it was asked (else it was stopped).
+    complete: bool,
 }
 
 impl Session {
@@ -101,21 +114,34 @@ impl Session {
 
     /// A table, computed as asked.
     pub fn table_run(&mut self, game: u32, request: TableRequest) -> Result<Table, Errors> {
-        let limit = self.interp.max_positions;
-        // Every value of the table is kept, so it is bounded like a search.
+        // A dense table is no search: its memory is known before it starts,
+        // so it is refused only when that much is not there. (A game
+        // searched heap by heap is bounded by the search's state limit.)
+        let needed = table_bytes(request.upto);
         let upto = match usize::try_from(request.upto) {
-            Ok(n) if n < limit => n,
+            Ok(n) if available_memory().is_none_or(|free| needed <= free as u128) => n,
             _ => {
                 return Err(vec![Error::new(
-                    ErrorKind::StateLimit { limit },
+                    ErrorKind::TooLarge {
+                        what: format!("the table g(0..={})", request.upto),
+                        size: format!("{} at two bytes a value", bytes(needed)),
+                        limit: match available_memory() {
+                            Some(available) => {
+                                format!("the {} of memory available", bytes(available as u128))
+                            }
+                            None => "what this machine can address".into(),
+                        },
+                    },
                     self.asked,
-                )
-                .with_context(format!(
-                    "making a table of {} values",
-                    request.upto as u128 + 1
-                ))])
+                )])
             }
         };
+        let resume = request.resume;
+        let known = match request.known.is_empty() && resume {
+            true => self.kept_from_a_stopped_run(game, upto),
+            false => request.known,
+        };
+        let resumed = known.len();
         let shape = self.shape(game);
         let shortcut = request.shortcut;
         let mut progress = request.progress;
@@ -140,7 +166,15 @@ impl Session {
             }
             ControlFlow::Continue(())
         };
-        let mut values = self.compute(game, request.known, upto, &mut hook)?;
+        let mut values = self.compute(game, known, upto, &mut hook)?;
+        if stopped.is_some() && resume {
+            let kept = Known {
+                values: values.clone(),
+                proof: None,
+                complete: false,
+            };
+            self.tables.insert(game, kept);
+        }
         let computed = values.len();
         if let Some(proof) = proof {
             for n in computed..=upto {
@@ -158,7 +192,26 @@ impl Session {
             computed,
             proof,
             stopped,
+            resumed,
         })
+    }
+
+    /// The values a stopped run of this game found, up to `upto`; none if
+    /// no run was stopped since the definitions last changed.
+    fn kept_from_a_stopped_run(&mut self, game: u32, upto: usize) -> Values {
+        match self.tables.get(&game) {
+            Some(kept) if !kept.complete && kept.values.len() > upto + 1 => {
+                let mut values = kept.values.clone();
+                values.truncate(upto + 1);
+                values
+            }
+            Some(kept) if !kept.complete => self
+                .tables
+                .remove(&game)
+                .map(|kept| kept.values)
+                .unwrap_or_default(),
+            _ => Values::default(),
+        }
     }
 
     /// The value of a large heap of a game with a fast table: read off the
@@ -170,7 +223,7 @@ impl Session {
             [Value::Int(n)] if n >= TABLE_FROM => (game, n),
             _ => return Ok(None),
         };
-        if !self.tables.contains_key(&game) {
+        if !self.tables.get(&game).is_some_and(|known| known.complete) {
             // Past the state limit only a proven period can answer, and
             // without a shape none can be proven: the solver refuses it.
             let beyond = n as u64 >= self.interp.max_positions as u64;
@@ -187,6 +240,7 @@ impl Session {
             let known = Known {
                 values: table.values,
                 proof: table.proof,
+                complete: true,
             };
             self.tables.insert(game, known);
         }
@@ -336,6 +390,37 @@ impl Session {
             )]),
         }
     }
+}
+
+/// The memory a table of g(0..=upto) needs: two bytes a value (four once
+/// a value passes 65,535, which few games reach).
+pub fn table_bytes(upto: u64) -> u128 {
+    (upto as u128 + 1) * 2
+}
+
+/// A number of bytes as people read it: whole kB and MB, then tenths.
+pub fn bytes(n: u128) -> String {
+    match n {
+        0..1_000_000 => format!("{} kB", n.div_ceil(1000)),
+        1_000_000..1_000_000_000 => format!("{} MB", n.div_ceil(1_000_000)),
+        _ => {
+            let mut size = n as f64 / 1e9;
+            let mut units = ["GB", "TB", "PB", "EB", "ZB"].iter().peekable();
+            while size >= 1000.0 && units.len() > 1 {
+                size /= 1000.0;
+                units.next();
+            }
+            format!("{size:.1} {}", units.peek().unwrap_or(&&"ZB"))
+        }
+    }
+}
+
+/// The memory the system can give without swapping, where it says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
 }
 
 fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Errors {

@@ -1,17 +1,23 @@
-//! The REPL's history file, and the checksum grundy keeps beside it.
+//! The REPL's history file.
 //!
-//! The history is read back into the line editor at every start, so a file
-//! cut short by a crash or a full disk, or edited by something else, would
-//! be trusted silently. grundy writes `history.txt.sum` after each save,
-//! with the file's length and its FNV-1a hash, and loads the history only
-//! when both still match. A file that does not match is moved aside (to
-//! `history.txt.refused`, so nothing is lost), a warning says why, and the
-//! session starts with an empty history. The checksum catches damage, not
-//! a deliberate forgery: anyone who can write the file can write the sum.
+//! History is a convenience, not data that must be proven intact: every
+//! line that can be read is loaded, a line that cannot (not UTF-8, a broken
+//! escape) is skipped, and one warning counts the lines skipped. A session
+//! appends the lines typed in it when it ends, holding a lock on the file,
+//! so two sessions open at once both keep their lines; nothing is ever
+//! overwritten, except to drop the oldest lines when the file has grown
+//! past twice the length the editor keeps.
+//!
+//! The format is rustyline's: a `#V2` line, then one entry a line, with a
+//! newline inside an entry written `\n` and a backslash `\\`.
 
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-const HEADER: &str = "grundy history checksum v1";
+/// The most entries the line editor keeps, and so the most worth loading.
+pub const KEPT: usize = 5000;
+const HEADER: &str = "#V2";
 
 /// `history.txt` in grundy's folder of the user's data directory (on
 /// Linux `$XDG_DATA_HOME/grundy`, by default `~/.local/share/grundy`).
@@ -19,90 +25,123 @@ pub fn path() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("grundy").join("history.txt"))
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
+/// The entries a history file holds, oldest first.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// The last `KEPT` entries that could be read.
+    pub entries: Vec<String>,
+    /// How many lines could not be read.
+    pub skipped: usize,
 }
 
-/// Where the checksum of a history file is kept.
-pub fn sum_path(path: &Path) -> PathBuf {
-    with_suffix(path, ".sum")
-}
-
-/// Where a history file that failed its check is moved.
-pub fn refused_path(path: &Path) -> PathBuf {
-    with_suffix(path, ".refused")
-}
-
-/// The text of a checksum file for these bytes.
-pub fn checksum(bytes: &[u8]) -> String {
-    // FNV-1a, 64 bits: a fixed, documented hash, unlike std's hashers,
-    // so a file written by one build is read by the next.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{HEADER}\nlength {}\nfnv1a64 {hash:016x}\n", bytes.len())
-}
-
-/// Whether a history file may be loaded.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Check {
-    /// There is no history yet.
-    Missing,
-    /// The file is as grundy wrote it.
-    Trusted,
-    /// The file is not as grundy wrote it, for this reason.
-    Refused(String),
-}
-
-pub fn check(path: &Path) -> Check {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Check::Missing;
+/// Reads what can be read of a history file; a missing file is an empty
+/// history.
+pub fn load(path: &Path) -> std::io::Result<Loaded> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
+        Err(e) => return Err(e),
     };
-    let sum = sum_path(path);
-    let Ok(expected) = std::fs::read_to_string(&sum) else {
-        return Check::Refused(format!(
-            "has no checksum beside it ({}), so whether it is whole cannot be told",
-            sum.display()
-        ));
-    };
-    if expected == checksum(&bytes) {
-        return Check::Trusted;
+    Ok(parse(&bytes))
+}
+
+fn parse(bytes: &[u8]) -> Loaded {
+    let mut loaded = Loaded::default();
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() || line == HEADER.as_bytes() {
+            continue;
+        }
+        match std::str::from_utf8(line).ok().and_then(unescape) {
+            Some(entry) => loaded.entries.push(entry),
+            None => loaded.skipped += 1,
+        }
     }
-    let length = expected
-        .lines()
-        .find_map(|l| l.strip_prefix("length "))
-        .and_then(|n| n.parse::<usize>().ok());
-    Check::Refused(match length {
-        Some(n) if n != bytes.len() => format!(
-            "is {} bytes long, but was {n} when grundy wrote it: it was cut short or changed",
-            bytes.len()
-        ),
-        Some(_) => "does not match the checksum grundy wrote with it: it was changed".into(),
-        None => format!("has a damaged checksum file ({})", sum.display()),
-    })
+    let excess = loaded.entries.len().saturating_sub(KEPT);
+    loaded.entries.drain(..excess);
+    loaded
 }
 
-/// Writes the checksum of the history file as it is now.
-pub fn seal(path: &Path) -> std::io::Result<()> {
-    let bytes = std::fs::read(path)?;
-    // Written beside and renamed, so a crash leaves the old sum or the new
-    // one, never half of one.
-    let sum = sum_path(path);
-    let partial = with_suffix(path, ".sum.partial");
-    std::fs::write(&partial, checksum(&bytes))?;
-    std::fs::rename(&partial, &sum)
+/// An entry as written in the file, or `None` for a broken escape.
+fn unescape(line: &str) -> Option<String> {
+    let mut entry = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        entry.push(match c {
+            '\\' => match chars.next()? {
+                'n' => '\n',
+                '\\' => '\\',
+                _ => return None,
+            },
+            c => c,
+        });
+    }
+    Some(entry)
 }
 
-/// Moves a refused history file aside, so that saving this session's
-/// history does not destroy it.
-pub fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
-    let aside = refused_path(path);
-    std::fs::rename(path, &aside)?;
-    Ok(aside)
+fn escape(entry: &str) -> String {
+    entry.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+/// Adds `entries` at the end of the history file, creating it (and its
+/// folder) if need be. Other sessions appending at the same time wait for
+/// the lock, so no line is lost or interleaved.
+pub fn append(path: &Path, entries: &[String]) -> std::io::Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    let mut lock = fd_lock::RwLock::new(file);
+    let mut file = lock.write()?;
+    let mut old = Vec::new();
+    file.read_to_end(&mut old)?;
+    let mut text = String::new();
+    if old.is_empty() {
+        text.push_str(HEADER);
+        text.push('\n');
+    } else if !old.ends_with(b"\n") {
+        // A file cut short mid-line: the broken line stays its own.
+        text.push('\n');
+    }
+    for entry in entries {
+        text.push_str(&escape(entry));
+        text.push('\n');
+    }
+    let lines = old.iter().filter(|&&b| b == b'\n').count() + entries.len();
+    if lines <= 2 * KEPT {
+        file.seek(SeekFrom::End(0))?;
+        return file.write_all(text.as_bytes());
+    }
+    // Grown too long: keep the newest lines, rewritten in place under the
+    // lock (a rename would leave other sessions locking the old file).
+    old.extend_from_slice(text.as_bytes());
+    let newest = newest_lines(&old, KEPT);
+    file.seek(SeekFrom::Start(0))?;
+    file.set_len(0)?;
+    file.write_all(format!("{HEADER}\n").as_bytes())?;
+    file.write_all(newest)
+}
+
+/// The last `n` lines of `bytes`, which end with a newline.
+fn newest_lines(bytes: &[u8], n: usize) -> &[u8] {
+    let mut newlines = 0;
+    for (at, &b) in bytes.iter().enumerate().rev().skip(1) {
+        if b == b'\n' {
+            newlines += 1;
+            if newlines == n {
+                return &bytes[at + 1..];
+            }
+        }
+    }
+    bytes
 }
 
 #[cfg(test)]
@@ -117,54 +156,55 @@ mod tests {
         dir.join("history.txt")
     }
 
-    #[test]
-    fn a_sealed_file_is_trusted_and_a_missing_one_is_missing() {
-        let path = scratch("sealed");
-        assert_eq!(check(&path), Check::Missing);
-        std::fs::write(&path, "#V2\nvalue Nim([3, 5, 7])\n").expect("written");
-        seal(&path).expect("sealed");
-        assert_eq!(check(&path), Check::Trusted);
+    fn strings(entries: &[&str]) -> Vec<String> {
+        entries.iter().map(|e| e.to_string()).collect()
     }
 
     #[test]
-    fn a_truncated_file_is_refused_with_both_lengths() {
-        let path = scratch("truncated");
-        std::fs::write(&path, "#V2\nvalue Nim([3, 5, 7])\n").expect("written");
-        seal(&path).expect("sealed");
-        std::fs::write(&path, "#V2\nvalue Nim([3").expect("cut short");
-        let Check::Refused(why) = check(&path) else {
-            panic!("a truncated history was trusted");
-        };
-        assert!(why.contains("is 16 bytes long, but was 25"), "{why}");
+    fn entries_come_back_as_appended_with_newlines_and_backslashes() {
+        let path = scratch("round-trip");
+        assert_eq!(load(&path).expect("no file"), Loaded::default());
+        let entries = strings(&["value Nim([3, 5, 7])", "game A(n: nat) {\n}", "\"a\\nb\""]);
+        append(&path, &entries[..1]).expect("appended");
+        append(&path, &entries[1..]).expect("appended");
+        let loaded = load(&path).expect("read");
+        assert_eq!(loaded.entries, entries);
+        assert_eq!(loaded.skipped, 0);
     }
 
     #[test]
-    fn an_altered_file_of_the_same_length_is_refused() {
-        let path = scratch("altered");
-        std::fs::write(&path, "#V2\nvalue Nim([3, 5, 7])\n").expect("written");
-        seal(&path).expect("sealed");
-        std::fs::write(&path, "#V2\nvalue Nim([3, 5, 8])\n").expect("changed");
-        let Check::Refused(why) = check(&path) else {
-            panic!("an altered history was trusted");
-        };
-        assert!(why.contains("it was changed"), "{why}");
+    fn unreadable_lines_are_skipped_and_counted() {
+        let mut bytes = b"#V2\nvalue Nim([1])\n".to_vec();
+        bytes.extend_from_slice(b"bad \xff byte\nbroken \\q escape\n\nmoves Nim([2])\n");
+        let loaded = parse(&bytes);
+        assert_eq!(
+            loaded.entries,
+            strings(&["value Nim([1])", "moves Nim([2])"])
+        );
+        assert_eq!(loaded.skipped, 2);
     }
 
     #[test]
-    fn a_file_without_a_checksum_is_refused() {
-        let path = scratch("unsealed");
-        std::fs::write(&path, "#V2\n:quit\n").expect("written");
-        assert!(matches!(check(&path), Check::Refused(why) if why.contains("no checksum")));
-        std::fs::write(sum_path(&path), "garbage").expect("written");
-        assert!(matches!(check(&path), Check::Refused(why) if why.contains("damaged")));
+    fn a_file_cut_mid_line_keeps_its_lines_and_the_new_ones() {
+        let path = scratch("cut");
+        std::fs::write(&path, "#V2\nvalue Nim([1])\nvalue Ni").expect("written");
+        append(&path, &strings(&[":help"])).expect("appended");
+        let loaded = load(&path).expect("read");
+        assert_eq!(
+            loaded.entries,
+            strings(&["value Nim([1])", "value Ni", ":help"])
+        );
     }
 
     #[test]
-    fn a_refused_file_is_kept_aside() {
-        let path = scratch("aside");
-        std::fs::write(&path, "old").expect("written");
-        let aside = set_aside(&path).expect("moved");
-        assert!(!path.exists());
-        assert_eq!(std::fs::read_to_string(aside).expect("kept"), "old");
+    fn a_long_file_keeps_its_newest_lines() {
+        let path = scratch("long");
+        let old: Vec<String> = (0..2 * KEPT).map(|i| format!("value Nim([{i}])")).collect();
+        append(&path, &old).expect("appended");
+        append(&path, &strings(&["newest"])).expect("appended");
+        let loaded = load(&path).expect("read");
+        assert_eq!(loaded.entries.len(), KEPT);
+        assert_eq!(loaded.entries.last().map(String::as_str), Some("newest"));
+        assert_eq!(loaded.entries[0], format!("value Nim([{}])", KEPT + 1));
     }
 }

@@ -33,6 +33,7 @@ use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 /// The prompt before each entry, and before each further line of one.
 pub const PROMPT: &str = "grundy> ";
@@ -83,7 +84,10 @@ struct Script<R: BufRead> {
 
 impl<R: BufRead> Input for Script<R> {
     fn read(&mut self, prompt: &str, out: &mut Output) -> Line {
-        let Some(Ok(first)) = self.lines.next() else {
+        // A script keeps nothing: a signal while it waits for input ends it.
+        let first =
+            crate::interrupt::while_idle(|status| std::process::exit(status), || self.lines.next());
+        let Some(Some(Ok(first))) = first else {
             return Line::End;
         };
         if self.echo {
@@ -107,7 +111,48 @@ impl<R: BufRead> Input for Script<R> {
 /// The interactive line editor, with its history file.
 struct Terminal {
     editor: Editor<ReplHelper, FileHistory>,
+    /// Where this session's entries go when it ends, however it ends.
+    keeper: Keeper,
+}
+
+/// What must be done before the session ends, even when a signal ends it
+/// at the prompt: its entries appended to the history file, and the
+/// terminal put back as it was.
+#[derive(Clone)]
+struct Keeper {
     history: Option<PathBuf>,
+    /// The entries typed in this session and not yet saved.
+    typed: Arc<Mutex<Vec<String>>>,
+    #[cfg(unix)]
+    mode: Option<nix::sys::termios::Termios>,
+}
+
+impl Keeper {
+    fn save_history(&self) {
+        let typed = match self.typed.lock() {
+            Ok(mut typed) => std::mem::take(&mut *typed),
+            Err(_) => return,
+        };
+        if let Some(path) = &self.history {
+            let _ = history::append(path, &typed);
+        }
+    }
+
+    /// Saves the history and ends grundy with `status`, from a signal that
+    /// came while the line editor held the terminal.
+    fn end(self, status: i32) {
+        self.save_history();
+        #[cfg(unix)]
+        if let Some(mode) = &self.mode {
+            let _ = nix::sys::termios::tcsetattr(
+                std::io::stdin(),
+                nix::sys::termios::SetArg::TCSANOW,
+                mode,
+            );
+        }
+        eprintln!();
+        std::process::exit(status);
+    }
 }
 
 impl Terminal {
@@ -115,60 +160,70 @@ impl Terminal {
         let config = Config::builder()
             .auto_add_history(false)
             .completion_type(rustyline::CompletionType::List)
-            .max_history_size(5000)
+            .max_history_size(history::KEPT)
             .ok()?
             .build();
         let mut editor: Editor<ReplHelper, FileHistory> = Editor::with_config(config).ok()?;
         editor.set_helper(Some(ReplHelper::new(names, out.color)));
-        let mut history = history::path();
-        if let Some(path) = history.clone() {
-            match history::check(&path) {
-                history::Check::Missing => {}
-                history::Check::Trusted => {
-                    let _ = editor.load_history(&path);
+        let history = history::path();
+        if let Some(path) = &history {
+            match history::load(path) {
+                Ok(loaded) => {
+                    for entry in &loaded.entries {
+                        let _ = editor.history_mut().add(entry);
+                    }
+                    if loaded.skipped > 0 {
+                        out.note(format!(
+                            "warning: {} of the history file {} could not be read and {} skipped",
+                            plural(loaded.skipped, "line"),
+                            path.display(),
+                            if loaded.skipped == 1 { "was" } else { "were" }
+                        ));
+                    }
                 }
-                history::Check::Refused(why) => {
-                    let kept = match history::set_aside(&path) {
-                        Ok(aside) => format!("it is kept as {}", aside.display()),
-                        Err(e) => {
-                            // Saving would overwrite it: keep no history instead.
-                            history = None;
-                            format!("it could not be moved aside ({e}), so this session's history will not be saved")
-                        }
-                    };
-                    out.note(format!(
-                        "warning: the history file {} {why}; it was not loaded, and {kept}",
-                        path.display()
-                    ));
-                }
+                Err(e) => out.note(format!(
+                    "warning: the history file {} could not be read ({e}); this session's entries will be added to it",
+                    path.display()
+                )),
             }
         }
-        Some(Terminal { editor, history })
+        let keeper = Keeper {
+            history,
+            typed: Arc::default(),
+            #[cfg(unix)]
+            mode: nix::sys::termios::tcgetattr(std::io::stdin()).ok(),
+        };
+        Some(Terminal { editor, keeper })
     }
+}
 
-    fn save_history(&mut self) {
-        if let Some(path) = &self.history {
-            if let Some(dir) = path.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            if self.editor.save_history(path).is_ok() {
-                let _ = history::seal(path);
-            }
-        }
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 
 impl Input for Terminal {
     fn read(&mut self, prompt: &str, _out: &mut Output) -> Line {
-        match self.editor.readline(prompt) {
-            Ok(line) => {
+        let keeper = self.keeper.clone();
+        let read = crate::interrupt::while_idle(
+            move |status| keeper.end(status),
+            || self.editor.readline(prompt),
+        );
+        match read {
+            Some(Ok(line)) => {
                 if !line.trim().is_empty() {
                     let _ = self.editor.history_mut().add(&line);
+                    if let Ok(mut typed) = self.keeper.typed.lock() {
+                        typed.push(line.clone());
+                    }
                 }
                 Line::Entry(line)
             }
-            Err(ReadlineError::Interrupted) => Line::Interrupted,
-            Err(_) => Line::End,
+            Some(Err(ReadlineError::Interrupted)) => Line::Interrupted,
+            Some(Err(_)) | None => Line::End,
         }
     }
 }
@@ -278,9 +333,16 @@ pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Re
             Line::End => break,
         }
         repl.refresh_names();
+        // Ended by a signal, or with nowhere left to write answers.
+        if crate::interrupt::ending() || out.write_failed() {
+            break;
+        }
     }
     if let Some(t) = terminal.as_mut() {
-        t.save_history();
+        t.keeper.save_history();
+    }
+    if crate::interrupt::ending() {
+        return Err(Failed::Interrupted);
     }
     if ok || interactive {
         Ok(())
