@@ -626,6 +626,45 @@ fn bad_usage_exits_2() {
     }
 }
 
+/// Durations and limits that cannot mean what they say are bad usage,
+/// not a panic, "no limit" or "save every time".
+#[test]
+fn numeric_options_out_of_range_exit_2() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "--timeout",
+            &["99999999999999999999", "0", "-1", "nan", "inf", "1e30"],
+        ),
+        ("--checkpoint-every", &["1e30", "inf", "nan", "0", "-5"]),
+        ("--max-states", &["0", "-1"]),
+        ("--max-nodes", &["0"]),
+    ];
+    for (option, values) in cases {
+        for value in *values {
+            // `--option=-1`, since clap reads a lone `-1` as an option.
+            let given = format!("{option}={value}");
+            let args: Vec<&str> = match *option {
+                "--checkpoint-every" => vec!["table", SUBTRACTION, "T", "--upto", "5", &given],
+                "--max-nodes" => vec!["graph", NIM, "Nim([1])", &given],
+                _ => vec!["value", &given, NIM, "Nim([1])"],
+            };
+            let what = format!("grundy {}", args.join(" "));
+            let r = run(&args);
+            r.assert_status(2, &what);
+            r.assert_no_panic(&what);
+            assert!(r.stdout.is_empty(), "{what}: printed {}", r.stdout);
+            assert!(
+                r.stderr.contains(option) && r.stderr.contains("expected"),
+                "{what}: does not say what the option expects:\n{}",
+                r.stderr
+            );
+        }
+    }
+    let r = run(&["value", "--timeout", "30", NIM, "Nim([3, 5, 7])"]);
+    r.assert_success("a timeout in range");
+    assert_eq!(r.stdout.trim(), "1");
+}
+
 #[test]
 fn help_and_version_exit_0() {
     for args in [["--help"], ["--version"]] {
