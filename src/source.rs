@@ -93,6 +93,16 @@ pub fn read_file(path: &str) -> Result<String, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    String::from_utf8(bytes)
-        .map_err(|_| "it is not a text file (it is not valid UTF-8)".to_string())
+    let text = String::from_utf8(bytes)
+        .map_err(|_| "it is not a text file (it is not valid UTF-8)".to_string())?;
+    Ok(without_byte_order_mark(text))
+}
+
+/// The text without the byte-order mark some editors put at the start of
+/// a UTF-8 file: it is no part of the source, and invisible when shown.
+fn without_byte_order_mark(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }

@@ -873,6 +873,29 @@ fn an_empty_file() {
     assert!(r.stdout.contains("0 claims"), "{}", r.stdout);
 }
 
+/// Some editors start a UTF-8 file with a byte-order mark: it is skipped,
+/// and columns after it are counted as the editor shows them.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
+    let good = scratch_file(
+        "bom.game",
+        "\u{feff}game Heap(n: nat) { move take(k in 1..=n) => Heap(n - k); }\nclaim value(Heap(3)) == 3;\n"
+            .as_bytes(),
+    );
+    run(&["check", &good]).assert_success("check of a file that starts with a byte-order mark");
+    let r = run(&["value", &good, "Heap(5)"]);
+    r.assert_success("value in a file that starts with a byte-order mark");
+    assert_eq!(r.stdout.trim(), "5");
+    let bad = scratch_file("bom-bad.game", "\u{feff}const X = 1 + \"a\";\n".as_bytes());
+    let r = run(&["check", &bad]);
+    r.assert_user_error("a type error after a byte-order mark");
+    assert!(
+        r.stderr.contains("bom-bad.game:1:15]") && !r.stderr.contains('\u{feff}'),
+        "the string is at column 15 and the mark is not shown:\n{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_file_of_random_bytes() {
     for seed in 1..=5 {
