@@ -1,10 +1,11 @@
 //! The one place where errors become miette diagnostics and are rendered.
 
+mod excerpt;
+
 use crate::error::Error;
 use crate::source::{Sources, Span};
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan,
-};
+use excerpt::Excerpt;
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::fmt;
 
 /// An error with the text it points into, ready for miette.
@@ -13,7 +14,8 @@ pub struct Report {
     message: String,
     code: String,
     help: Option<String>,
-    source: NamedSource<String>,
+    /// The lines the labels point into, made safe to print.
+    source: Excerpt,
     labels: Vec<LabeledSpan>,
 }
 
@@ -48,24 +50,19 @@ impl Diagnostic for Report {
 impl Report {
     pub fn new(error: &Error, sources: &Sources) -> Report {
         let source = sources.try_get(error.span.source);
-        let named = match source {
-            Some(s) => NamedSource::new(s.name.clone(), s.text.clone()),
-            None => NamedSource::new("<unknown>", String::new()),
+        let (name, text) = match source {
+            Some(s) => (s.name.as_str(), s.text.as_str()),
+            None => ("<unknown>", ""),
         };
-        let mut labels = Vec::new();
-        if source.is_some_and(|s| !s.text.is_empty()) {
-            labels.push(LabeledSpan::new_primary_with_span(
-                Some(error.kind.label()),
-                to_span(error.span),
-            ));
+        // (span, label, whether it is the primary one)
+        let mut drawn: Vec<(Span, String, bool)> = Vec::new();
+        if !text.is_empty() {
+            drawn.push((error.span, error.kind.label(), true));
         }
         let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if span.source == error.span.source {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(label.clone()),
-                    to_span(*span),
-                ));
+                drawn.push((*span, label.clone(), false));
             } else {
                 // A place in another text (a game's file, for a position
                 // typed on the command line) is named rather than drawn.
@@ -73,18 +70,31 @@ impl Report {
             }
         }
         help.extend(error.context.iter().map(|c| format!("while {c}")));
+        let ranges: Vec<(usize, usize)> = drawn
+            .iter()
+            .map(|(span, _, _)| (span.start as usize, span.end as usize))
+            .collect();
+        let (excerpt, moved) = Excerpt::new(name, text, &ranges);
+        let labels = drawn
+            .into_iter()
+            .zip(moved)
+            .map(|((_, label, primary), (start, end))| {
+                let span = SourceSpan::new(start.into(), end - start);
+                if primary {
+                    LabeledSpan::new_primary_with_span(Some(label), span)
+                } else {
+                    LabeledSpan::new_with_span(Some(label), span)
+                }
+            })
+            .collect();
         Report {
             message: error.kind.to_string(),
             code: format!("grundy::{}", error.kind.code()),
             help: (!help.is_empty()).then(|| help.join("\n")),
-            source: named,
+            source: excerpt,
             labels,
         }
     }
-}
-
-fn to_span(span: Span) -> SourceSpan {
-    SourceSpan::new((span.start as usize).into(), span.len())
 }
 
 /// `file:line:column` of the start of a span.
@@ -105,7 +115,9 @@ pub fn render(error: &Error, sources: &Sources, color: bool, width: usize) -> St
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_context_lines(excerpt::CONTEXT_LINES);
     let mut out = String::new();
     let report = Report::new(error, sources);
     if handler.render_report(&mut out, &report).is_err() {

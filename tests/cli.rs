@@ -896,6 +896,35 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
     );
 }
 
+/// miette cannot pad an underline past column 65,535: a diagnostic far
+/// along a line shows a window of the line around its label instead.
+#[test]
+fn a_diagnostic_far_along_a_long_line_shows_a_window_of_it() {
+    let text = format!("const X = \"{}\" + 1;\nconst Y = 2;\n", "a".repeat(100_000));
+    let file = scratch_file("long-line.game", text.as_bytes());
+    let r = run(&["check", &file]);
+    r.assert_user_error("a type error at column 100,016");
+    assert!(
+        r.stderr.contains("long-line.game:1:100016]")
+            && r.stderr.contains(" │ …aaaa")
+            && r.stderr.contains("aaaa\" + 1;"),
+        "the real column and a window of the line:\n{}",
+        r.stderr
+    );
+    let longest = r.stderr.lines().map(|l| l.chars().count()).max();
+    assert!(longest < Some(200), "a line of {longest:?} characters");
+
+    let position = format!("Nim([{}\"x\"])", "1, ".repeat(40_000));
+    let r = run(&["value", NIM, &position]);
+    r.assert_user_error("a position of 120,000 characters with a string at the end");
+    let longest = r.stderr.lines().map(|l| l.chars().count()).max();
+    assert!(
+        longest < Some(200),
+        "a line of {longest:?} characters:\n{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn a_file_of_random_bytes() {
     for seed in 1..=5 {

@@ -197,6 +197,24 @@ fn a_script_has_no_prompts_and_fails_if_a_line_fails() {
     assert_eq!((out.as_str(), status), ("4\n", Some(0)));
 }
 
+/// A diagnostic far along a long entry used to panic in the renderer and
+/// end the session; now it is drawn and the next entry is answered.
+#[test]
+fn a_diagnostic_far_along_a_long_entry_leaves_the_session_running() {
+    let script = format!(
+        "value Nim([{}1]) + Nope(1)\nvalue Nim([3, 5, 7])\n",
+        "1, ".repeat(40_000)
+    );
+    let (output, status) = run(&["repl", "examples/nim.game"], &script, "long-entry");
+    assert!(!output.contains("panicked"), "{output}");
+    assert!(
+        output.contains("unknown game or function `Nope`"),
+        "{output}"
+    );
+    assert_eq!(output.lines().last(), Some("1"), "{output}");
+    assert_eq!(status, Some(1));
+}
+
 #[test]
 fn reload_reads_a_changed_file_and_keeps_bindings() {
     let game = scratch("reload.game");
