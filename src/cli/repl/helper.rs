@@ -74,7 +74,7 @@ impl Completer for ReplHelper {
         pos: usize,
         ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
+        let before = line.get(..pos).unwrap_or(line);
         let trimmed = before.trim_start();
         if let Some(path) = trimmed
             .strip_prefix(":load ")
@@ -83,9 +83,15 @@ impl Completer for ReplHelper {
             let _ = path;
             return self.files.complete(line, pos, ctx);
         }
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-            .map_or(0, |i| i + 1);
+        // The word being completed: counted in bytes from the end, since
+        // what comes before it may be any character, of any length.
+        let word_bytes: usize = before
+            .chars()
+            .rev()
+            .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            .map(char::len_utf8)
+            .sum();
+        let start = before.len() - word_bytes;
         let prefix = &before[start..];
         let at_line_start = before[..start].trim().is_empty();
         let mut words: Vec<String> = Vec::new();
@@ -251,6 +257,92 @@ fn matching_bracket(line: &str, at: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use rustyline::history::{DefaultHistory, History};
+
+    /// A helper that knows a few names, with colour on so that
+    /// highlighting does its work.
+    fn helper() -> ReplHelper {
+        let names = Names {
+            callables: vec!["Heap".into(), "Nim".into(), "Éclair".into()],
+            bindings: vec!["p".into(), "ü".into()],
+        };
+        ReplHelper::new(Rc::new(RefCell::new(names)), true)
+    }
+
+    /// Everything the line editor asks of the helper, at every cursor
+    /// position of `line`.
+    fn exercise(helper: &ReplHelper, history: &DefaultHistory, line: &str) {
+        let ctx = Context::new(history);
+        let boundaries = line.char_indices().map(|(i, _)| i).chain([line.len()]);
+        for pos in boundaries {
+            let (start, pairs) = helper.complete(line, pos, &ctx).unwrap_or((0, Vec::new()));
+            assert!(
+                line.is_char_boundary(start) && start <= pos,
+                "{line:?} at {pos}: {start}"
+            );
+            for p in pairs {
+                assert!(!p.replacement.is_empty());
+            }
+            let _ = helper.hint(line, pos, &ctx);
+            for kind in [CmdKind::MoveCursor, CmdKind::Other, CmdKind::ForcedRefresh] {
+                let _ = helper.highlight_char(line, pos, kind);
+                // Highlighting only adds colour.
+                let shown = helper.highlight(line, pos);
+                assert_eq!(without_colour(&shown), line);
+            }
+        }
+        let _ = lex::is_complete(line);
+    }
+
+    fn without_colour(text: &str) -> String {
+        let mut out = text.to_string();
+        for code in [
+            RESET, KEYWORD, COMMAND, NUMBER, STRING, COMMENT, NAME, BRACKET,
+        ] {
+            out = out.replace(code, "");
+        }
+        out
+    }
+
+    #[test]
+    fn tab_after_a_character_of_several_bytes_completes() {
+        let helper = helper();
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        for (line, start) in [
+            ("é", 2),
+            ("x🙂y", 5),
+            ("value Nim([3]) + É", 19),
+            ("🙂Nim", 4),
+        ] {
+            let completed = helper.complete(line, line.len(), &ctx);
+            assert_eq!(completed.ok().map(|c| c.0), Some(start), "{line:?}");
+        }
+        exercise(&helper, &history, "x🙂y");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// No line and no cursor position makes completion, hints,
+        /// highlighting or validation slice a string inside a character.
+        #[test]
+        fn any_unicode_line_at_any_cursor_is_safe(
+            prefix in prop::sample::select(vec!["", ":load ", ":help ", "let x = ", "game ", "value ", "\""]),
+            line in "\\PC{0,30}|[a-zé🙂 ()\\[\\]{}\"\\\\/:=.,+\t\n\u{3000}\u{a0}]{0,30}",
+            past in prop::collection::vec("\\PC{0,12}", 0..4),
+        ) {
+            let helper = helper();
+            let mut history = DefaultHistory::new();
+            for entry in &past {
+                let _ = history.add(entry);
+            }
+            let line = format!("{prefix}{line}");
+            let _ = history.add(&line);
+            exercise(&helper, &history, &line);
+        }
+    }
 
     #[test]
     fn brackets_match_across_nesting() {

@@ -215,8 +215,10 @@ pub fn definition_at(source: &str, name_start: usize) -> Option<&str> {
     // The keyword is the last word before the name.
     let keyword_start = before
         .trim_end()
-        .rfind(|c: char| c.is_whitespace())
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let mut start = before[..keyword_start].rfind('\n').map_or(0, |i| i + 1);
     // Comment lines directly above belong to the definition.
     while start > 0 {
@@ -311,5 +313,9 @@ mod tests {
         );
         let s = src.find("S =").unwrap_or(0);
         assert_eq!(definition_at(src, s), Some("const S = {1, 2};"));
+        // Whitespace of several bytes before the keyword.
+        let src = "const S = \"a\u{3000}b\";game X = Heap(1);";
+        let x = src.find("X =").unwrap_or(0);
+        assert_eq!(definition_at(src, x), Some(src));
     }
 }
