@@ -133,7 +133,12 @@ impl Completer for ReplHelper {
 impl Hinter for ReplHelper {
     type Hint = String;
 
+    /// No hint on a long entry: a hint is drawn by drawing the whole
+    /// entry again, at every key.
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        if line.len() > LIVE_BYTES {
+            return None;
+        }
         self.hinter.hint(line, pos, ctx)
     }
 }
@@ -147,6 +152,11 @@ impl Validator for ReplHelper {
         })
     }
 }
+
+/// Entries up to this long are highlighted, and get a hint, anew at every
+/// key typed; longer ones only when the cursor moves or the editor draws
+/// the whole entry anyway.
+const LIVE_BYTES: usize = 1024;
 
 const RESET: &str = "\x1b[0m";
 const KEYWORD: &str = "\x1b[1;35m";
@@ -204,6 +214,12 @@ impl Highlighter for ReplHelper {
         }
     }
 
+    /// Whether the line must be drawn again, highlighted, after a key.
+    /// Saying yes redraws the whole entry, so it is said only where that
+    /// is cheap: on a short entry, or when the cursor moves onto or off a
+    /// bracket. Characters typed (or pasted without bracketed paste) onto
+    /// a long entry are just written out, so pasting n characters does
+    /// not redraw n times a text of up to n characters.
     fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
         if !self.color {
             return false;
@@ -211,6 +227,10 @@ impl Highlighter for ReplHelper {
         if kind == CmdKind::ForcedRefresh {
             self.bracket.set(None);
             return true;
+        }
+        if kind == CmdKind::Other && line.len() > LIVE_BYTES {
+            // Still true if a bracket was highlighted: it must be cleared.
+            return self.bracket.take().is_some();
         }
         let bytes = line.as_bytes();
         let is_bracket = |i: usize| bytes.get(i).is_some_and(|b| b"()[]{}".contains(b));
@@ -320,6 +340,38 @@ mod tests {
             assert_eq!(completed.ok().map(|c| c.0), Some(start), "{line:?}");
         }
         exercise(&helper, &history, "x🙂y");
+    }
+
+    /// Typing (or pasting, on a terminal without bracketed paste) a
+    /// 200 KB entry one key at a time, as the line editor asks after each
+    /// key: a redraw of the whole entry is asked for only while it is
+    /// short, so the keys past that cost no work that grows with the
+    /// entry. Asking at every key made a 20 KB paste take minutes.
+    #[test]
+    fn typing_a_long_entry_redraws_it_a_bounded_number_of_times() {
+        let helper = helper();
+        let mut history = DefaultHistory::new();
+        let line = format!("value Nim([{}1]) + (Heap(2))", "(1), ".repeat(40_000));
+        // A hint would be drawn by redrawing the entry: give it one to find.
+        let _ = history.add(&line);
+        let ctx = Context::new(&history);
+        let mut redraws = 0;
+        let mut hints = 0;
+        for (pos, _) in line.char_indices().skip(1) {
+            let typed = &line[..pos];
+            hints += usize::from(helper.hint(typed, pos, &ctx).is_some());
+            redraws += usize::from(helper.highlight_char(typed, pos, CmdKind::Other));
+        }
+        assert!(line.len() > 200_000);
+        // At most one for each key of the first kilobyte.
+        assert!(hints <= 1025, "{hints} hints");
+        assert!(redraws <= 1025, "{redraws} redraws");
+        // Moving the cursor onto a bracket still shows its match.
+        let open = line.len() - "(Heap(2))".len();
+        assert!(helper.highlight_char(&line, open, CmdKind::MoveCursor));
+        let shown = helper.highlight(&line, open);
+        assert_eq!(shown.matches(BRACKET).count(), 2);
+        assert!(shown.ends_with(&format!("{BRACKET}){RESET}")));
     }
 
     proptest! {
