@@ -1,7 +1,7 @@
 //! A forgiving tokenizer for what is typed at the prompt. It never fails:
 //! the parser reports mistakes; this only needs to know where names,
 //! numbers, strings, comments and brackets are, for the validator (is the
-//! input complete?), the highlighter, `let` bindings and `:show`.
+//! input complete?), the highlighter and `:show`.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -181,32 +181,6 @@ pub fn is_complete(text: &str) -> bool {
     true
 }
 
-/// Replaces every name bound by `let` with its value, in brackets. Names
-/// inside strings and comments, names being called and names after a
-/// `.` are left alone.
-pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let toks = tokens(text);
-    let mut out = String::with_capacity(text.len());
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind == Kind::Ident {
-            let called = toks[i + 1..]
-                .iter()
-                .find(|t| t.kind != Kind::Space)
-                .is_some_and(|t| t.text == "(");
-            if !called {
-                if let Some(value) = lookup(t.text) {
-                    out.push('(');
-                    out.push_str(&value);
-                    out.push(')');
-                    continue;
-                }
-            }
-        }
-        out.push_str(t.text);
-    }
-    out
-}
-
 /// The whole definition whose name is at byte `name_start` of `source`:
 /// from its keyword (with the comment lines just above it) to its `;` or
 /// the `}` that closes its rules.
@@ -292,15 +266,6 @@ mod tests {
     fn an_empty_line_ends_an_unfinished_entry() {
         assert!(is_complete("claim value(Heap(3)) == 3\n"));
         assert!(is_complete("game Heap(n: nat) {\n\n"));
-    }
-
-    #[test]
-    fn bindings_are_substituted_as_whole_names() {
-        let lookup = |n: &str| (n == "p").then(|| "Heap(3)".to_string());
-        assert_eq!(
-            substitute("p + pp + p(1) + \"p\"", lookup),
-            "(Heap(3)) + pp + p(1) + \"p\""
-        );
     }
 
     #[test]

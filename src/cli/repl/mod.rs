@@ -25,7 +25,6 @@ use super::query::report;
 use super::{Failed, Options, Output};
 use crate::session::Session;
 use helper::{Names, ReplHelper};
-use indexmap::IndexMap;
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
 use rustyline::{Config, Editor};
@@ -46,8 +45,6 @@ pub struct Repl {
     files: Vec<(String, String)>,
     /// Definitions typed at the prompt, replayed by `:reload`.
     typed: Vec<String>,
-    /// `let` bindings: each name and the value it stands for, as text.
-    bindings: IndexMap<String, String>,
     /// What completion offers; refreshed after every entry.
     names: Rc<RefCell<Names>>,
 }
@@ -180,7 +177,6 @@ impl Repl {
             max_states: opts.max_states,
             files: Vec::new(),
             typed: Vec::new(),
-            bindings: IndexMap::new(),
             names: Rc::new(RefCell::new(Names::default())),
         };
         repl.refresh_names();
@@ -195,7 +191,7 @@ impl Repl {
         names
             .callables
             .extend(program.consts.iter().map(|c| c.name.clone()));
-        names.bindings = self.bindings.keys().cloned().collect();
+        names.bindings = self.session.bindings.keys().cloned().collect();
     }
 }
 
