@@ -410,28 +410,23 @@ mod tests {
         );
     }
 
+    /// The loop `name(0) -> name(1) -> ... -> name(n - 1) -> name(0)`.
+    fn ring(n: usize, name: impl Fn(usize) -> String) -> Vec<String> {
+        (0..n).chain([0]).map(name).collect()
+    }
+
     #[test]
     fn a_long_loop_is_shown_by_its_ends_and_its_length() {
-        let steps: Vec<String> = (0..1_000_000)
-            .chain([0])
-            .map(|n| format!("L({n})"))
-            .collect();
-        let shown = ErrorKind::Cycle {
-            cycle: steps.join(" -> "),
-        }
-        .to_string();
+        let cycle = ring(1_000_000, |n| format!("L({n})")).join(" -> ");
         assert_eq!(
-            shown,
+            ErrorKind::Cycle { cycle }.to_string(),
             "the rules loop: L(0) -> L(1) -> L(2) -> L(3) -> L(4) -> ... -> L(999996) -> L(999997) -> L(999998) -> L(999999) -> L(0) (1000000 moves in all)"
         );
     }
 
     #[test]
     fn an_arrow_inside_a_string_is_part_of_its_position() {
-        let steps: Vec<String> = (0..20)
-            .chain([0])
-            .map(|n| format!("S(\"{n} -> \\\" -> \")"))
-            .collect();
+        let steps = ring(20, |n| format!("S(\"{n} -> \\\" -> \")"));
         let cycle = steps.join(" -> ");
         assert_eq!(cycle_steps(&cycle), steps);
         let shown = ErrorKind::Cycle { cycle }.to_string();
