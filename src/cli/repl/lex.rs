@@ -42,6 +42,8 @@ pub const KEYWORDS: &[&str] = &[
 const OPERATORS: &[&str] = &["..=", "=>", "..", "==", "!=", "<=", ">=", "<<", ">>"];
 
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
+    #[cfg(test)]
+    LEXED.with(|n| n.set(n.get() + text.len()));
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -68,7 +70,9 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
             let mut closed = false;
             while i < bytes.len() {
                 match bytes[i] {
-                    b'\\' => i += 2,
+                    // An escape, but never of the line break: a token
+                    // ends with its line, so lines can be read one by one.
+                    b'\\' if bytes.get(i + 1) != Some(&b'\n') => i += 2,
                     b'"' => {
                         i += 1;
                         closed = true;
@@ -106,79 +110,122 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many bytes `tokens` has read on this thread, for tests that
+    /// count work.
+    pub static LEXED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Whether the input is a complete entry, or the user is still typing it:
 /// a bracket is open, a string is open, the last token leaves an
 /// expression unfinished (an operator, `=`, `=>`, `,`, `if`, `then`, ...),
 /// or a definition has not reached its `;` or closing `}`. An empty last
 /// line always ends the entry, so a forgotten `;` cannot trap the user.
 pub fn is_complete(text: &str) -> bool {
-    if let Some((_, last_line)) = text.rsplit_once('\n') {
-        if last_line.trim().is_empty() {
+    let mut entry = Completeness::default();
+    for line in text.split('\n') {
+        entry.push_line(line);
+    }
+    entry.is_complete()
+}
+
+/// What `is_complete` needs to know of an entry, gathered line by line:
+/// no token runs past the end of its line, so each line is read once
+/// however many follow it.
+#[derive(Default)]
+pub struct Completeness {
+    lines: usize,
+    last_line_blank: bool,
+    /// Brackets opened and not yet closed.
+    depth: i64,
+    /// Whether some line ends inside a string.
+    open_string: bool,
+    /// The first and the last token that is neither space nor comment.
+    first: Option<String>,
+    last: Option<String>,
+}
+
+impl Completeness {
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        self.last_line_blank = line.trim().is_empty();
+        let mut last = None;
+        for t in tokens(line) {
+            match t.kind {
+                Kind::Space | Kind::Comment => continue,
+                Kind::Str { closed: false } => self.open_string = true,
+                _ => {}
+            }
+            match t.text {
+                "(" | "[" | "{" => self.depth += 1,
+                ")" | "]" | "}" => self.depth -= 1,
+                _ => {}
+            }
+            if self.first.is_none() {
+                self.first = Some(t.text.to_string());
+            }
+            last = Some(t.text);
+        }
+        if let Some(last) = last {
+            self.last = Some(last.to_string());
+        }
+    }
+
+    pub fn is_complete(&self) -> bool {
+        if self.lines > 1 && self.last_line_blank {
             return true;
         }
-    }
-    let toks: Vec<Token> = tokens(text)
-        .into_iter()
-        .filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment))
-        .collect();
-    let mut depth: i64 = 0;
-    for t in &toks {
-        match t.text {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => depth -= 1,
-            _ => {}
-        }
-        if let Kind::Str { closed: false } = t.kind {
+        if self.open_string || self.depth > 0 {
             return false;
         }
+        let Some(last) = self.last.as_deref() else {
+            return true;
+        };
+        let unfinished = matches!(
+            last,
+            "=" | "=>"
+                | ","
+                | "+"
+                | "-"
+                | "*"
+                | "/"
+                | "%"
+                | "^"
+                | "|"
+                | "&"
+                | "<<"
+                | ">>"
+                | "=="
+                | "!="
+                | "<"
+                | ">"
+                | "<="
+                | ">="
+                | ".."
+                | "..="
+                | ":"
+                | "if"
+                | "then"
+                | "else"
+                | "and"
+                | "or"
+                | "not"
+                | "in"
+                | "for"
+        );
+        if unfinished {
+            return false;
+        }
+        // A definition ends with `;` or with the `}` of a rules body.
+        if matches!(
+            self.first.as_deref(),
+            Some("game" | "fn" | "const" | "claim")
+        ) {
+            return last == ";" || last == "}";
+        }
+        true
     }
-    if depth > 0 {
-        return false;
-    }
-    let Some(last) = toks.last() else {
-        return true;
-    };
-    let unfinished = matches!(
-        last.text,
-        "=" | "=>"
-            | ","
-            | "+"
-            | "-"
-            | "*"
-            | "/"
-            | "%"
-            | "^"
-            | "|"
-            | "&"
-            | "<<"
-            | ">>"
-            | "=="
-            | "!="
-            | "<"
-            | ">"
-            | "<="
-            | ">="
-            | ".."
-            | "..="
-            | ":"
-            | "if"
-            | "then"
-            | "else"
-            | "and"
-            | "or"
-            | "not"
-            | "in"
-            | "for"
-    );
-    if unfinished {
-        return false;
-    }
-    // A definition ends with `;` or with the `}` of a rules body.
-    let first = toks[0].text;
-    if matches!(first, "game" | "fn" | "const" | "claim") {
-        return last.text == ";" || last.text == "}";
-    }
-    true
 }
 
 /// The whole definition whose name is at byte `name_start` of `source`:
