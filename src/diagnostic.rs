@@ -4,7 +4,7 @@ mod excerpt;
 
 use crate::error::Error;
 use crate::source::{Sources, Span};
-use excerpt::Excerpt;
+use excerpt::{printable, Excerpt};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::fmt;
 
@@ -57,12 +57,12 @@ impl Report {
         // (span, label, whether it is the primary one)
         let mut drawn: Vec<(Span, String, bool)> = Vec::new();
         if !text.is_empty() {
-            drawn.push((error.span, error.kind.label(), true));
+            drawn.push((error.span, printable(&error.kind.label()), true));
         }
         let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if span.source == error.span.source {
-                drawn.push((*span, label.clone(), false));
+                drawn.push((*span, printable(label), false));
             } else {
                 // A place in another text (a game's file, for a position
                 // typed on the command line) is named rather than drawn.
@@ -88,9 +88,9 @@ impl Report {
             })
             .collect();
         Report {
-            message: error.kind.to_string(),
+            message: printable(&error.kind.to_string()),
             code: format!("grundy::{}", error.kind.code()),
-            help: (!help.is_empty()).then(|| help.join("\n")),
+            help: (!help.is_empty()).then(|| printable(&help.join("\n"))),
             source: excerpt,
             labels,
         }

@@ -235,6 +235,39 @@ impl SourceCode for Excerpt {
     }
 }
 
+/// The most characters of a message shown: a message quoting a name or
+/// a value of a hundred thousand characters shows its two ends.
+const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// `text` (a message, a label or help) as it is shown: control and
+/// invisible characters made visible, line breaks kept, and a very long
+/// text cut in the middle.
+pub fn printable(text: &str) -> String {
+    let count = text.chars().count();
+    let cut = count > MAX_MESSAGE_CHARS;
+    let (head, tail) = if cut {
+        (MAX_MESSAGE_CHARS * 4 / 5, MAX_MESSAGE_CHARS / 5)
+    } else {
+        (count, 0)
+    };
+    let mut out = String::with_capacity(text.len().min(4 * MAX_MESSAGE_CHARS));
+    for (i, c) in text.chars().enumerate() {
+        if i == head && cut {
+            out.push_str(&format!(
+                " … ({} characters left out) … ",
+                count - head - tail
+            ));
+        }
+        if i < head || i >= count - tail {
+            match c {
+                '\n' => out.push(c),
+                _ => push_visible(&mut out, c),
+            }
+        }
+    }
+    out
+}
+
 /// How a character of a source line is shown.
 fn push_visible(out: &mut String, c: char) {
     match c {
@@ -318,6 +351,20 @@ mod tests {
         let (excerpt, covered) = shown(text, &[(text.len() - 2, text.len() - 1)]);
         assert_eq!(excerpt, "a␛[2J␇\\u{202e}b = 1\n");
         assert_eq!(covered, ["1"]);
+    }
+
+    #[test]
+    fn messages_show_control_characters_and_the_ends_of_long_names() {
+        assert_eq!(printable("found `\u{1b}`\nhelp"), "found `␛`\nhelp");
+        let long = format!("unknown game `{}`", "b".repeat(100_000));
+        let shown = printable(&long);
+        assert!(shown.starts_with("unknown game `bbb"), "{shown}");
+        assert!(
+            shown.contains(" … (99015 characters left out) … "),
+            "{shown}"
+        );
+        assert!(shown.ends_with("bbb`"), "{shown}");
+        assert!(shown.chars().count() < 2 * MAX_MESSAGE_CHARS);
     }
 
     #[test]
