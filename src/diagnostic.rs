@@ -125,3 +125,58 @@ pub fn render(error: &Error, sources: &Sources, color: bool, width: usize) -> St
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use proptest::prelude::*;
+
+    /// Text with what makes rendering hard: line breaks of every kind,
+    /// control and invisible characters, characters of several bytes and
+    /// long runs.
+    fn awkward_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-z ]{0,8}",
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("\r".to_string()),
+            Just("\u{1b}[31m".to_string()),
+            Just("\t\u{7}\u{7f}\u{9b}\u{202e}\u{feff}".to_string()),
+            Just("é🙂漢".to_string()),
+            (1usize..3000).prop_map(|n| "x".repeat(n)),
+        ];
+        prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any spans into any text render without a panic, print no
+        /// control character but line breaks and tabs, and stay narrow.
+        #[test]
+        fn any_span_of_any_text_renders_printably(
+            text in awkward_text(),
+            spans in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..4),
+        ) {
+            let mut sources = Sources::default();
+            let id = sources.add("f", text.clone());
+            let at = |(a, b): &(prop::sample::Index, prop::sample::Index)| {
+                let (a, b) = (a.index(text.len() + 1), b.index(text.len() + 1));
+                Span::new(id, a.min(b), a.max(b))
+            };
+            let mut error = Error::new(
+                ErrorKind::BadValue { detail: format!("found `{}`", text.chars().take(50).collect::<String>()) },
+                at(&spans[0]),
+            );
+            for s in &spans[1..] {
+                error = error.with_related(at(s), "also here");
+            }
+            let shown = render(&error, &sources, false, 80);
+            prop_assert!(shown.contains("found"), "{}", shown);
+            prop_assert!(!shown.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')), "{:?}", shown);
+            let widest = shown.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            prop_assert!(widest < 200, "{}", shown);
+        }
+    }
+}
