@@ -17,7 +17,8 @@ use std::rc::Rc;
 /// The names defined in the session, kept up to date by the REPL.
 #[derive(Default)]
 pub struct Names {
-    /// Games, functions and constants.
+    /// Games, functions and constants, sorted: the highlighter looks up
+    /// every word of the entry at each redraw.
     pub callables: Vec<String>,
     /// Names bound by `let`.
     pub bindings: Vec<String>,
@@ -184,7 +185,14 @@ impl Highlighter for ReplHelper {
                 Kind::Str { .. } => Some(STRING),
                 Kind::Ident if lex::KEYWORDS.contains(&t.text) => Some(KEYWORD),
                 Kind::Ident if first_word && command_words().any(|c| c == t.text) => Some(COMMAND),
-                Kind::Ident if names.callables.iter().any(|n| n == t.text) => Some(NAME),
+                Kind::Ident
+                    if names
+                        .callables
+                        .binary_search_by(|n| n.as_str().cmp(t.text))
+                        .is_ok() =>
+                {
+                    Some(NAME)
+                }
                 Kind::Punct if matching.is_some_and(|(a, b)| t.start == a || t.start == b) => {
                     Some(BRACKET)
                 }
@@ -323,6 +331,14 @@ mod tests {
             out = out.replace(code, "");
         }
         out
+    }
+
+    #[test]
+    fn defined_names_are_highlighted() {
+        let shown = helper().highlight("value Heap(3) + Nim([1]) + Nope(2)", 0);
+        assert!(shown.contains(&format!("{NAME}Heap{RESET}")), "{shown}");
+        assert!(shown.contains(&format!("{NAME}Nim{RESET}")), "{shown}");
+        assert!(!shown.contains(&format!("{NAME}Nope")), "{shown}");
     }
 
     #[test]

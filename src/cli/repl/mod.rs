@@ -194,6 +194,7 @@ impl Repl {
         names
             .callables
             .extend(program.consts.iter().map(|c| c.name.clone()));
+        names.callables.sort_unstable();
         names.bindings = self.session.bindings.keys().cloned().collect();
     }
 }
