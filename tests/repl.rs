@@ -410,19 +410,7 @@ fn the_plot_is_an_svg_with_a_point_per_heap() {
 
 #[test]
 fn tab_completes_and_ctrl_c_stops_a_long_table() {
-    use rexpect::session::spawn_command;
-    let home = scratch("home");
-    let _ = fs::remove_dir_all(&home);
-    let _ = fs::create_dir_all(&home);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command
-        .args(["repl", "examples/grundys-game.game", "examples/nim.game"])
-        .current_dir(root())
-        .env("XDG_DATA_HOME", &home)
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm");
-    let mut p = spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
-    p.exp_string("grundy> ").expect("a prompt");
+    let (mut p, home) = editor(&["examples/grundys-game.game", "examples/nim.game"], "home");
     // `Ni` + Tab completes to the only name that starts so: `Nim`.
     p.send("value Ni").expect("typing");
     p.send("\t").expect("tab");
@@ -449,4 +437,46 @@ fn tab_completes_and_ctrl_c_stops_a_long_table() {
     let history = home.join("grundy/history.txt");
     let kept = fs::read_to_string(&history).expect("history is kept in the data directory");
     assert!(kept.contains("table Grundy 1000000"), "{kept}");
+}
+
+/// Tab after characters of several bytes, in the real line editor: the
+/// session goes on (it used to panic, ending the session and losing its
+/// history).
+#[test]
+fn tab_after_characters_of_several_bytes_keeps_the_session() {
+    let (mut p, home) = editor(&["examples/nim.game"], "home-unicode");
+    for typed in ["é", "x🙂y"] {
+        p.send(typed).expect("typing");
+        p.send("\t").expect("tab");
+        p.flush().expect("typing");
+        // Ctrl-U clears the line.
+        p.send_control('u').expect("Ctrl-U");
+    }
+    p.send_line("value Nim([3, 5, 7])").expect("typing");
+    p.exp_string("\r\n1\r\n").expect("the session goes on");
+    p.send_line(":quit").expect("typing");
+    p.exp_eof().expect("grundy leaves");
+    let history = home.join("grundy/history.txt");
+    let kept = fs::read_to_string(&history).expect("the history is saved");
+    assert!(kept.contains("value Nim([3, 5, 7])"), "{kept}");
+}
+
+/// `grundy repl FILES` in the line editor, through a pseudo-terminal,
+/// with its data (the history) in a fresh scratch directory `home`;
+/// returned at its first prompt.
+fn editor(files: &[&str], home: &str) -> (rexpect::session::PtySession, PathBuf) {
+    let home = scratch(home);
+    let _ = fs::remove_dir_all(&home);
+    let _ = fs::create_dir_all(&home);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .arg("repl")
+        .args(files)
+        .current_dir(root())
+        .env("XDG_DATA_HOME", &home)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    p.exp_string("grundy> ").expect("a prompt");
+    (p, home)
 }
