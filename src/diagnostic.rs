@@ -50,9 +50,9 @@ impl Diagnostic for Report {
 impl Report {
     pub fn new(error: &Error, sources: &Sources) -> Report {
         let source = sources.try_get(error.span.source);
-        let (name, text) = match source {
-            Some(s) => (s.name.as_str(), s.text.as_str()),
-            None => ("<unknown>", ""),
+        let (name, text, starts) = match source {
+            Some(s) => (s.name.as_str(), s.text.as_str(), s.line_starts()),
+            None => ("<unknown>", "", &[0][..]),
         };
         // (span, label, whether it is the primary one)
         let mut drawn: Vec<(Span, String, bool)> = Vec::new();
@@ -74,7 +74,7 @@ impl Report {
             .iter()
             .map(|(span, _, _)| (span.start as usize, span.end as usize))
             .collect();
-        let (excerpt, moved) = Excerpt::new(name, text, &ranges);
+        let (excerpt, moved) = Excerpt::new(name, text, starts, &ranges);
         let labels = drawn
             .into_iter()
             .zip(moved)

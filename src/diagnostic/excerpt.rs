@@ -54,21 +54,21 @@ struct Line {
 }
 
 impl Excerpt {
-    /// The excerpt of `text` that shows every byte range of `spans`, and
-    /// those ranges as offsets into the excerpt.
-    pub fn new(name: &str, text: &str, spans: &[(usize, usize)]) -> (Excerpt, Vec<(usize, usize)>) {
+    /// The excerpt of `text`, whose lines start at `starts` (as
+    /// `Source::line_starts` finds them), that shows every byte range of
+    /// `spans`, and those ranges as offsets into the excerpt.
+    pub fn new(
+        name: &str,
+        text: &str,
+        starts: &[usize],
+        spans: &[(usize, usize)],
+    ) -> (Excerpt, Vec<(usize, usize)>) {
         let spans: Vec<(usize, usize)> = spans
             .iter()
             .map(|&(s, e)| {
                 let s = floor_boundary(text, s);
                 (s, floor_boundary(text, e).max(s))
             })
-            .collect();
-        // The `\n` at the end of the text ends the last line; it does not
-        // start an empty one.
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .filter(|&start| start == 0 || start < text.len())
             .collect();
         let line_of = |offset: usize| starts.partition_point(|&s| s <= offset) - 1;
         let mut numbers: Vec<usize> = Vec::new();
@@ -316,9 +316,16 @@ fn chars_forward(text: &str, from: usize, n: usize, ceiling: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn excerpt_of(text: &str, spans: &[(usize, usize)]) -> (Excerpt, Vec<(usize, usize)>) {
+        let mut sources = crate::source::Sources::default();
+        let id = sources.add("f", text);
+        let starts = sources.try_get(id).map_or(&[0][..], |s| s.line_starts());
+        Excerpt::new("f", text, starts, spans)
+    }
+
     /// The excerpt's text, and what each moved span covers in it.
     fn shown(text: &str, spans: &[(usize, usize)]) -> (String, Vec<String>) {
-        let (excerpt, moved) = Excerpt::new("f", text, spans);
+        let (excerpt, moved) = excerpt_of(text, spans);
         let covered = moved
             .iter()
             .map(|&(s, e)| excerpt.text[s..e].to_string())
@@ -336,7 +343,7 @@ mod tests {
             "{excerpt}"
         );
         assert_eq!(excerpt.chars().count(), WINDOW_CHARS + 3);
-        let (e, _) = Excerpt::new("f", &text, &[(5000, 5006)]);
+        let (e, _) = excerpt_of(&text, &[(5000, 5006)]);
         let header = e.read_span(
             &SourceSpan::new(e.lines[0].marks[BEFORE_LABEL].1.into(), 6),
             0,
@@ -374,7 +381,7 @@ mod tests {
         let (excerpt, covered) = shown(text, &[(three, three + 5)]);
         assert_eq!(excerpt, "two␍still two\nthree\n");
         assert_eq!(covered, ["three"]);
-        let (e, moved) = Excerpt::new("f", text, &[(three, three + 5)]);
+        let (e, moved) = excerpt_of(text, &[(three, three + 5)]);
         let at = e.read_span(&SourceSpan::new(moved[0].0.into(), 5), 0, 0);
         assert_eq!(at.map(|c| (c.line(), c.column())).ok(), Some((2, 0)));
     }
