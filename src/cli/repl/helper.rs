@@ -31,6 +31,10 @@ pub struct ReplHelper {
     hinter: HistoryHinter,
     /// The position of a bracket under or just before the cursor.
     bracket: Cell<Option<usize>>,
+    /// The entry last validated, and what was found in it: at each Enter
+    /// the editor asks again with one more line, and only that line is
+    /// new.
+    validated: RefCell<(String, lex::Completeness)>,
 }
 
 impl ReplHelper {
@@ -41,7 +45,27 @@ impl ReplHelper {
             files: FilenameCompleter::new(),
             hinter: HistoryHinter::new(),
             bracket: Cell::new(None),
+            validated: RefCell::new((String::new(), lex::Completeness::default())),
         }
+    }
+
+    /// Whether `input` is a complete entry, reading only the lines added
+    /// since the last time it was asked, when it was asked of the same
+    /// entry.
+    fn is_complete(&self, input: &str) -> bool {
+        let mut validated = self.validated.borrow_mut();
+        let (seen, state) = &mut *validated;
+        let added = input
+            .strip_prefix(seen.as_str())
+            .and_then(|rest| rest.strip_prefix('\n'))
+            .filter(|_| !seen.is_empty());
+        match added {
+            Some(rest) => rest.split('\n').for_each(|line| state.push_line(line)),
+            None => *state = lex::Completeness::of(input),
+        }
+        seen.clear();
+        seen.push_str(input);
+        state.is_complete()
     }
 
     /// Every word that may complete `prefix` where an expression goes.
@@ -146,7 +170,7 @@ impl Hinter for ReplHelper {
 
 impl Validator for ReplHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if lex::is_complete(ctx.input()) {
+        Ok(if self.is_complete(ctx.input()) {
             ValidationResult::Valid(None)
         } else {
             ValidationResult::Incomplete
@@ -320,7 +344,11 @@ mod tests {
                 assert_eq!(without_colour(&shown), line);
             }
         }
-        let _ = lex::is_complete(line);
+        // Validated line by line, as Enter is pressed, and then whole.
+        for (i, _) in line.match_indices('\n') {
+            assert_eq!(helper.is_complete(&line[..i]), lex::is_complete(&line[..i]));
+        }
+        assert_eq!(helper.is_complete(line), lex::is_complete(line));
     }
 
     fn without_colour(text: &str) -> String {
@@ -388,6 +416,29 @@ mod tests {
         let shown = helper.highlight(&line, open);
         assert_eq!(shown.matches(BRACKET).count(), 2);
         assert!(shown.ends_with(&format!("{BRACKET}){RESET}")));
+    }
+
+    /// An entry of 2,000 lines typed into the editor is validated at each
+    /// Enter; each line is lexed once, not the whole entry each time.
+    #[test]
+    fn validating_a_long_entry_line_by_line_lexes_each_line_once() {
+        let helper = helper();
+        let line = format!("{}\n", "1, ".repeat(33));
+        let entry = format!("[{}1]", line.repeat(2_000));
+        let before = lex::LEXED.with(|n| n.get());
+        let mut end = 0;
+        while let Some(i) = entry[end..].find('\n') {
+            end += i;
+            assert!(!helper.is_complete(&entry[..end]));
+            end += 1;
+        }
+        assert!(helper.is_complete(&entry));
+        let lexed = lex::LEXED.with(|n| n.get()) - before;
+        assert!(lexed <= entry.len(), "{lexed} bytes lexed");
+        // A different entry is read afresh.
+        assert!(!helper.is_complete("value Nim(["));
+        assert!(helper.is_complete("value 1"));
+        assert!(!helper.is_complete("value 1 +"));
     }
 
     proptest! {

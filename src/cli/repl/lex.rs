@@ -117,22 +117,20 @@ thread_local! {
     pub static LEXED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// Whether the input is a complete entry (see `Completeness`).
+#[cfg(test)]
+pub fn is_complete(text: &str) -> bool {
+    Completeness::of(text).is_complete()
+}
+
 /// Whether the input is a complete entry, or the user is still typing it:
 /// a bracket is open, a string is open, the last token leaves an
 /// expression unfinished (an operator, `=`, `=>`, `,`, `if`, `then`, ...),
 /// or a definition has not reached its `;` or closing `}`. An empty last
 /// line always ends the entry, so a forgotten `;` cannot trap the user.
-pub fn is_complete(text: &str) -> bool {
-    let mut entry = Completeness::default();
-    for line in text.split('\n') {
-        entry.push_line(line);
-    }
-    entry.is_complete()
-}
-
-/// What `is_complete` needs to know of an entry, gathered line by line:
-/// no token runs past the end of its line, so each line is read once
-/// however many follow it.
+///
+/// What this needs to know is gathered line by line: no token runs past
+/// the end of its line, so each line is read once however many follow.
 #[derive(Default)]
 pub struct Completeness {
     lines: usize,
@@ -147,6 +145,15 @@ pub struct Completeness {
 }
 
 impl Completeness {
+    /// What is known of a whole entry.
+    pub fn of(text: &str) -> Completeness {
+        let mut entry = Completeness::default();
+        for line in text.split('\n') {
+            entry.push_line(line);
+        }
+        entry
+    }
+
     pub fn push_line(&mut self, line: &str) {
         self.lines += 1;
         self.last_line_blank = line.trim().is_empty();
