@@ -1,10 +1,11 @@
 //! The one place where errors become miette diagnostics and are rendered.
 
+mod excerpt;
+
 use crate::error::Error;
 use crate::source::{Sources, Span};
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan,
-};
+use excerpt::{printable, Excerpt};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::fmt;
 
 /// An error with the text it points into, ready for miette.
@@ -13,7 +14,8 @@ pub struct Report {
     message: String,
     code: String,
     help: Option<String>,
-    source: NamedSource<String>,
+    /// The lines the labels point into, made safe to print.
+    source: Excerpt,
     labels: Vec<LabeledSpan>,
 }
 
@@ -48,24 +50,19 @@ impl Diagnostic for Report {
 impl Report {
     pub fn new(error: &Error, sources: &Sources) -> Report {
         let source = sources.try_get(error.span.source);
-        let named = match source {
-            Some(s) => NamedSource::new(s.name.clone(), s.text.clone()),
-            None => NamedSource::new("<unknown>", String::new()),
+        let (name, text, starts) = match source {
+            Some(s) => (s.name.as_str(), s.text.as_str(), s.line_starts()),
+            None => ("<unknown>", "", &[0][..]),
         };
-        let mut labels = Vec::new();
-        if source.is_some_and(|s| !s.text.is_empty()) {
-            labels.push(LabeledSpan::new_primary_with_span(
-                Some(error.kind.label()),
-                to_span(error.span),
-            ));
+        // (span, label, whether it is the primary one)
+        let mut drawn: Vec<(Span, String, bool)> = Vec::new();
+        if !text.is_empty() {
+            drawn.push((error.span, printable(&error.kind.label()), true));
         }
         let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if span.source == error.span.source {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(label.clone()),
-                    to_span(*span),
-                ));
+                drawn.push((*span, printable(label), false));
             } else {
                 // A place in another text (a game's file, for a position
                 // typed on the command line) is named rather than drawn.
@@ -73,18 +70,31 @@ impl Report {
             }
         }
         help.extend(error.context.iter().map(|c| format!("while {c}")));
+        let ranges: Vec<(usize, usize)> = drawn
+            .iter()
+            .map(|(span, _, _)| (span.start as usize, span.end as usize))
+            .collect();
+        let (excerpt, moved) = Excerpt::new(name, text, starts, &ranges);
+        let labels = drawn
+            .into_iter()
+            .zip(moved)
+            .map(|((_, label, primary), (start, end))| {
+                let span = SourceSpan::new(start.into(), end - start);
+                if primary {
+                    LabeledSpan::new_primary_with_span(Some(label), span)
+                } else {
+                    LabeledSpan::new_with_span(Some(label), span)
+                }
+            })
+            .collect();
         Report {
-            message: error.kind.to_string(),
+            message: printable(&error.kind.to_string()),
             code: format!("grundy::{}", error.kind.code()),
-            help: (!help.is_empty()).then(|| help.join("\n")),
-            source: named,
+            help: (!help.is_empty()).then(|| printable(&help.join("\n"))),
+            source: excerpt,
             labels,
         }
     }
-}
-
-fn to_span(span: Span) -> SourceSpan {
-    SourceSpan::new((span.start as usize).into(), span.len())
 }
 
 /// `file:line:column` of the start of a span.
@@ -140,11 +150,68 @@ pub fn render(error: &Error, sources: &Sources, color: bool, width: usize) -> St
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_context_lines(excerpt::CONTEXT_LINES);
     let mut out = String::new();
     let report = Report::new(error, sources);
     if handler.render_report(&mut out, &report).is_err() {
         out = format!("error: {}\n", error.kind);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use proptest::prelude::*;
+
+    /// Text with what makes rendering hard: line breaks of every kind,
+    /// control and invisible characters, characters of several bytes and
+    /// long runs.
+    fn awkward_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-z ]{0,8}",
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("\r".to_string()),
+            Just("\u{1b}[31m".to_string()),
+            Just("\t\u{7}\u{7f}\u{9b}\u{202e}\u{feff}".to_string()),
+            Just("é🙂漢".to_string()),
+            (1usize..3000).prop_map(|n| "x".repeat(n)),
+        ];
+        prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any spans into any text render without a panic, print no
+        /// control character but line breaks and tabs, and stay narrow.
+        #[test]
+        fn any_span_of_any_text_renders_printably(
+            text in awkward_text(),
+            spans in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..4),
+        ) {
+            let mut sources = Sources::default();
+            let id = sources.add("f", text.clone());
+            let at = |(a, b): &(prop::sample::Index, prop::sample::Index)| {
+                let (a, b) = (a.index(text.len() + 1), b.index(text.len() + 1));
+                Span::new(id, a.min(b), a.max(b))
+            };
+            let mut error = Error::new(
+                ErrorKind::BadValue { detail: format!("found `{}`", text.chars().take(50).collect::<String>()) },
+                at(&spans[0]),
+            );
+            for s in &spans[1..] {
+                error = error.with_related(at(s), "also here");
+            }
+            let shown = render(&error, &sources, false, 80);
+            prop_assert!(shown.contains("found"), "{}", shown);
+            prop_assert!(!shown.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')), "{:?}", shown);
+            let widest = shown.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            prop_assert!(widest < 200, "{}", shown);
+        }
+    }
 }

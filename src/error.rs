@@ -21,6 +21,48 @@ pub struct ErrorData {
     pub context: Vec<String>,
 }
 
+/// How many positions of a long loop are shown at each end.
+const CYCLE_ENDS: usize = 5;
+
+/// A loop of positions joined by ` -> `, shortened to its first and last
+/// few with the number of moves, so that a loop of a million positions is
+/// one line rather than megabytes.
+fn shown_cycle(cycle: &str) -> String {
+    let steps = cycle_steps(cycle);
+    if steps.len() <= 2 * CYCLE_ENDS + 1 {
+        return cycle.to_string();
+    }
+    let first = steps[..CYCLE_ENDS].join(" -> ");
+    let last = steps[steps.len() - CYCLE_ENDS..].join(" -> ");
+    format!(
+        "{first} -> ... -> {last} ({} moves in all)",
+        steps.len() - 1
+    )
+}
+
+/// The positions of a loop: split at each ` -> ` that is not inside a
+/// string (a position such as `S("a -> b")` keeps its arrow).
+fn cycle_steps(cycle: &str) -> Vec<&str> {
+    let mut steps = Vec::new();
+    let mut start = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in cycle.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            ' ' if !in_string && cycle[i..].starts_with(" -> ") && i >= start => {
+                steps.push(&cycle[start..i]);
+                start = i + " -> ".len();
+            }
+            _ => {}
+        }
+    }
+    steps.push(&cycle[start..]);
+    steps
+}
+
 impl std::ops::Deref for Error {
     type Target = ErrorData;
     fn deref(&self) -> &ErrorData {
@@ -122,7 +164,9 @@ pub enum ErrorKind {
         len: usize,
         what: &'static str,
     },
-    #[error("the rules loop: {cycle}")]
+    /// `cycle` is every position of the loop, joined by ` -> `; a long
+    /// one is shown by its ends.
+    #[error("the rules loop: {}", shown_cycle(cycle))]
     Cycle { cycle: String },
     #[error("{detail}")]
     BadValue { detail: String },
@@ -352,3 +396,43 @@ impl ErrorKind {
 
 /// Several errors found together (a file can hold many mistakes).
 pub type Errors = Vec<Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_loop_is_shown_whole() {
+        let cycle = "Loop(2) -> Loop(3) -> Loop(2)".to_string();
+        assert_eq!(
+            ErrorKind::Cycle { cycle }.to_string(),
+            "the rules loop: Loop(2) -> Loop(3) -> Loop(2)"
+        );
+    }
+
+    /// The loop `name(0) -> name(1) -> ... -> name(n - 1) -> name(0)`.
+    fn ring(n: usize, name: impl Fn(usize) -> String) -> Vec<String> {
+        (0..n).chain([0]).map(name).collect()
+    }
+
+    #[test]
+    fn a_long_loop_is_shown_by_its_ends_and_its_length() {
+        let cycle = ring(1_000_000, |n| format!("L({n})")).join(" -> ");
+        assert_eq!(
+            ErrorKind::Cycle { cycle }.to_string(),
+            "the rules loop: L(0) -> L(1) -> L(2) -> L(3) -> L(4) -> ... -> L(999996) -> L(999997) -> L(999998) -> L(999999) -> L(0) (1000000 moves in all)"
+        );
+    }
+
+    #[test]
+    fn an_arrow_inside_a_string_is_part_of_its_position() {
+        let steps = ring(20, |n| format!("S(\"{n} -> \\\" -> \")"));
+        let cycle = steps.join(" -> ");
+        assert_eq!(cycle_steps(&cycle), steps);
+        let shown = ErrorKind::Cycle { cycle }.to_string();
+        assert!(
+            shown.ends_with(r#"S("0 -> \" -> ") (20 moves in all)"#),
+            "{shown}"
+        );
+    }
+}

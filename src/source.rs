@@ -45,6 +45,24 @@ impl Span {
 pub struct Source {
     pub name: String,
     pub text: String,
+    /// Where each line starts, found the first time a diagnostic asks, so
+    /// that a file with thousands of mistakes is not read through again
+    /// for each.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl Source {
+    /// The offset where each line starts: 0, and every offset just after a
+    /// `\n` that is not the end of the text (the `\n` ending the text
+    /// ends the last line; it starts no empty one).
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .filter(|&start| start == 0 || start < self.text.len())
+                .collect()
+        })
+    }
 }
 
 /// Every text a session has read, so that any span can be shown later.
@@ -58,6 +76,7 @@ impl Sources {
         self.texts.push(Source {
             name: name.into(),
             text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         });
         SourceId((self.texts.len() - 1) as u32)
     }
@@ -93,6 +112,16 @@ pub fn read_file(path: &str) -> Result<String, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    String::from_utf8(bytes)
-        .map_err(|_| "it is not a text file (it is not valid UTF-8)".to_string())
+    let text = String::from_utf8(bytes)
+        .map_err(|_| "it is not a text file (it is not valid UTF-8)".to_string())?;
+    Ok(without_byte_order_mark(text))
+}
+
+/// The text without the byte-order mark some editors put at the start of
+/// a UTF-8 file: it is no part of the source, and invisible when shown.
+fn without_byte_order_mark(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }

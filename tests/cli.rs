@@ -636,6 +636,45 @@ fn bad_usage_exits_2() {
     }
 }
 
+/// Durations and limits that cannot mean what they say are bad usage,
+/// not a panic, "no limit" or "save every time".
+#[test]
+fn numeric_options_out_of_range_exit_2() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "--timeout",
+            &["99999999999999999999", "0", "-1", "nan", "inf", "1e30"],
+        ),
+        ("--checkpoint-every", &["1e30", "inf", "nan", "0", "-5"]),
+        ("--max-states", &["0", "-1"]),
+        ("--max-nodes", &["0"]),
+    ];
+    for (option, values) in cases {
+        for value in *values {
+            // `--option=-1`, since clap reads a lone `-1` as an option.
+            let given = format!("{option}={value}");
+            let args: Vec<&str> = match *option {
+                "--checkpoint-every" => vec!["table", SUBTRACTION, "T", "--upto", "5", &given],
+                "--max-nodes" => vec!["graph", NIM, "Nim([1])", &given],
+                _ => vec!["value", &given, NIM, "Nim([1])"],
+            };
+            let what = format!("grundy {}", args.join(" "));
+            let r = run(&args);
+            r.assert_status(2, &what);
+            r.assert_no_panic(&what);
+            assert!(r.stdout.is_empty(), "{what}: printed {}", r.stdout);
+            assert!(
+                r.stderr.contains(option) && r.stderr.contains("expected"),
+                "{what}: does not say what the option expects:\n{}",
+                r.stderr
+            );
+        }
+    }
+    let r = run(&["value", "--timeout", "30", NIM, "Nim([3, 5, 7])"]);
+    r.assert_success("a timeout in range");
+    assert_eq!(r.stdout.trim(), "1");
+}
+
 #[test]
 fn help_and_version_exit_0() {
     for args in [["--help"], ["--version"]] {
@@ -842,6 +881,58 @@ fn an_empty_file() {
     let r = run(&["check", &empty]);
     r.assert_success("check of an empty file");
     assert!(r.stdout.contains("0 claims"), "{}", r.stdout);
+}
+
+/// Some editors start a UTF-8 file with a byte-order mark: it is skipped,
+/// and columns after it are counted as the editor shows them.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
+    let good = scratch_file(
+        "bom.game",
+        "\u{feff}game Heap(n: nat) { move take(k in 1..=n) => Heap(n - k); }\nclaim value(Heap(3)) == 3;\n"
+            .as_bytes(),
+    );
+    run(&["check", &good]).assert_success("check of a file that starts with a byte-order mark");
+    let r = run(&["value", &good, "Heap(5)"]);
+    r.assert_success("value in a file that starts with a byte-order mark");
+    assert_eq!(r.stdout.trim(), "5");
+    let bad = scratch_file("bom-bad.game", "\u{feff}const X = 1 + \"a\";\n".as_bytes());
+    let r = run(&["check", &bad]);
+    r.assert_user_error("a type error after a byte-order mark");
+    assert!(
+        r.stderr.contains("bom-bad.game:1:15]") && !r.stderr.contains('\u{feff}'),
+        "the string is at column 15 and the mark is not shown:\n{}",
+        r.stderr
+    );
+}
+
+/// miette cannot pad an underline past column 65,535: a diagnostic far
+/// along a line shows a window of the line around its label instead.
+#[test]
+fn a_diagnostic_far_along_a_long_line_shows_a_window_of_it() {
+    let text = format!("const X = \"{}\" + 1;\nconst Y = 2;\n", "a".repeat(100_000));
+    let file = scratch_file("long-line.game", text.as_bytes());
+    let r = run(&["check", &file]);
+    r.assert_user_error("a type error at column 100,016");
+    assert!(
+        r.stderr.contains("long-line.game:1:100016]")
+            && r.stderr.contains(" │ …aaaa")
+            && r.stderr.contains("aaaa\" + 1;"),
+        "the real column and a window of the line:\n{}",
+        r.stderr
+    );
+    let longest = r.stderr.lines().map(|l| l.chars().count()).max();
+    assert!(longest < Some(200), "a line of {longest:?} characters");
+
+    let position = format!("Nim([{}\"x\"])", "1, ".repeat(40_000));
+    let r = run(&["value", NIM, &position]);
+    r.assert_user_error("a position of 120,000 characters with a string at the end");
+    let longest = r.stderr.lines().map(|l| l.chars().count()).max();
+    assert!(
+        longest < Some(200),
+        "a line of {longest:?} characters:\n{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -197,6 +197,24 @@ fn a_script_has_no_prompts_and_fails_if_a_line_fails() {
     assert_eq!((out.as_str(), status), ("4\n", Some(0)));
 }
 
+/// A diagnostic far along a long entry used to panic in the renderer and
+/// end the session; now it is drawn and the next entry is answered.
+#[test]
+fn a_diagnostic_far_along_a_long_entry_leaves_the_session_running() {
+    let script = format!(
+        "value Nim([{}1]) + Nope(1)\nvalue Nim([3, 5, 7])\n",
+        "1, ".repeat(40_000)
+    );
+    let (output, status) = run(&["repl", "examples/nim.game"], &script, "long-entry");
+    assert!(!output.contains("panicked"), "{output}");
+    assert!(
+        output.contains("unknown game or function `Nope`"),
+        "{output}"
+    );
+    assert_eq!(output.lines().last(), Some("1"), "{output}");
+    assert_eq!(status, Some(1));
+}
+
 #[test]
 fn reload_reads_a_changed_file_and_keeps_bindings() {
     let game = scratch("reload.game");
@@ -396,28 +414,9 @@ fn the_plot_is_an_svg_with_a_point_per_heap() {
 
 // ---- The interactive editor, through a pseudo-terminal ----
 
-/// `grundy repl FILES` on a pseudo-terminal, with `home` (emptied) as its
-/// data directory, at its first prompt.
-fn on_a_terminal(home: &Path, files: &[&str]) -> rexpect::session::PtySession {
-    let _ = fs::remove_dir_all(home);
-    let _ = fs::create_dir_all(home);
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command
-        .arg("repl")
-        .args(files)
-        .current_dir(root())
-        .env("XDG_DATA_HOME", home)
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm");
-    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
-    p.exp_string("grundy> ").expect("a prompt");
-    p
-}
-
 #[test]
 fn tab_completes_and_ctrl_c_stops_a_long_table() {
-    let home = scratch("home");
-    let mut p = on_a_terminal(&home, &["examples/grundys-game.game", "examples/nim.game"]);
+    let (mut p, home) = editor(&["examples/grundys-game.game", "examples/nim.game"], "home");
     // `Ni` + Tab completes to the only name that starts so: `Nim`.
     p.send("value Ni").expect("typing");
     p.send("\t").expect("tab");
@@ -448,8 +447,7 @@ fn tab_completes_and_ctrl_c_stops_a_long_table() {
 
 #[test]
 fn a_table_stopped_by_ctrl_c_keeps_its_values_for_the_next_one() {
-    let home = scratch("home-resume");
-    let mut p = on_a_terminal(&home, &["examples/grundys-game.game"]);
+    let (mut p, _home) = editor(&["examples/grundys-game.game"], "home-resume");
     p.send_line("table Grundy 1000000").expect("typing");
     thread::sleep(Duration::from_millis(700));
     p.send_control('c').expect("Ctrl-C");
@@ -473,4 +471,46 @@ fn a_table_stopped_by_ctrl_c_keeps_its_values_for_the_next_one() {
     p.exp_string("0:  0  0  0  1  0  2").expect("the values");
     p.send_line(":quit").expect("typing");
     p.exp_eof().expect("grundy leaves");
+}
+
+/// Tab after characters of several bytes, in the real line editor: the
+/// session goes on (it used to panic, ending the session and losing its
+/// history).
+#[test]
+fn tab_after_characters_of_several_bytes_keeps_the_session() {
+    let (mut p, home) = editor(&["examples/nim.game"], "home-unicode");
+    for typed in ["é", "x🙂y"] {
+        p.send(typed).expect("typing");
+        p.send("\t").expect("tab");
+        p.flush().expect("typing");
+        // Ctrl-U clears the line.
+        p.send_control('u').expect("Ctrl-U");
+    }
+    p.send_line("value Nim([3, 5, 7])").expect("typing");
+    p.exp_string("\r\n1\r\n").expect("the session goes on");
+    p.send_line(":quit").expect("typing");
+    p.exp_eof().expect("grundy leaves");
+    let history = home.join("grundy/history.txt");
+    let kept = fs::read_to_string(&history).expect("the history is saved");
+    assert!(kept.contains("value Nim([3, 5, 7])"), "{kept}");
+}
+
+/// `grundy repl FILES` in the line editor, through a pseudo-terminal,
+/// with its data (the history) in a fresh scratch directory `home`;
+/// returned at its first prompt.
+fn editor(files: &[&str], home: &str) -> (rexpect::session::PtySession, PathBuf) {
+    let home = scratch(home);
+    let _ = fs::remove_dir_all(&home);
+    let _ = fs::create_dir_all(&home);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .arg("repl")
+        .args(files)
+        .current_dir(root())
+        .env("XDG_DATA_HOME", &home)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    p.exp_string("grundy> ").expect("a prompt");
+    (p, home)
 }

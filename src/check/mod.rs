@@ -25,8 +25,22 @@ pub fn check_items(items: &[ast::Item], base: &Program) -> Result<Program, Error
 /// A query typed on the command line or at the prompt: an expression that
 /// may ask the solver. Returns its IR and how many slots it needs.
 pub fn check_query(expr: &ast::Expr, program: &Program) -> Result<(Ir, usize, Type), Errors> {
+    check_query_with(expr, program, &[])
+}
+
+/// Like `check_query`, with variables already bound around the
+/// expression (the REPL's `let` names): the i-th of `bound` lives in frame
+/// slot i, and a name the expression binds itself shadows it.
+pub fn check_query_with(
+    expr: &ast::Expr,
+    program: &Program,
+    bound: &[(&str, Type)],
+) -> Result<(Ir, usize, Type), Errors> {
     let mut checker = Checker::new(program.clone());
     let mut scope = scope::Scope::new(true);
+    for (name, ty) in bound {
+        scope.bind(name, ty.clone());
+    }
     let (ir, ty) = checker.expr(expr, &mut scope);
     let frame_size = scope.frame_size;
     checker.finish().map(|_| (ir, frame_size, ty))

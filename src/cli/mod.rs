@@ -1,6 +1,7 @@
 //! The command line: arguments in, answers and diagnostics out. Only this
 //! module and the REPL know about terminals and colour.
 
+mod args;
 mod check;
 mod graph;
 mod graph_json;
@@ -34,12 +35,13 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// Stop with an error when a search needs more than this many positions.
-    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS)]
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS,
+          value_parser = args::at_least_one)]
     pub max_states: usize,
     /// Stop with an error when a command (in the REPL: each command) runs
     /// longer than this many seconds.
-    #[arg(long, global = true, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = args::seconds)]
+    pub timeout: Option<std::time::Duration>,
     /// After a value or outcome search, print to standard error the
     /// positions stored, positions per second and bytes per position.
     #[arg(long, global = true)]
@@ -187,8 +189,8 @@ Examples:
         #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
         checkpoint: Option<String>,
         /// Save the checkpoint at least this often.
-        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-        checkpoint_every: f64,
+        #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = args::seconds)]
+        checkpoint_every: std::time::Duration,
         /// Compute every value, even past a proven period (for timing).
         #[arg(long)]
         no_shortcut: bool,
@@ -221,7 +223,8 @@ Examples:
         #[arg(long)]
         outcome: bool,
         /// Refuse graphs with more positions than this.
-        #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES)]
+        #[arg(long, value_name = "N", default_value_t = graph::DEFAULT_MAX_NODES,
+              value_parser = args::at_least_one)]
         max_nodes: usize,
         /// Write to this file instead of standard output: DOT text, or,
         /// for a name ending in .svg, .png or .pdf, the graph drawn by
@@ -288,11 +291,7 @@ Example (what an editor runs; see the editors guide in docs/):
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     crate::interrupt::install();
-    let limit = cli
-        .timeout
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .map(std::time::Duration::from_secs_f64);
-    crate::interrupt::set_time_limit(limit);
+    crate::interrupt::set_time_limit(cli.timeout);
     crate::interrupt::clear();
     stats::enable(cli.stats);
     let mut out = Output::new();
@@ -347,8 +346,7 @@ pub fn run(cli: Cli) -> i32 {
                     format
                 },
                 checkpoint: checkpoint.as_deref(),
-                every: std::time::Duration::try_from_secs_f64(checkpoint_every)
-                    .unwrap_or(std::time::Duration::ZERO),
+                every: checkpoint_every,
                 shortcut: !no_shortcut,
             },
             &mut out,

@@ -26,6 +26,9 @@ pub struct Session {
     /// Tables of heap games made to answer for large heaps, with the
     /// period that extends them, if proven; cleared when definitions change.
     tables: std::collections::HashMap<u32, table::Known>,
+    /// Variables bound at the REPL with `let`, visible in every expression
+    /// and position typed after: each name with its value and type.
+    pub bindings: indexmap::IndexMap<String, (Value, Type)>,
 }
 
 /// The result of running one claim.
@@ -91,21 +94,35 @@ impl Session {
 
     /// Evaluates an expression typed by the user, such as a position.
     pub fn eval_text(&mut self, text: &str) -> Result<Value, Errors> {
+        self.eval_typed(text).map(|(v, _)| v)
+    }
+
+    /// Evaluates an expression typed by the user, with its type.
+    pub fn eval_typed(&mut self, text: &str) -> Result<(Value, Type), Errors> {
         let source = self.sources.add("<position>", text);
         self.eval_in(source, text)
     }
 
-    fn eval_in(&mut self, source: SourceId, text: &str) -> Result<Value, Errors> {
+    fn eval_in(&mut self, source: SourceId, text: &str) -> Result<(Value, Type), Errors> {
         let expr = parse_position(source, text)?;
-        let (ir, frame_size, _) = check::check_query(&expr, &self.interp.program)?;
+        let bound: Vec<(&str, Type)> = self
+            .bindings
+            .iter()
+            .map(|(name, (_, ty))| (name.as_str(), ty.clone()))
+            .collect();
+        let (ir, frame_size, ty) = check::check_query_with(&expr, &self.interp.program, &bound)?;
         let mut env = vec![Value::Int(0); frame_size];
-        self.interp.eval(&ir, &mut env).map_err(|e| vec![e])
+        for (slot, (value, _)) in self.bindings.values().enumerate() {
+            env[slot] = value.clone();
+        }
+        let value = self.interp.eval(&ir, &mut env).map_err(|e| vec![e])?;
+        Ok((value, ty))
     }
 
     /// A position typed by the user, as the components of its sum.
     pub fn position(&mut self, text: &str) -> Result<Arc<[PosId]>, Errors> {
         let source = self.sources.add("<position>", text);
-        let v = self.eval_in(source, text)?;
+        let (v, _) = self.eval_in(source, text)?;
         let span = Span::new(source, 0, text.len());
         self.asked = span;
         match self.interp.to_sum(v.clone(), span) {

@@ -176,33 +176,23 @@ impl Repl {
             && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !lex::KEYWORDS.contains(&word)
             && !self.session.interp.program.callables.contains_key(word)
-            && !self.bindings.contains_key(word)
+            && !self.session.bindings.contains_key(word)
             && Builtin::lookup(word).is_none()
             && !rest.starts_with("and ")
             && !rest.starts_with("or ")
             && !rest.starts_with("in ")
     }
 
-    /// The text with every `let` name replaced by its value.
-    fn expand(&self, text: &str) -> String {
-        if self.bindings.is_empty() {
-            return text.to_string();
-        }
-        lex::substitute(text, |name| self.bindings.get(name).cloned())
-    }
-
-    /// The position an argument names, `let` names expanded.
+    /// The position an argument names (`let` names are variables in it).
     fn position(&mut self, entry: &Entry, text: &str) -> Result<Arc<[PosId]>, Errors> {
         if text.is_empty() {
             return Err(entry.missing("a position, such as `Nim([3, 5, 7])`"));
         }
-        let expanded = self.expand(text);
-        self.session.position(&expanded)
+        self.session.position(text)
     }
 
     fn evaluate(&mut self, text: &str, out: &mut Output) -> Result<(), Errors> {
-        let expanded = self.expand(text.trim());
-        let v = self.session.eval_text(&expanded)?;
+        let v = self.session.eval_text(text.trim())?;
         out.line(self.session.interp.show(&v));
         Ok(())
     }
@@ -254,7 +244,8 @@ impl Repl {
         Ok(())
     }
 
-    /// `let NAME = EXPRESSION`: the value is computed now and kept as text.
+    /// `let NAME = EXPRESSION`: the value is computed now, and `NAME` is a
+    /// variable holding it in everything typed after.
     fn bind(&mut self, entry: &Entry, rest: &str, out: &mut Output) -> Result<(), Errors> {
         let Some((name, expr)) = rest.split_once('=') else {
             return Err(entry.missing("`=` and a value, as in `let p = Nim([3, 5, 7])`"));
@@ -287,11 +278,9 @@ impl Repl {
         if expr.is_empty() {
             return Err(entry.missing("a value after `=`"));
         }
-        let expanded = self.expand(expr);
-        let v = self.session.eval_text(&expanded)?;
-        let shown = self.session.interp.show(&v);
-        out.line(format!("{name} = {shown}"));
-        self.bindings.insert(name.to_string(), shown);
+        let (v, ty) = self.session.eval_typed(expr)?;
+        out.line(format!("{name} = {}", self.session.interp.show(&v)));
+        self.session.bindings.insert(name.to_string(), (v, ty));
         Ok(())
     }
 
@@ -407,8 +396,7 @@ impl Repl {
         if let Ok(n) = text.parse() {
             return Ok(n);
         }
-        let expanded = self.expand(text);
-        match self.session.eval_text(&expanded)? {
+        match self.session.eval_text(text)? {
             crate::eval::Value::Int(n) if n >= 0 => Ok(n as u64),
             other => {
                 let shown = self.session.interp.show(&other);

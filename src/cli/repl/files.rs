@@ -102,9 +102,22 @@ impl Repl {
                 }
             }
         }
-        fresh.bindings = std::mem::take(&mut self.bindings);
         fresh.names = self.names.clone();
         let kept = crate::reload::carry_over(&self.session, &mut fresh.session);
+        // Each binding's value is worked out again under the new
+        // definitions, from the text it is shown as.
+        for (name, (value, _)) in &self.session.bindings {
+            let shown = self.session.interp.show(value);
+            match fresh.session.eval_typed(&shown) {
+                Ok(binding) => {
+                    fresh.session.bindings.insert(name.clone(), binding);
+                }
+                Err(e) => {
+                    out.note(format!("`{name}` no longer has a value, and is dropped:"));
+                    out.errors(&e, &fresh.session.sources);
+                }
+            }
+        }
         *self = fresh;
         out.line(format!(
             "reloaded {}; {kept} values of games whose rules did not change are kept",

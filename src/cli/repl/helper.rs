@@ -17,7 +17,8 @@ use std::rc::Rc;
 /// The names defined in the session, kept up to date by the REPL.
 #[derive(Default)]
 pub struct Names {
-    /// Games, functions and constants.
+    /// Games, functions and constants, sorted: the highlighter looks up
+    /// every word of the entry at each redraw.
     pub callables: Vec<String>,
     /// Names bound by `let`.
     pub bindings: Vec<String>,
@@ -30,6 +31,10 @@ pub struct ReplHelper {
     hinter: HistoryHinter,
     /// The position of a bracket under or just before the cursor.
     bracket: Cell<Option<usize>>,
+    /// The entry last validated, and what was found in it: at each Enter
+    /// the editor asks again with one more line, and only that line is
+    /// new.
+    validated: RefCell<(String, lex::Completeness)>,
 }
 
 impl ReplHelper {
@@ -40,7 +45,27 @@ impl ReplHelper {
             files: FilenameCompleter::new(),
             hinter: HistoryHinter::new(),
             bracket: Cell::new(None),
+            validated: RefCell::new((String::new(), lex::Completeness::default())),
         }
+    }
+
+    /// Whether `input` is a complete entry, reading only the lines added
+    /// since the last time it was asked, when it was asked of the same
+    /// entry.
+    fn is_complete(&self, input: &str) -> bool {
+        let mut validated = self.validated.borrow_mut();
+        let (seen, state) = &mut *validated;
+        let added = input
+            .strip_prefix(seen.as_str())
+            .and_then(|rest| rest.strip_prefix('\n'))
+            .filter(|_| !seen.is_empty());
+        match added {
+            Some(rest) => rest.split('\n').for_each(|line| state.push_line(line)),
+            None => *state = lex::Completeness::of(input),
+        }
+        seen.clear();
+        seen.push_str(input);
+        state.is_complete()
     }
 
     /// Every word that may complete `prefix` where an expression goes.
@@ -74,7 +99,7 @@ impl Completer for ReplHelper {
         pos: usize,
         ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
+        let before = line.get(..pos).unwrap_or(line);
         let trimmed = before.trim_start();
         if let Some(path) = trimmed
             .strip_prefix(":load ")
@@ -83,9 +108,15 @@ impl Completer for ReplHelper {
             let _ = path;
             return self.files.complete(line, pos, ctx);
         }
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-            .map_or(0, |i| i + 1);
+        // The word being completed: counted in bytes from the end, since
+        // what comes before it may be any character, of any length.
+        let word_bytes: usize = before
+            .chars()
+            .rev()
+            .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            .map(char::len_utf8)
+            .sum();
+        let start = before.len() - word_bytes;
         let prefix = &before[start..];
         let at_line_start = before[..start].trim().is_empty();
         let mut words: Vec<String> = Vec::new();
@@ -127,20 +158,30 @@ impl Completer for ReplHelper {
 impl Hinter for ReplHelper {
     type Hint = String;
 
+    /// No hint on a long entry: a hint is drawn by drawing the whole
+    /// entry again, at every key.
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        if line.len() > LIVE_BYTES {
+            return None;
+        }
         self.hinter.hint(line, pos, ctx)
     }
 }
 
 impl Validator for ReplHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if lex::is_complete(ctx.input()) {
+        Ok(if self.is_complete(ctx.input()) {
             ValidationResult::Valid(None)
         } else {
             ValidationResult::Incomplete
         })
     }
 }
+
+/// Entries up to this long are highlighted, and get a hint, anew at every
+/// key typed; longer ones only when the cursor moves or the editor draws
+/// the whole entry anyway.
+const LIVE_BYTES: usize = 1024;
 
 const RESET: &str = "\x1b[0m";
 const KEYWORD: &str = "\x1b[1;35m";
@@ -168,7 +209,14 @@ impl Highlighter for ReplHelper {
                 Kind::Str { .. } => Some(STRING),
                 Kind::Ident if lex::KEYWORDS.contains(&t.text) => Some(KEYWORD),
                 Kind::Ident if first_word && command_words().any(|c| c == t.text) => Some(COMMAND),
-                Kind::Ident if names.callables.iter().any(|n| n == t.text) => Some(NAME),
+                Kind::Ident
+                    if names
+                        .callables
+                        .binary_search_by(|n| n.as_str().cmp(t.text))
+                        .is_ok() =>
+                {
+                    Some(NAME)
+                }
                 Kind::Punct if matching.is_some_and(|(a, b)| t.start == a || t.start == b) => {
                     Some(BRACKET)
                 }
@@ -198,6 +246,12 @@ impl Highlighter for ReplHelper {
         }
     }
 
+    /// Whether the line must be drawn again, highlighted, after a key.
+    /// Saying yes redraws the whole entry, so it is said only where that
+    /// is cheap: on a short entry, or when the cursor moves onto or off a
+    /// bracket. Characters typed (or pasted without bracketed paste) onto
+    /// a long entry are just written out, so pasting n characters does
+    /// not redraw n times a text of up to n characters.
     fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
         if !self.color {
             return false;
@@ -205,6 +259,10 @@ impl Highlighter for ReplHelper {
         if kind == CmdKind::ForcedRefresh {
             self.bracket.set(None);
             return true;
+        }
+        if kind == CmdKind::Other && line.len() > LIVE_BYTES {
+            // Still true if a bracket was highlighted: it must be cleared.
+            return self.bracket.take().is_some();
         }
         let bytes = line.as_bytes();
         let is_bracket = |i: usize| bytes.get(i).is_some_and(|b| b"()[]{}".contains(b));
@@ -251,6 +309,159 @@ fn matching_bracket(line: &str, at: usize) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use rustyline::history::{DefaultHistory, History};
+
+    /// A helper that knows a few names, with colour on so that
+    /// highlighting does its work.
+    fn helper() -> ReplHelper {
+        let names = Names {
+            callables: vec!["Heap".into(), "Nim".into(), "Éclair".into()],
+            bindings: vec!["p".into(), "ü".into()],
+        };
+        ReplHelper::new(Rc::new(RefCell::new(names)), true)
+    }
+
+    /// Everything the line editor asks of the helper, at every cursor
+    /// position of `line`.
+    fn exercise(helper: &ReplHelper, history: &DefaultHistory, line: &str) {
+        let ctx = Context::new(history);
+        let boundaries = line.char_indices().map(|(i, _)| i).chain([line.len()]);
+        for pos in boundaries {
+            let (start, pairs) = helper.complete(line, pos, &ctx).unwrap_or((0, Vec::new()));
+            assert!(
+                line.is_char_boundary(start) && start <= pos,
+                "{line:?} at {pos}: {start}"
+            );
+            for p in pairs {
+                assert!(!p.replacement.is_empty());
+            }
+            let _ = helper.hint(line, pos, &ctx);
+            for kind in [CmdKind::MoveCursor, CmdKind::Other, CmdKind::ForcedRefresh] {
+                let _ = helper.highlight_char(line, pos, kind);
+                // Highlighting only adds colour.
+                let shown = helper.highlight(line, pos);
+                assert_eq!(without_colour(&shown), line);
+            }
+        }
+        // Validated line by line, as Enter is pressed, and then whole.
+        for (i, _) in line.match_indices('\n') {
+            assert_eq!(helper.is_complete(&line[..i]), lex::is_complete(&line[..i]));
+        }
+        assert_eq!(helper.is_complete(line), lex::is_complete(line));
+    }
+
+    fn without_colour(text: &str) -> String {
+        let mut out = text.to_string();
+        for code in [
+            RESET, KEYWORD, COMMAND, NUMBER, STRING, COMMENT, NAME, BRACKET,
+        ] {
+            out = out.replace(code, "");
+        }
+        out
+    }
+
+    #[test]
+    fn defined_names_are_highlighted() {
+        let shown = helper().highlight("value Heap(3) + Nim([1]) + Nope(2)", 0);
+        assert!(shown.contains(&format!("{NAME}Heap{RESET}")), "{shown}");
+        assert!(shown.contains(&format!("{NAME}Nim{RESET}")), "{shown}");
+        assert!(!shown.contains(&format!("{NAME}Nope")), "{shown}");
+    }
+
+    #[test]
+    fn tab_after_a_character_of_several_bytes_completes() {
+        let helper = helper();
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        for (line, start) in [
+            ("é", 2),
+            ("x🙂y", 5),
+            ("value Nim([3]) + É", 19),
+            ("🙂Nim", 4),
+        ] {
+            let completed = helper.complete(line, line.len(), &ctx);
+            assert_eq!(completed.ok().map(|c| c.0), Some(start), "{line:?}");
+        }
+        exercise(&helper, &history, "x🙂y");
+    }
+
+    /// Typing (or pasting, on a terminal without bracketed paste) a
+    /// 200 KB entry one key at a time, as the line editor asks after each
+    /// key: a redraw of the whole entry is asked for only while it is
+    /// short, so the keys past that cost no work that grows with the
+    /// entry. Asking at every key made a 20 KB paste take minutes.
+    #[test]
+    fn typing_a_long_entry_redraws_it_a_bounded_number_of_times() {
+        let helper = helper();
+        let mut history = DefaultHistory::new();
+        let line = format!("value Nim([{}1]) + (Heap(2))", "(1), ".repeat(40_000));
+        // A hint would be drawn by redrawing the entry: give it one to find.
+        let _ = history.add(&line);
+        let ctx = Context::new(&history);
+        let mut redraws = 0;
+        let mut hints = 0;
+        for (pos, _) in line.char_indices().skip(1) {
+            let typed = &line[..pos];
+            hints += usize::from(helper.hint(typed, pos, &ctx).is_some());
+            redraws += usize::from(helper.highlight_char(typed, pos, CmdKind::Other));
+        }
+        assert!(line.len() > 200_000);
+        // At most one for each key of the first kilobyte.
+        assert!(hints <= 1025, "{hints} hints");
+        assert!(redraws <= 1025, "{redraws} redraws");
+        // Moving the cursor onto a bracket still shows its match.
+        let open = line.len() - "(Heap(2))".len();
+        assert!(helper.highlight_char(&line, open, CmdKind::MoveCursor));
+        let shown = helper.highlight(&line, open);
+        assert_eq!(shown.matches(BRACKET).count(), 2);
+        assert!(shown.ends_with(&format!("{BRACKET}){RESET}")));
+    }
+
+    /// An entry of 2,000 lines typed into the editor is validated at each
+    /// Enter; each line is lexed once, not the whole entry each time.
+    #[test]
+    fn validating_a_long_entry_line_by_line_lexes_each_line_once() {
+        let helper = helper();
+        let line = format!("{}\n", "1, ".repeat(33));
+        let entry = format!("[{}1]", line.repeat(2_000));
+        let before = lex::LEXED.with(|n| n.get());
+        let mut end = 0;
+        while let Some(i) = entry[end..].find('\n') {
+            end += i;
+            assert!(!helper.is_complete(&entry[..end]));
+            end += 1;
+        }
+        assert!(helper.is_complete(&entry));
+        let lexed = lex::LEXED.with(|n| n.get()) - before;
+        assert!(lexed <= entry.len(), "{lexed} bytes lexed");
+        // A different entry is read afresh.
+        assert!(!helper.is_complete("value Nim(["));
+        assert!(helper.is_complete("value 1"));
+        assert!(!helper.is_complete("value 1 +"));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// No line and no cursor position makes completion, hints,
+        /// highlighting or validation slice a string inside a character.
+        #[test]
+        fn any_unicode_line_at_any_cursor_is_safe(
+            prefix in prop::sample::select(vec!["", ":load ", ":help ", "let x = ", "game ", "value ", "\""]),
+            line in "\\PC{0,30}|[a-zé🙂 ()\\[\\]{}\"\\\\/:=.,+\t\n\u{3000}\u{a0}]{0,30}",
+            past in prop::collection::vec("\\PC{0,12}", 0..4),
+        ) {
+            let helper = helper();
+            let mut history = DefaultHistory::new();
+            for entry in &past {
+                let _ = history.add(entry);
+            }
+            let line = format!("{prefix}{line}");
+            let _ = history.add(&line);
+            exercise(&helper, &history, &line);
+        }
+    }
 
     #[test]
     fn brackets_match_across_nesting() {

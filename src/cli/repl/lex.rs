@@ -1,7 +1,7 @@
 //! A forgiving tokenizer for what is typed at the prompt. It never fails:
 //! the parser reports mistakes; this only needs to know where names,
 //! numbers, strings, comments and brackets are, for the validator (is the
-//! input complete?), the highlighter, `let` bindings and `:show`.
+//! input complete?), the highlighter and `:show`.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -42,6 +42,8 @@ pub const KEYWORDS: &[&str] = &[
 const OPERATORS: &[&str] = &["..=", "=>", "..", "==", "!=", "<=", ">=", "<<", ">>"];
 
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
+    #[cfg(test)]
+    LEXED.with(|n| n.set(n.get() + text.len()));
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -68,7 +70,9 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
             let mut closed = false;
             while i < bytes.len() {
                 match bytes[i] {
-                    b'\\' => i += 2,
+                    // An escape, but never of the line break: a token
+                    // ends with its line, so lines can be read one by one.
+                    b'\\' if bytes.get(i + 1) != Some(&b'\n') => i += 2,
                     b'"' => {
                         i += 1;
                         closed = true;
@@ -106,105 +110,129 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many bytes `tokens` has read on this thread, for tests that
+    /// count work.
+    pub static LEXED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether the input is a complete entry (see `Completeness`).
+#[cfg(test)]
+pub fn is_complete(text: &str) -> bool {
+    Completeness::of(text).is_complete()
+}
+
 /// Whether the input is a complete entry, or the user is still typing it:
 /// a bracket is open, a string is open, the last token leaves an
 /// expression unfinished (an operator, `=`, `=>`, `,`, `if`, `then`, ...),
 /// or a definition has not reached its `;` or closing `}`. An empty last
 /// line always ends the entry, so a forgotten `;` cannot trap the user.
-pub fn is_complete(text: &str) -> bool {
-    if let Some((_, last_line)) = text.rsplit_once('\n') {
-        if last_line.trim().is_empty() {
-            return true;
-        }
-    }
-    let toks: Vec<Token> = tokens(text)
-        .into_iter()
-        .filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment))
-        .collect();
-    let mut depth: i64 = 0;
-    for t in &toks {
-        match t.text {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => depth -= 1,
-            _ => {}
-        }
-        if let Kind::Str { closed: false } = t.kind {
-            return false;
-        }
-    }
-    if depth > 0 {
-        return false;
-    }
-    let Some(last) = toks.last() else {
-        return true;
-    };
-    let unfinished = matches!(
-        last.text,
-        "=" | "=>"
-            | ","
-            | "+"
-            | "-"
-            | "*"
-            | "/"
-            | "%"
-            | "^"
-            | "|"
-            | "&"
-            | "<<"
-            | ">>"
-            | "=="
-            | "!="
-            | "<"
-            | ">"
-            | "<="
-            | ">="
-            | ".."
-            | "..="
-            | ":"
-            | "if"
-            | "then"
-            | "else"
-            | "and"
-            | "or"
-            | "not"
-            | "in"
-            | "for"
-    );
-    if unfinished {
-        return false;
-    }
-    // A definition ends with `;` or with the `}` of a rules body.
-    let first = toks[0].text;
-    if matches!(first, "game" | "fn" | "const" | "claim") {
-        return last.text == ";" || last.text == "}";
-    }
-    true
+///
+/// What this needs to know is gathered line by line: no token runs past
+/// the end of its line, so each line is read once however many follow.
+#[derive(Default)]
+pub struct Completeness {
+    lines: usize,
+    last_line_blank: bool,
+    /// Brackets opened and not yet closed.
+    depth: i64,
+    /// Whether some line ends inside a string.
+    open_string: bool,
+    /// The first and the last token that is neither space nor comment.
+    first: Option<String>,
+    last: Option<String>,
 }
 
-/// Replaces every name bound by `let` with its value, in brackets. Names
-/// inside strings and comments, names being called and names after a
-/// `.` are left alone.
-pub fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let toks = tokens(text);
-    let mut out = String::with_capacity(text.len());
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind == Kind::Ident {
-            let called = toks[i + 1..]
-                .iter()
-                .find(|t| t.kind != Kind::Space)
-                .is_some_and(|t| t.text == "(");
-            if !called {
-                if let Some(value) = lookup(t.text) {
-                    out.push('(');
-                    out.push_str(&value);
-                    out.push(')');
-                    continue;
-                }
-            }
+impl Completeness {
+    /// What is known of a whole entry.
+    pub fn of(text: &str) -> Completeness {
+        let mut entry = Completeness::default();
+        for line in text.split('\n') {
+            entry.push_line(line);
         }
-        out.push_str(t.text);
+        entry
     }
-    out
+
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        self.last_line_blank = line.trim().is_empty();
+        let mut last = None;
+        for t in tokens(line) {
+            match t.kind {
+                Kind::Space | Kind::Comment => continue,
+                Kind::Str { closed: false } => self.open_string = true,
+                _ => {}
+            }
+            match t.text {
+                "(" | "[" | "{" => self.depth += 1,
+                ")" | "]" | "}" => self.depth -= 1,
+                _ => {}
+            }
+            if self.first.is_none() {
+                self.first = Some(t.text.to_string());
+            }
+            last = Some(t.text);
+        }
+        if let Some(last) = last {
+            self.last = Some(last.to_string());
+        }
+    }
+
+    pub fn is_complete(&self) -> bool {
+        if self.lines > 1 && self.last_line_blank {
+            return true;
+        }
+        if self.open_string || self.depth > 0 {
+            return false;
+        }
+        let Some(last) = self.last.as_deref() else {
+            return true;
+        };
+        let unfinished = matches!(
+            last,
+            "=" | "=>"
+                | ","
+                | "+"
+                | "-"
+                | "*"
+                | "/"
+                | "%"
+                | "^"
+                | "|"
+                | "&"
+                | "<<"
+                | ">>"
+                | "=="
+                | "!="
+                | "<"
+                | ">"
+                | "<="
+                | ">="
+                | ".."
+                | "..="
+                | ":"
+                | "if"
+                | "then"
+                | "else"
+                | "and"
+                | "or"
+                | "not"
+                | "in"
+                | "for"
+        );
+        if unfinished {
+            return false;
+        }
+        // A definition ends with `;` or with the `}` of a rules body.
+        if matches!(
+            self.first.as_deref(),
+            Some("game" | "fn" | "const" | "claim")
+        ) {
+            return last == ";" || last == "}";
+        }
+        true
+    }
 }
 
 /// The whole definition whose name is at byte `name_start` of `source`:
@@ -215,8 +243,10 @@ pub fn definition_at(source: &str, name_start: usize) -> Option<&str> {
     // The keyword is the last word before the name.
     let keyword_start = before
         .trim_end()
-        .rfind(|c: char| c.is_whitespace())
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let mut start = before[..keyword_start].rfind('\n').map_or(0, |i| i + 1);
     // Comment lines directly above belong to the definition.
     while start > 0 {
@@ -293,15 +323,6 @@ mod tests {
     }
 
     #[test]
-    fn bindings_are_substituted_as_whole_names() {
-        let lookup = |n: &str| (n == "p").then(|| "Heap(3)".to_string());
-        assert_eq!(
-            substitute("p + pp + p(1) + \"p\"", lookup),
-            "(Heap(3)) + pp + p(1) + \"p\""
-        );
-    }
-
-    #[test]
     fn a_definition_is_found_from_its_name() {
         let src = "// one heap\ngame Heap(n: nat) {\n  move take(k in 1..=n) => Heap(n - k);\n}\nconst S = {1, 2};\n";
         let name = src.find("Heap").unwrap_or(0);
@@ -311,5 +332,9 @@ mod tests {
         );
         let s = src.find("S =").unwrap_or(0);
         assert_eq!(definition_at(src, s), Some("const S = {1, 2};"));
+        // Whitespace of several bytes before the keyword.
+        let src = "const S = \"a\u{3000}b\";game X = Heap(1);";
+        let x = src.find("X =").unwrap_or(0);
+        assert_eq!(definition_at(src, x), Some(src));
     }
 }

@@ -25,7 +25,6 @@ use super::query::report;
 use super::{Failed, Options, Output};
 use crate::session::Session;
 use helper::{Names, ReplHelper};
-use indexmap::IndexMap;
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
 use rustyline::{Config, Editor};
@@ -47,8 +46,6 @@ pub struct Repl {
     files: Vec<(String, String)>,
     /// Definitions typed at the prompt, replayed by `:reload`.
     typed: Vec<String>,
-    /// `let` bindings: each name and the value it stands for, as text.
-    bindings: IndexMap<String, String>,
     /// What completion offers; refreshed after every entry.
     names: Rc<RefCell<Names>>,
 }
@@ -93,14 +90,17 @@ impl<R: BufRead> Input for Script<R> {
         if self.echo {
             out.line(format!("{prompt}{first}").trim_end());
         }
+        let mut completeness = lex::Completeness::default();
+        completeness.push_line(&first);
         let mut entry = first;
-        while !lex::is_complete(&entry) {
+        while !completeness.is_complete() {
             let Some(Ok(next)) = self.lines.next() else {
                 break;
             };
             if self.echo {
                 out.line(format!("{MORE}{next}").trim_end());
             }
+            completeness.push_line(&next);
             entry.push('\n');
             entry.push_str(&next);
         }
@@ -235,7 +235,6 @@ impl Repl {
             max_states: opts.max_states,
             files: Vec::new(),
             typed: Vec::new(),
-            bindings: IndexMap::new(),
             names: Rc::new(RefCell::new(Names::default())),
         };
         repl.refresh_names();
@@ -250,7 +249,8 @@ impl Repl {
         names
             .callables
             .extend(program.consts.iter().map(|c| c.name.clone()));
-        names.bindings = self.bindings.keys().cloned().collect();
+        names.callables.sort_unstable();
+        names.bindings = self.session.bindings.keys().cloned().collect();
     }
 }
 
@@ -348,5 +348,35 @@ pub fn run(opts: &Options, files: &[String], echo: bool, out: &mut Output) -> Re
         Ok(())
     } else {
         Err(Failed::Diagnostic)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long entry piped in line by line is lexed once: the check for
+    /// whether it goes on reads each new line, not the whole entry again
+    /// at every line, which made reading it take time growing with the
+    /// square of its length.
+    #[test]
+    fn a_long_multi_line_entry_is_lexed_once() {
+        let line = format!("{}\n", "1, ".repeat(33));
+        let entry = format!("[{}1]", line.repeat(2_000));
+        let script = format!("{entry}\nvalue 1\n");
+        let mut input = Script {
+            lines: std::io::Cursor::new(script.as_bytes()).lines(),
+            echo: false,
+        };
+        let mut out = Output::silent();
+        let before = lex::LEXED.with(|n| n.get());
+        let Line::Entry(read) = input.read(PROMPT, &mut out) else {
+            panic!("the entry is read");
+        };
+        let lexed = lex::LEXED.with(|n| n.get()) - before;
+        assert_eq!(read, entry);
+        assert!(entry.len() > 200_000);
+        assert!(lexed <= entry.len(), "{lexed} bytes lexed");
+        assert!(matches!(input.read(PROMPT, &mut out), Line::Entry(e) if e == "value 1"));
     }
 }

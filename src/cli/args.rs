@@ -1,0 +1,73 @@
+//! Value parsers for the numeric options. Each refuses what the option
+//! cannot mean, so that clap reports it as bad usage (exit 2) instead of a
+//! command quietly reading it as "no limit" or "every time".
+
+use std::time::Duration;
+
+/// The longest duration an option accepts, in seconds: about 31 years,
+/// far beyond any run, and small enough that a deadline counted in
+/// milliseconds cannot overflow.
+pub const MAX_SECONDS: u64 = 1_000_000_000;
+
+/// A number of seconds greater than 0 and at most `MAX_SECONDS`, such as
+/// `60` or `0.5`.
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    let refused = || {
+        format!("expected a number of seconds greater than 0 and at most {MAX_SECONDS}, such as 60 or 0.5")
+    };
+    let seconds: f64 = text.trim().parse().map_err(|_| refused())?;
+    // Written so that NaN fails too.
+    if !(seconds > 0.0 && seconds <= MAX_SECONDS as f64) {
+        return Err(refused());
+    }
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err(refused()),
+    }
+}
+
+/// A count of at least 1, such as a limit on positions.
+pub fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {}", usize::MAX)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_must_be_finite_positive_and_in_range() {
+        assert_eq!(seconds("60"), Ok(Duration::from_secs(60)));
+        assert_eq!(seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(seconds("1000000000"), Ok(Duration::from_secs(MAX_SECONDS)));
+        for bad in [
+            "0",
+            "-1",
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "infinity",
+            "1e30",
+            "99999999999999999999",
+            "1000000000.5",
+            "1e-300",
+            "",
+            "ten",
+        ] {
+            assert!(seconds(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn counts_start_at_one() {
+        assert_eq!(at_least_one("1"), Ok(1));
+        assert_eq!(at_least_one("500"), Ok(500));
+        for bad in ["0", "-1", "1.5", "", "many", "99999999999999999999999"] {
+            assert!(at_least_one(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}
