@@ -64,7 +64,12 @@ fn a_rewrite_that_falls_off_names_the_guard_that_stopped_it() {
         &s,
         &format!("the heap-rule reader stopped at `a != n - a` ({file}:3:28): a condition"),
     );
-    // The compiled search turns it down too, for its sum of two heaps.
+    // The compiled search and the lowered code turn it down too, for its
+    // sum of two heaps.
+    assert_has(
+        &s,
+        &format!("the lowered code stopped at `Grundy(a) + Grundy(n - a)` ({file}:3:42): a result"),
+    );
     assert_has(
         &s,
         &format!("the compiled search of packed keys stopped at `Grundy(a) + Grundy(n - a)` ({file}:3:42)"),
@@ -81,7 +86,16 @@ fn an_alias_names_the_alias_and_the_set_parameter_behind_it() {
             "the heap-rule reader stopped at `Subtract({{1, 3, 4}}, n)` ({file}:5:20): an alias"
         ),
     );
-    assert_has(&s, "stats: Subtract ran on the reference interpreter");
+    // Its rules are all lowered: the guard is arithmetic, the result one
+    // position.
+    assert_has(
+        &s,
+        "stats: Subtract ran on the reference interpreter, every rule as lowered code",
+    );
+    assert!(
+        !s.contains("Sub ran on the reference interpreter, every"),
+        "{s}"
+    );
     assert_has(
         &s,
         &format!("stopped at `s` ({file}:2:15): a parameter of type {{nat}}"),

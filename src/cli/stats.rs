@@ -5,6 +5,8 @@
 //! game ran on, and what stopped a faster one, with where it is written.
 
 use super::Output;
+use crate::eval::engine::Path;
+use crate::eval::ir::GameKind;
 use crate::session::Session;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -67,14 +69,20 @@ pub fn report(start: &Start, session: &Session, out: &mut Output) {
 fn engines(session: &Session) -> Vec<String> {
     let mut lines = Vec::new();
     for entry in &session.interp.engines.entries {
-        let name = session
-            .interp
-            .program
-            .games
-            .get(entry.game as usize)
-            .map_or("?", |g| g.name.as_str());
-        lines.push(format!("stats: {name} ran on {}", entry.path.describe()));
-        for (by, why) in &entry.declined {
+        let game = session.interp.program.games.get(entry.game as usize);
+        let name = game.map_or("?", |g| g.name.as_str());
+        let has_rules = game.is_some_and(|g| matches!(g.kind, GameKind::Rules { .. }));
+        let mut declined = entry.declined.clone();
+        let mut path = entry.path.describe();
+        if entry.path == Path::Interpreter {
+            let unlowered = session.interp.unlowered(entry.game);
+            if unlowered.is_empty() && has_rules {
+                path.push_str(", every rule as lowered code");
+            }
+            declined.extend(unlowered.into_iter().map(|why| ("the lowered code", why)));
+        }
+        lines.push(format!("stats: {name} ran on {path}"));
+        for (by, why) in &declined {
             lines.push(format!(
                 "stats:   {by} stopped at {} ({}): {}",
                 quoted(session, why.span),
