@@ -149,3 +149,20 @@ fn without_stats_nothing_is_said() {
     ]);
     assert!(!s.contains("ran on"), "{s}");
 }
+
+#[test]
+fn a_position_that_does_not_pack_is_named_with_its_game() {
+    let text = "game Walk(x: int) {\n  move left() if x > -3 => Walk(x - 1);\n}\n";
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines-walk.game");
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    let file = path.to_str().expect("a UTF-8 path");
+    let s = stats_of(&["value", file, "Walk(-1)", "--stats"]);
+    assert_has(
+        &s,
+        "stats: Walk ran on the reference interpreter, every rule as lowered code",
+    );
+    assert_has(
+        &s,
+        &format!("stopped at `Walk` ({file}:1:6): a position that does not pack"),
+    );
+}

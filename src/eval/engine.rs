@@ -116,11 +116,4 @@ impl EngineLog {
             }
         }
     }
-
-    /// Whether `game` has run on anything but the interpreter.
-    pub fn has_faster(&self, game: u32) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.game == game && e.path != Path::Interpreter)
-    }
 }

@@ -34,6 +34,9 @@ pub enum Compact {
     Fused,
 }
 
+/// How `--stats` names this engine.
+const COMPILED: &str = "the compiled search of packed keys";
+
 /// A game's rules compiled for one layout, ready to list options of keys.
 pub struct CompactGame {
     layout: Layout,
@@ -76,11 +79,20 @@ impl Interp {
                 self.engines.record(g, Path::CompiledSearch, Vec::new());
                 Some(found)
             }
-            // The rules compile, but this position does not fit a key.
-            Ok(None) => None,
+            Ok(None) => {
+                let span = self.program.games.get(g as usize).map(|game| game.span);
+                let why = Unsupported::new(
+                    "a position that does not pack into a key of at most 63 bits (its numbers \
+                     must be natural, and small enough together)",
+                    span.unwrap_or_default(),
+                );
+                self.engines
+                    .record(g, Path::Interpreter, vec![(COMPILED, why)]);
+                None
+            }
             Err(why) => {
-                let by = "the compiled search of packed keys";
-                self.engines.record(g, Path::Interpreter, vec![(by, why)]);
+                self.engines
+                    .record(g, Path::Interpreter, vec![(COMPILED, why)]);
                 None
             }
         }
