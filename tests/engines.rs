@@ -18,6 +18,14 @@ fn stats_of(args: &[&str]) -> String {
     stderr
 }
 
+/// A game file written for one test, by name.
+fn scratch(name: &str, text: &str) -> String {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("engines-{name}.game"));
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
 fn assert_has(stderr: &str, wanted: &str) {
     assert!(
         stderr.contains(wanted),
@@ -130,9 +138,8 @@ fn a_grid_parameter_is_named_as_what_stops_the_compiled_search() {
 #[test]
 fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
     let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and count(board, \"X\") < 2 => Row(set_at(board, i, \"X\"));\n}\n";
-    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines-row.game");
-    std::fs::write(&path, text).expect("the scratch file can be written");
-    let file = path.to_str().expect("a UTF-8 path");
+    let file = scratch("row", text);
+    let file = file.as_str();
     let s = stats_of(&["value", file, "Row(\"....\")", "--stats"]);
     assert_has(&s, "stats: Row ran on the reference interpreter");
     assert_has(&s, &format!("stopped at `count(board, \"X\")` ({file}:2:57): an expression the compiled search cannot compute"));
@@ -153,9 +160,8 @@ fn without_stats_nothing_is_said() {
 #[test]
 fn a_position_that_does_not_pack_is_named_with_its_game() {
     let text = "game Walk(x: int) {\n  move left() if x > -3 => Walk(x - 1);\n}\n";
-    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines-walk.game");
-    std::fs::write(&path, text).expect("the scratch file can be written");
-    let file = path.to_str().expect("a UTF-8 path");
+    let file = scratch("walk", text);
+    let file = file.as_str();
     let s = stats_of(&["value", file, "Walk(-1)", "--stats"]);
     assert_has(
         &s,
