@@ -4,8 +4,9 @@
 # from the language guide) is timed with `grundy table FILE GAME --upto N
 # --no-shortcut` against the same game's fastest form in bench/games/, in
 # the same run, and one table shows each with its seconds, its ratio to the
-# fastest form and its positions (heaps) a second. Each rewrite's values
-# are compared with the fastest form's before its time is shown.
+# fastest form, its positions (heaps) a second and the engines `--stats`
+# says ran it. Each rewrite's values are compared with the fastest form's
+# before its time is shown.
 #
 # With --search it also times the general-search games (Cram, Chomp as a
 # grid and as column heights, Wythoff, Mock Turtles, Treblecross, Moore's
@@ -89,13 +90,22 @@ per_second() {
 
 # --- heap games ---------------------------------------------------------------
 heap_rows="$out/heaps.rows"
-echo "game|form|N|seconds|ratio to fastest|heaps/s" > "$heap_rows"
+echo "game|form|N|seconds|ratio to fastest|heaps/s|engine (--stats)" > "$heap_rows"
 declare -A fastest_secs=()
 
-# time_table KEY FILE GAME: times the table to $upto; sets $secs.
+# time_table KEY FILE GAME: times the table to $upto; sets $secs, and
+# $engine to the engines --stats named, shortened ("Game: path, ...").
 time_table() {
   local key="$1" file="$2" game="$3"
-  measure "$key" "$out/$key.txt" "$grundy_bin" table "$file" "$game" --upto "$upto" --no-shortcut
+  measure "$key" "$out/$key.txt" "$grundy_bin" table "$file" "$game" --upto "$upto" --no-shortcut --stats
+  engine=$(awk '/^stats: [^ ]+ ran on / {
+      name = $2; sub(/^stats: [^ ]+ ran on (the )?/, "")
+      if (sub(/heap kernel \(octal /, "kernel ")) sub(/\)$/, "")
+      sub(/heap kernel \(rules read as take-and-break moves\)/, "kernel (rules)")
+      sub(/heap-rule reader/, "reader"); sub(/compiled search of packed keys/, "compiled")
+      sub(/reference interpreter, every rule as lowered code/, "interpreter (lowered)"); sub(/reference interpreter/, "interpreter")
+      line = line (line ? ", " : "") name ": " $0 }
+    END { print line }' "$out/$key.txt.err" 2>/dev/null || true)
 }
 
 if [ "$heaps" = 1 ]; then
@@ -107,7 +117,7 @@ if [ "$heaps" = 1 ]; then
       note "$form ($form_game) to $upto"
       time_table "$ref" "$games/$form" "$form_game"
       fastest_secs[$ref]="$secs"
-      echo "$form_game|$form (fastest form)|$upto|$secs|1.00|$(per_second $((upto + 1)) "$secs")" >> "$heap_rows"
+      echo "$form_game|$form (fastest form)|$upto|$secs|1.00|$(per_second $((upto + 1)) "$secs")|$engine" >> "$heap_rows"
     fi
     key="rewrite-${rewrite%.game}"
     note "$rewrite ($game) to $upto"
@@ -117,7 +127,7 @@ if [ "$heaps" = 1 ]; then
       note "  $rewrite: its values differ from $form's (see $out/$key.txt)"
       secs="mismatch"; status=1
     fi
-    echo "$form_game|$rewrite|$upto|$secs|$(ratio "$secs" "${fastest_secs[$ref]}")|$(per_second $((upto + 1)) "$secs")" >> "$heap_rows"
+    echo "$form_game|$rewrite|$upto|$secs|$(ratio "$secs" "${fastest_secs[$ref]}")|$(per_second $((upto + 1)) "$secs")|$engine" >> "$heap_rows"
   done < "$games/rewrites/forms.txt"
 fi
 
@@ -144,7 +154,8 @@ time_search() {
   local name="$1" file="$2" position="$3" key
   key="search-$(echo "$name" | tr -c 'a-zA-Z0-9\n' '-')"
   note "$name: $position"
-  measure "$key" "$out/$key.txt" "$grundy_bin" value "$games/$file" "$position" --stats
+  measure "$key" "$out/$key.txt" "$grundy_bin" value "$games/$file" "$position" --stats \
+    --max-states 2000000000
   local searched="-" rate="-" bytes="-"
   if is_number "$secs" && [ -s "$out/$key.txt.err" ]; then
     read -r searched rate bytes < <(awk '/^stats:/ {
