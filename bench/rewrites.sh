@@ -11,7 +11,8 @@
 # With --search it also times the general-search games (Cram, Chomp as a
 # grid and as column heights, Wythoff, Mock Turtles, Treblecross, Moore's
 # Nim) with `grundy value FILE POSITION --stats`, and shows the positions
-# searched, positions a second and bytes a stored position from --stats.
+# searched, positions a second, bytes a stored position and the engines,
+# from --stats.
 #
 #   bench/rewrites.sh                 # N = 4000, one run each
 #   bench/rewrites.sh --quick         # N = 500: a few seconds once built
@@ -93,19 +94,25 @@ heap_rows="$out/heaps.rows"
 echo "game|form|N|seconds|ratio to fastest|heaps/s|engine (--stats)" > "$heap_rows"
 declare -A fastest_secs=()
 
-# time_table KEY FILE GAME: times the table to $upto; sets $secs, and
-# $engine to the engines --stats named, shortened ("Game: path, ...").
-time_table() {
-  local key="$1" file="$2" game="$3"
-  measure "$key" "$out/$key.txt" "$grundy_bin" table "$file" "$game" --upto "$upto" --no-shortcut --stats
-  engine=$(awk '/^stats: [^ ]+ ran on / {
+# engines_of ERRFILE: the engines --stats named in ERRFILE, shortened
+# ("Game: path, ...").
+engines_of() {
+  awk '/^stats: [^ ]+ ran on / {
       name = $2; sub(/^stats: [^ ]+ ran on (the )?/, "")
       if (sub(/heap kernel \(octal /, "kernel ")) sub(/\)$/, "")
       sub(/heap kernel \(rules read as take-and-break moves\)/, "kernel (rules)")
       sub(/heap-rule reader/, "reader"); sub(/compiled search of packed keys/, "compiled")
       sub(/reference interpreter, every rule as lowered code/, "interpreter (lowered)"); sub(/reference interpreter/, "interpreter")
       line = line (line ? ", " : "") name ": " $0 }
-    END { print line }' "$out/$key.txt.err" 2>/dev/null || true)
+    END { print line }' "$1" 2>/dev/null || true
+}
+
+# time_table KEY FILE GAME: times the table to $upto; sets $secs, and
+# $engine to the engines that ran it.
+time_table() {
+  local key="$1" file="$2" game="$3"
+  measure "$key" "$out/$key.txt" "$grundy_bin" table "$file" "$game" --upto "$upto" --no-shortcut --stats
+  engine=$(engines_of "$out/$key.txt.err")
 }
 
 if [ "$heaps" = 1 ]; then
@@ -133,7 +140,7 @@ fi
 
 # --- general search -----------------------------------------------------------
 search_rows="$out/search.rows"
-echo "game|position|seconds|positions searched|positions/s|bytes/position" > "$search_rows"
+echo "game|position|seconds|positions searched|positions/s|bytes/position|engine (--stats)" > "$search_rows"
 
 # board ROWS COLUMNS: a grid of empty cells, as the language writes it.
 board() {
@@ -162,7 +169,7 @@ time_search() {
       s = $2; r = $8; sub(/\(/, "", r); b = $0; sub(/.*\(/, "", b); sub(/ bytes\/position.*/, "", b)
       print s, r, b }' "$out/$key.txt.err" | tail -n 1) || true
   fi
-  echo "$name|$position|$secs|${searched:--}|${rate:--}|${bytes:--}" >> "$search_rows"
+  echo "$name|$position|$secs|${searched:--}|${rate:--}|${bytes:--}|$(engines_of "$out/$key.txt.err")" >> "$search_rows"
 }
 
 if [ "$search" = 1 ]; then
