@@ -165,7 +165,7 @@ time_search() {
     --max-states 2000000000
   local searched="-" rate="-" bytes="-"
   if is_number "$secs" && [ -s "$out/$key.txt.err" ]; then
-    read -r searched rate bytes < <(awk '/^stats:/ {
+    read -r searched rate bytes < <(awk '/^stats: [0-9]+ positions searched/ {
       s = $2; r = $8; sub(/\(/, "", r); b = $0; sub(/.*\(/, "", b); sub(/ bytes\/position.*/, "", b)
       print s, r, b }' "$out/$key.txt.err" | tail -n 1) || true
   fi
