@@ -98,7 +98,7 @@ impl Report {
 }
 
 /// `file:line:column` of the start of a span.
-fn location(sources: &Sources, span: Span) -> String {
+pub fn location(sources: &Sources, span: Span) -> String {
     let Some(source) = sources.try_get(span.source) else {
         return "an unknown place".into();
     };

@@ -77,6 +77,14 @@ game Take(n: nat) {
 game Below(n: nat) {
   move down(k in 1..=2) => Below(n - k);
 }
+
+// Take again, with a second number written anew by every move (so it is a
+// field of the key, not held aside): from Wide(300, 2^46) the keys have 56
+// bits, past the dense tables, and values past 252 no longer fit the
+// packed table's slots beside the key.
+game Wide(n: nat, pad: nat) {
+  move take(k in 1..=n) => Wide(n - k, pad + 0);
+}
 "##;
 
 const STARTS: &[&str] = &[
@@ -106,6 +114,10 @@ const STARTS: &[&str] = &[
     "Bad([1, 2, 3])",
     "Below(5)",
     "Take(300)",
+    // Keys past 24 bits, in the packed table, which grows on the way.
+    "Domino(\"..........#..........#########\")",
+    "Treble(\"....O....O....\")",
+    "Wide(300, 70368744177664)",
 ];
 
 /// The value of each position, or its error, in a fresh session searching
@@ -199,6 +211,9 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Rect([4, 5])",
         "Take(300)",
         "Lower([3, 4, 5], [0, 2])",
+        "Domino(\"..........#..........#########\")",
+        "Treble(\"....O....O....\")",
+        "Wide(300, 70368744177664)",
     ] {
         let mut session = session_with(GAMES);
         let parts = session.position(start).expect("a position");

@@ -46,7 +46,7 @@ pub fn value(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
-    let started = super::stats::start(&session);
+    let started = super::stats::start(&mut session);
     let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
     super::stats::report(&started, &session, out);
     if json {
@@ -67,7 +67,7 @@ pub fn outcome(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
-    let started = super::stats::start(&session);
+    let started = super::stats::start(&mut session);
     let next_wins = if misere {
         session.misere_wins(&pos)
     } else {

@@ -1,9 +1,12 @@
-//! `--stats`: after a value or outcome search, how many positions the
-//! search stored, how fast, and how many bytes each stored position costs
-//! (the memo, the interner and the tables of games searched as packed
-//! keys, counted from what they hold).
+//! `--stats`: after a value or outcome search (or a table), how many
+//! positions the search stored, how fast, and how many bytes each stored
+//! position costs (the memo, the interner and the tables of games searched
+//! as packed keys, counted from what they hold); then which engine each
+//! game ran on, and what stopped a faster one, with where it is written.
 
 use super::Output;
+use crate::eval::engine::Path;
+use crate::eval::ir::GameKind;
 use crate::session::Session;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -27,7 +30,8 @@ fn stored(session: &Session) -> usize {
     session.interp.positions.len() + session.interp.solver.dense_positions()
 }
 
-pub fn start(session: &Session) -> Start {
+pub fn start(session: &mut Session) -> Start {
+    session.interp.engines.clear();
     Start {
         at: Instant::now(),
         positions: stored(session),
@@ -55,4 +59,52 @@ pub fn report(start: &Start, session: &Session, out: &mut Output) {
          {stored} stored in {} bytes ({per_position:.1} bytes/position: interner {interner}, memo {memo})",
         interner + memo
     ));
+    for line in engines(session) {
+        out.note(line);
+    }
+}
+
+/// One line per game and engine it ran on, each followed by what turned the
+/// faster engines down.
+fn engines(session: &Session) -> Vec<String> {
+    let mut lines = Vec::new();
+    for entry in &session.interp.engines.entries {
+        let game = session.interp.program.games.get(entry.game as usize);
+        let name = game.map_or("?", |g| g.name.as_str());
+        let has_rules = game.is_some_and(|g| matches!(g.kind, GameKind::Rules { .. }));
+        let mut declined = entry.declined.clone();
+        let mut path = entry.path.describe();
+        if entry.path == Path::Interpreter {
+            let unlowered = session.interp.unlowered(entry.game);
+            if unlowered.is_empty() && has_rules {
+                path.push_str(", every rule as lowered code");
+            }
+            declined.extend(unlowered.into_iter().map(|why| ("the lowered code", why)));
+        }
+        lines.push(format!("stats: {name} ran on {path}"));
+        for (by, why) in &declined {
+            lines.push(format!(
+                "stats:   {by} stopped at {} ({}): {}",
+                quoted(session, why.span),
+                crate::diagnostic::location(&session.sources, why.span),
+                why.what
+            ));
+        }
+    }
+    lines
+}
+
+/// The text of a span, on one line and cut short, in backquotes.
+fn quoted(session: &Session, span: crate::source::Span) -> String {
+    const MOST: usize = 60;
+    let text = session
+        .sources
+        .try_get(span.source)
+        .and_then(|s| s.text.get(span.start as usize..span.end as usize))
+        .unwrap_or("");
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("`{} ...`", &one_line[..cut]),
+        None => format!("`{one_line}`"),
+    }
 }

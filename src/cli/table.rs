@@ -32,7 +32,9 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
     let g = session
         .heap_game(args.game)
         .map_err(|e| report(&session, out, e))?;
+    let started = super::stats::start(&mut session);
     let table = compute(&mut session, g, &args, out).map_err(|e| report(&session, out, e))?;
+    super::stats::report(&started, &session, out);
     if let Some(kind) = table.stopped.clone() {
         let how_far = match table.values.len() {
             0 => format!("{}: stopped before g(0)", args.game),

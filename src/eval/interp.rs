@@ -84,6 +84,8 @@ pub struct Interp {
     pub lowering: bool,
     /// Whether value searches pack positions into keys where they can.
     pub compact: super::Compact,
+    /// Which engine each game ran on, and why faster ones turned it down.
+    pub engines: super::engine::EngineLog,
 }
 
 impl Default for Interp {
@@ -99,6 +101,7 @@ impl Default for Interp {
             lowered: LoweredState::default(),
             lowering: true,
             compact: super::Compact::default(),
+            engines: super::engine::EngineLog::default(),
         }
     }
 }

@@ -16,6 +16,7 @@
 //! evaluates the same expression the ordinary way and reports what it finds.
 
 use super::builtins::Builtin;
+use super::engine::{Compiled, OrUnsupported, Unsupported};
 use super::ir::{CompIr, GameIr, GameKind, Ir, IrKind, Program};
 use super::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -128,6 +129,8 @@ pub struct RuleCode {
 pub struct GameCode {
     pub lose: Option<Truth>,
     pub rules: Vec<RuleCode>,
+    /// The conditions and results left to the interpreter, and why.
+    pub unlowered: Vec<Unsupported>,
     /// The slots the rules' frame needs: the game's own, and those of the
     /// helpers inlined.
     pub frame_size: usize,
@@ -159,9 +162,9 @@ impl Lowered {
                 .functions
                 .iter()
                 .map(|f| FnCode {
-                    num: lower.num(&f.body),
-                    truth: lower.truth(&f.body),
-                    list: lower.list(&f.body),
+                    num: lower.num(&f.body).ok(),
+                    truth: lower.truth(&f.body).ok(),
+                    list: lower.list(&f.body).ok(),
                 })
                 .collect();
             functions = again;
@@ -187,16 +190,17 @@ impl Lowered {
     }
 }
 
+/// The code, or `None` with the reason noted.
+fn kept<T>(code: Compiled<T>, unlowered: &mut Vec<Unsupported>) -> Option<T> {
+    code.map_err(|why| unlowered.push(why)).ok()
+}
+
 /// A one-byte ASCII string literal.
 fn ascii_char(ir: &Ir) -> Option<u8> {
     match &ir.kind {
         IrKind::Lit(Value::Str(s)) if s.len() == 1 && s.is_ascii() => Some(s.as_bytes()[0]),
         _ => None,
     }
-}
-
-fn boxed<T>(x: Option<T>) -> Option<Box<T>> {
-    x.map(Box::new)
 }
 
 /// Lowers expressions, knowing the shapes helper bodies were lowered to.
@@ -224,22 +228,29 @@ impl Lower<'_> {
         }
     }
 
-    fn local(&self, ir: &Ir) -> Option<u32> {
+    fn local(&self, ir: &Ir) -> Compiled<u32> {
         match ir.kind {
-            IrKind::Local(slot) => Some(self.slot(slot)),
-            _ => None,
+            IrKind::Local(slot) => Ok(self.slot(slot)),
+            _ => Err(Unsupported::new(VARIABLES, ir.span)),
         }
     }
 
     /// `f(args...)` whose arguments are all variables, with `f`'s body
     /// lowered in place as a list: its parameters read the variables
     /// passed, and its own variables get fresh slots of the frame.
-    fn inline_list(&self, f: u32, args: &[Ir]) -> Option<NumList> {
-        let func = self.program.functions.get(f as usize)?;
+    fn inline_list(&self, call: &Ir, f: u32, args: &[Ir]) -> Compiled<NumList> {
+        let func = self
+            .program
+            .functions
+            .get(f as usize)
+            .or_unsupported(LISTS, call.span)?;
         if self.inlined >= MAX_INLINED || func.params.len() != args.len() {
-            return None;
+            return Err(Unsupported::new(LISTS, call.span));
         }
-        let mut slots: Vec<u32> = args.iter().map(|a| self.local(a)).collect::<Option<_>>()?;
+        let mut slots: Vec<u32> = args
+            .iter()
+            .map(|a| self.local(a))
+            .collect::<Compiled<_>>()?;
         let base = self.frame.get();
         let own = func.frame_size.saturating_sub(args.len()) as u32;
         slots.extend(base..base + own);
@@ -258,22 +269,31 @@ impl Lower<'_> {
             .zip(&slots)
             .map(|(p, &s)| (s, p.ty.clone()))
             .collect();
-        Some(NumList::Inlined(checks, Box::new(body)))
+        Ok(NumList::Inlined(checks, Box::new(body)))
     }
 
     fn game(&self, program: &Program, g: &GameIr) -> GameCode {
         let GameKind::Rules { moves, lose, .. } = &g.kind else {
             return GameCode::default();
         };
+        let mut unlowered = Vec::new();
+        let lose = lose
+            .as_ref()
+            .and_then(|x| kept(self.truth(x), &mut unlowered));
+        let rules = moves
+            .iter()
+            .map(|m| RuleCode {
+                guard: m
+                    .guard
+                    .as_ref()
+                    .and_then(|x| kept(self.truth(x), &mut unlowered)),
+                result: kept(self.position(program, &m.result), &mut unlowered),
+            })
+            .collect();
         GameCode {
-            lose: lose.as_ref().and_then(|x| self.truth(x)),
-            rules: moves
-                .iter()
-                .map(|m| RuleCode {
-                    guard: m.guard.as_ref().and_then(|x| self.truth(x)),
-                    result: self.position(program, &m.result),
-                })
-                .collect(),
+            lose,
+            rules,
+            unlowered,
             // Set by the caller once every rule is lowered.
             frame_size: 0,
         }
@@ -281,11 +301,14 @@ impl Lower<'_> {
 
     /// A position made by a game call, for a game whose positions are its own
     /// (not a game standing for a sum, which the interpreter expands).
-    fn position(&self, program: &Program, ir: &Ir) -> Option<(u32, Vec<Arg>)> {
+    fn position(&self, program: &Program, ir: &Ir) -> Compiled<(u32, Vec<Arg>)> {
         let IrKind::MakePos(g, args) = &ir.kind else {
-            return None;
+            return Err(Unsupported::new(POSITIONS, ir.span));
         };
-        let game = program.games.get(*g as usize)?;
+        let game = program
+            .games
+            .get(*g as usize)
+            .or_unsupported(POSITIONS, ir.span)?;
         let own_positions = match &game.kind {
             GameKind::Rules {
                 moves,
@@ -296,9 +319,9 @@ impl Lower<'_> {
             GameKind::Alias(_) | GameKind::Octal(_) => false,
         };
         if !own_positions || game.params.len() != args.len() {
-            return None;
+            return Err(Unsupported::new(POSITIONS, ir.span));
         }
-        Some((*g, args.iter().map(|x| self.arg(x)).collect::<Option<_>>()?))
+        Ok((*g, self.args(args)?))
     }
 
     /// Whether helper `f`'s body was lowered to a list and not to a number.
@@ -308,46 +331,50 @@ impl Lower<'_> {
             .is_some_and(|c| c.list.is_some() && c.num.is_none())
     }
 
-    fn args(&self, irs: &[Ir]) -> Option<Vec<Arg>> {
+    fn args(&self, irs: &[Ir]) -> Compiled<Vec<Arg>> {
         irs.iter().map(|x| self.arg(x)).collect()
     }
 
-    fn arg(&self, ir: &Ir) -> Option<Arg> {
-        if let Some(slot) = self.local(ir) {
-            return Some(Arg::Value(slot));
+    fn arg(&self, ir: &Ir) -> Compiled<Arg> {
+        if let Ok(slot) = self.local(ir) {
+            return Ok(Arg::Value(slot));
         }
         if let IrKind::CallFn(f, a) = &ir.kind {
             if self.gives_list(*f) {
-                let inlined = self.inline_list(*f, a);
-                return Some(Arg::List(match inlined {
-                    Some(body) => body,
-                    None => NumList::Call(*f, self.args(a)?),
+                let inlined = self.inline_list(ir, *f, a);
+                return Ok(Arg::List(match inlined {
+                    Ok(body) => body,
+                    Err(_) => NumList::Call(*f, self.args(a)?),
                 }));
             }
         }
         if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
             if let [target, index, value] = &a[..] {
-                if let (Some(t), Some(i), Some(v)) =
+                if let (Ok(t), Ok(i), Ok(v)) =
                     (self.local(target), self.local(index), self.local(value))
                 {
                     // Which kind of set_at it is shows when it runs.
-                    return Some(Arg::SetSeveral(t, i, v));
+                    return Ok(Arg::SetSeveral(t, i, v));
                 }
-                return Some(Arg::SetCell(
+                return Ok(Arg::SetCell(
                     self.local(target)?,
                     self.num(index)?,
-                    ascii_char(value)?,
+                    ascii_char(value).or_unsupported(LETTERS, value.span)?,
                 ));
             }
         }
-        self.num(ir)
-            .map(Arg::Num)
-            .or_else(|| self.list(ir).map(Arg::List))
+        match self.num(ir) {
+            Ok(num) => Ok(Arg::Num(num)),
+            Err(_) if matches!(ir.kind, IrKind::List(_) | IrKind::Comprehension { .. }) => {
+                self.list(ir).map(Arg::List)
+            }
+            Err(why) => Err(why),
+        }
     }
 
-    pub(super) fn num(&self, ir: &Ir) -> Option<Num> {
+    pub(super) fn num(&self, ir: &Ir) -> Compiled<Num> {
         use BinaryOp::*;
-        Some(match &ir.kind {
+        Ok(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
             IrKind::Local(slot) => Num::Local(self.slot(*slot)),
             IrKind::Index(target, index) => {
@@ -363,9 +390,9 @@ impl Lower<'_> {
             IrKind::Builtin(Builtin::Sum, a) if a.len() == 1 => match &a[0].kind {
                 IrKind::Local(slot) => Num::SumOf(self.slot(*slot)),
                 IrKind::Comprehension { element, clauses } => {
-                    Num::Sum(boxed(self.lower_loop(element, clauses))?)
+                    Num::Sum(Box::new(self.lower_loop(element, clauses)?))
                 }
-                _ => return None,
+                _ => return Err(Unsupported::new(NUMBERS, ir.span)),
             },
             IrKind::If(cond, then, otherwise) => Num::If(
                 Box::new(self.truth(cond)?),
@@ -373,13 +400,13 @@ impl Lower<'_> {
                 Box::new(self.num(otherwise)?),
             ),
             IrKind::CallFn(f, a) if !self.gives_list(*f) => Num::Call(*f, self.args(a)?),
-            _ => return None,
+            _ => return Err(Unsupported::new(NUMBERS, ir.span)),
         })
     }
 
-    pub(super) fn truth(&self, ir: &Ir) -> Option<Truth> {
+    pub(super) fn truth(&self, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
-        Some(match &ir.kind {
+        Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
             IrKind::Local(slot) => Truth::Local(self.slot(*slot)),
             IrKind::Unary(UnaryOp::Not, operand) => Truth::Not(Box::new(self.truth(operand)?)),
@@ -394,7 +421,7 @@ impl Lower<'_> {
                     .cell_is(lhs, rhs, *op)
                     .or_else(|| self.cell_is(rhs, lhs, *op))
                 {
-                    return Some(cell);
+                    return Ok(cell);
                 }
                 Truth::Compare(*op, self.num(lhs)?, self.num(rhs)?)
             }
@@ -403,10 +430,10 @@ impl Lower<'_> {
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => match &a[1].kind {
                 IrKind::Lit(Value::Str(sub)) => Truth::HasText(self.local(&a[0])?, (**sub).into()),
-                _ => return None,
+                _ => return Err(Unsupported::new(CONDITIONS, ir.span)),
             },
             IrKind::CallFn(f, a) => Truth::Call(*f, self.args(a)?),
-            _ => return None,
+            _ => return Err(Unsupported::new(CONDITIONS, ir.span)),
         })
     }
 
@@ -417,27 +444,27 @@ impl Lower<'_> {
             return None;
         };
         Some(Truth::CellIs(
-            self.local(target)?,
-            self.num(index)?,
+            self.local(target).ok()?,
+            self.num(index).ok()?,
             c,
             op == BinaryOp::Eq,
         ))
     }
 
-    pub(super) fn list(&self, ir: &Ir) -> Option<NumList> {
-        Some(match &ir.kind {
+    pub(super) fn list(&self, ir: &Ir) -> Compiled<NumList> {
+        Ok(match &ir.kind {
             IrKind::List(items) => {
-                NumList::Items(items.iter().map(|x| self.num(x)).collect::<Option<_>>()?)
+                NumList::Items(items.iter().map(|x| self.num(x)).collect::<Compiled<_>>()?)
             }
             IrKind::Comprehension { element, clauses } => {
                 NumList::Comprehension(Box::new(self.lower_loop(element, clauses)?))
             }
             IrKind::CallFn(f, a) => NumList::Call(*f, self.args(a)?),
-            _ => return None,
+            _ => return Err(Unsupported::new(LISTS, ir.span)),
         })
     }
 
-    fn lower_loop(&self, element: &Ir, clauses: &[CompIr]) -> Option<Loop> {
+    fn lower_loop(&self, element: &Ir, clauses: &[CompIr]) -> Compiled<Loop> {
         let clauses = clauses
             .iter()
             .map(|c| {
@@ -445,21 +472,21 @@ impl Lower<'_> {
                     Some(g) => Some(self.truth(g)?),
                     None => None,
                 };
-                Some(Clause {
+                Ok(Clause {
                     slot: self.slot(c.generator.slot),
                     source: self.source(&c.generator.source)?,
                     guard,
                 })
             })
-            .collect::<Option<_>>()?;
-        Some(Loop {
+            .collect::<Compiled<_>>()?;
+        Ok(Loop {
             clauses,
             element: self.num(element)?,
         })
     }
 
-    fn source(&self, ir: &Ir) -> Option<Source> {
-        Some(match &ir.kind {
+    fn source(&self, ir: &Ir) -> Compiled<Source> {
+        Ok(match &ir.kind {
             IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
                 Source::Range(
                     self.num(lo)?,
@@ -470,10 +497,28 @@ impl Lower<'_> {
             IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
                 Source::Indices(self.local(&a[0])?)
             }
-            _ => return None,
+            _ => return Err(Unsupported::new(SOURCES, ir.span)),
         })
     }
 }
+
+/// What the lowered code accepts, for the reasons it gives.
+const NUMBERS: &str = "an expression the lowered code cannot compute: it computes numbers with \
+     arithmetic, indexing a variable, `len` and `sum` of a variable, `if` and helpers";
+const CONDITIONS: &str = "a condition the lowered code cannot test: it tests comparisons of \
+     numbers, a cell against a one-letter string, `has(board, \"text\")`, `and`, `or`, `not` \
+     and helpers";
+const LISTS: &str = "a list the lowered code cannot build: it builds lists of numbers written \
+     out, comprehensions over ranges and `indices`, and helpers giving them";
+const SOURCES: &str = "a generator the lowered code cannot walk: it walks ranges and `indices`";
+const VARIABLES: &str =
+    "a value the lowered code cannot index or measure: it reads cells, elements \
+     and lengths of variables only";
+const LETTERS: &str = "a letter the lowered code cannot write: it writes one-letter strings \
+     written out";
+const POSITIONS: &str = "a result the lowered code cannot make: it makes one position of a game \
+     defined by move rules (not a sum, a list or an alias), each argument a variable, a number, \
+     a list of numbers or a `set_at`";
 
 #[cfg(test)]
 mod tests {

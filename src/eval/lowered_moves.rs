@@ -3,6 +3,7 @@
 //! bytes written straight into the interner, with no value built.
 
 use super::conform::already_fits;
+use super::engine::Unsupported;
 use super::interp::{Env, Interp};
 use super::ir::Program;
 use super::lowered::{Arg, Lowered, Truth};
@@ -39,6 +40,22 @@ impl Interp {
         let code = Arc::new(Lowered::new(&self.program));
         self.lowered.code = Some((self.program.clone(), code.clone()));
         code
+    }
+
+    /// The conditions and results of game `g` its lowered code leaves to the
+    /// interpreter, and why.
+    pub fn unlowered(&self, g: u32) -> Vec<Unsupported> {
+        let fresh;
+        let code = match &self.lowered.code {
+            Some((program, code)) if Arc::ptr_eq(program, &self.program) => code,
+            _ => {
+                fresh = Lowered::new(&self.program);
+                &fresh
+            }
+        };
+        code.games
+            .get(g as usize)
+            .map_or_else(Vec::new, |c| c.unlowered.clone())
     }
 
     /// Runs a lowered truth, if there is one and it answers.

@@ -119,17 +119,17 @@ proptest! {
         let lower = Lower { program: &program, functions: &[], slots: None, frame: &frame, inlined: 0 };
         let mut frames = Vec::new();
         let general = Interp::default().eval(&e, &mut env()).ok();
-        if let Some(c) = lower.num(&e) {
+        if let Ok(c) = lower.num(&e) {
             if let Some(n) = Runner::new(&code, &program, &mut frames).num(&c, &mut env()) {
                 prop_assert_eq!(&general, &Some(Value::Int(n)));
             }
         }
-        if let Some(c) = lower.truth(&e) {
+        if let Ok(c) = lower.truth(&e) {
             if let Some(b) = Runner::new(&code, &program, &mut frames).truth(&c, &mut env()) {
                 prop_assert_eq!(&general, &Some(Value::Bool(b)));
             }
         }
-        if let Some(c) = lower.list(&e) {
+        if let Ok(c) = lower.list(&e) {
             let mut ns = Vec::new();
             if Runner::new(&code, &program, &mut frames).list(&c, &mut env(), &mut ns).is_some() {
                 let want = Value::list(ns.into_iter().map(Value::Int).collect());

@@ -4,6 +4,7 @@ pub mod builtins;
 mod compact;
 mod conform;
 mod direct;
+pub mod engine;
 mod fast;
 pub mod interp;
 pub mod ir;

@@ -8,6 +8,7 @@
 
 use super::Session;
 use crate::error::{Error, ErrorKind, Errors};
+use crate::eval::engine::Path;
 use crate::eval::ir::GameKind;
 use crate::eval::{PosId, Value};
 use crate::solve::kernel::{self, STRETCH};
@@ -271,7 +272,7 @@ impl Session {
     fn has_fast_table(&self, game: u32) -> bool {
         let ir = &self.interp.program.games[game as usize];
         matches!(ir.kind, GameKind::Octal(_))
-            || crate::solve::affine::recognise(ir, game, &self.interp.consts).is_some()
+            || crate::solve::affine::recognise(ir, game, &self.interp.consts).is_ok()
     }
 
     /// The shape of a heap game's moves, if a period can be proven for it.
@@ -279,7 +280,9 @@ impl Session {
         let ir = &self.interp.program.games[game as usize];
         match &ir.kind {
             GameKind::Octal(code) => Some(code.shape()),
-            _ => crate::solve::affine::recognise(ir, game, &self.interp.consts)?.shape(),
+            _ => crate::solve::affine::recognise(ir, game, &self.interp.consts)
+                .ok()?
+                .shape(),
         }
     }
 
@@ -292,20 +295,34 @@ impl Session {
         hook: &mut Hook,
     ) -> Result<Values, Errors> {
         let ir = &self.interp.program.games[game as usize];
+        let engines = &mut self.interp.engines;
         let known = if let GameKind::Octal(code) = &ir.kind {
+            engines.record(game, Path::HeapKernel(code.text.clone()), Vec::new());
             let rules = HeapRules::octal(code);
             let mut dense =
                 |known, upto, hook: &mut Hook| Ok(kernel::octal_sequence(code, known, upto, hook));
             heap_values(&rules, &mut dense, known, upto, hook)
-        } else if let Some(affine) = crate::solve::affine::recognise(ir, game, &self.interp.consts)
-        {
-            let mut dense = |known, upto, hook: &mut Hook| affine.sequence(known, upto, hook);
-            match affine.heap_rules(upto) {
-                Some(rules) => heap_values(&rules, &mut dense, known, upto, hook),
-                None => dense(known, upto, hook),
-            }
         } else {
-            Err(known)
+            match crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+                Ok(affine) => {
+                    let mut dense =
+                        |known, upto, hook: &mut Hook| affine.sequence(known, upto, hook);
+                    match affine.heap_rules(upto) {
+                        Some(rules) => {
+                            engines.record(game, Path::HeapKernelRules, Vec::new());
+                            heap_values(&rules, &mut dense, known, upto, hook)
+                        }
+                        None => {
+                            engines.record(game, Path::HeapRuleReader, Vec::new());
+                            dense(known, upto, hook)
+                        }
+                    }
+                }
+                Err(why) => {
+                    engines.record(game, Path::Interpreter, vec![("the heap-rule reader", why)]);
+                    Err(known)
+                }
+            }
         };
         // Outside the fast methods' shape somewhere: the plain method goes
         // on from where they stopped, and says what is wrong.
@@ -313,6 +330,9 @@ impl Session {
             Ok(values) => return Ok(values),
             Err(known) => known,
         };
+        self.interp
+            .engines
+            .record(game, Path::Interpreter, Vec::new());
         self.plain_sequence(game, known, upto, hook)
     }
 

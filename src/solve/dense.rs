@@ -1,7 +1,9 @@
 //! The search of a game whose positions pack into one integer key (see
 //! `eval::compact`): options are keys made straight from keys, and values
-//! live in a table indexed by the key itself when the keys are short (two
-//! bytes a possible position), or in a hash map when they are not. The
+//! live in a table indexed by the key itself when the keys are short (a
+//! byte or two a possible position), in an open-addressing table of key
+//! and value packed in eight bytes when they are longer (see `packed`), or
+//! in a hash map past 56 bits. The
 //! search is depth-first with its own stack, as the general memo's is.
 //!
 //! Whatever the compiled rules cannot answer as the interpreter would (an
@@ -9,6 +11,7 @@
 //! cycle) stops this search with `Abort`; the general search then answers,
 //! and reports any error with its span.
 
+use super::packed::{PackedTable, MIN_CODE_BITS};
 use crate::error::{Error, ErrorKind};
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
@@ -49,8 +52,8 @@ const CHECK_EVERY: usize = 1 << 10;
 
 // In this order, so that a dense entry of 0 (fresh) reads as unknown and
 // 1 as open: see `Dense`.
-const UNKNOWN: u32 = u32::MAX - 1;
-const ON_STACK: u32 = u32::MAX;
+pub(super) const UNKNOWN: u32 = u32::MAX - 1;
+pub(super) const ON_STACK: u32 = u32::MAX;
 
 /// Values by key, with the two marks above.
 trait Store {
@@ -98,9 +101,23 @@ impl Store for Hashed {
     }
 }
 
+impl Store for PackedTable {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        PackedTable::get(self, key)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        PackedTable::set(self, key, v);
+        Ok(())
+    }
+}
+
 enum Table {
     Narrow(Dense<u8>),
     Wide(Dense<u16>),
+    Packed(PackedTable),
     Hashed(Hashed),
 }
 
@@ -108,6 +125,8 @@ impl Table {
     fn new(bits: u32) -> Table {
         if bits <= DENSE_BITS {
             Table::Narrow(Dense(vec![0; 1 << bits]))
+        } else if bits + MIN_CODE_BITS <= 64 {
+            Table::Packed(PackedTable::new(bits))
         } else {
             Table::Hashed(Hashed(HashMap::default()))
         }
@@ -125,6 +144,7 @@ impl Table {
         match self {
             Table::Narrow(t) => t.0.capacity(),
             Table::Wide(t) => t.0.capacity() * 2,
+            Table::Packed(t) => t.heap_bytes(),
             // A key, a value (padded to 16 bytes) and a control byte a slot.
             Table::Hashed(m) => m.0.capacity() * 17,
         }
@@ -227,6 +247,7 @@ impl DenseSearch {
             let step = match &mut self.table {
                 Table::Narrow(t) => search.run(t, root),
                 Table::Wide(t) => search.run(t, root),
+                Table::Packed(t) => search.run(t, root),
                 Table::Hashed(t) => search.run(t, root),
             };
             match (step, &self.table) {
@@ -242,6 +263,7 @@ impl DenseSearch {
                 match &mut self.table {
                     Table::Narrow(t) => t.set(frame.key, UNKNOWN),
                     Table::Wide(t) => t.set(frame.key, UNKNOWN),
+                    Table::Packed(t) => Store::set(t, frame.key, UNKNOWN),
                     Table::Hashed(t) => t.set(frame.key, UNKNOWN),
                 }
                 .ok();

@@ -9,6 +9,7 @@ pub mod kernel;
 mod memo;
 mod misere;
 mod moves;
+mod packed;
 pub mod period;
 pub mod sparse;
 pub mod values;

@@ -9,8 +9,10 @@ use super::code::{
 use super::fused;
 use super::layout::{Fields, Group, Layout};
 use crate::eval::builtins::Builtin;
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{GameKind, Ir, IrKind, Program};
 use crate::eval::value::Value;
+use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::types::Type;
 
@@ -39,22 +41,42 @@ struct Compiler<'a> {
 
 /// Which parameters every move rule of game `g` passes on unchanged, and
 /// the letters its results write into strings.
-pub fn fixed_and_letters(program: &Program, g: u32) -> Option<(Vec<bool>, Vec<u8>)> {
-    let game = program.games.get(g as usize)?;
-    let GameKind::Rules {
-        moves, parts: None, ..
-    } = &game.kind
-    else {
-        return None;
+pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<u8>)> {
+    let game = program
+        .games
+        .get(g as usize)
+        .or_unsupported("an unknown game", Span::default())?;
+    let moves = match &game.kind {
+        GameKind::Rules {
+            moves, parts: None, ..
+        } => moves,
+        GameKind::Rules { parts: Some(p), .. } => {
+            return Err(Unsupported::new(
+                "a `parts =` rule (the search splits such positions into their parts)",
+                p.span,
+            ))
+        }
+        _ => {
+            return Err(Unsupported::new(
+                "a game that is not defined by move rules",
+                game.span,
+            ))
+        }
     };
     let mut fixed = vec![true; game.params.len()];
     let mut letters = Vec::new();
     for m in moves {
         let IrKind::MakePos(target, args) = &m.result.kind else {
-            return None;
+            return Err(Unsupported::new(
+                "a result that is not one position of the same game (a sum, a list or an alias)",
+                m.result.span,
+            ));
         };
         if *target != g || args.len() != fixed.len() {
-            return None;
+            return Err(Unsupported::new(
+                "a result that is a position of another game",
+                m.result.span,
+            ));
         }
         for (i, a) in args.iter().enumerate() {
             if !matches!(a.kind, IrKind::Local(s) if s as usize == i) {
@@ -63,7 +85,7 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Option<(Vec<bool>, Vec<u8
             written_letters(a, &mut letters);
         }
     }
-    Some((fixed, letters))
+    Ok((fixed, letters))
 }
 
 /// The one-letter literals a chain of `set_at` writes.
@@ -87,15 +109,21 @@ fn letter(ir: &Ir) -> Option<u8> {
 
 /// Game `layout.game`'s rules compiled for `layout`, with the innermost
 /// loops of the shapes `fused` knows run on the key when `fuse` is set.
-pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> {
-    let game = program.games.get(layout.game as usize)?;
+pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode> {
+    let game = program
+        .games
+        .get(layout.game as usize)
+        .or_unsupported("an unknown game", Span::default())?;
     let GameKind::Rules {
         moves,
         lose,
         parts: None,
     } = &game.kind
     else {
-        return None;
+        return Err(Unsupported::new(
+            "a game that is not defined by move rules alone",
+            game.span,
+        ));
     };
     let mut scope: Scope = vec![None; game.frame_size.max(game.params.len())];
     for (i, group) in layout.groups.iter().enumerate() {
@@ -122,7 +150,9 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> 
         let mut gens = Vec::new();
         for g in &m.generators {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
-            *scope.get_mut(g.slot as usize)? = Some(val);
+            *scope
+                .get_mut(g.slot as usize)
+                .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
             gens.push(Gen { target, source });
         }
         let guard = match &m.guard {
@@ -130,7 +160,10 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> 
             None => None,
         };
         let IrKind::MakePos(_, args) = &m.result.kind else {
-            return None;
+            return Err(Unsupported::new(
+                "a result that is not one position of the same game",
+                m.result.span,
+            ));
         };
         let mut writes = Vec::new();
         for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
@@ -138,7 +171,12 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> 
                 continue;
             }
             match group {
-                Group::Fixed(_) => return None,
+                Group::Fixed(_) => {
+                    return Err(Unsupported::new(
+                        "a parameter held aside but changed",
+                        a.span,
+                    ))
+                }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
                 Group::List(_) | Group::Str(..) => {
                     c.writes(&mut scope, a, i, group, &mut writes)?
@@ -164,8 +202,21 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Option<GameCode> 
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
-    Some(code)
+    Ok(code)
 }
+
+/// What the compiled code reads as a number.
+const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
+     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
+/// What it reads as a condition.
+const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
+     numbers or letters, `and`, `or`, `not`, `has(board, \"text\")` and helpers";
+/// What it walks.
+const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
+     `indices`, lists held in parameters, `subsets` and `product`";
+/// What it writes into a list or string.
+const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
+     on the parameter, list literals and comprehensions";
 
 impl<'a> Compiler<'a> {
     fn reg(&mut self) -> u32 {
@@ -186,41 +237,51 @@ impl<'a> Compiler<'a> {
     }
 
     /// A generator's source: what it walks, and what its variable becomes.
-    fn generator(&mut self, scope: &mut Scope, ir: &Ir) -> Option<(Target, Source, Val)> {
+    fn generator(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<(Target, Source, Val)> {
         if let IrKind::Builtin(Builtin::Subsets, a) = &ir.kind {
-            let items = self.seq(scope, a.first()?)?;
-            let lo = self.num(scope, a.get(1)?)?;
-            let hi = self.num(scope, a.get(2).unwrap_or(&a[1]))?;
+            let (Some(items), Some(lo)) = (a.first(), a.get(1)) else {
+                return Err(Unsupported::new(SOURCES, ir.span));
+            };
+            let items = self.seq(scope, items)?;
+            let lo_code = self.num(scope, lo)?;
+            let hi = self.num(scope, a.get(2).unwrap_or(lo))?;
             let t = self.tuple();
-            return Some((
+            return Ok((
                 Target::Tuple(t),
-                Source::Subsets(items, lo, hi),
+                Source::Subsets(items, lo_code, hi),
                 Val::Tuple(t),
             ));
         }
         if let IrKind::Builtin(Builtin::Product, a) = &ir.kind {
-            let source = self.product(scope, a.first()?)?;
+            let lists = a.first().or_unsupported(SOURCES, ir.span)?;
+            let source = self.product(scope, lists)?;
             let t = self.tuple();
-            return Some((Target::Tuple(t), source, Val::Tuple(t)));
+            return Ok((Target::Tuple(t), source, Val::Tuple(t)));
         }
         let seq = self.seq(scope, ir)?;
         let r = self.reg();
-        Some((Target::Reg(r), Source::Each(seq), Val::Num(r)))
+        Ok((Target::Reg(r), Source::Each(seq), Val::Num(r)))
     }
 
-    fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Option<Source> {
+    fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Compiled<Source> {
+        const PRODUCT: &str = "a `product` of something other than ranges: the compiled search \
+             walks a product of ranges, written out or by a comprehension with no `if`";
         match &lists.kind {
             IrKind::Comprehension { element, clauses } => {
-                let [clause] = &clauses[..] else { return None };
-                if clause.guard.is_some() {
-                    return None;
+                let [clause] = &clauses[..] else {
+                    return Err(Unsupported::new(PRODUCT, lists.span));
+                };
+                if let Some(guard) = &clause.guard {
+                    return Err(Unsupported::new(PRODUCT, guard.span));
                 }
                 let over = self.seq(scope, &clause.generator.source)?;
                 let var = self.reg();
                 let mut inner = scope.clone();
-                *inner.get_mut(clause.generator.slot as usize)? = Some(Val::Num(var));
+                *inner
+                    .get_mut(clause.generator.slot as usize)
+                    .or_unsupported(PRODUCT, lists.span)? = Some(Val::Num(var));
                 let (lo, hi, inclusive) = self.range(&mut inner, element)?;
-                Some(Source::ProductOf {
+                Ok(Source::ProductOf {
                     over,
                     var,
                     lo,
@@ -228,69 +289,69 @@ impl<'a> Compiler<'a> {
                     inclusive,
                 })
             }
-            IrKind::List(items) => Some(Source::ProductList(
+            IrKind::List(items) => Ok(Source::ProductList(
                 items
                     .iter()
                     .map(|x| self.range(scope, x))
-                    .collect::<Option<_>>()?,
+                    .collect::<Compiled<_>>()?,
             )),
-            _ => None,
+            _ => Err(Unsupported::new(PRODUCT, lists.span)),
         }
     }
 
-    fn range(&mut self, scope: &mut Scope, ir: &Ir) -> Option<(Num, Num, bool)> {
+    fn range(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<(Num, Num, bool)> {
         match &ir.kind {
             IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
-                Some((
+                Ok((
                     self.num(scope, lo)?,
                     self.num(scope, hi)?,
                     *op == BinaryOp::RangeInclusive,
                 ))
             }
-            _ => None,
+            _ => Err(Unsupported::new(SOURCES, ir.span)),
         }
     }
 
-    fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Seq> {
-        if let Some((lo, hi, inclusive)) = self.range(scope, ir) {
-            return Some(Seq::Range(lo, hi, inclusive));
-        }
+    fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
         match &ir.kind {
-            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
-                Some(match self.val(scope, &a[0])? {
-                    Val::List(f) | Val::Str(f, _) => {
-                        Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false)
-                    }
-                    Val::Tuple(t) => Seq::Range(Num::Lit(0), Num::TupleLen(t), false),
-                    Val::Num(_) | Val::Const(_) => return None,
-                })
+            IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..) => {
+                let (lo, hi, inclusive) = self.range(scope, ir)?;
+                Ok(Seq::Range(lo, hi, inclusive))
             }
-            IrKind::Local(_) => match self.val(scope, ir)? {
-                Val::List(f) => Some(Seq::Fields(f)),
-                Val::Tuple(t) => Some(Seq::Tuple(t)),
-                _ => None,
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => match self.val(scope, &a[0]) {
+                Some(Val::List(f) | Val::Str(f, _)) => {
+                    Ok(Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false))
+                }
+                Some(Val::Tuple(t)) => Ok(Seq::Range(Num::Lit(0), Num::TupleLen(t), false)),
+                _ => Err(Unsupported::new(SOURCES, ir.span)),
             },
-            _ => None,
+            IrKind::Local(_) => match self.val(scope, ir) {
+                Some(Val::List(f)) => Ok(Seq::Fields(f)),
+                Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
+                _ => Err(Unsupported::new(SOURCES, ir.span)),
+            },
+            _ => Err(Unsupported::new(SOURCES, ir.span)),
         }
     }
 
-    fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Option<Vec<Num>> {
+    fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Compiled<Vec<Num>> {
         irs.iter().map(|x| self.num(scope, x)).collect()
     }
 
-    fn num(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Num> {
+    fn num(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
         use BinaryOp::*;
-        Some(match &ir.kind {
+        let refused = || Unsupported::new(NUMBERS, ir.span);
+        Ok(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
-            IrKind::Local(_) => match self.val(scope, ir)? {
-                Val::Num(r) => Num::Reg(r),
-                Val::Const(n) => Num::Lit(n),
-                _ => return None,
+            IrKind::Local(_) => match self.val(scope, ir) {
+                Some(Val::Num(r)) => Num::Reg(r),
+                Some(Val::Const(n)) => Num::Lit(n),
+                _ => return Err(refused()),
             },
-            IrKind::Index(target, index) => match self.val(scope, target)? {
-                Val::List(f) => Num::Field(f, Box::new(self.num(scope, index)?)),
-                Val::Tuple(t) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
-                _ => return None,
+            IrKind::Index(target, index) => match self.val(scope, target) {
+                Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
+                Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                _ => return Err(refused()),
             },
             IrKind::Binary(
                 op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr),
@@ -308,31 +369,32 @@ impl<'a> Compiler<'a> {
                 Box::new(self.num(scope, otherwise)?),
             ),
             IrKind::Builtin(b, a) => match (b, &a[..]) {
-                (Builtin::Len, [x]) => match self.val(scope, x)? {
-                    Val::List(f) | Val::Str(f, _) => Num::Lit(i64::from(f.len)),
-                    Val::Tuple(t) => Num::TupleLen(t),
-                    _ => return None,
+                (Builtin::Len, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+                    Some(Val::Tuple(t)) => Num::TupleLen(t),
+                    _ => return Err(refused()),
                 },
-                (Builtin::Sum, [x]) => match self.val(scope, x)? {
-                    Val::List(f) => Num::SumFields(f),
-                    Val::Tuple(t) => Num::SumTuple(t),
-                    _ => return None,
+                (Builtin::Sum, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) => Num::SumFields(f),
+                    Some(Val::Tuple(t)) => Num::SumTuple(t),
+                    _ => return Err(refused()),
                 },
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
-                _ => return None,
+                _ => return Err(refused()),
             },
-            IrKind::CallFn(f, args) => {
-                self.inline(scope, *f, args, Self::num, |b, n| Num::Let(b, Box::new(n)))?
-            }
-            _ => return None,
+            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::num, |b, n| {
+                Num::Let(b, Box::new(n))
+            })?,
+            _ => return Err(refused()),
         })
     }
 
-    fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Option<Truth> {
+    fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
-        Some(match &ir.kind {
+        let refused = || Unsupported::new(CONDITIONS, ir.span);
+        Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
             IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
             IrKind::Binary(And, l, r) => Truth::And(
@@ -346,20 +408,21 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_char(scope, l) || self.is_char(scope, r) =>
             {
-                self.same_char(scope, *op == Eq, l, r)?
+                self.same_char(scope, *op == Eq, l, r)
+                    .or_unsupported(CONDITIONS, ir.span)?
             }
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
-                let Val::Str(f, alphabet) = self.val(scope, &a[0])? else {
-                    return None;
+                let Some(Val::Str(f, alphabet)) = self.val(scope, &a[0]) else {
+                    return Err(refused());
                 };
                 let IrKind::Lit(Value::Str(text)) = &a[1].kind else {
-                    return None;
+                    return Err(refused());
                 };
                 if !text.is_ascii() || text.is_empty() {
-                    return None;
+                    return Err(refused());
                 }
                 let codes = text
                     .bytes()
@@ -367,10 +430,10 @@ impl<'a> Compiler<'a> {
                     .collect();
                 Truth::Has(f, codes)
             }
-            IrKind::CallFn(f, args) => self.inline(scope, *f, args, Self::truth, |b, t| {
+            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
                 Truth::Let(b, Box::new(t))
             })?,
-            _ => return None,
+            _ => return Err(refused()),
         })
     }
 
@@ -396,25 +459,27 @@ impl<'a> Compiler<'a> {
             // Two literals.
             return Some(Truth::Lit((letter(l)? == letter(r)?) == eq));
         };
-        let a = self.char(scope, l, f, &alphabet)?;
-        let b = self.char(scope, r, f, &alphabet)?;
+        let a = self.char(scope, l, f, &alphabet).ok()?;
+        let b = self.char(scope, r, f, &alphabet).ok()?;
         Some(Truth::SameChar(eq, a, b))
     }
 
     /// A character of the string in fields `f` (whose alphabet is given),
     /// or a literal coded in that alphabet.
-    fn char(&mut self, scope: &mut Scope, ir: &Ir, f: Fields, alphabet: &[u8]) -> Option<Char> {
+    fn char(&mut self, scope: &mut Scope, ir: &Ir, f: Fields, alphabet: &[u8]) -> Compiled<Char> {
         if let Some(c) = letter(ir) {
-            return Some(Char::Code(
+            return Ok(Char::Code(
                 alphabet.binary_search(&c).map_or(-1, |i| i as i64),
             ));
         }
+        const LETTERS: &str = "a letter the compiled search cannot write: it writes one-letter \
+             literals and cells of the same string";
         let IrKind::Index(target, index) = &ir.kind else {
-            return None;
+            return Err(Unsupported::new(LETTERS, ir.span));
         };
-        match self.val(scope, target)? {
-            Val::Str(g, _) if g == f => Some(Char::Cell(f, Box::new(self.num(scope, index)?))),
-            _ => None,
+        match self.val(scope, target) {
+            Some(Val::Str(g, _)) if g == f => Ok(Char::Cell(f, Box::new(self.num(scope, index)?))),
+            _ => Err(Unsupported::new(LETTERS, ir.span)),
         }
     }
 
@@ -423,19 +488,20 @@ impl<'a> Compiler<'a> {
     fn inline<T>(
         &mut self,
         scope: &mut Scope,
+        call: &Ir,
         f: u32,
         args: &[Ir],
-        body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Option<T>,
+        body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Compiled<T>,
         wrap: impl Fn(Box<Bind>, T) -> T,
-    ) -> Option<T> {
-        let (binds, mut inner, ir) = self.enter(scope, f, args)?;
+    ) -> Compiled<T> {
+        let (binds, mut inner, ir) = self.enter(scope, call, f, args)?;
         let code = body(self, &mut inner, ir);
         self.depth -= 1;
         let mut code = code?;
         for b in binds.into_iter().rev() {
             code = wrap(Box::new(b), code);
         }
-        Some(code)
+        Ok(code)
     }
 
     /// A helper's scope with its parameters bound to the arguments: lists,
@@ -443,29 +509,46 @@ impl<'a> Compiler<'a> {
     fn enter(
         &mut self,
         scope: &mut Scope,
+        call: &Ir,
         f: u32,
         args: &[Ir],
-    ) -> Option<(Vec<Bind>, Scope, &'a Ir)> {
+    ) -> Compiled<(Vec<Bind>, Scope, &'a Ir)> {
         let program: &'a Program = self.program;
-        let func = program.functions.get(f as usize)?;
+        let func = program
+            .functions
+            .get(f as usize)
+            .or_unsupported("an unknown helper", call.span)?;
         if self.depth >= MAX_INLINE || func.params.len() != args.len() {
-            return None;
+            return Err(Unsupported::new(
+                "a helper called more than 8 deep (or calling itself): the compiled search \
+                 inlines helpers",
+                call.span,
+            ));
         }
         let mut inner: Scope = vec![None; func.frame_size.max(args.len())];
         let mut binds = Vec::new();
         for (i, (param, arg)) in func.params.iter().zip(args).enumerate() {
+            let refused = || {
+                Unsupported::new(
+                    format!(
+                        "an argument the compiled search cannot pass to `{}: {}`",
+                        param.name, param.ty
+                    ),
+                    arg.span,
+                )
+            };
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
                 Some(v @ Val::Str(..)) if matches!(param.ty, Type::Str | Type::Unknown) => Some(v),
-                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..)) => return None,
+                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..)) => return Err(refused()),
                 _ => None,
             };
             inner[i] = Some(match passed {
                 Some(v) => v,
                 None => {
                     if !matches!(param.ty, Type::Nat | Type::Int | Type::Unknown) {
-                        return None;
+                        return Err(refused());
                     }
                     let value = self.num(scope, arg)?;
                     let reg = self.reg();
@@ -479,7 +562,7 @@ impl<'a> Compiler<'a> {
             });
         }
         self.depth += 1;
-        Some((binds, inner, &func.body))
+        Ok((binds, inner, &func.body))
     }
 
     /// The writes of a list or string parameter's new value: a `set_at`
@@ -492,15 +575,15 @@ impl<'a> Compiler<'a> {
         param: usize,
         group: &Group,
         out: &mut Vec<Write>,
-    ) -> Option<()> {
+    ) -> Compiled<()> {
         let write = match (&ir.kind, group) {
-            (IrKind::Local(s), _) if *s as usize == param => return Some(()),
+            (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
-                    return None;
+                    return Err(Unsupported::new(WRITES, ir.span));
                 };
                 self.writes(scope, target, param, group, out)?;
-                self.set_at(scope, group, index, value)?
+                self.set_at(scope, ir, group, index, value)?
             }
             // Every element is written, so earlier writes would be lost.
             (IrKind::List(items), Group::List(f))
@@ -509,11 +592,15 @@ impl<'a> Compiler<'a> {
                 Write::Whole(*f, self.nums(scope, items)?)
             }
             (IrKind::Comprehension { element, clauses }, Group::List(f)) if out.is_empty() => {
-                let [clause] = &clauses[..] else { return None };
+                let [clause] = &clauses[..] else {
+                    return Err(Unsupported::new(WRITES, ir.span));
+                };
                 let over = self.seq(scope, &clause.generator.source)?;
                 let var = self.reg();
                 let mut inner = scope.clone();
-                *inner.get_mut(clause.generator.slot as usize)? = Some(Val::Num(var));
+                *inner
+                    .get_mut(clause.generator.slot as usize)
+                    .or_unsupported(WRITES, ir.span)? = Some(Val::Num(var));
                 let guard = match &clause.guard {
                     Some(g) => Some(self.truth(&mut inner, g)?),
                     None => None,
@@ -526,21 +613,22 @@ impl<'a> Compiler<'a> {
                     element: self.num(&mut inner, element)?,
                 }
             }
-            _ => return None,
+            _ => return Err(Unsupported::new(WRITES, ir.span)),
         };
         out.push(write);
-        Some(())
+        Ok(())
     }
 
     /// One `set_at(x, index, value)` on a list or string parameter.
     fn set_at(
         &mut self,
         scope: &mut Scope,
+        call: &Ir,
         group: &Group,
         index: &Ir,
         value: &Ir,
-    ) -> Option<Write> {
-        Some(match group {
+    ) -> Compiled<Write> {
+        Ok(match group {
             Group::Str(f, alphabet) => {
                 let i = self.num(scope, index)?;
                 Write::Cell(*f, i, self.char(scope, value, *f, alphabet)?)
@@ -554,7 +642,7 @@ impl<'a> Compiler<'a> {
                 }
                 _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
             },
-            Group::Fixed(_) | Group::Scalar(_) => return None,
+            Group::Fixed(_) | Group::Scalar(_) => return Err(Unsupported::new(WRITES, call.span)),
         })
     }
 }

@@ -57,6 +57,15 @@ pub struct Layout {
     pub bits: u32,
 }
 
+/// Whether a parameter of this type can be a group of a layout.
+pub fn packs(ty: &Type) -> bool {
+    match ty {
+        Type::Nat | Type::Int | Type::Str => true,
+        Type::List(t) => matches!(**t, Type::Nat | Type::Int),
+        _ => false,
+    }
+}
+
 /// Bits needed to write `n` (at least one).
 fn width_of(n: u64) -> u32 {
     (64 - n.leading_zeros()).max(1)

@@ -11,6 +11,7 @@ mod fused;
 mod layout;
 mod run;
 
+use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;
 use super::positions::PosId;
 use super::value::Value;
@@ -32,6 +33,9 @@ pub enum Compact {
     #[default]
     Fused,
 }
+
+/// How `--stats` names this engine.
+const COMPILED: &str = "the compiled search of packed keys";
 
 /// A game's rules compiled for one layout, ready to list options of keys.
 pub struct CompactGame {
@@ -62,29 +66,71 @@ impl KeyGame for CompactGame {
 
 impl Interp {
     /// The game of `pos` compiled to keys, laid out to hold `pos`, and the
-    /// key of `pos`; `None` when its rules are beyond the compiled code.
+    /// key of `pos`; `None` when its rules are beyond the compiled code (the
+    /// engine log then says why).
     pub fn compact_game(&mut self, pos: PosId) -> Option<(Box<dyn KeyGame>, u64)> {
         if !self.lowering || self.compact == Compact::Off {
             return None;
         }
         let mut args = Vec::new();
         let g = self.positions.args_into(pos, &mut args);
+        match self.compile_compact(g, &args) {
+            Ok(Some(found)) => {
+                self.engines.record(g, Path::CompiledSearch, Vec::new());
+                Some(found)
+            }
+            Ok(None) => {
+                let span = self.program.games.get(g as usize).map(|game| game.span);
+                let why = Unsupported::new(
+                    "a position that does not pack into a key of at most 63 bits (its numbers \
+                     must be natural, and small enough together)",
+                    span.unwrap_or_default(),
+                );
+                self.engines
+                    .record(g, Path::Interpreter, vec![(COMPILED, why)]);
+                None
+            }
+            Err(why) => {
+                self.engines
+                    .record(g, Path::Interpreter, vec![(COMPILED, why)]);
+                None
+            }
+        }
+    }
+
+    fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<(Box<dyn KeyGame>, u64)>> {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
+        for param in &game.params {
+            if !layout::packs(&param.ty) {
+                return Err(Unsupported::new(
+                    format!(
+                        "a parameter of type {}: the compiled search packs numbers, lists of \
+                         numbers and strings into a key",
+                        param.ty
+                    ),
+                    param.span,
+                ));
+            }
+        }
         let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
-        let layout = Layout::new(g, &types, &args, &fixed, &letters)?;
-        let key = layout.encode(g, &args)?;
+        let Some(layout) = Layout::new(g, &types, args, &fixed, &letters) else {
+            return Ok(None);
+        };
+        let Some(key) = layout.encode(g, args) else {
+            return Ok(None);
+        };
         let code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
         let machine = Machine::new(&code);
-        Some((
+        Ok(Some((
             Box::new(CompactGame {
                 layout,
                 code,
                 machine,
             }),
             key,
-        ))
+        )))
     }
 
     /// The key of `pos` in a compiled game's layout, if it fits there.

@@ -13,6 +13,7 @@
 mod heap_rules;
 mod shape;
 
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
 use crate::eval::Value;
 use crate::solve::kernel::STRETCH;
@@ -197,15 +198,18 @@ fn fixed_values(source: &Ir, consts: &[Value]) -> Option<Vec<i64>> {
 
 /// One move rule as arithmetic: one `Rule` for each choice of the values of
 /// its fixed generators.
-fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Option<()> {
+fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Compiled<()> {
     let (last, fixed) = match m.generators.split_last() {
         None => (None, &[][..]),
         Some((last, fixed)) => (Some(last), fixed),
     };
     let choices: Vec<(u32, Vec<i64>)> = fixed
         .iter()
-        .map(|g| Some((g.slot, fixed_values(&g.source, consts)?)))
-        .collect::<Option<_>>()?;
+        .map(|g| {
+            let values = fixed_values(&g.source, consts).or_unsupported(FIXED, g.source.span)?;
+            Ok((g.slot, values))
+        })
+        .collect::<Compiled<_>>()?;
     // Every combination of the fixed generators' values.
     let mut combos: Vec<Vec<(u32, i64)>> = vec![Vec::new()];
     for (slot, values) in &choices {
@@ -220,7 +224,10 @@ fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Option
             })
             .collect();
         if combos.len() > 256 {
-            return None;
+            return Err(Unsupported::new(
+                "more than 256 choices of the generators before the last one",
+                m.span,
+            ));
         }
     }
     for fixed in combos {
@@ -241,19 +248,21 @@ fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Option
                     lo,
                     hi,
                 ) => {
-                    let (lo, mut hi) = (reader.affine(lo)?, reader.affine(hi)?);
+                    let ends = reader.affine(lo).zip(reader.affine(hi));
+                    let (lo, mut hi) = ends.or_unsupported(RANGE, g.source.span)?;
                     if *op == BinaryOp::RangeInclusive {
-                        hi.c = hi.c.checked_add(1)?;
+                        hi.c = hi.c.checked_add(1).or_unsupported(RANGE, g.source.span)?;
                     }
                     if lo.a != 0 || hi.a != 0 {
-                        return None;
+                        return Err(Unsupported::new(RANGE, g.source.span));
                     }
                     (lo, hi, Vec::new())
                 }
                 _ => {
                     // The last generator ranges over fixed values too: read
                     // it as `a` taking each of them in turn.
-                    let values = fixed_values(&g.source, consts)?;
+                    let values =
+                        fixed_values(&g.source, consts).or_unsupported(FIXED, g.source.span)?;
                     reader.a_slot = None;
                     for v in values {
                         reader.fixed.push((g.slot, v));
@@ -273,7 +282,7 @@ fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Option
         };
         rules_with(&reader, m, lo, hi, tests, out)?;
     }
-    Some(())
+    Ok(())
 }
 
 fn rules_with(
@@ -283,43 +292,104 @@ fn rules_with(
     hi: Affine,
     mut tests: Vec<Test>,
     out: &mut Vec<Rule>,
-) -> Option<()> {
+) -> Compiled<()> {
     if let Some(guard) = &m.guard {
-        reader.tests(guard, &mut tests)?;
+        if reader.tests(guard, &mut tests).is_none() {
+            return Err(Unsupported::new(GUARD, unread_test(reader, guard).span));
+        }
     }
     let mut heaps = Vec::new();
-    reader.heaps(&m.result, &mut heaps)?;
+    if reader.heaps(&m.result, &mut heaps).is_none() {
+        return Err(Unsupported::new(
+            RESULT,
+            unread_heap(reader, &m.result).span,
+        ));
+    }
     out.push(Rule {
         lo,
         hi,
         tests,
         heaps,
     });
-    Some(())
+    Ok(())
+}
+
+/// The first comparison of a guard the reader cannot read (the whole guard
+/// when its parts each read).
+fn unread_test<'a>(reader: &Reader, guard: &'a Ir) -> &'a Ir {
+    if let IrKind::Binary(BinaryOp::And, l, r) = &guard.kind {
+        for part in [l, r] {
+            if reader.tests(part, &mut Vec::new()).is_none() {
+                return unread_test(reader, part);
+            }
+        }
+    }
+    guard
+}
+
+/// The first heap of a result the reader cannot read (the whole result
+/// when it names too many heaps).
+fn unread_heap<'a>(reader: &Reader, result: &'a Ir) -> &'a Ir {
+    let parts: Vec<&Ir> = match &result.kind {
+        IrKind::Binary(BinaryOp::Add, l, r) => vec![l, r],
+        IrKind::List(items) => items.iter().collect(),
+        _ => return result,
+    };
+    parts
+        .into_iter()
+        .find(|p| reader.heaps(p, &mut Vec::new()).is_none())
+        .map_or(result, |p| unread_heap(reader, p))
 }
 
 /// The game's rules as arithmetic, if they all have the affine shape.
-pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Option<AffineGame> {
-    let [param] = game.params.as_slice() else {
-        return None;
+pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Compiled<AffineGame> {
+    let heap = match game.params.as_slice() {
+        [param] if param.ty == Type::Nat => param,
+        _ => {
+            return Err(Unsupported::new(
+                "a game that is not one heap (one `nat` parameter)",
+                game.span,
+            ))
+        }
     };
-    if param.ty != Type::Nat {
-        return None;
-    }
-    let GameKind::Rules {
-        moves,
-        lose: None,
-        parts: None,
-    } = &game.kind
-    else {
-        return None;
+    let moves = match &game.kind {
+        GameKind::Rules {
+            moves,
+            lose: None,
+            parts: None,
+        } => moves,
+        GameKind::Rules {
+            lose: Some(rule), ..
+        }
+        | GameKind::Rules {
+            parts: Some(rule), ..
+        } => return Err(Unsupported::new("a `lose if` or `parts =` rule", rule.span)),
+        GameKind::Alias(ir) => {
+            return Err(Unsupported::new(
+                "an alias (the heap-rule reader reads move rules)",
+                ir.span,
+            ))
+        }
+        GameKind::Octal(_) => return Err(Unsupported::new("an octal code", heap.span)),
     };
     let mut out = Vec::new();
     for m in moves {
         rules(id, m, consts, &mut out)?;
     }
-    Some(AffineGame { rules: out })
+    Ok(AffineGame { rules: out })
 }
+
+/// What the reader accepts, for the reasons it gives.
+const FIXED: &str = "a generator the heap-rule reader cannot read: before the last, it reads \
+     ranges of constants, sets and lists of numbers written out, and constants holding them \
+     (at most 64 values)";
+const RANGE: &str = "a range the heap-rule reader cannot read: its ends must be sums of the \
+     heap, earlier generators and constants";
+const GUARD: &str = "a condition the heap-rule reader cannot read: it reads comparisons (<, <=, \
+     >, >=, ==) of sums of the heap, the generators and constants, joined by `and`";
+const RESULT: &str = "a result the heap-rule reader cannot read: it reads one or two heaps of \
+     the same game, as `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`, each heap a sum of the \
+     heap, the generators and constants";
 
 /// The first `a` at or after `from` for which `k·a + r < 0` (or `<= 0`)
 /// stops or starts holding: the range of `a` a test allows, within `lo..hi`.

@@ -1,0 +1,321 @@
+//! A table of values by key for keys too long for a dense table: open
+//! addressing, each slot one `u64` holding the key (scrambled) and a code
+//! for its value, so that a stored position costs 8 bytes over the load
+//! factor (at most 11.5 bytes) instead of a hash map's 17 over its own.
+//!
+//! Keys of `bits` bits are first scrambled by a bijection of the `bits`-bit
+//! numbers (so distinct keys stay distinct), and a scrambled key `h` has
+//! its home slot at `h * capacity >> bits`: homes grow with `h`. The slots
+//! are kept in increasing order of `h` (an ordered linear-probing table:
+//! each run of full slots sorted, every entry at or after its home, no
+//! wrapping past the end). A look-up starts at the home and stops at the
+//! first empty slot or larger `h`; an insertion shifts the rest of its run
+//! one slot on. Growing is a merge: the slots are read in order and each
+//! written at its new home or just after the one before.
+//!
+//! A slot is `h << code_bits | code`, 0 when empty; code 1 is the search's
+//! "unknown" (a mark undone), 2 its "open" mark, and a value `v` is
+//! `v + 3`. Values too large for the code go to a side map.
+
+use super::dense::{ON_STACK, UNKNOWN};
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
+
+/// Grown when more than 7/8 of the slots are full, by a quarter: after
+/// growing at least 7/10 are full, so a position costs at most 8 / 0.7 =
+/// 11.4 bytes.
+const LOAD_NUMERATOR: usize = 7;
+const LOAD_DENOMINATOR: usize = 8;
+const GROWTH_NUMERATOR: usize = 5;
+const GROWTH_DENOMINATOR: usize = 4;
+/// Slots at the start, and slots past the last home, where runs that
+/// reach the end go on.
+const FIRST_CAPACITY: usize = 1 << 12;
+const TAIL: usize = 64;
+/// Bits a slot keeps for a value's code at the least (keys of more bits
+/// than 64 less this go to a hash map instead).
+pub const MIN_CODE_BITS: u32 = 8;
+
+/// Values by key, for keys of a fixed number of bits.
+pub struct PackedTable {
+    slots: Vec<u64>,
+    /// Homes are `0..capacity`; the slots run `TAIL` further.
+    capacity: usize,
+    len: usize,
+    key_bits: u32,
+    code_bits: u32,
+    /// Values whose code would not fit, by scrambled key.
+    large: HashMap<u64, u32, FxBuildHasher>,
+}
+
+/// What a look-up finds: `Err(at)` is where the key would go.
+type Found = Result<usize, usize>;
+
+impl PackedTable {
+    /// A table for keys of at most `key_bits` bits (at most 64 less
+    /// `MIN_CODE_BITS`).
+    pub fn new(key_bits: u32) -> PackedTable {
+        assert!(
+            key_bits + MIN_CODE_BITS <= 64,
+            "keys too long for packed slots"
+        );
+        PackedTable {
+            slots: vec![0; FIRST_CAPACITY + TAIL],
+            capacity: FIRST_CAPACITY,
+            len: 0,
+            key_bits,
+            code_bits: 64 - key_bits,
+            large: HashMap::default(),
+        }
+    }
+
+    /// Keys stored (with a value, a mark or "unknown").
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * 8 + self.large.capacity() * 17
+    }
+
+    /// The value or mark stored for `key`, or `UNKNOWN`.
+    #[inline(always)]
+    pub fn get(&self, key: u64) -> u32 {
+        let h = self.scramble(key);
+        match self.find(h) {
+            Ok(at) => self.decode(h, self.slots[at]),
+            Err(_) => UNKNOWN,
+        }
+    }
+
+    /// Stores a value or mark for `key` (`UNKNOWN` forgets a mark).
+    pub fn set(&mut self, key: u64, v: u32) {
+        let h = self.scramble(key);
+        let code = self.encode(h, v);
+        let slot = h << self.code_bits | code;
+        match self.find(h) {
+            Ok(at) => self.slots[at] = slot,
+            Err(at) => self.insert(at, slot),
+        }
+    }
+
+    /// A bijection of the `key_bits`-bit numbers whose high bits depend on
+    /// every bit of the key: multiplications by odd numbers and a shift.
+    #[inline(always)]
+    fn scramble(&self, key: u64) -> u64 {
+        let mask = u64::MAX >> (64 - self.key_bits);
+        let mut h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        h ^= h >> self.key_bits.div_ceil(2);
+        h.wrapping_mul(0xD6E8_FEB8_6659_FD93) & mask
+    }
+
+    #[inline(always)]
+    fn home(&self, h: u64) -> usize {
+        ((u128::from(h) * self.capacity as u128) >> self.key_bits) as usize
+    }
+
+    #[inline(always)]
+    fn find(&self, h: u64) -> Found {
+        let first = h << self.code_bits;
+        let mut at = self.home(h);
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 || slot >= first {
+                return if slot != 0 && slot >> self.code_bits == h {
+                    Ok(at)
+                } else {
+                    Err(at)
+                };
+            }
+            at += 1;
+        }
+    }
+
+    /// The code of a value or mark; the largest code puts the value aside.
+    #[inline(always)]
+    fn encode(&mut self, h: u64, v: u32) -> u64 {
+        let most = (1u64 << self.code_bits) - 1;
+        let code = match v {
+            UNKNOWN => 1,
+            ON_STACK => 2,
+            v => u64::from(v) + 3,
+        };
+        if code < most {
+            if !self.large.is_empty() {
+                self.large.remove(&h);
+            }
+            return code;
+        }
+        self.large.insert(h, v);
+        most
+    }
+
+    #[inline(always)]
+    fn decode(&self, h: u64, slot: u64) -> u32 {
+        let most = (1u64 << self.code_bits) - 1;
+        match slot & most {
+            1 => UNKNOWN,
+            2 => ON_STACK,
+            code if code == most => self.large.get(&h).copied().unwrap_or(UNKNOWN),
+            code => (code - 3) as u32,
+        }
+    }
+
+    /// Puts `slot` at `at`, the rest of the run one slot on.
+    fn insert(&mut self, at: usize, slot: u64) {
+        let end = match self.slots[at..].iter().position(|&s| s == 0) {
+            Some(empty) => at + empty,
+            None => return self.grow_then_set(slot),
+        };
+        self.slots.copy_within(at..end, at + 1);
+        self.slots[at] = slot;
+        self.len += 1;
+        let full_tail = self.slots.last().is_some_and(|&s| s != 0);
+        if full_tail || self.len * LOAD_DENOMINATOR > self.capacity * LOAD_NUMERATOR {
+            self.grow();
+        }
+    }
+
+    fn grow_then_set(&mut self, slot: u64) {
+        self.grow();
+        let h = slot >> self.code_bits;
+        match self.find(h) {
+            Ok(at) => self.slots[at] = slot,
+            Err(at) => self.insert(at, slot),
+        }
+    }
+
+    /// A quarter more homes (or more, until every run fits before the
+    /// end), the slots merged in order.
+    fn grow(&mut self) {
+        let mut capacity = self.capacity * GROWTH_NUMERATOR / GROWTH_DENOMINATOR;
+        loop {
+            if let Some(slots) = self.spread(capacity) {
+                self.slots = slots;
+                self.capacity = capacity;
+                return;
+            }
+            capacity = capacity * GROWTH_NUMERATOR / GROWTH_DENOMINATOR;
+        }
+    }
+
+    /// The slots laid out for `capacity` homes, if the last run ends before
+    /// the tail's last slot.
+    fn spread(&self, capacity: usize) -> Option<Vec<u64>> {
+        let mut slots = vec![0u64; capacity + TAIL];
+        let mut next = 0;
+        for &slot in self.slots.iter().filter(|&&s| s != 0) {
+            let h = slot >> self.code_bits;
+            let home = ((u128::from(h) * capacity as u128) >> self.key_bits) as usize;
+            let at = home.max(next);
+            if at + 1 >= slots.len() {
+                return None;
+            }
+            slots[at] = slot;
+            next = at + 1;
+        }
+        Some(slots)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap as Plain;
+
+    /// A deterministic stream of numbers (xorshift).
+    fn numbers(seed: u64) -> impl Iterator<Item = u64> {
+        let mut s = seed.max(1);
+        std::iter::repeat_with(move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        })
+    }
+
+    /// The table against a plain map, through growth, overwrites, marks
+    /// undone and values too wide for their code.
+    fn agrees_with_a_map(key_bits: u32, count: usize, seed: u64) {
+        let mut table = PackedTable::new(key_bits);
+        let mut map = Plain::new();
+        let mask = u64::MAX >> (64 - key_bits);
+        let mut stream = numbers(seed);
+        for i in 0..count {
+            let key = stream.next().unwrap_or(0) & mask;
+            let v = match i % 7 {
+                0 => UNKNOWN,
+                1 => ON_STACK,
+                3 => u32::MAX - 2,
+                2 => (stream.next().unwrap_or(0) >> 40) as u32,
+                _ => (i % 5) as u32,
+            };
+            table.set(key, v);
+            map.insert(key, v);
+            if i % 97 == 0 {
+                for (&k, &want) in map.iter().take(50) {
+                    assert_eq!(table.get(k), want, "key {k:#x} of {key_bits} bits");
+                }
+            }
+        }
+        for (&k, &want) in &map {
+            assert_eq!(table.get(k), want, "key {k:#x} of {key_bits} bits");
+        }
+        assert_eq!(table.len(), map.len());
+        // Keys never stored are unknown.
+        for k in numbers(seed ^ 0x5555).take(2000) {
+            let k = k & mask;
+            if !map.contains_key(&k) {
+                assert_eq!(table.get(k), UNKNOWN);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_a_map_for_keys_of_many_lengths() {
+        for (bits, seed) in [(25, 1), (28, 2), (33, 3), (40, 4), (56, 5)] {
+            agrees_with_a_map(bits, 30_000, seed);
+        }
+    }
+
+    #[test]
+    fn keys_of_few_bits_fill_every_home() {
+        // 2^13 keys of 13 bits: every key, so every run is as long as it
+        // gets, and the table grows to hold all of them.
+        let mut table = PackedTable::new(13);
+        for k in 0..1u64 << 13 {
+            table.set(k, (k % 300) as u32);
+        }
+        for k in 0..1u64 << 13 {
+            assert_eq!(table.get(k), (k % 300) as u32);
+        }
+    }
+
+    #[test]
+    fn wide_values_go_aside_when_the_code_is_short() {
+        // 56-bit keys leave 8 bits of code: values past 253 go aside.
+        let mut table = PackedTable::new(56);
+        for k in 0..3000u64 {
+            table.set(k << 20, k as u32 * 1000);
+        }
+        for k in 0..3000u64 {
+            assert_eq!(table.get(k << 20), k as u32 * 1000);
+        }
+        // A small value again takes the code back.
+        table.set(5 << 20, 3);
+        assert_eq!(table.get(5 << 20), 3);
+    }
+
+    #[test]
+    fn a_stored_position_costs_at_most_twelve_bytes() {
+        let mut table = PackedTable::new(30);
+        for (i, k) in numbers(9).take(200_000).enumerate() {
+            table.set(k & ((1 << 30) - 1), (i % 4) as u32);
+            if table.len() > 10_000 && i % 1000 == 0 {
+                let per = table.heap_bytes() as f64 / table.len() as f64;
+                assert!(per <= 12.0, "{per:.1} bytes a position at {}", table.len());
+            }
+        }
+    }
+}

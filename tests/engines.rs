@@ -1,0 +1,174 @@
+//! `--stats` names the engine each game ran on and, when a faster engine
+//! turned a game down, the construct that stopped it with where it is
+//! written: on recognised games, on rewrites that fall off, and on games
+//! the compiled search cannot pack.
+
+use std::process::Command;
+
+/// `grundy ARGS` from the crate's root: its standard error, after checking
+/// that it succeeded.
+fn stats_of(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("grundy runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "grundy {args:?} failed:\n{stderr}");
+    stderr
+}
+
+/// A game file written for one test, by name.
+fn scratch(name: &str, text: &str) -> String {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("engines-{name}.game"));
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+fn assert_has(stderr: &str, wanted: &str) {
+    assert!(
+        stderr.contains(wanted),
+        "expected a line with\n  {wanted}\nin\n{stderr}"
+    );
+}
+
+#[test]
+fn an_octal_game_runs_on_the_heap_kernel_with_its_code() {
+    let s = stats_of(&[
+        "table",
+        "bench/games/kayles.game",
+        "Kayles",
+        "--upto",
+        "60",
+        "--stats",
+    ]);
+    assert_has(&s, "stats: Kayles ran on the heap kernel (octal 0.77)");
+    assert!(!s.contains("stopped at"), "nothing was turned down:\n{s}");
+}
+
+#[test]
+fn recognised_rules_run_on_the_heap_kernel() {
+    let s = stats_of(&[
+        "table",
+        "bench/games/grundys-game.game",
+        "Grundy",
+        "--upto",
+        "60",
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Grundy ran on the heap kernel (rules read as take-and-break moves)",
+    );
+}
+
+#[test]
+fn a_rewrite_that_falls_off_names_the_guard_that_stopped_it() {
+    let file = "bench/games/rewrites/grundy-not-equal.game";
+    let s = stats_of(&["table", file, "Grundy", "--upto", "60", "--stats"]);
+    assert_has(&s, "stats: Grundy ran on the reference interpreter");
+    assert_has(
+        &s,
+        &format!("the heap-rule reader stopped at `a != n - a` ({file}:3:28): a condition"),
+    );
+    // The compiled search and the lowered code turn it down too, for its
+    // sum of two heaps.
+    assert_has(
+        &s,
+        &format!("the lowered code stopped at `Grundy(a) + Grundy(n - a)` ({file}:3:42): a result"),
+    );
+    assert_has(
+        &s,
+        &format!("the compiled search of packed keys stopped at `Grundy(a) + Grundy(n - a)` ({file}:3:42)"),
+    );
+}
+
+#[test]
+fn an_alias_names_the_alias_and_the_set_parameter_behind_it() {
+    let file = "bench/games/rewrites/subtraction-alias.game";
+    let s = stats_of(&["table", file, "Sub", "--upto", "30", "--stats"]);
+    assert_has(
+        &s,
+        &format!(
+            "the heap-rule reader stopped at `Subtract({{1, 3, 4}}, n)` ({file}:5:20): an alias"
+        ),
+    );
+    // Its rules are all lowered: the guard is arithmetic, the result one
+    // position.
+    assert_has(
+        &s,
+        "stats: Subtract ran on the reference interpreter, every rule as lowered code",
+    );
+    assert!(
+        !s.contains("Sub ran on the reference interpreter, every"),
+        "{s}"
+    );
+    assert_has(
+        &s,
+        &format!("stopped at `s` ({file}:2:15): a parameter of type {{nat}}"),
+    );
+}
+
+#[test]
+fn a_board_runs_on_the_compiled_search() {
+    let s = stats_of(&[
+        "value",
+        "bench/games/treblecross.game",
+        "Treblecross(\"........\")",
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Treblecross ran on the compiled search of packed keys",
+    );
+}
+
+#[test]
+fn a_grid_parameter_is_named_as_what_stops_the_compiled_search() {
+    let file = "bench/games/cram.game";
+    let s = stats_of(&["value", file, "Cram([\"...\", \"...\"])", "--stats"]);
+    assert_has(&s, "stats: Cram ran on the reference interpreter");
+    assert_has(
+        &s,
+        &format!("stopped at `g` ({file}:7:11): a parameter of type grid"),
+    );
+}
+
+#[test]
+fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
+    let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and count(board, \"X\") < 2 => Row(set_at(board, i, \"X\"));\n}\n";
+    let file = scratch("row", text);
+    let file = file.as_str();
+    let s = stats_of(&["value", file, "Row(\"....\")", "--stats"]);
+    assert_has(&s, "stats: Row ran on the reference interpreter");
+    assert_has(&s, &format!("stopped at `count(board, \"X\")` ({file}:2:57): an expression the compiled search cannot compute"));
+}
+
+#[test]
+fn without_stats_nothing_is_said() {
+    let s = stats_of(&[
+        "table",
+        "bench/games/rewrites/grundy-not-equal.game",
+        "Grundy",
+        "--upto",
+        "20",
+    ]);
+    assert!(!s.contains("ran on"), "{s}");
+}
+
+#[test]
+fn a_position_that_does_not_pack_is_named_with_its_game() {
+    let text = "game Walk(x: int) {\n  move left() if x > -3 => Walk(x - 1);\n}\n";
+    let file = scratch("walk", text);
+    let file = file.as_str();
+    let s = stats_of(&["value", file, "Walk(-1)", "--stats"]);
+    assert_has(
+        &s,
+        "stats: Walk ran on the reference interpreter, every rule as lowered code",
+    );
+    assert_has(
+        &s,
+        &format!("stopped at `Walk` ({file}:1:6): a position that does not pack"),
+    );
+}
