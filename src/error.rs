@@ -208,6 +208,26 @@ pub enum ErrorKind {
     ClaimFailed { detail: String },
     #[error("`{name}` is not a game with one natural-number parameter")]
     NotAHeapGame { name: String },
+    #[error("`_` stands for a free number only in a table, as a whole argument of the game")]
+    PlaceholderOutsideTable,
+    #[error("`{position}` has no `_` for the table to run over")]
+    NoPlaceholder { position: String },
+    #[error("a table runs over one or two numbers, but {count} arguments are `_`")]
+    TooManyPlaceholders { count: usize },
+    #[error(
+        "`_` stands for parameter `{param}` of `{game}`, which is `{ty}`, not a natural number"
+    )]
+    PlaceholderNotNat {
+        game: String,
+        param: String,
+        ty: String,
+    },
+    #[error("a table of {free} runs to `--upto {expected}`, not `--upto {found}`")]
+    WrongUpto {
+        free: &'static str,
+        expected: &'static str,
+        found: String,
+    },
     #[error("the checkpoint `{path}` cannot be used: {reason}")]
     BadCheckpoint { path: String, reason: String },
     #[error("cannot {doing} `{path}`: {reason}")]
@@ -263,6 +283,11 @@ impl ErrorKind {
             ErrorKind::TimeLimit { .. } => "time-limit",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
             ErrorKind::NotAHeapGame { .. } => "not-a-heap-game",
+            ErrorKind::PlaceholderOutsideTable => "placeholder-outside-table",
+            ErrorKind::NoPlaceholder { .. } => "no-placeholder",
+            ErrorKind::TooManyPlaceholders { .. } => "too-many-placeholders",
+            ErrorKind::PlaceholderNotNat { .. } => "placeholder-not-nat",
+            ErrorKind::WrongUpto { .. } => "wrong-upto",
             ErrorKind::BadCheckpoint { .. } => "bad-checkpoint",
             ErrorKind::Io { .. } => "io",
         }
@@ -303,6 +328,11 @@ impl ErrorKind {
             ErrorKind::TimeLimit { .. } => "still working on this".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
             ErrorKind::NotAHeapGame { .. } => "this game".into(),
+            ErrorKind::PlaceholderOutsideTable => "a free number here".into(),
+            ErrorKind::NoPlaceholder { .. } => "every argument is fixed".into(),
+            ErrorKind::TooManyPlaceholders { .. } => "one `_` too many".into(),
+            ErrorKind::PlaceholderNotNat { .. } => "this `_`".into(),
+            ErrorKind::WrongUpto { .. } => "this table".into(),
             ErrorKind::BadCheckpoint { .. } => "here".into(),
             ErrorKind::Io { .. } => "here".into(),
         }
@@ -383,9 +413,27 @@ impl ErrorKind {
             }
             ErrorKind::ClaimFailed { .. } => None,
             ErrorKind::NotAHeapGame { .. } => Some(
-                "`table` needs a game such as `game Heap(n: nat) { ... }` or an octal game"
+                "`table` needs a game such as `game Heap(n: nat) { ... }` or an octal game, or a position with `_` for the free number, such as `Subtract({1, 4, 5}, _)`"
                     .into(),
             ),
+            ErrorKind::PlaceholderOutsideTable => Some(
+                "`_` marks the heap a table runs over, as in `table Subtract({1, 4, 5}, _)`; anywhere else write the number itself"
+                    .into(),
+            ),
+            ErrorKind::NoPlaceholder { .. } => Some(
+                "write `_` for the argument the table runs over, as in `Subtract({1, 4, 5}, _)`; two `_` make a 2-D table, as in `Wythoff(_, _)`"
+                    .into(),
+            ),
+            ErrorKind::TooManyPlaceholders { .. } => {
+                Some("give all but one or two of the arguments a value".into())
+            }
+            ErrorKind::PlaceholderNotNat { param, .. } => Some(format!(
+                "a table runs over `nat` parameters only; give `{param}` a value"
+            )),
+            ErrorKind::WrongUpto { expected, .. } => Some(format!(
+                "write `--upto {expected}`, such as `--upto {}`",
+                if expected.contains('x') { "10x10" } else { "30" }
+            )),
             ErrorKind::BadCheckpoint { .. } => Some(
                 "a checkpoint is used only when it is whole and was made for this very definition of the game; delete it, or name another file, to start again".into(),
             ),

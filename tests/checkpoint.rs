@@ -194,3 +194,38 @@ fn the_progress_bar_shows_at_once_whole_rates_and_after_a_resume_counts_only_new
     );
     p.exp_eof().expect("grundy ends");
 }
+
+/// A checkpoint of a table with fixed arguments is made for those
+/// arguments: another set is refused, the same set resumes; a grid keeps
+/// none.
+#[test]
+fn a_checkpoint_is_made_for_the_fixed_arguments_too() {
+    let ck = scratch("fixed.ck");
+    let ck = ck.to_str().expect("a UTF-8 path");
+    let subtract = |position: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["table", "examples/subtraction.game", position])
+            .args(["--upto", "40", "--checkpoint", ck])
+            .output()
+            .expect("grundy runs")
+    };
+    let first = subtract("Subtract({1, 4, 5}, _)");
+    assert!(first.status.success());
+    let again = subtract("Subtract({1, 4, 5}, _)");
+    assert!(again.status.success());
+    assert_eq!(again.stdout, first.stdout);
+    let other = subtract("Subtract({1, 4, 6}, _)");
+    assert_eq!(other.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&other.stderr);
+    // The checkpoint shows what it was made for: the set it holds.
+    assert!(said.contains("bad-checkpoint"), "{said}");
+    assert!(said.contains("Subtract({1, 4, 5}, _)"), "{said}");
+    let candy = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "examples/candy-split.game", "Candy(_, _)"])
+        .args(["--upto", "3x3", "--checkpoint", ck])
+        .output()
+        .expect("grundy runs");
+    assert_eq!(candy.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&candy.stderr);
+    assert!(said.contains("a grid is computed whole"), "{said}");
+}

@@ -1150,3 +1150,224 @@ fn a_table_larger_than_memory_is_refused_at_once_saying_how_large() {
     );
     assert!(!r.stderr.contains("infinite game"), "{}", r.stderr);
 }
+
+// Tables of a position with `_` for the free number, and grids of two.
+
+const CANDY: &str = "examples/candy-split.game";
+
+/// The values of a text table: the numbers after each row's colon.
+fn table_values(stdout: &str) -> Vec<u32> {
+    stdout
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(index, _)| index.trim().parse::<u64>().is_ok())
+        .flat_map(|(_, values)| values.split_whitespace())
+        .map(|v| v.parse().expect("a value"))
+        .collect()
+}
+
+/// g(0..=upto) of the subtraction game with this set, by brute force.
+fn subtraction_values(set: &[usize], upto: usize) -> Vec<u32> {
+    let mut values = Vec::new();
+    for n in 0..=upto {
+        let options = set.iter().filter(|&&s| s <= n).map(|&s| values[n - s]);
+        values.push(common::mex(options));
+    }
+    values
+}
+
+#[test]
+fn a_subtraction_set_fixed_in_the_position_gives_the_game_t_with_its_period_proven() {
+    let r = run(&[
+        "table",
+        SUBTRACTION,
+        "Subtract({2, 3, 5}, _)",
+        "--upto",
+        "30",
+    ]);
+    r.assert_success("table of Subtract({2, 3, 5}, _)");
+    // T of the crash course: period 7, values 0 0 1 1 2 2 3.
+    let t: Vec<u32> = (0..=30).map(|n| [0, 0, 1, 1, 2, 2, 3][n % 7]).collect();
+    assert_eq!(table_values(&r.stdout), t, "{}", r.stdout);
+    let period = r.stdout.lines().last().unwrap_or_default();
+    assert!(
+        period.starts_with("period 7, preperiod 0") && period.contains(", proven"),
+        "the period is proven, as for T itself: {period}"
+    );
+    // The same lines as the game written with the constant set, past the
+    // header naming it.
+    let written = run(&["table", SUBTRACTION, "T", "--upto", "30"]);
+    let lines = |r: &Run| {
+        r.stdout
+            .lines()
+            .skip(1)
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&r), lines(&written));
+
+    let json = run(&[
+        "table",
+        SUBTRACTION,
+        "Subtract({1, 4, 5}, _)",
+        "--upto",
+        "40",
+        "--json",
+    ]);
+    json.assert_success("table --json of Subtract({1, 4, 5}, _)");
+    let doc = json.json("table --json");
+    let values: Vec<u32> = doc["values"]
+        .as_array()
+        .expect("values")
+        .iter()
+        .map(|v| v.as_u64().expect("a value") as u32)
+        .collect();
+    assert_eq!(values, subtraction_values(&[1, 4, 5], 40));
+    assert_eq!(doc["period"]["proven"], true, "{doc}");
+}
+
+/// The values of a grid printed as JSON, row by row.
+fn grid_of(doc: &Json) -> Vec<Vec<u32>> {
+    doc["values"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| {
+            row.as_array()
+                .expect("a row")
+                .iter()
+                .map(|v| v.as_u64().expect("a value") as u32)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn wythoffs_game_has_its_zeros_at_the_golden_ratio_pairs() {
+    let wythoff = fixture("wythoff.game");
+    let r = run(&[
+        "table",
+        &wythoff,
+        "Wythoff(_, _)",
+        "--upto",
+        "20x15",
+        "--json",
+    ]);
+    r.assert_success("grid of Wythoff(_, _)");
+    let grid = grid_of(&r.json("grid --json"));
+    assert_eq!((grid.len(), grid[0].len()), (21, 16));
+    // The P-positions are (floor(k phi), floor(k phi^2)) and their mirrors.
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut zeros = std::collections::BTreeSet::new();
+    for k in 0..30 {
+        let (a, b) = ((k as f64 * phi) as usize, (k as f64 * phi * phi) as usize);
+        zeros.insert((a, b));
+        zeros.insert((b, a));
+    }
+    for (a, row) in grid.iter().enumerate() {
+        for (b, &g) in row.iter().enumerate() {
+            assert_eq!(g == 0, zeros.contains(&(a, b)), "g({a}, {b}) = {g}");
+        }
+    }
+    // A game of two nat parameters named bare is the same grid; the text
+    // grid shows the same values under a header of column numbers.
+    let text = run(&["table", &wythoff, "Wythoff", "--upto", "20x15"]);
+    text.assert_success("grid of Wythoff");
+    let mut lines = text.stdout.lines().skip(1);
+    let columns: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let numbers: Vec<String> = (0..16).map(|y| y.to_string()).collect();
+    assert_eq!(columns[0], "a\\b");
+    assert_eq!(columns[1..], numbers);
+    let rows: Vec<Vec<u32>> = lines
+        .map(|l| {
+            let (_, values) = l.split_once(':').expect("a row");
+            values
+                .split_whitespace()
+                .map(|v| v.parse().expect("a value"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows, grid);
+}
+
+#[test]
+fn a_candy_split_grid_agrees_with_grundy_value_at_every_cell() {
+    let r = run(&[
+        "table",
+        CANDY,
+        "Candy(_, _)",
+        "--upto",
+        "4x5",
+        "--format",
+        "csv",
+    ]);
+    r.assert_success("grid of Candy(_, _) as CSV");
+    let mut lines = r.stdout.lines();
+    assert_eq!(lines.next(), Some("x,y,g"));
+    let cells: Vec<(u32, u32, String)> = lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            let number = |i: usize| fields[i].parse::<u32>().expect("a number");
+            (number(0), number(1), fields[2].to_string())
+        })
+        .collect();
+    assert_eq!(cells.len(), 5 * 6);
+    for (x, y, g) in cells {
+        let position = format!("Candy({x}, {y})");
+        let value = run(&["value", CANDY, &position]);
+        value.assert_success(&position);
+        assert_eq!(value.stdout.trim(), g, "{position}");
+    }
+}
+
+/// A diagnostic pointing into the text given, with advice.
+fn assert_table_diagnostic(r: &Run, code: &str, what: &str) {
+    r.assert_user_error(what);
+    assert!(
+        r.stderr.contains(&format!("grundy::{code}")),
+        "{what}:\n{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("╭─["), "{what}: no span:\n{}", r.stderr);
+    assert!(r.stderr.contains("help:"), "{what}: no help:\n{}", r.stderr);
+}
+
+#[test]
+fn placeholders_in_the_wrong_number_or_place_are_diagnostics() {
+    let table = |game: &str, upto: &str| run(&["table", CANDY, game, "--upto", upto]);
+    assert_table_diagnostic(&table("Candy(3, 4)", "5"), "no-placeholder", "no `_`");
+    assert_table_diagnostic(
+        &table("Candy(_, _, _)", "5"),
+        "too-many-placeholders",
+        "three `_`",
+    );
+    let subtract = run(&["table", SUBTRACTION, "Subtract(_, 3)", "--upto", "5"]);
+    assert_table_diagnostic(&subtract, "placeholder-not-nat", "`_` for a set");
+    let value = run(&["value", SUBTRACTION, "Subtract({2, 3, 5}, _)"]);
+    assert_table_diagnostic(&value, "placeholder-outside-table", "`_` in a value");
+    let nested = run(&["table", SUBTRACTION, "Subtract({_}, 3)", "--upto", "5"]);
+    assert_table_diagnostic(
+        &nested,
+        "placeholder-outside-table",
+        "`_` inside an argument",
+    );
+    let grid_for_a_line = run(&["table", SUBTRACTION, "T", "--upto", "10x10"]);
+    assert_table_diagnostic(&grid_for_a_line, "wrong-upto", "a grid of one free number");
+    for upto in ["10x", "x10", "10x10x10"] {
+        let r = table("Candy(_, _)", upto);
+        r.assert_status(2, &format!("--upto {upto}"));
+        r.assert_no_panic(upto);
+    }
+}
+
+#[test]
+fn a_grid_larger_than_the_state_limit_is_refused() {
+    let r = run(&["table", CANDY, "Candy(_, _)", "--upto", "100000x100000"]);
+    r.assert_user_error("a grid of 10^10 cells");
+    assert!(r.stderr.contains("grundy::too-large"), "{}", r.stderr);
+    assert!(r.stderr.contains("100001x100001 cells"), "{}", r.stderr);
+}

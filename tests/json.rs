@@ -301,6 +301,32 @@ fn octal_moves_say_how_many_tokens_go_and_which_heaps_are_left() {
 }
 
 #[test]
+fn a_grid_of_two_free_numbers_fits_its_schema_and_agrees_with_the_values() {
+    let doc = answer(
+        "grid",
+        &["table", CANDY, "Candy(_, _)", "--upto", "3x4", "--json"],
+    );
+    assert_eq!(doc["game"], "Candy(_, _)");
+    assert_eq!((&doc["rows"], &doc["columns"]), (&json!("x"), &json!("y")));
+    assert_eq!(doc["upto"], json!([3, 4]));
+    // Facts of the crash course: CANDY(1, 1) is terminal, CANDY(1, 3) and
+    // CANDY(3, 3) are P, CANDY(3, 4) has a move to a P-position.
+    let g = |x: usize, y: usize| doc["values"][x][y].as_u64().expect("a value");
+    assert_eq!(g(1, 1), 0);
+    assert_eq!((g(1, 3), g(3, 3)), (0, 0));
+    assert_ne!(g(3, 4), 0);
+    assert_eq!(doc["values"].as_array().map(Vec::len), Some(4));
+    assert!(doc["values"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .all(|row| row.as_array().map(Vec::len) == Some(5)));
+    // Its errors are documents too.
+    let errors = failure(1, &["table", "--json", CANDY, "Candy(3, 4)", "--upto", "3"]);
+    assert_eq!(errors[0]["code"], "grundy::no-placeholder");
+}
+
+#[test]
 fn table_formats_agree_with_each_other_and_with_the_period() {
     // T = {2, 3, 5}: g(n) = [0, 0, 1, 1, 2, 2, 3][n % 7].
     let expected: Vec<u32> = (0..=30).map(|n| [0, 0, 1, 1, 2, 2, 3][n % 7]).collect();

@@ -1,6 +1,8 @@
 //! Every fast path against the plain method: the octal-game kernel behind
 //! `table` must give exactly the values the general memoized solver finds.
 
+mod common;
+
 use grundy::Session;
 use proptest::prelude::*;
 
@@ -208,4 +210,55 @@ fn rules_read_as_take_and_break_moves_agree_with_the_plain_method() {
         }
     }
     assert_eq!(read, ["Grundy", "Kayles", "T", "Leave"]);
+}
+
+/// A game's table with all but the heap fixed (`Subtract({2, 3, 5}, _)`)
+/// against each position's value found by a fresh session's search; the
+/// period is proven exactly when the fixed arguments make the rules
+/// arithmetic.
+#[test]
+fn tables_with_fixed_arguments_agree_with_each_positions_value() {
+    let text = "
+        game Subtract(s: {nat}, n: nat) {
+          move take(k in s) if 1 <= k and k <= n => Subtract(s, n - k);
+        }
+        game UpTo(k: nat, n: nat) {
+          move take(j in 1..=k) if j <= n => UpTo(k, n - j);
+        }
+        game Split(n: nat, m: nat) {
+          move cut(a in 1..n) if a < n - a => Split(a, m) + Split(n - a, m);
+          move eat(j in 1..=m) if j <= n => Split(n - j, m);
+        }
+        // The fixed argument changes along a move: searched, not read as
+        // arithmetic.
+        game Growing(k: nat, n: nat) {
+          move take(j in 1..=k) if j <= n => Growing(k + 1, n - j);
+        }
+    ";
+    let upto = 60;
+    for (family, proven) in [
+        ("Subtract({2, 3, 5}, _)", Some(true)),
+        ("Subtract({5, 1, 4, 4}, _)", Some(true)),
+        ("UpTo(3, _)", Some(true)),
+        ("Split(_, 2)", None),
+        ("Growing(1, _)", Some(false)),
+    ] {
+        let mut session = common::session_with(text);
+        let free = session.family(family).expect("a family of one free number");
+        let table = session
+            .table_run(&free, grundy::session::TableRequest::upto(upto))
+            .expect("the table runs");
+        let mut searched = common::session_with(text);
+        for n in 0..=upto {
+            let position = family.replace('_', &n.to_string());
+            assert_eq!(
+                table.values.get(n as usize),
+                Some(common::value_of(&mut searched, &position)),
+                "{position}"
+            );
+        }
+        if let Some(proven) = proven {
+            assert_eq!(table.proof.is_some(), proven, "{family}");
+        }
+    }
 }

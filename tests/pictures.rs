@@ -196,6 +196,13 @@ fn the_plot_title_states_the_period_as_table_does() {
             "150",
             "period 7 from n = 0 (proven)",
         ),
+        // The same game as T, its set fixed in the position: the same proof.
+        (
+            "examples/subtraction.game",
+            "Subtract({2, 3, 5}, _)",
+            "150",
+            "period 7 from n = 0 (proven)",
+        ),
         (
             "examples/octal.game",
             "DawsonsChess",
@@ -218,7 +225,8 @@ fn the_plot_title_states_the_period_as_table_does() {
             period.ends_with("not proven)"),
             "{table}"
         );
-        let path = scratch(&format!("{game}.svg"));
+        let name = game.replace(|c: char| !c.is_alphanumeric(), "-");
+        let path = scratch(&format!("{name}.svg"));
         let (status, out) = grundy(&[
             "plot",
             file,

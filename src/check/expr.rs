@@ -150,6 +150,11 @@ impl Checker {
         if let Some(i) = visible.iter().position(|c| c.name == name) {
             return (IrKind::Const(i as u32), visible[i].ty.clone());
         }
+        if name == "_" {
+            // The placeholder of a table, which replaces it before checking.
+            self.error(ErrorKind::PlaceholderOutsideTable, span);
+            return (IrKind::Lit(Value::Int(0)), Type::Unknown);
+        }
         if let Some(Callable::Game(g)) = self.program.callables.get(name) {
             // A game named without its arguments.
             let game = &self.program.games[*g as usize];

@@ -5,6 +5,7 @@ mod args;
 mod check;
 mod graph;
 mod graph_json;
+mod grid_format;
 mod json;
 mod manual;
 mod output;
@@ -14,6 +15,7 @@ mod repl;
 mod stats;
 pub(crate) mod table;
 mod table_format;
+pub(crate) mod upto;
 
 use crate::eval::interp::DEFAULT_MAX_POSITIONS;
 use crate::session::Session;
@@ -162,20 +164,25 @@ Examples:
         #[arg(long, help = JSON_HELP)]
         json: bool,
     },
-    /// Print the nim-sequence g(0..=N) of a game with one natural-number parameter.
+    /// Print the nim-sequence g(0..=N) of a game with one natural-number
+    /// parameter, or the grid g(x, y) of a game with two.
     #[command(after_help = "\
 Examples:
   grundy table examples/subtraction.game T --upto 30
+  grundy table examples/subtraction.game 'Subtract({1, 4, 5}, _)' --upto 30
+  grundy table examples/candy-split.game 'Candy(_, _)' --upto 8x8
   grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
   grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
         #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
-        /// The game's name, such as Kayles.
+        /// The game's name, such as Kayles, or a position with `_` for the
+        /// free number, such as 'Subtract({1, 4, 5}, _)' (two `_` for a
+        /// grid, such as 'Candy(_, _)').
         game: String,
-        /// The last heap size.
+        /// The last heap size, or XxY for a grid (such as 10x10).
         #[arg(long, value_name = "N")]
-        upto: u64,
+        upto: upto::Upto,
         /// How to print the values: rows of ten with the period (text), one
         /// JSON document (json), `n,g` lines under a header (csv), or the
         /// lines `n g(n)` of an OEIS b-file (oeis).
@@ -245,7 +252,8 @@ Examples:
     Plot {
         #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
         file: String,
-        /// The game's name, such as Kayles.
+        /// The game's name, such as Kayles, or a position with `_` for the
+        /// free number, such as 'Subtract({1, 4, 5}, _)'.
         game: String,
         /// The last heap size.
         #[arg(long, value_name = "N")]

@@ -1,5 +1,6 @@
 //! `grundy plot FILE GAME --upto N -o FILE.svg|FILE.png`: the nim-sequence
-//! of a heap game as a scatter plot, heap size against value. A periodic
+//! of a heap game (or of a position with `_` for the heap, as `table`
+//! takes it) as a scatter plot, heap size against value. A periodic
 //! sequence shows as horizontal stripes repeating along the axis; an
 //! arithmetic-periodic one as rising stripes. The title states the period
 //! as `table` does (proven, or only seen), and the chart marks where the
@@ -11,8 +12,8 @@ mod raster;
 
 use super::query::{open, report};
 use super::{Failed, Options, Output};
-use crate::error::{Error, Errors};
-use crate::session::{Session, TableRequest};
+use crate::error::{Error, ErrorKind, Errors};
+use crate::session::{Family, Session, TableRequest};
 use plotters::prelude::*;
 
 pub use chart::Known;
@@ -24,12 +25,20 @@ pub const DEFAULT_SIZE: (u32, u32) = (960, 540);
 /// same table run, so the same proof or the same period seen.
 pub fn sequence(
     session: &mut Session,
-    game: u32,
+    family: &Family,
     upto: u64,
 ) -> Result<(Vec<u32>, Option<Known>), Errors> {
-    let table = session.table_run(game, TableRequest::upto(upto))?;
+    if family.free.len() != 1 {
+        return Err(vec![Error::new(
+            ErrorKind::BadValue {
+                detail: "a plot shows one free number; print a grid of two with `table`".into(),
+            },
+            session.asked(),
+        )]);
+    }
+    let table = session.table_run(family, TableRequest::upto(upto))?;
     if let Some(kind) = table.stopped {
-        let span = session.interp.program.games[game as usize].span;
+        let span = session.interp.program.games[family.game as usize].span;
         return Err(vec![Error::new(kind, span)]);
     }
     let known = match table.proof {
@@ -76,11 +85,11 @@ pub struct PlotArgs<'a> {
 
 pub fn run(opts: &Options, args: PlotArgs, out: &mut Output) -> Result<(), Failed> {
     let mut session = open(opts, args.file, out)?;
-    let g = session
-        .heap_game(args.game)
+    let family = session
+        .family(args.game)
         .map_err(|e| report(&session, out, e))?;
     let (values, known) =
-        sequence(&mut session, g, args.upto).map_err(|e| report(&session, out, e))?;
+        sequence(&mut session, &family, args.upto).map_err(|e| report(&session, out, e))?;
     let path = args.output;
     let written = render(args.game, &values, known, path, args.size)
         .and_then(|bytes| std::fs::write(path, bytes).map_err(|e| e.to_string()));

@@ -1,11 +1,14 @@
-//! `grundy table FILE GAME --upto N`, and the REPL's `table GAME N`.
+//! `grundy table FILE GAME --upto N`, and the REPL's `table GAME N`: a
+//! game's nim-sequence, or the values of a position with `_` for the
+//! free number (two `_` give a grid, `--upto XxY`).
 
 use super::query::{open, report};
 use super::table_format::Format;
+use super::upto::Upto;
 use super::{Failed, Options, Output};
 use crate::checkpoint::Unavailable;
 use crate::error::{Error, ErrorKind, Errors};
-use crate::session::{Session, Table, TableRequest};
+use crate::session::{Family, Session, Table, TableRequest};
 use crate::solve::values::Values;
 use crate::source::Span;
 use std::io::IsTerminal;
@@ -17,7 +20,7 @@ use std::time::{Duration, Instant};
 pub struct TableArgs<'a> {
     pub file: &'a str,
     pub game: &'a str,
-    pub upto: u64,
+    pub upto: Upto,
     pub format: Format,
     /// Where to save progress, and resume from.
     pub checkpoint: Option<&'a str>,
@@ -29,11 +32,21 @@ pub struct TableArgs<'a> {
 
 pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Failed> {
     let mut session = open(opts, args.file, out)?;
-    let g = session
-        .heap_game(args.game)
+    let family = session
+        .family(args.game)
         .map_err(|e| report(&session, out, e))?;
+    if family.free.len() == 2 {
+        return super::grid_format::run(&mut session, &family, &args, out)
+            .map_err(|e| report(&session, out, e));
+    }
+    let upto = line_upto(&session, args.upto).map_err(|e| report(&session, out, e))?;
+    let args = TableArgs {
+        upto: Upto::Line(upto),
+        ..args
+    };
     let started = super::stats::start(&mut session);
-    let table = compute(&mut session, g, &args, out).map_err(|e| report(&session, out, e))?;
+    let table =
+        compute(&mut session, &family, upto, &args, out).map_err(|e| report(&session, out, e))?;
     super::stats::report(&started, &session, out);
     if let Some(kind) = table.stopped.clone() {
         let how_far = match table.values.len() {
@@ -44,65 +57,83 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
             Some(path) => format!("{how_far}; saved in {path}: run the same command to carry on"),
             None => how_far,
         });
-        let span = session.interp.program.games[g as usize].span;
+        let span = session.interp.program.games[family.game as usize].span;
         return Err(report(&session, out, vec![Error::new(kind, span)]));
     }
     match args.format {
-        Format::Text => print(&table, args.game, args.upto, out),
-        format => super::table_format::write(&table, args.game, args.upto, format, out),
+        Format::Text => print(&table, args.game, upto, out),
+        format => super::table_format::write(&table, args.game, upto, format, out),
     }
     Ok(())
+}
+
+/// The last heap of a table of one free number: `--upto N`, not a grid.
+pub(crate) fn line_upto(session: &Session, upto: Upto) -> Result<u64, Errors> {
+    match upto {
+        Upto::Line(n) => Ok(n),
+        Upto::Grid(..) => Err(vec![Error::new(
+            ErrorKind::WrongUpto {
+                free: "one free number",
+                expected: "N",
+                found: upto.to_string(),
+            },
+            session.asked(),
+        )]),
+    }
 }
 
 /// Runs the table holding its checkpoint, if it has one.
 fn compute(
     session: &mut Session,
-    game: u32,
+    family: &Family,
+    upto: u64,
     args: &TableArgs,
     out: &mut Output,
 ) -> Result<Table, Errors> {
     let Some(path) = args.checkpoint else {
-        return compute_held(session, game, args, out);
+        return compute_held(session, family, upto, args, out);
     };
-    crate::checkpoint::hold(Path::new(path), || compute_held(session, game, args, out))
-        .unwrap_or_else(|why| {
-            let reason = match why {
-                Unavailable::InUse => {
-                    "another grundy run is using it; wait for that run to end, or name another file"
-                        .to_string()
-                }
-                Unavailable::Unwritable(e) => {
-                    format!("a save could not be written beside it ({e}), so nothing was computed")
-                }
-            };
-            Err(vec![session.file_error("use the checkpoint", path, reason)])
-        })
+    crate::checkpoint::hold(Path::new(path), || {
+        compute_held(session, family, upto, args, out)
+    })
+    .unwrap_or_else(|why| {
+        let reason = match why {
+            Unavailable::InUse => {
+                "another grundy run is using it; wait for that run to end, or name another file"
+                    .to_string()
+            }
+            Unavailable::Unwritable(e) => {
+                format!("a save could not be written beside it ({e}), so nothing was computed")
+            }
+        };
+        Err(vec![session.file_error("use the checkpoint", path, reason)])
+    })
 }
 
 /// Runs the table, resuming from and saving to the checkpoint, with a
 /// progress bar on a terminal.
 fn compute_held(
     session: &mut Session,
-    game: u32,
+    family: &Family,
+    upto: u64,
     args: &TableArgs,
     out: &mut Output,
 ) -> Result<Table, Errors> {
-    let definition = crate::reload::fingerprint(&session.interp.program, &session.sources, game);
+    let definition = definition(session, family);
     let checkpoint = args.checkpoint.map(Path::new);
     let known = match checkpoint {
         Some(path) => load(session, path, &definition)?,
         None => Values::default(),
     };
-    let needed = crate::session::table_bytes(args.upto);
+    let needed = crate::session::table_bytes(upto);
     if needed >= 100_000_000 {
         out.note(format!(
-            "{}: g(0..={}) takes about {} of memory",
+            "{}: g(0..={upto}) takes about {} of memory",
             args.game,
-            args.upto,
             crate::session::bytes(needed)
         ));
     }
-    let bar = progress_bar(args.upto, known.len());
+    let bar = progress_bar(upto, known.len());
     let mut last_save = Instant::now();
     let mut failed_save = None;
     let mut progress = |values: &Values| {
@@ -121,9 +152,9 @@ fn compute_held(
         ControlFlow::Continue(())
     };
     let table = session.table_run(
-        game,
+        family,
         TableRequest {
-            upto: args.upto,
+            upto,
             known,
             shortcut: args.shortcut,
             progress: Some(&mut progress),
@@ -146,6 +177,24 @@ fn compute_held(
             Err(vec![session.file_error("write", path, e)])
         }
     }
+}
+
+/// What a checkpoint is made for: the game's definition and everything it
+/// uses, and the arguments fixed, if any.
+fn definition(session: &Session, family: &Family) -> String {
+    let program = &session.interp.program;
+    let mut definition = crate::reload::fingerprint(program, &session.sources, family.game);
+    if !family.is_whole_game() {
+        let args: Vec<String> = (0..family.args.len())
+            .map(|i| match family.free.contains(&i) {
+                true => "_".to_string(),
+                false => session.interp.show(&family.args[i]),
+            })
+            .collect();
+        let name = &program.games[family.game as usize].name;
+        definition.push_str(&format!("\n{name}({})", args.join(", ")));
+    }
+    definition
 }
 
 fn load(session: &mut Session, path: &Path, definition: &str) -> Result<Values, Errors> {
@@ -201,12 +250,16 @@ fn progress_bar(upto: u64, known: usize) -> Option<indicatif::ProgressBar> {
 /// how far it got.
 pub(crate) fn show(
     session: &mut Session,
-    game: u32,
+    family: &Family,
     name: &str,
-    upto: u64,
+    upto: Upto,
     out: &mut Output,
 ) -> Result<(), Errors> {
-    let table = session.table_run(game, TableRequest::upto(upto))?;
+    if family.free.len() == 2 {
+        return super::grid_format::show(session, family, name, upto, out);
+    }
+    let upto = line_upto(session, upto)?;
+    let table = session.table_run(family, TableRequest::upto(upto))?;
     if table.resumed > 0 {
         out.note(format!(
             "{name}: carried on from g(0..={}), kept when an earlier table was stopped",
@@ -220,7 +273,7 @@ pub(crate) fn show(
                 table.values.len() - 1
             ));
         }
-        let span = session.interp.program.games[game as usize].span;
+        let span = session.interp.program.games[family.game as usize].span;
         return Err(vec![Error::new(kind, span)]);
     }
     print(&table, name, upto, out);
@@ -293,4 +346,52 @@ fn rows(values: &Values, out: &mut Output) {
         }
         Ok(())
     });
+}
+
+/// `GAME COUNT` typed at the REPL: the game is a name, or a position
+/// such as `Subtract({1, 4, 5}, _)` that may hold spaces, up to the
+/// bracket that closes its arguments.
+pub(crate) fn split_game(text: &str) -> (&str, &str) {
+    let text = text.trim();
+    let name_end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    if text[name_end..].trim_start().starts_with('(') {
+        let mut depth = 0;
+        let mut quoted = false;
+        for (i, c) in text.char_indices().skip(name_end) {
+            match c {
+                '"' => quoted = !quoted,
+                '(' | '[' | '{' if !quoted => depth += 1,
+                ')' | ']' | '}' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return (&text[..=i], text[i + 1..].trim());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    match text.find(char::is_whitespace) {
+        Some(i) => (&text[..i], text[i..].trim()),
+        None => (text, ""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_game;
+
+    #[test]
+    fn a_position_with_spaces_is_one_game() {
+        assert_eq!(split_game("T 30"), ("T", "30"));
+        assert_eq!(
+            split_game(" Subtract({1, 4, 5}, _) 2 * 15"),
+            ("Subtract({1, 4, 5}, _)", "2 * 15")
+        );
+        assert_eq!(split_game("Candy(_, _) 8x8"), ("Candy(_, _)", "8x8"));
+        assert_eq!(split_game("Board(\")\", _)"), ("Board(\")\", _)", ""));
+        assert_eq!(split_game("Kayles"), ("Kayles", ""));
+    }
 }

@@ -494,13 +494,10 @@ impl Interp {
         })
     }
 
-    /// A position of game `g` with these arguments, checked against the
-    /// parameter types. Games given as sums become their sums.
-    pub fn make_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
-        // Borrow the game through the field, not a clone of the program:
-        // this runs for every option of every position searched.
+    /// Arguments of game `g` checked against its parameter types (sets
+    /// normalised), as a position made of them would hold them.
+    pub fn conform_args(&self, g: GameId, args: &mut [Value], span: Span) -> Result<()> {
         let game = &self.program.games[g as usize];
-        let mut args = args;
         for (param, arg) in game.params.iter().zip(args.iter_mut()) {
             if !already_fits(&param.ty, arg) {
                 *arg = conform(
@@ -511,6 +508,17 @@ impl Interp {
                 .map_err(|k| Error::new(k, span))?;
             }
         }
+        Ok(())
+    }
+
+    /// A position of game `g` with these arguments, checked against the
+    /// parameter types. Games given as sums become their sums.
+    pub fn make_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
+        // Borrow the game through the field, not a clone of the program:
+        // this runs for every option of every position searched.
+        let mut args = args;
+        self.conform_args(g, &mut args, span)?;
+        let game = &self.program.games[g as usize];
         let given_by_expression = match &game.kind {
             GameKind::Alias(_) => true,
             GameKind::Rules {

@@ -13,7 +13,11 @@ use crate::syntax::{parse_file, parse_position};
 use crate::types::Type;
 use std::sync::Arc;
 
+mod family;
+mod grid;
 mod table;
+pub use family::Family;
+pub use grid::Grid;
 pub use table::{bytes, table_bytes, Table, TableRequest};
 
 #[derive(Default)]
@@ -25,7 +29,7 @@ pub struct Session {
     asked: Span,
     /// Tables of heap games made to answer for large heaps, with the
     /// period that extends them, if proven; cleared when definitions change.
-    tables: std::collections::HashMap<u32, table::Known>,
+    tables: std::collections::HashMap<Family, table::Known>,
     /// Variables bound at the REPL with `let`, visible in every expression
     /// and position typed after: each name with its value and type.
     pub bindings: indexmap::IndexMap<String, (Value, Type)>,

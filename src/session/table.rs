@@ -6,11 +6,12 @@
 //! at a time. Each hands back the values every stretch of heaps, so a run
 //! can be watched, saved, stopped, and ended early once a period is proven.
 
-use super::Session;
+use super::{Family, Session};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::eval::engine::Path;
+use crate::eval::engine::{Compiled, OrUnsupported, Path};
 use crate::eval::ir::GameKind;
 use crate::eval::{PosId, Value};
+use crate::solve::affine::{self, AffineGame};
 use crate::solve::kernel::{self, STRETCH};
 use crate::solve::period::{self, Period, Proof, Shape};
 use crate::solve::sparse::HeapRules;
@@ -102,7 +103,7 @@ impl Session {
         upto: u64,
         mut each: impl FnMut(u64, u32),
     ) -> Result<Vec<u32>, Errors> {
-        let table = self.table_run(game, TableRequest::upto(upto))?;
+        let table = self.table_run(&Family::heaps(game), TableRequest::upto(upto))?;
         if let Some(kind) = table.stopped {
             let span = self.interp.program.games[game as usize].span;
             return Err(vec![Error::new(kind, span)]);
@@ -113,8 +114,8 @@ impl Session {
         Ok(table.values.to_vec())
     }
 
-    /// A table, computed as asked.
-    pub fn table_run(&mut self, game: u32, request: TableRequest) -> Result<Table, Errors> {
+    /// A table of a family with one free number, computed as asked.
+    pub fn table_run(&mut self, family: &Family, request: TableRequest) -> Result<Table, Errors> {
         // A dense table is no search: its memory is known before it starts,
         // so it is refused only when that much is not there. (A game
         // searched heap by heap is bounded by the search's state limit.)
@@ -139,11 +140,11 @@ impl Session {
         };
         let resume = request.resume;
         let known = match request.known.is_empty() && resume {
-            true => self.kept_from_a_stopped_run(game, upto),
+            true => self.kept_from_a_stopped_run(family, upto),
             false => request.known,
         };
         let resumed = known.len();
-        let shape = self.shape(game);
+        let shape = self.shape(family);
         let shortcut = request.shortcut;
         let mut progress = request.progress;
         let mut proof = None;
@@ -167,14 +168,14 @@ impl Session {
             }
             ControlFlow::Continue(())
         };
-        let mut values = self.compute(game, known, upto, &mut hook)?;
+        let mut values = self.compute(family, known, upto, &mut hook)?;
         if stopped.is_some() && resume {
             let kept = Known {
                 values: values.clone(),
                 proof: None,
                 complete: false,
             };
-            self.tables.insert(game, kept);
+            self.tables.insert(family.clone(), kept);
         }
         let computed = values.len();
         if let Some(proof) = proof {
@@ -199,8 +200,8 @@ impl Session {
 
     /// The values a stopped run of this game found, up to `upto`; none if
     /// no run was stopped since the definitions last changed.
-    fn kept_from_a_stopped_run(&mut self, game: u32, upto: usize) -> Values {
-        match self.tables.get(&game) {
+    fn kept_from_a_stopped_run(&mut self, family: &Family, upto: usize) -> Values {
+        match self.tables.get(family) {
             Some(kept) if !kept.complete && kept.values.len() > upto + 1 => {
                 let mut values = kept.values.clone();
                 values.truncate(upto + 1);
@@ -208,7 +209,7 @@ impl Session {
             }
             Some(kept) if !kept.complete => self
                 .tables
-                .remove(&game)
+                .remove(family)
                 .map(|kept| kept.values)
                 .unwrap_or_default(),
             _ => Values::default(),
@@ -220,21 +221,21 @@ impl Session {
     /// `None` for any other position (the solver searches it).
     pub(super) fn large_heap_value(&mut self, pos: PosId) -> Result<Option<u32>, Errors> {
         let (game, args) = self.interp.positions.get(pos);
-        let (game, n) = match args[..] {
-            [Value::Int(n)] if n >= TABLE_FROM => (game, n),
+        let (family, n) = match args[..] {
+            [Value::Int(n)] if n >= TABLE_FROM => (Family::heaps(game), n),
             _ => return Ok(None),
         };
-        if !self.tables.get(&game).is_some_and(|known| known.complete) {
+        if !self.tables.get(&family).is_some_and(|known| known.complete) {
             // Past the state limit only a proven period can answer, and
             // without a shape none can be proven: the solver refuses it.
             let beyond = n as u64 >= self.interp.max_positions as u64;
-            if !self.has_fast_table(game) || (beyond && self.shape(game).is_none()) {
+            if !self.has_fast_table(&family) || (beyond && self.shape(&family).is_none()) {
                 return Ok(None);
             }
             // Far enough to prove a period if there is one within the state
             // limit; no further than needed for the heap itself.
             let limit = self.interp.max_positions as u64 - 1;
-            let table = self.table_run(game, TableRequest::upto((n as u64).min(limit)))?;
+            let table = self.table_run(&family, TableRequest::upto((n as u64).min(limit)))?;
             if let Some(kind) = table.stopped {
                 return Err(vec![Error::new(kind, self.asked)]);
             }
@@ -243,9 +244,9 @@ impl Session {
                 proof: table.proof,
                 complete: true,
             };
-            self.tables.insert(game, known);
+            self.tables.insert(family.clone(), known);
         }
-        let Some(known) = self.tables.get(&game) else {
+        let Some(known) = self.tables.get(&family) else {
             return Ok(None);
         };
         if let Some(v) = known.values.get(n as usize) {
@@ -269,57 +270,83 @@ impl Session {
     }
 
     /// Whether a heap game's table comes from a fast method.
-    fn has_fast_table(&self, game: u32) -> bool {
-        let ir = &self.interp.program.games[game as usize];
-        matches!(ir.kind, GameKind::Octal(_))
-            || crate::solve::affine::recognise(ir, game, &self.interp.consts).is_ok()
+    fn has_fast_table(&self, family: &Family) -> bool {
+        let ir = &self.interp.program.games[family.game as usize];
+        matches!(ir.kind, GameKind::Octal(_)) || self.affine(family).is_ok()
     }
 
-    /// The shape of a heap game's moves, if a period can be proven for it.
-    pub fn shape(&self, game: u32) -> Option<Shape> {
-        let ir = &self.interp.program.games[game as usize];
+    /// The shape of a family's moves, if a period can be proven for it.
+    pub fn shape(&self, family: &Family) -> Option<Shape> {
+        let ir = &self.interp.program.games[family.game as usize];
         match &ir.kind {
             GameKind::Octal(code) => Some(code.shape()),
-            _ => crate::solve::affine::recognise(ir, game, &self.interp.consts)
-                .ok()?
-                .shape(),
+            _ => self.affine(family).ok()?.shape(),
         }
+    }
+
+    /// A family's rules read as arithmetic, if they have that shape: the
+    /// game's own rules, or with its fixed arguments put in.
+    fn affine(&self, family: &Family) -> Compiled<AffineGame> {
+        let ir = &self.interp.program.games[family.game as usize];
+        let consts = &self.interp.consts;
+        if family.is_whole_game() {
+            return affine::recognise(ir, family.game, consts);
+        }
+        let heap_game = match family.free[..] {
+            [free] => affine::specialise(ir, family.game, &family.args, free),
+            _ => None,
+        }
+        .or_unsupported(
+            "fixed arguments that a move changes, or rules the heap-rule reader cannot read with them put in",
+            ir.span,
+        )?;
+        affine::recognise(&heap_game, family.game, consts)
     }
 
     /// The values by the fastest method that applies.
     fn compute(
         &mut self,
-        game: u32,
+        family: &Family,
         known: Values,
         upto: usize,
         hook: &mut Hook,
     ) -> Result<Values, Errors> {
+        let game = family.game;
         let ir = &self.interp.program.games[game as usize];
-        let engines = &mut self.interp.engines;
         let known = if let GameKind::Octal(code) = &ir.kind {
-            engines.record(game, Path::HeapKernel(code.text.clone()), Vec::new());
+            self.interp
+                .engines
+                .record(game, Path::HeapKernel(code.text.clone()), Vec::new());
             let rules = HeapRules::octal(code);
             let mut dense =
                 |known, upto, hook: &mut Hook| Ok(kernel::octal_sequence(code, known, upto, hook));
             heap_values(&rules, &mut dense, known, upto, hook)
         } else {
-            match crate::solve::affine::recognise(ir, game, &self.interp.consts) {
+            match self.affine(family) {
                 Ok(affine) => {
                     let mut dense =
                         |known, upto, hook: &mut Hook| affine.sequence(known, upto, hook);
                     match affine.heap_rules(upto) {
                         Some(rules) => {
-                            engines.record(game, Path::HeapKernelRules, Vec::new());
+                            self.interp
+                                .engines
+                                .record(game, Path::HeapKernelRules, Vec::new());
                             heap_values(&rules, &mut dense, known, upto, hook)
                         }
                         None => {
-                            engines.record(game, Path::HeapRuleReader, Vec::new());
+                            self.interp
+                                .engines
+                                .record(game, Path::HeapRuleReader, Vec::new());
                             dense(known, upto, hook)
                         }
                     }
                 }
                 Err(why) => {
-                    engines.record(game, Path::Interpreter, vec![("the heap-rule reader", why)]);
+                    self.interp.engines.record(
+                        game,
+                        Path::Interpreter,
+                        vec![("the heap-rule reader", why)],
+                    );
                     Err(known)
                 }
             }
@@ -333,7 +360,7 @@ impl Session {
         self.interp
             .engines
             .record(game, Path::Interpreter, Vec::new());
-        self.plain_sequence(game, known, upto, hook)
+        self.plain_sequence(family, known, upto, hook)
     }
 
     /// The table through the general solver, one position at a time: the
@@ -347,7 +374,8 @@ impl Session {
         let span = self.interp.program.games[game as usize].span;
         let upto = usize::try_from(upto).map_err(|_| heap_too_large(upto, usize::MAX, span))?;
         let mut stopped = false;
-        let values = self.plain_sequence(game, Values::default(), upto, &mut |_| {
+        let family = Family::heaps(game);
+        let values = self.plain_sequence(&family, Values::default(), upto, &mut |_| {
             if crate::interrupt::requested() {
                 stopped = true;
                 return ControlFlow::Break(());
@@ -365,17 +393,17 @@ impl Session {
 
     fn plain_sequence(
         &mut self,
-        game: u32,
+        family: &Family,
         known: Values,
         upto: usize,
         hook: &mut Hook,
     ) -> Result<Values, Errors> {
-        let span = self.interp.program.games[game as usize].span;
+        let span = self.interp.program.games[family.game as usize].span;
         let mut values = known;
         values.truncate(upto + 1);
         // Known values go into the memo, so that later heaps use them.
         for (n, v) in values.iter().enumerate() {
-            if let [pos] = self.heap(game, n, span)?[..] {
+            if let [pos] = self.heap(family, n, span)?[..] {
                 self.interp
                     .with_solver(|s, _| s.remember(pos, Some(v), None));
             }
@@ -386,7 +414,7 @@ impl Session {
             {
                 break;
             }
-            let parts = self.heap(game, n, span)?;
+            let parts = self.heap(family, n, span)?;
             let v = self.value(&parts)?;
             values.push(v);
         }
@@ -394,17 +422,27 @@ impl Session {
     }
 
     /// The position of a heap of n.
-    fn heap(&mut self, game: u32, n: usize, span: Span) -> Result<Arc<[PosId]>, Errors> {
+    fn heap(&mut self, family: &Family, n: usize, span: Span) -> Result<Arc<[PosId]>, Errors> {
         let arg = i64::try_from(n).map_err(|_| heap_too_large(n, i64::MAX, span))?;
+        self.family_position(family, &[arg], span)
+    }
+
+    /// The position of a family at these free numbers.
+    pub(super) fn family_position(
+        &mut self,
+        family: &Family,
+        numbers: &[i64],
+        span: Span,
+    ) -> Result<Arc<[PosId]>, Errors> {
         match self
             .interp
-            .make_position(game, vec![Value::Int(arg)], span)
+            .make_position(family.game, family.at(numbers), span)
             .map_err(|e| vec![e])?
         {
             Value::Pos(parts) => Ok(parts),
             _ => Err(vec![Error::new(
                 ErrorKind::NotAHeapGame {
-                    name: self.interp.program.games[game as usize].name.clone(),
+                    name: self.interp.program.games[family.game as usize].name.clone(),
                 },
                 span,
             )]),

@@ -379,13 +379,17 @@ impl Repl {
     }
 
     fn table(&mut self, entry: &Entry, rest: &str, out: &mut Output) -> Result<(), Errors> {
-        let (game, count) = split_word(rest);
+        let (game, count) = crate::cli::table::split_game(rest);
         if game.is_empty() {
             return Err(entry.missing("a game and a count, as in `table T 30`"));
         }
-        let g = self.session.heap_game(game)?;
-        let upto = self.count(entry, count, 20)?;
-        crate::cli::table::show(&mut self.session, g, game, upto, out)
+        let family = self.session.family(game)?;
+        // `10x10` for a grid; otherwise a count, or an expression for one.
+        let upto = match count.parse() {
+            Ok(upto) => upto,
+            Err(_) => crate::cli::upto::Upto::Line(self.count(entry, count, 20)?),
+        };
+        crate::cli::table::show(&mut self.session, &family, game, upto, out)
     }
 
     /// A count typed after a command: a number, or an expression for one.
@@ -436,15 +440,15 @@ impl Repl {
 
     fn plot(&mut self, entry: &Entry, rest: &str, out: &mut Output) -> Result<(), Errors> {
         let (args, file) = split_output(rest);
-        let (game, count) = split_word(args);
+        let (game, count) = crate::cli::table::split_game(args);
         if game.is_empty() {
             return Err(entry.missing("a game and a count, as in `:plot T 100`"));
         }
-        let g = self.session.heap_game(game)?;
+        let family = self.session.family(game)?;
         let upto = self.count(entry, count, 100)?;
-        let default = format!("{game}.svg");
+        let default = format!("{}.svg", game.split('(').next().unwrap_or(game).trim());
         let file = file.unwrap_or(&default);
-        let (values, known) = plot::sequence(&mut self.session, g, upto)?;
+        let (values, known) = plot::sequence(&mut self.session, &family, upto)?;
         let bytes = plot::render(game, &values, known, file, plot::DEFAULT_SIZE)
             .map_err(|reason| entry.error(rest, reason))?;
         write_file(entry, file, &bytes)?;

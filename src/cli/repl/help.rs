@@ -52,7 +52,7 @@ pub const COMMANDS: &[Command] = &[
         name: "table",
         usage: "table GAME N",
         about:
-            "the nim-sequence g(0..=N) of a game with one natural-number parameter, and its period",
+            "the nim-sequence g(0..=N) of a game with one natural-number parameter, or of a position with `_` for it such as `Subtract({1, 4, 5}, _)`, and its period; two `_` and `N` as `XxY` give a grid",
     },
     Command {
         name: "play",

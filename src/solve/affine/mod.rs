@@ -12,6 +12,9 @@
 
 mod heap_rules;
 mod shape;
+mod specialise;
+
+pub use specialise::specialise;
 
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
@@ -154,14 +157,20 @@ impl Reader {
 /// set or list of numbers written out, or a constant holding one.
 fn fixed_values(source: &Ir, consts: &[Value]) -> Option<Vec<i64>> {
     const MOST: usize = 64;
-    let ints = |items: &[Value]| -> Option<Vec<i64>> {
-        items
-            .iter()
-            .map(|v| match v {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect()
+    let fixed = |value: &Value| -> Option<Vec<i64>> {
+        match value {
+            Value::Set(items) | Value::List(items) => items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                })
+                .collect(),
+            Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MOST as i64 => {
+                Some((*lo..*hi).collect())
+            }
+            _ => None,
+        }
     };
     let values = match &source.kind {
         IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
@@ -186,11 +195,9 @@ fn fixed_values(source: &Ir, consts: &[Value]) -> Option<Vec<i64>> {
                 _ => None,
             })
             .collect::<Option<Vec<_>>>()?,
-        IrKind::Const(c) => match consts.get(*c as usize)? {
-            Value::Set(items) | Value::List(items) => ints(items)?,
-            Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MOST as i64 => (*lo..*hi).collect(),
-            _ => return None,
-        },
+        // A constant, or a game's argument fixed for a table.
+        IrKind::Const(c) => fixed(consts.get(*c as usize)?)?,
+        IrKind::Lit(value) => fixed(value)?,
         _ => return None,
     };
     (values.len() <= MOST).then_some(values)

@@ -1,0 +1,117 @@
+//! A game of several parameters with all but one fixed, rewritten as a
+//! heap game of its free one, so that `Subtract({1, 4, 5}, _)` is read as
+//! arithmetic (and its period proven) exactly as a game written with the
+//! constant set is.
+//!
+//! Only the forms the affine reader understands are rewritten; anything
+//! else gives `None`, and the table is computed the plain way.
+
+use crate::eval::ir::{GameIr, GameKind, GenIr, Ir, IrKind, MoveIr, Param};
+use crate::eval::Value;
+
+/// The game with the arguments `args` fixed except at `free`: its heap in
+/// slot 0, the fixed parameters as literals, and each move to the same
+/// game with the same fixed arguments as a move to a heap.
+pub fn specialise(game: &GameIr, id: u32, args: &[Value], free: usize) -> Option<GameIr> {
+    let GameKind::Rules {
+        moves,
+        lose: None,
+        parts: None,
+    } = &game.kind
+    else {
+        return None;
+    };
+    let rewriter = Rewriter { id, args, free };
+    let moves = moves
+        .iter()
+        .map(|m| {
+            Some(MoveIr {
+                name: m.name.clone(),
+                generators: m
+                    .generators
+                    .iter()
+                    .map(|g| {
+                        Some(GenIr {
+                            var: g.var.clone(),
+                            slot: g.slot,
+                            source: rewriter.ir(&g.source)?,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+                guard: match &m.guard {
+                    Some(guard) => Some(rewriter.ir(guard)?),
+                    None => None,
+                },
+                result: rewriter.ir(&m.result)?,
+                span: m.span,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let heap = game.params.get(free)?;
+    Some(GameIr {
+        params: vec![Param {
+            name: heap.name.clone(),
+            ty: heap.ty.clone(),
+            span: heap.span,
+        }],
+        kind: GameKind::Rules {
+            moves,
+            lose: None,
+            parts: None,
+        },
+        ..game.clone()
+    })
+}
+
+struct Rewriter<'a> {
+    id: u32,
+    args: &'a [Value],
+    free: usize,
+}
+
+impl Rewriter<'_> {
+    fn ir(&self, ir: &Ir) -> Option<Ir> {
+        let kind = match &ir.kind {
+            IrKind::Lit(v) => IrKind::Lit(v.clone()),
+            IrKind::Const(c) => IrKind::Const(*c),
+            IrKind::Local(s) => self.local(*s),
+            IrKind::Binary(op, l, r) => {
+                IrKind::Binary(*op, Box::new(self.ir(l)?), Box::new(self.ir(r)?))
+            }
+            IrKind::List(items) => IrKind::List(self.irs(items)?),
+            IrKind::Set(items) => IrKind::Set(self.irs(items)?),
+            IrKind::MakePos(g, args) if *g == self.id => {
+                // The same game with the same fixed arguments: a heap.
+                let same = args.iter().enumerate().all(|(i, arg)| {
+                    i == self.free || matches!(arg.kind, IrKind::Local(s) if s as usize == i)
+                });
+                if !same || args.len() != self.args.len() {
+                    return None;
+                }
+                IrKind::MakePos(*g, vec![self.ir(&args[self.free])?])
+            }
+            _ => return None,
+        };
+        Some(Ir {
+            kind,
+            span: ir.span,
+        })
+    }
+
+    fn irs(&self, irs: &[Ir]) -> Option<Vec<Ir>> {
+        irs.iter().map(|ir| self.ir(ir)).collect()
+    }
+
+    /// The heap moves to slot 0 and slot 0 to where the heap was; the
+    /// fixed parameters become their values.
+    fn local(&self, slot: u32) -> IrKind {
+        let s = slot as usize;
+        if s == self.free {
+            IrKind::Local(0)
+        } else if s < self.args.len() {
+            IrKind::Lit(self.args[s].clone())
+        } else {
+            IrKind::Local(slot)
+        }
+    }
+}
