@@ -15,6 +15,7 @@ pub struct Report {
     help: Option<String>,
     source: NamedSource<String>,
     labels: Vec<LabeledSpan>,
+    warning: bool,
 }
 
 impl fmt::Display for Report {
@@ -34,6 +35,14 @@ impl Diagnostic for Report {
         self.help
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.warning {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -79,6 +88,7 @@ impl Report {
             help: (!help.is_empty()).then(|| help.join("\n")),
             source: named,
             labels,
+            warning: error.kind.is_warning(),
         }
     }
 }

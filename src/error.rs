@@ -114,6 +114,10 @@ pub enum ErrorKind {
     Overflow { detail: String },
     #[error("division by zero")]
     DivisionByZero,
+    #[error("a negative power: {base} ** {exponent}")]
+    NegativeExponent { base: i64, exponent: i64 },
+    #[error("`{lhs}^{rhs}` is {value}: `^` is exclusive or, not a power")]
+    XorOfNumbers { lhs: i64, rhs: i64, value: i64 },
     #[error("`{name}` must be a natural number, but it is {value}")]
     Negative { name: String, value: i64 },
     #[error("index {index} is out of range for a {what} of length {len}")]
@@ -184,6 +188,11 @@ fn plural(expected: &str) -> &'static str {
 }
 
 impl ErrorKind {
+    /// Whether this is only a warning: shown, but nothing stops for it.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, ErrorKind::XorOfNumbers { .. })
+    }
+
     /// A stable name for the kind, shown as `grundy::<code>`.
     pub fn code(&self) -> &'static str {
         match self {
@@ -197,6 +206,8 @@ impl ErrorKind {
             ErrorKind::WrongArity { .. } => "wrong-arity",
             ErrorKind::WrongType { .. } => "wrong-type",
             ErrorKind::ChainedComparison => "chained-comparison",
+            ErrorKind::NegativeExponent { .. } => "negative-exponent",
+            ErrorKind::XorOfNumbers { .. } => "xor-of-numbers",
             ErrorKind::NotAPosition { .. } => "not-a-position",
             ErrorKind::ExpectedPosition { .. } => "expected-position",
             ErrorKind::MissingType { .. } => "missing-type",
@@ -237,6 +248,8 @@ impl ErrorKind {
             ErrorKind::WrongArity { .. } => "this call".into(),
             ErrorKind::WrongType { found, .. } => format!("this is {found}"),
             ErrorKind::ChainedComparison => "a comparison of a comparison".into(),
+            ErrorKind::NegativeExponent { .. } => "this power".into(),
+            ErrorKind::XorOfNumbers { value, .. } => format!("this is {value}"),
             ErrorKind::NotAPosition { .. } => "this result".into(),
             ErrorKind::ExpectedPosition { .. } => "not a position".into(),
             ErrorKind::MissingType { .. } => "this parameter".into(),
@@ -289,6 +302,12 @@ impl ErrorKind {
             ErrorKind::ChainedComparison => {
                 Some("write `a < b and b < c` rather than `a < b < c`".into())
             }
+            ErrorKind::NegativeExponent { .. } => {
+                Some("numbers are whole: an exponent must be 0 or more".into())
+            }
+            ErrorKind::XorOfNumbers { lhs, rhs, .. } => Some(format!(
+                "for a power write `{lhs} ** {rhs}`; to keep the exclusive or and silence this, write `({lhs})^{rhs}`"
+            )),
             ErrorKind::NotAPosition { .. } => Some(
                 "write a game applied to arguments, such as `Heap(n - k)`, a sum such as `Heap(a) + Heap(b)`, or a list of positions".into(),
             ),

@@ -370,7 +370,10 @@ impl Checker {
                     Type::Unknown
                 }
             }
-            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr => {
+            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow => {
+                if op == BitXor {
+                    self.warn_xor_of_literals(lhs, rhs);
+                }
                 for (t, e) in [(&l, lhs), (&r, rhs)] {
                     if !t.is_numeric() {
                         mismatch(self, format!("a number for `{}`", op.symbol()), t, e.span);
@@ -384,6 +387,23 @@ impl Checker {
             }
         };
         (IrKind::Binary(op, Box::new(l_ir), Box::new(r_ir)), ty)
+    }
+}
+
+impl Checker {
+    /// `10^12` is 6: whoever writes `^` between two numbers most likely
+    /// meant a power, so say what it computes and how to write one.
+    fn warn_xor_of_literals(&mut self, lhs: &ast::Expr, rhs: &ast::Expr) {
+        if let (ExprKind::Int(a), ExprKind::Int(b)) = (&lhs.kind, &rhs.kind) {
+            self.warnings.push(crate::error::Error::new(
+                ErrorKind::XorOfNumbers {
+                    lhs: *a,
+                    rhs: *b,
+                    value: a ^ b,
+                },
+                lhs.span.to(rhs.span),
+            ));
+        }
     }
 }
 

@@ -13,6 +13,9 @@ use crate::types::Type;
 pub struct Checker {
     pub(super) program: Program,
     pub(super) errors: Errors,
+    /// Mistakes that are legal but most likely not meant; they do not stop
+    /// the program from loading.
+    pub warnings: Errors,
     /// How many constants are visible (those defined so far).
     pub(super) visible_consts: usize,
 }
@@ -23,6 +26,7 @@ impl Checker {
         Checker {
             program,
             errors: Vec::new(),
+            warnings: Vec::new(),
             visible_consts,
         }
     }

@@ -354,7 +354,7 @@ impl Lower<'_> {
                 Num::Element(self.local(target)?, Box::new(self.num(index)?))
             }
             IrKind::Binary(
-                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd),
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Pow),
                 lhs,
                 rhs,
             ) => Num::Binary(*op, Box::new(self.num(lhs)?), Box::new(self.num(rhs)?)),

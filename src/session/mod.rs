@@ -26,6 +26,8 @@ pub struct Session {
     /// Tables of heap games made to answer for large heaps, with the
     /// period that extends them, if proven; cleared when definitions change.
     tables: std::collections::HashMap<u32, table::Known>,
+    /// Warnings found while reading files and positions, not yet shown.
+    warnings: Errors,
 }
 
 /// The result of running one claim.
@@ -68,12 +70,19 @@ impl Session {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
         let before = self.interp.program.claims.len();
-        let program = check::check_items(&file.items, &self.interp.program)?;
+        let program =
+            check::check_items_warning(&file.items, &self.interp.program, &mut self.warnings)?;
         let added = program.claims.len() - before;
         self.interp.program = Arc::new(program);
         self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
         Ok(added)
+    }
+
+    /// The warnings found since the last call: legal text that most likely
+    /// does not mean what it says, such as `10^12`.
+    pub fn take_warnings(&mut self) -> Errors {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Loads text and runs its claims: the errors that stopped it loading,
@@ -97,7 +106,8 @@ impl Session {
 
     fn eval_in(&mut self, source: SourceId, text: &str) -> Result<Value, Errors> {
         let expr = parse_position(source, text)?;
-        let (ir, frame_size, _) = check::check_query(&expr, &self.interp.program)?;
+        let (ir, frame_size, _) =
+            check::check_query(&expr, &self.interp.program, &mut self.warnings)?;
         let mut env = vec![Value::Int(0); frame_size];
         self.interp.eval(&ir, &mut env).map_err(|e| vec![e])
     }

@@ -195,6 +195,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         | Rule::range_incl
         | Rule::add
         | Rule::sub
+        | Rule::pow
         | Rule::mul
         | Rule::div
         | Rule::rem
@@ -216,7 +217,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
 fn token_words(token: &str) -> Option<String> {
     const OPERATORS: &[&str] = &[
         "or", "and", "..=", "..", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "not", "in", "+",
-        "-", "*", "/", "%", "|", "^", "&",
+        "-", "**", "*", "/", "%", "|", "^", "&",
     ];
     if OPERATORS.contains(&token) {
         return Some("an operator".into());

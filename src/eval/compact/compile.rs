@@ -293,7 +293,7 @@ impl<'a> Compiler<'a> {
                 _ => return None,
             },
             IrKind::Binary(
-                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr),
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow),
                 lhs,
                 rhs,
             ) => Num::Binary(
