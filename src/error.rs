@@ -94,6 +94,8 @@ pub enum ErrorKind {
         name: String,
         expected: String,
         found: usize,
+        /// How it is called, such as `f(a: nat, b: nat)`.
+        signature: String,
     },
     #[error("expected {expected}, found {found}")]
     WrongType { expected: String, found: String },
@@ -297,7 +299,7 @@ impl ErrorKind {
                 None => format!("define the {what} before using it, or check the spelling"),
             }),
             ErrorKind::Duplicate { .. } => Some("rename one of them".into()),
-            ErrorKind::WrongArity { .. } => None,
+            ErrorKind::WrongArity { signature, .. } => Some(format!("it is called as {signature}")),
             ErrorKind::WrongType { .. } => None,
             ErrorKind::ChainedComparison => {
                 Some("write `a < b and b < c` rather than `a < b < c`".into())
