@@ -218,6 +218,10 @@ impl Interp {
         };
         let v = self.eval(parts, &mut env)?;
         match self.to_sum(v, parts.span)? {
+            // A position whose only part is itself does not split: it is
+            // searched by its moves (a Cram board of one region, a row of
+            // Mock Turtles with one coin heads up).
+            Value::Pos(p) if *p == [pos] => Ok(None),
             Value::Pos(p) => Ok(Some(p)),
             _ => Ok(None),
         }
