@@ -75,7 +75,7 @@ pub enum ErrorKind {
     NumberTooLarge { text: String },
     #[error("this is nested too deeply ({depth} levels; the limit is {limit})")]
     NestedTooDeeply { depth: usize, limit: usize },
-    #[error("`{code}` is not an octal code: {reason}")]
+    #[error("`{code}` is not a take-and-break code: {reason}")]
     BadOctalCode { code: String, reason: String },
     #[error("unknown escape `\\{found}` in a string")]
     BadEscape { found: char },
@@ -290,7 +290,7 @@ impl ErrorKind {
                 Some("split the expression with a helper function".into())
             }
             ErrorKind::BadOctalCode { .. } => Some(
-                "an octal code is a digit, a point and digits 0-7, such as 0.77 (Kayles) or 4.07"
+                "a code is a digit, a point and digits, such as 0.77 (Kayles), 4!.0 (Grundy's game) or 0.[3] (Nim)"
                     .into(),
             ),
             ErrorKind::BadEscape { .. } => Some("strings know \\\" \\\\ \\n and \\t".into()),

@@ -200,6 +200,20 @@ fn grundys_game_matches_a002188() {
     assert_eq!(table_of(&mut session, "Grundy", 99), A002188);
 }
 
+#[test]
+fn grundys_game_as_the_code_4_bang_0_matches_a002188() {
+    // CGSuite's code for Grundy's game: split into two unequal heaps.
+    let mut session = session_with("game G = octal 4!.0;");
+    assert_eq!(table_of(&mut session, "G", 99), A002188);
+}
+
+#[test]
+fn nim_as_the_repeating_code_0_3_is_the_heap_itself() {
+    let mut session = session_with("game N = octal 0.[3];");
+    let heaps: Vec<u32> = (0..=60).collect();
+    assert_eq!(table_of(&mut session, "N", 60), heaps);
+}
+
 /// The same values asked one position at a time, through `position` and
 /// `value`, rather than through `table`.
 #[test]

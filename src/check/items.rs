@@ -6,6 +6,7 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::builtins::Builtin;
 use crate::eval::ir::*;
 use crate::eval::octal::OctalCode;
+use crate::eval::take_break::TakeBreakCode;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::types::Type;
@@ -232,8 +233,16 @@ impl Checker {
             scope.bind(&p.name, p.ty.clone());
         }
         let kind = match &g.body {
-            ast::GameBody::Octal { code, span } => match OctalCode::parse(code) {
-                Ok(code) => GameKind::Octal(code),
+            ast::GameBody::Octal { code, span } => match TakeBreakCode::parse(code) {
+                // Plain octal codes go to the octal kernels; the rest are
+                // searched move by move.
+                Ok(general) => match general.octal_digits() {
+                    Some(digits) => GameKind::Octal(OctalCode {
+                        digits,
+                        text: code.clone(),
+                    }),
+                    None => GameKind::TakeBreak(general),
+                },
                 Err(reason) => {
                     self.error(
                         ErrorKind::BadOctalCode {

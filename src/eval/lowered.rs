@@ -293,7 +293,7 @@ impl Lower<'_> {
                 parts: Some(_),
             } => !moves.is_empty() || lose.is_some(),
             GameKind::Rules { .. } => true,
-            GameKind::Alias(_) | GameKind::Octal(_) => false,
+            GameKind::Alias(_) | GameKind::Octal(_) | GameKind::TakeBreak(_) => false,
         };
         if !own_positions || game.params.len() != args.len() {
             return None;

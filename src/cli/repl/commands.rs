@@ -323,6 +323,7 @@ impl Repl {
                     }
                     GameKind::Alias(_) => "another position or a sum".to_string(),
                     GameKind::Octal(code) => format!("octal {}", code.text),
+                    GameKind::TakeBreak(code) => format!("octal {}", code.text),
                 };
                 (signature_of_game(&program, i as u32), what)
             })
@@ -491,7 +492,7 @@ fn params(params: &[crate::eval::ir::Param]) -> String {
 fn signature_of_game(program: &crate::eval::Program, g: u32) -> String {
     let game = &program.games[g as usize];
     match game.kind {
-        GameKind::Octal(_) => format!("{}(n: nat)", game.name),
+        GameKind::Octal(_) | GameKind::TakeBreak(_) => format!("{}(n: nat)", game.name),
         _ => format!("{}({})", game.name, params(&game.params)),
     }
 }
