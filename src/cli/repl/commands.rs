@@ -155,6 +155,8 @@ impl Repl {
             )]),
             _ => self.evaluate(text, out),
         };
+        let warnings = self.session.take_warnings();
+        out.warnings(&warnings, &self.session.sources);
         match result {
             Ok(()) => Status::Done,
             Err(errors) => {
