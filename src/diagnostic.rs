@@ -17,6 +17,7 @@ pub struct Report {
     /// The lines the labels point into, made safe to print.
     source: Excerpt,
     labels: Vec<LabeledSpan>,
+    warning: bool,
 }
 
 impl fmt::Display for Report {
@@ -36,6 +37,14 @@ impl Diagnostic for Report {
         self.help
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.warning {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -93,6 +102,7 @@ impl Report {
             help: (!help.is_empty()).then(|| printable(&help.join("\n"))),
             source: excerpt,
             labels,
+            warning: error.kind.is_warning(),
         }
     }
 }

@@ -117,7 +117,7 @@ pub enum ErrorKind {
     NumberTooLarge { text: String },
     #[error("this is nested too deeply ({depth} levels; the limit is {limit})")]
     NestedTooDeeply { depth: usize, limit: usize },
-    #[error("`{code}` is not an octal code: {reason}")]
+    #[error("`{code}` is not a take-and-break code: {reason}")]
     BadOctalCode { code: String, reason: String },
     #[error("unknown escape `\\{found}` in a string")]
     BadEscape { found: char },
@@ -136,6 +136,8 @@ pub enum ErrorKind {
         name: String,
         expected: String,
         found: usize,
+        /// How it is called, such as `f(a: nat, b: nat)`.
+        signature: String,
     },
     #[error("expected {expected}, found {found}")]
     WrongType { expected: String, found: String },
@@ -156,6 +158,10 @@ pub enum ErrorKind {
     Overflow { detail: String },
     #[error("division by zero")]
     DivisionByZero,
+    #[error("a negative power: {base} ** {exponent}")]
+    NegativeExponent { base: i64, exponent: i64 },
+    #[error("`{lhs}^{rhs}` is {value}: `^` is exclusive or, not a power")]
+    XorOfNumbers { lhs: i64, rhs: i64, value: i64 },
     #[error("`{name}` must be a natural number, but it is {value}")]
     Negative { name: String, value: i64 },
     #[error("index {index} is out of range for a {what} of length {len}")]
@@ -248,6 +254,11 @@ fn plural(expected: &str) -> &'static str {
 }
 
 impl ErrorKind {
+    /// Whether this is only a warning: shown, but nothing stops for it.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, ErrorKind::XorOfNumbers { .. })
+    }
+
     /// A stable name for the kind, shown as `grundy::<code>`.
     pub fn code(&self) -> &'static str {
         match self {
@@ -261,6 +272,8 @@ impl ErrorKind {
             ErrorKind::WrongArity { .. } => "wrong-arity",
             ErrorKind::WrongType { .. } => "wrong-type",
             ErrorKind::ChainedComparison => "chained-comparison",
+            ErrorKind::NegativeExponent { .. } => "negative-exponent",
+            ErrorKind::XorOfNumbers { .. } => "xor-of-numbers",
             ErrorKind::NotAPosition { .. } => "not-a-position",
             ErrorKind::ExpectedPosition { .. } => "expected-position",
             ErrorKind::MissingType { .. } => "missing-type",
@@ -306,6 +319,8 @@ impl ErrorKind {
             ErrorKind::WrongArity { .. } => "this call".into(),
             ErrorKind::WrongType { found, .. } => format!("this is {found}"),
             ErrorKind::ChainedComparison => "a comparison of a comparison".into(),
+            ErrorKind::NegativeExponent { .. } => "this power".into(),
+            ErrorKind::XorOfNumbers { value, .. } => format!("this is {value}"),
             ErrorKind::NotAPosition { .. } => "this result".into(),
             ErrorKind::ExpectedPosition { .. } => "not a position".into(),
             ErrorKind::MissingType { .. } => "this parameter".into(),
@@ -349,7 +364,7 @@ impl ErrorKind {
                 Some("split the expression with a helper function".into())
             }
             ErrorKind::BadOctalCode { .. } => Some(
-                "an octal code is a digit, a point and digits 0-7, such as 0.77 (Kayles) or 4.07"
+                "a code is a digit, a point and digits, such as 0.77 (Kayles), 4!.0 (Grundy's game) or 0.[3] (Nim)"
                     .into(),
             ),
             ErrorKind::BadEscape { .. } => Some("strings know \\\" \\\\ \\n and \\t".into()),
@@ -358,11 +373,17 @@ impl ErrorKind {
                 None => format!("define the {what} before using it, or check the spelling"),
             }),
             ErrorKind::Duplicate { .. } => Some("rename one of them".into()),
-            ErrorKind::WrongArity { .. } => None,
+            ErrorKind::WrongArity { signature, .. } => Some(format!("it is called as {signature}")),
             ErrorKind::WrongType { .. } => None,
             ErrorKind::ChainedComparison => {
                 Some("write `a < b and b < c` rather than `a < b < c`".into())
             }
+            ErrorKind::NegativeExponent { .. } => {
+                Some("numbers are whole: an exponent must be 0 or more".into())
+            }
+            ErrorKind::XorOfNumbers { lhs, rhs, .. } => Some(format!(
+                "for a power write `{lhs} ** {rhs}`; to keep the exclusive or and silence this, write `({lhs})^{rhs}`"
+            )),
             ErrorKind::NotAPosition { .. } => Some(
                 "write a game applied to arguments, such as `Heap(n - k)`, a sum such as `Heap(a) + Heap(b)`, or a list of positions".into(),
             ),

@@ -118,7 +118,7 @@ fn collect(program: &Program, item: Item, closure: &mut BTreeSet<Item>) {
                     .for_each(|e| references(e, &mut uses));
             }
             GameKind::Alias(body) => references(body, &mut uses),
-            GameKind::Octal(_) => {}
+            GameKind::Octal(_) | GameKind::TakeBreak(_) => {}
         },
         Item::Function(f) => references(&program.functions[f as usize].body, &mut uses),
         Item::Const(c) => references(&program.consts[c as usize].value, &mut uses),

@@ -1371,3 +1371,32 @@ fn a_grid_larger_than_the_state_limit_is_refused() {
     assert!(r.stderr.contains("grundy::too-large"), "{}", r.stderr);
     assert!(r.stderr.contains("100001x100001 cells"), "{}", r.stderr);
 }
+
+// ---- Powers and exclusive or ----
+
+#[test]
+fn a_power_is_written_with_two_stars() {
+    // Kayles has period 12 from heap 71 on: 10 ** 12 = 4 (mod 12), and
+    // g(4) = 1 (Winning Ways).
+    let file = scratch_file("kayles-power.game", b"game Kayles = octal 0.77;\n");
+    let r = run(&["value", &file, "Kayles(10 ** 12)"]);
+    r.assert_success("value of Kayles(10 ** 12)");
+    assert_eq!(r.stdout, "1\n");
+    assert!(!r.stderr.contains("exclusive or"), "{}", r.stderr);
+}
+
+#[test]
+fn a_xor_of_two_numbers_warns_but_answers() {
+    // 10 ^ 12 = 6, and Kayles g(6) = 3: the answer stands, with a warning
+    // that says what was computed and how to write a power.
+    let file = scratch_file("kayles-xor.game", b"game Kayles = octal 0.77;\n");
+    let r = run(&["value", &file, "Kayles(10^12)"]);
+    r.assert_status(0, "value of Kayles(10^12)");
+    assert_eq!(r.stdout, "3\n");
+    assert!(r.stderr.contains("`10^12` is 6"), "{}", r.stderr);
+    assert!(r.stderr.contains("`10 ** 12`"), "{}", r.stderr);
+    let checked = scratch_file("xor-claim.game", b"claim 10^12 == 6;\n");
+    let r = run(&["check", &checked]);
+    r.assert_status(0, "a file whose only fault is a warning");
+    assert!(r.stderr.contains("exclusive or"), "{}", r.stderr);
+}

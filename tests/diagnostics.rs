@@ -5,7 +5,8 @@
 //! Each file is loaded into a fresh `Session` under the name
 //! `tests/diagnostics/NAME.game`, with the state limit lowered to
 //! `MAX_POSITIONS`. If it does not load, its load errors are rendered;
-//! otherwise its claims are run and their failures are rendered. Every error
+//! otherwise its claims are run and their failures are rendered, after any
+//! warnings (such as `^` between two numbers). Every error
 //! is rendered without colour at width 80 and the renderings are
 //! concatenated. Each case runs in a child process with a time limit, so a
 //! hang or a crash in grundy fails that case instead of the whole run.
@@ -65,11 +66,15 @@ fn diagnose(name: &str, text: &str) -> (String, usize) {
     let mut session = Session::new();
     session.interp.max_positions = MAX_POSITIONS;
     let errors = session.check_text(&format!("tests/diagnostics/{name}.game"), text);
-    let rendered = errors
+    // Warnings come first, as the command line shows them before the
+    // claims it runs fail.
+    let warnings = session.take_warnings();
+    let rendered = warnings
         .iter()
+        .chain(&errors)
         .map(|e| render(e, &session.sources, false, 80))
         .collect::<String>();
-    (rendered, errors.len())
+    (rendered, warnings.len() + errors.len())
 }
 
 /// How long one case may take. Each takes milliseconds; a case that runs

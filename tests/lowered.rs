@@ -141,6 +141,15 @@ fn lowered_rules_list_the_moves_the_interpreter_lists() {
 }
 
 #[test]
+fn powers_list_the_moves_the_interpreter_lists() {
+    let n = compare(
+        common::POWER,
+        &["Power(40, 0)", "Power(2, 5)", "Power(3, 6)"],
+    );
+    assert!(n > 100, "only {n} positions compared");
+}
+
+#[test]
 fn the_examples_list_the_same_moves_lowered() {
     let cases: [(&str, &[&str]); 5] = [
         (

@@ -253,6 +253,25 @@ fn a_scripted_editor_session() {
     assert_eq!(status, Some(0));
 }
 
+/// `^` between two numbers is published as a warning, not an error, and
+/// the claim it sits in still holds.
+#[test]
+fn a_xor_of_two_numbers_is_a_warning() {
+    let mut client = Client::start();
+    client.initialize();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "game", "version": 1, "text": "claim 10^12 == 6;\n"}}),
+    );
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "grundy::xor-of-numbers");
+    assert_eq!(diagnostics[0]["severity"], 2, "a warning");
+    assert_eq!(client.request("shutdown", Json::Null), Json::Null);
+    client.notify("exit", Json::Null);
+    assert_eq!(wait(&mut client.child), Some(0));
+}
+
 /// The exit status, or a failed test if the process does not end in time.
 fn wait(child: &mut Child) -> Option<i32> {
     let deadline = std::time::Instant::now() + WAIT;

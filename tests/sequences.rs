@@ -200,6 +200,54 @@ fn grundys_game_matches_a002188() {
     assert_eq!(table_of(&mut session, "Grundy", 99), A002188);
 }
 
+#[test]
+fn grundys_game_as_the_code_4_bang_0_matches_a002188() {
+    // CGSuite's code for Grundy's game: split into two unequal heaps.
+    let mut session = session_with("game G = octal 4!.0;");
+    assert_eq!(table_of(&mut session, "G", 99), A002188);
+}
+
+/// Split a heap into two or more non-empty heaps (CGSuite's `{2+}.0`),
+/// by brute force over the partitions of each heap.
+fn split_into_many_brute(upto: usize) -> Vec<u32> {
+    // The nim-sums of the partitions of `rest` into parts of at most
+    // `largest`, each folded into `acc`.
+    fn sums(g: &[u32], rest: usize, largest: usize, acc: u32, parts: usize, out: &mut Vec<u32>) {
+        if rest == 0 {
+            if parts >= 2 {
+                out.push(acc);
+            }
+            return;
+        }
+        for part in 1..=largest.min(rest) {
+            sums(g, rest - part, part, acc ^ g[part], parts + 1, out);
+        }
+    }
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..=upto {
+        let mut options = Vec::new();
+        sums(&g, n, n.saturating_sub(1), 0, 0, &mut options);
+        g.push(mex(options));
+    }
+    g
+}
+
+#[test]
+fn splitting_into_two_or_more_heaps_matches_brute_force() {
+    let mut session = session_with("game Many = octal {2+}.0;");
+    assert_eq!(
+        table_of(&mut session, "Many", 18),
+        split_into_many_brute(18)
+    );
+}
+
+#[test]
+fn nim_as_the_repeating_code_0_3_is_the_heap_itself() {
+    let mut session = session_with("game N = octal 0.[3];");
+    let heaps: Vec<u32> = (0..=60).collect();
+    assert_eq!(table_of(&mut session, "N", 60), heaps);
+}
+
 /// The same values asked one position at a time, through `position` and
 /// `value`, rather than through `table`.
 #[test]

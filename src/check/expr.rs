@@ -184,22 +184,25 @@ impl Checker {
         scope: &mut Scope,
     ) -> (IrKind, Type) {
         let (irs, types) = self.exprs(args, scope);
-        let arity_error = |checker: &mut Checker, what: &'static str, expected: String| {
-            checker.error(
-                ErrorKind::WrongArity {
-                    what,
-                    name: name.name.clone(),
-                    expected,
-                    found: args.len(),
-                },
-                span,
-            );
-        };
+        let arity_error =
+            |checker: &mut Checker, what: &'static str, expected: String, signature| {
+                checker.error(
+                    ErrorKind::WrongArity {
+                        what,
+                        name: name.name.clone(),
+                        expected,
+                        found: args.len(),
+                        signature,
+                    },
+                    span,
+                );
+            };
         match self.program.callables.get(&name.name).copied() {
             Some(Callable::Game(g)) => {
                 let params = self.program.games[g as usize].params.clone();
                 if params.len() != args.len() {
-                    arity_error(self, "game", params.len().to_string());
+                    let signature = signature(&name.name, &params);
+                    arity_error(self, "game", params.len().to_string(), signature);
                 } else {
                     for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
                         if !ty.fits(&param.ty) {
@@ -222,7 +225,8 @@ impl Checker {
                 let func = &self.program.functions[f as usize];
                 let (params, ret) = (func.params.clone(), func.ret.clone());
                 if params.len() != args.len() {
-                    arity_error(self, "function", params.len().to_string());
+                    let signature = signature(&name.name, &params);
+                    arity_error(self, "function", params.len().to_string(), signature);
                 } else {
                     for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
                         if !ty.fits(&param.ty) {
@@ -250,7 +254,13 @@ impl Checker {
                         } else {
                             format!("{min} to {max}")
                         };
-                        arity_error(self, "built-in function", expected);
+                        let usage = b.doc().split(':').next().unwrap_or(b.name());
+                        arity_error(
+                            self,
+                            "built-in function",
+                            expected,
+                            format!("`{}`", usage.replace(" or ", "` or `")),
+                        );
                         return (IrKind::Builtin(b, irs), Type::Unknown);
                     }
                     if b.is_query() && !scope.allow_queries {
@@ -375,7 +385,10 @@ impl Checker {
                     Type::Unknown
                 }
             }
-            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr => {
+            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow => {
+                if op == BitXor {
+                    self.warn_xor_of_literals(lhs, rhs);
+                }
                 for (t, e) in [(&l, lhs), (&r, rhs)] {
                     if !t.is_numeric() {
                         mismatch(self, format!("a number for `{}`", op.symbol()), t, e.span);
@@ -390,6 +403,35 @@ impl Checker {
         };
         (IrKind::Binary(op, Box::new(l_ir), Box::new(r_ir)), ty)
     }
+}
+
+impl Checker {
+    /// `10^12` is 6: whoever writes `^` between two numbers most likely
+    /// meant a power, so say what it computes and how to write one.
+    fn warn_xor_of_literals(&mut self, lhs: &ast::Expr, rhs: &ast::Expr) {
+        if let (ExprKind::Int(a), ExprKind::Int(b)) = (&lhs.kind, &rhs.kind) {
+            self.warnings.push(crate::error::Error::new(
+                ErrorKind::XorOfNumbers {
+                    lhs: *a,
+                    rhs: *b,
+                    value: a ^ b,
+                },
+                lhs.span.to(rhs.span),
+            ));
+        }
+    }
+}
+
+/// `f(a: nat, b: [nat])`, backquoted: how a game or helper is called.
+fn signature(name: &str, params: &[crate::eval::ir::Param]) -> String {
+    let params: Vec<String> = params
+        .iter()
+        .map(|p| match &p.ty {
+            Type::Unknown => p.name.clone(),
+            ty => format!("{}: {ty}", p.name),
+        })
+        .collect();
+    format!("`{name}({})`", params.join(", "))
 }
 
 /// Whether `+` joins two non-numbers: strings, lists or positions (sums).

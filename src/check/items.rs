@@ -6,6 +6,7 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::builtins::Builtin;
 use crate::eval::ir::*;
 use crate::eval::octal::OctalCode;
+use crate::eval::take_break::TakeBreakCode;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::types::Type;
@@ -13,6 +14,9 @@ use crate::types::Type;
 pub struct Checker {
     pub(super) program: Program,
     pub(super) errors: Errors,
+    /// Mistakes that are legal but most likely not meant; they do not stop
+    /// the program from loading.
+    pub warnings: Errors,
     /// How many constants are visible (those defined so far).
     pub(super) visible_consts: usize,
 }
@@ -23,6 +27,7 @@ impl Checker {
         Checker {
             program,
             errors: Vec::new(),
+            warnings: Vec::new(),
             visible_consts,
         }
     }
@@ -228,8 +233,16 @@ impl Checker {
             scope.bind(&p.name, p.ty.clone());
         }
         let kind = match &g.body {
-            ast::GameBody::Octal { code, span } => match OctalCode::parse(code) {
-                Ok(code) => GameKind::Octal(code),
+            ast::GameBody::Octal { code, span } => match TakeBreakCode::parse(code) {
+                // Plain octal codes go to the octal kernels; the rest are
+                // searched move by move.
+                Ok(general) => match general.octal_digits() {
+                    Some(digits) => GameKind::Octal(OctalCode {
+                        digits,
+                        text: code.clone(),
+                    }),
+                    None => GameKind::TakeBreak(general),
+                },
                 Err(reason) => {
                     self.error(
                         ErrorKind::BadOctalCode {

@@ -17,15 +17,29 @@ pub use items::Checker;
 /// Checks a file's items and returns the program extended with them; the
 /// program given is left as it was if anything is wrong.
 pub fn check_items(items: &[ast::Item], base: &Program) -> Result<Program, Errors> {
+    check_items_warning(items, base, &mut Vec::new())
+}
+
+/// `check_items`, adding the warnings it finds to `warnings` either way.
+pub fn check_items_warning(
+    items: &[ast::Item],
+    base: &Program,
+    warnings: &mut Errors,
+) -> Result<Program, Errors> {
     let mut checker = Checker::new(base.clone());
     checker.items(items);
+    warnings.append(&mut checker.warnings);
     checker.finish()
 }
 
 /// A query typed on the command line or at the prompt: an expression that
 /// may ask the solver. Returns its IR and how many slots it needs.
-pub fn check_query(expr: &ast::Expr, program: &Program) -> Result<(Ir, usize, Type), Errors> {
-    check_query_with(expr, program, &[])
+pub fn check_query(
+    expr: &ast::Expr,
+    program: &Program,
+    warnings: &mut Errors,
+) -> Result<(Ir, usize, Type), Errors> {
+    check_query_with(expr, program, &[], warnings)
 }
 
 /// Like `check_query`, with variables already bound around the
@@ -35,6 +49,7 @@ pub fn check_query_with(
     expr: &ast::Expr,
     program: &Program,
     bound: &[(&str, Type)],
+    warnings: &mut Errors,
 ) -> Result<(Ir, usize, Type), Errors> {
     let mut checker = Checker::new(program.clone());
     let mut scope = scope::Scope::new(true);
@@ -43,6 +58,7 @@ pub fn check_query_with(
     }
     let (ir, ty) = checker.expr(expr, &mut scope);
     let frame_size = scope.frame_size;
+    warnings.append(&mut checker.warnings);
     checker.finish().map(|_| (ir, frame_size, ty))
 }
 

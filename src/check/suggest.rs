@@ -7,13 +7,21 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         return Some(known.to_string());
     }
     let lower = name.to_lowercase();
-    candidates
+    let mut near: Vec<(usize, &str)> = candidates
         .into_iter()
         .filter(|c| *c != name)
         .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), c))
         .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
-        .min_by_key(|(d, c)| (*d, c.len()))
-        .map(|(_, c)| c.to_string())
+        .collect();
+    near.sort_by_key(|(d, c)| (*d, c.len(), *c));
+    near.dedup_by_key(|(_, c)| *c);
+    match near.as_slice() {
+        // Two names as near as each other (`j` when `k` and `n` are both
+        // in scope): naming one would be a guess.
+        [(d, _), (e, _), ..] if d == e => None,
+        [(_, c), ..] => Some(c.to_string()),
+        [] => None,
+    }
 }
 
 /// Names people bring from other languages, and the outcomes written
@@ -24,6 +32,8 @@ fn familiar(name: &str) -> Option<&'static str> {
         "length" | "lenght" | "size" | "count_of" => "len",
         "contains" | "includes" => "has",
         "nimsum" | "nim_sum" => "xor",
+        "True" | "TRUE" => "true",
+        "False" | "FALSE" => "false",
         "N" => "\"N\"",
         "P" => "\"P\"",
         _ => return None,
@@ -40,6 +50,13 @@ mod tests {
         assert_eq!(closest("Kayels", names), Some("Kayles".into()));
         assert_eq!(closest("heap", names), Some("Heap".into()));
         assert_eq!(closest("Treblecross", names), None);
+    }
+
+    #[test]
+    fn a_tie_is_not_a_suggestion() {
+        assert_eq!(closest("j", ["k", "n"]), None);
+        assert_eq!(closest("m", ["n"]), Some("n".into()));
+        assert_eq!(closest("True", ["n"]), Some("true".into()));
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub fn run(
             out.interrupted();
             return Err(Failed::Interrupted);
         };
+        super::query::warn(&mut session, out);
         all_ok &= checked.ok();
         if json {
             documents.push(checked.to_json(&session, file));

@@ -11,7 +11,7 @@ mod render;
 
 pub use dot::dot;
 
-use super::query::{open, report};
+use super::query::{open, read_position, report};
 use super::{Failed, Options, Output};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::PosId;
@@ -171,9 +171,7 @@ pub struct GraphArgs<'a> {
 
 pub fn run(opts: &Options, args: GraphArgs, out: &mut Output) -> Result<(), Failed> {
     let mut session = open(opts, args.file, out)?;
-    let parts = session
-        .position(args.position)
-        .map_err(|e| report(&session, out, e))?;
+    let parts = read_position(&mut session, args.position, out)?;
     let source = session.sources.add("<position>", args.position);
     let span = Span::new(source, 0, args.position.len());
     let graph =

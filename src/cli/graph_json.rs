@@ -3,7 +3,7 @@
 //! its rule, as `moves --json` names them.
 
 use super::graph::build;
-use super::query::{open, report};
+use super::query::{open, read_position, report};
 use super::{json, Failed, Options, Output};
 use crate::source::Span;
 use serde_json::json;
@@ -17,9 +17,7 @@ pub fn run(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let mut session = open(opts, file, out)?;
-    let start = session
-        .position(position)
-        .map_err(|e| report(&session, out, e))?;
+    let start = read_position(&mut session, position, out)?;
     let source = session.sources.add("<position>", position);
     let span = Span::new(source, 0, position.len());
     let graph =

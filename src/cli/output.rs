@@ -121,6 +121,14 @@ impl Output {
         }
     }
 
+    /// Warnings on standard error; under `--json`, where standard output
+    /// is one document for programs, they are left out.
+    pub fn warnings(&mut self, warnings: &[Error], sources: &Sources) {
+        if !self.json_errors {
+            self.errors(warnings, sources);
+        }
+    }
+
     /// Ctrl-C stopped the command: a note on standard error, or under
     /// `--json` an errors document that says so.
     pub fn interrupted(&mut self) {

@@ -13,7 +13,27 @@ pub(super) fn open(opts: &Options, file: &str, out: &mut Output) -> Result<Sessi
     session
         .load_file(file)
         .map_err(|e| report(&session, out, e))?;
+    warn(&mut session, out);
     Ok(session)
+}
+
+/// Shows the warnings found so far.
+pub(super) fn warn(session: &mut Session, out: &mut Output) {
+    let warnings = session.take_warnings();
+    out.warnings(&warnings, &session.sources);
+}
+
+/// Reads the position typed on the command line, printing any diagnostics.
+pub(super) fn read_position(
+    session: &mut Session,
+    position: &str,
+    out: &mut Output,
+) -> Result<Arc<[PosId]>, Failed> {
+    let pos = session
+        .position(position)
+        .map_err(|e| report(session, out, e))?;
+    warn(session, out);
+    Ok(pos)
 }
 
 pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Failed {
@@ -32,9 +52,7 @@ fn open_position(
     out: &mut Output,
 ) -> Result<(Session, Arc<[PosId]>), Failed> {
     let mut session = open(opts, file, out)?;
-    let pos = session
-        .position(position)
-        .map_err(|e| report(&session, out, e))?;
+    let pos = read_position(&mut session, position, out)?;
     Ok((session, pos))
 }
 

@@ -3,6 +3,7 @@
 
 use super::builtins::Builtin;
 use super::octal::OctalCode;
+use super::take_break::TakeBreakCode;
 use super::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -55,6 +56,9 @@ pub enum GameKind {
     /// A position of this game is whatever the expression gives.
     Alias(Ir),
     Octal(OctalCode),
+    /// A take-and-break code past octal (`0.[3]`, `4!.0`, `0.8`): its
+    /// moves are listed by the code, its values found by the general search.
+    TakeBreak(TakeBreakCode),
 }
 
 impl GameIr {

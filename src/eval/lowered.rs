@@ -316,7 +316,7 @@ impl Lower<'_> {
                 parts: Some(_),
             } => !moves.is_empty() || lose.is_some(),
             GameKind::Rules { .. } => true,
-            GameKind::Alias(_) | GameKind::Octal(_) => false,
+            GameKind::Alias(_) | GameKind::Octal(_) | GameKind::TakeBreak(_) => false,
         };
         if !own_positions || game.params.len() != args.len() {
             return Err(Unsupported::new(POSITIONS, ir.span));
@@ -381,7 +381,7 @@ impl Lower<'_> {
                 Num::Element(self.local(target)?, Box::new(self.num(index)?))
             }
             IrKind::Binary(
-                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd),
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Pow),
                 lhs,
                 rhs,
             ) => Num::Binary(*op, Box::new(self.num(lhs)?), Box::new(self.num(rhs)?)),

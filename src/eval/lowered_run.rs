@@ -341,8 +341,23 @@ pub fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
             v
         }
         Shr => a >> u32::try_from(b).ok().filter(|s| *s < 64)?,
+        Pow => power(a, b)?,
         _ => return None,
     })
+}
+
+/// `a ** b`; `None` for a negative exponent or a result past 64 bits.
+pub fn power(a: i64, b: i64) -> Option<i64> {
+    match u32::try_from(b) {
+        Ok(b) => a.checked_pow(b),
+        // Exponents past u32 overflow unless the base is 0, 1 or -1.
+        Err(_) if b > 0 => match a {
+            0 | 1 => Some(a),
+            -1 => Some(if b % 2 == 0 { 1 } else { -1 }),
+            _ => None,
+        },
+        Err(_) => None,
+    }
 }
 
 /// `a op b` for a comparison operator.

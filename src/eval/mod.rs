@@ -21,6 +21,7 @@ pub mod positions;
 mod product;
 mod regions;
 pub mod show;
+pub mod take_break;
 #[cfg(test)]
 mod test_values;
 pub mod value;

@@ -29,7 +29,7 @@ impl Interp {
         let g = self.positions.args_into(pos, &mut args);
         let game = &program.games[g as usize];
         match &game.kind {
-            GameKind::Octal(code) => {
+            GameKind::Octal(_) | GameKind::TakeBreak(_) => {
                 let Some(Value::Int(n)) = args.first().cloned() else {
                     return Ok(());
                 };
@@ -44,7 +44,7 @@ impl Interp {
                     )
                     .with_context(format!("finding the moves of {}", self.show_pos(pos))));
                 }
-                code.for_each_move(n, |k, left| {
+                let each = |k: i64, left: &[i64]| {
                     let parts: Vec<PosId> = left
                         .iter()
                         .map(|&h| self.positions.intern_slice(g, &[Value::Int(h)]))
@@ -57,7 +57,12 @@ impl Interp {
                         result: parts.into(),
                         label,
                     });
-                });
+                };
+                match &game.kind {
+                    GameKind::Octal(code) => code.for_each_move(n, each),
+                    GameKind::TakeBreak(code) => code.for_each_move(n, each),
+                    _ => {}
+                }
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
@@ -218,6 +223,10 @@ impl Interp {
         };
         let v = self.eval(parts, &mut env)?;
         match self.to_sum(v, parts.span)? {
+            // A position whose only part is itself does not split: it is
+            // searched by its moves (a Cram board of one region, a row of
+            // Mock Turtles with one coin heads up).
+            Value::Pos(p) if *p == [pos] => Ok(None),
             Value::Pos(p) => Ok(Some(p)),
             _ => Ok(None),
         }
@@ -230,7 +239,7 @@ fn octal_label(k: i64, left: &[i64]) -> MoveLabel {
     let heaps = Value::list(left.iter().map(|&h| Value::Int(h)).collect());
     let shown: Vec<String> = left.iter().map(i64::to_string).collect();
     let shown = shown.join(" + ");
-    if k == 0 && left.len() == 2 {
+    if k == 0 && left.len() >= 2 {
         return MoveLabel {
             text: format!("split into {shown}"),
             rule: "split".into(),

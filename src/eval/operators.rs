@@ -113,7 +113,7 @@ impl Interp {
                 }
                 (other, _) => return Err(wrong(lhs, "a number, string, list or position", other)),
             },
-            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr => {
+            Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow => {
                 let a = builtins::int(&l).map_err(|_| wrong(lhs, "a number", &l))?;
                 let b = builtins::int(&r).map_err(|_| wrong(rhs, "a number", &r))?;
                 let zero = || Error::new(ErrorKind::DivisionByZero, rhs.span);
@@ -124,6 +124,16 @@ impl Interp {
                     Div => a.checked_div_euclid(b).ok_or_else(overflow)?,
                     Rem if b == 0 => return Err(zero()),
                     Rem => a.checked_rem_euclid(b).ok_or_else(overflow)?,
+                    Pow if b < 0 => {
+                        return Err(Error::new(
+                            ErrorKind::NegativeExponent {
+                                base: a,
+                                exponent: b,
+                            },
+                            span,
+                        ))
+                    }
+                    Pow => super::lowered_run::power(a, b).ok_or_else(overflow)?,
                     BitOr => a | b,
                     BitXor => a ^ b,
                     BitAnd => a & b,

@@ -25,7 +25,7 @@ pub fn env() -> Env {
 }
 
 /// Every binary operator.
-pub const OPERATORS: [BinaryOp; 22] = [
+pub const OPERATORS: [BinaryOp; 23] = [
     BinaryOp::Or,
     BinaryOp::And,
     BinaryOp::Eq,
@@ -48,6 +48,7 @@ pub const OPERATORS: [BinaryOp; 22] = [
     BinaryOp::Mul,
     BinaryOp::Div,
     BinaryOp::Rem,
+    BinaryOp::Pow,
 ];
 
 pub fn ir(kind: IrKind) -> Ir {

@@ -50,7 +50,7 @@ impl Analysis {
             .ok()
             .map(|file| Symbols::of(&file, &text));
         let mut claims = Vec::new();
-        let errors = within(CLAIM_TIME, || match session.load_text(name, &text) {
+        let mut errors = within(CLAIM_TIME, || match session.load_text(name, &text) {
             Err(errors) => errors,
             Ok(_) => {
                 let mut errors = Vec::new();
@@ -72,6 +72,8 @@ impl Analysis {
                 errors
             }
         });
+        // Warnings (`10^12`) are published too, with their own severity.
+        errors.extend(session.take_warnings());
         Analysis {
             lines: LineIndex::new(&text),
             text,

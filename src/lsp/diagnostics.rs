@@ -42,7 +42,11 @@ fn diagnostic(analysis: &Analysis, uri: &Uri, error: &Error) -> Diagnostic {
         .collect();
     Diagnostic {
         range: range(error.span),
-        severity: Some(DiagnosticSeverity::ERROR),
+        severity: Some(if error.kind.is_warning() {
+            DiagnosticSeverity::WARNING
+        } else {
+            DiagnosticSeverity::ERROR
+        }),
         code: report.code().map(|c| NumberOrString::String(c.to_string())),
         source: Some("grundy".into()),
         message,

@@ -77,7 +77,7 @@ impl Session {
         match free.len() {
             0 => {
                 // A `_` inside an argument, or any other mistake, says so.
-                check::check_query(&expr, &self.interp.program)?;
+                check::check_query(&expr, &self.interp.program, &mut self.warnings)?;
                 return Err(vec![Error::new(
                     ErrorKind::NoPlaceholder {
                         position: text.trim().to_string(),
@@ -120,7 +120,7 @@ impl Session {
         for &i in &free {
             args[i].kind = ExprKind::Int(0);
         }
-        let (ir, frame_size, _) = check::check_query(&expr, program)?;
+        let (ir, frame_size, _) = check::check_query(&expr, program, &mut self.warnings)?;
         let IrKind::MakePos(game, irs) = ir.kind else {
             return Err(vec![Error::new(
                 ErrorKind::NotAHeapGame {

@@ -33,6 +33,8 @@ pub struct Session {
     /// Variables bound at the REPL with `let`, visible in every expression
     /// and position typed after: each name with its value and type.
     pub bindings: indexmap::IndexMap<String, (Value, Type)>,
+    /// Warnings found while reading files and positions, not yet shown.
+    warnings: Errors,
 }
 
 /// The result of running one claim.
@@ -75,12 +77,19 @@ impl Session {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
         let before = self.interp.program.claims.len();
-        let program = check::check_items(&file.items, &self.interp.program)?;
+        let program =
+            check::check_items_warning(&file.items, &self.interp.program, &mut self.warnings)?;
         let added = program.claims.len() - before;
         self.interp.program = Arc::new(program);
         self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
         Ok(added)
+    }
+
+    /// The warnings found since the last call: legal text that most likely
+    /// does not mean what it says, such as `10^12`.
+    pub fn take_warnings(&mut self) -> Errors {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Loads text and runs its claims: the errors that stopped it loading,
@@ -114,7 +123,8 @@ impl Session {
             .iter()
             .map(|(name, (_, ty))| (name.as_str(), ty.clone()))
             .collect();
-        let (ir, frame_size, ty) = check::check_query_with(&expr, &self.interp.program, &bound)?;
+        let (ir, frame_size, ty) =
+            check::check_query_with(&expr, &self.interp.program, &bound, &mut self.warnings)?;
         let mut env = vec![Value::Int(0); frame_size];
         for (slot, (value, _)) in self.bindings.values().enumerate() {
             env[slot] = value.clone();

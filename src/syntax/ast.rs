@@ -184,6 +184,7 @@ pub enum BinaryOp {
     Mul,
     Div,
     Rem,
+    Pow,
 }
 
 impl BinaryOp {
@@ -212,6 +213,7 @@ impl BinaryOp {
             Mul => "*",
             Div => "/",
             Rem => "%",
+            Pow => "**",
         }
     }
 }

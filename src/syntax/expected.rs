@@ -8,10 +8,25 @@ use pest::error::{ErrorVariant, InputLocation};
 use std::collections::BTreeSet;
 
 pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text: &str) -> Error {
-    let pos = match err.location {
+    let mut pos = match err.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    // pest places the error where the last rule that failed as a whole
+    // began (`fn` of `fn f(x: nat) { x + 1 }`); the tokens it tried reach
+    // further, to where the text stopped making sense (the `{`). That is
+    // the place to point at, and the rules named at the start no longer
+    // describe it. Within one word the start stays: `in` as a name fails
+    // as a whole, at its start, though a letter after it was tried.
+    let furthest = err
+        .parse_attempts()
+        .map(|a| a.max_position)
+        .filter(|&m| m > pos && m <= text.len())
+        .filter(|&m| {
+            text.get(pos..m).is_some_and(|skipped| {
+                skipped.contains(|c: char| !(c.is_alphanumeric() || c == '_'))
+            })
+        });
     if let ErrorVariant::CustomError { message } = &err.variant {
         if message.contains("limit") {
             return Error::new(
@@ -24,7 +39,9 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
         }
     }
     let mut words = BTreeSet::new();
-    if let ErrorVariant::ParsingError { positives, .. } = &err.variant {
+    if let Some(m) = furthest {
+        pos = m;
+    } else if let ErrorVariant::ParsingError { positives, .. } = &err.variant {
         for rule in positives {
             if let Some(w) = rule_words(*rule) {
                 words.insert(w.to_string());
@@ -38,10 +55,10 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
             }
         }
     }
+    drop_covered(&mut words);
     fold_expression_starts(&mut words);
     let (found, len) = found_at(text, pos);
-    let name_expected = words.contains("a name") || words.contains("an expression");
-    let hint = hint_at(text, pos, name_expected);
+    let hint = hint_at(text, pos, &words);
     let expected = join_alternatives(words.into_iter().collect());
     // A token missing at the end of a line is pointed at there, not at
     // whatever starts the next line.
@@ -71,7 +88,8 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
 
 /// Advice for mistakes recognised from what stands at `pos`: habits from
 /// other languages, keywords used as names, a string left open.
-fn hint_at(text: &str, pos: usize, name_expected: bool) -> Option<String> {
+fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String> {
+    let name_expected = expected.contains("a name") || expected.contains("an expression");
     let rest = text.get(pos..).unwrap_or("");
     let before = text.get(..pos).unwrap_or("");
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -92,7 +110,29 @@ fn hint_at(text: &str, pos: usize, name_expected: bool) -> Option<String> {
         return Some("grundy writes `not` for `!`".into());
     }
     if rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>") {
+        if expected.contains("`=>`") {
+            return Some(
+                "a move rule writes `=>` before the position it leads to: `move take(k in 1..=n) => Heap(n - k);`"
+                    .into(),
+            );
+        }
         return Some("to compare, write `==`".into());
+    }
+    if rest.starts_with('{') && expected.contains("`=`") {
+        if let Some(helper) = helper_with_braces(before, rest) {
+            return Some(format!(
+                "a helper is one expression after `=`, without braces: `{helper}`"
+            ));
+        }
+    }
+    if let Some(quoted) = rest.strip_prefix('\'') {
+        let inner = quoted.split(['\'', '\n']).next().unwrap_or("");
+        return Some(format!(
+            "strings are written in double quotes: `\"{inner}\"`"
+        ));
+    }
+    if rest.starts_with('#') {
+        return Some("comments start with `//`".into());
     }
     let word: String = rest
         .chars()
@@ -109,6 +149,40 @@ fn hint_at(text: &str, pos: usize, name_expected: bool) -> Option<String> {
     None
 }
 
+/// `fn f(x: nat) { x + 1 }` rewritten as grundy writes a helper, when the
+/// braces hold one simple expression: `fn f(x: nat) = x + 1;`.
+fn helper_with_braces(before: &str, rest: &str) -> Option<String> {
+    let header = before[before.rfind("fn ")?..].trim_end();
+    let body = rest[1..rest.find('}')?].trim();
+    let simple = !body.is_empty() && !body.contains(['{', ';', '\n']) && !header.contains('\n');
+    simple.then(|| format!("{header} = {body};"))
+}
+
+/// Tokens that a description in the same list already names: "`move` or
+/// a rule (`move`, `lose if` or `parts =`)" says `move` twice, and a type
+/// is never "an expression" although `[`, `(` and `{` start both.
+fn drop_covered(words: &mut BTreeSet<String>) {
+    if words.iter().any(|w| w.starts_with("a type")) {
+        const TYPE_STARTS: &[&str] = &[
+            "`bool`", "`game`", "`grid`", "`int`", "`nat`", "`str`", "`[`", "`(`", "`{`",
+        ];
+        words.retain(|w| !TYPE_STARTS.contains(&w.as_str()));
+    }
+    let descriptions: Vec<String> = words
+        .iter()
+        .filter(|w| !w.starts_with('`'))
+        .cloned()
+        .collect();
+    words.retain(|w| {
+        let Some(token) = w.strip_prefix('`').and_then(|t| t.strip_suffix('`')) else {
+            return true;
+        };
+        !descriptions
+            .iter()
+            .any(|d| d.contains(&format!("`{token}`")) || d.contains(&format!("`{token} ")))
+    });
+}
+
 /// Everything that can start an operand, folded into "an expression"
 /// when an operand was what the parser wanted.
 fn fold_expression_starts(words: &mut BTreeSet<String>) {
@@ -120,14 +194,18 @@ fn fold_expression_starts(words: &mut BTreeSet<String>) {
         .iter()
         .filter(|w| STARTS.contains(&w.as_str()))
         .count();
-    if starts >= 3 {
+    // After a name, `(`, `[` and `if` may follow too; only a place where
+    // a literal may stand is the start of an operand.
+    const ONLY_STARTS: &[&str] = &[
+        "a name", "a number", "a string", "`true`", "`false`", "`\"`",
+    ];
+    let operand_start = words.iter().any(|w| ONLY_STARTS.contains(&w.as_str()));
+    if starts >= 3 && operand_start {
         words.retain(|w| !STARTS.contains(&w.as_str()));
         words.insert("an expression".into());
     }
-    // `_` and `"` only start a name or a string.
-    if words.contains("a name") || words.contains("an expression") {
-        words.remove("`_`");
-    }
+    // `_` only starts or continues a name: never the advice wanted.
+    words.remove("`_`");
     if words.contains("a string") || words.contains("an expression") {
         words.remove("`\"`");
     }
@@ -195,6 +273,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         | Rule::range_incl
         | Rule::add
         | Rule::sub
+        | Rule::pow
         | Rule::mul
         | Rule::div
         | Rule::rem
@@ -216,7 +295,7 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
 fn token_words(token: &str) -> Option<String> {
     const OPERATORS: &[&str] = &[
         "or", "and", "..=", "..", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "not", "in", "+",
-        "-", "*", "/", "%", "|", "^", "&",
+        "-", "**", "*", "/", "%", "|", "^", "&",
     ];
     if OPERATORS.contains(&token) {
         return Some("an operator".into());

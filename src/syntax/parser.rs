@@ -104,6 +104,8 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
+            // Tighter than unary minus, as in Python: `-2 ** 2` is -4.
+            .op(Op::infix(Rule::pow, Assoc::Right))
             .op(Op::postfix(Rule::index))
     })
 }
@@ -588,6 +590,7 @@ fn binary_op(rule: Rule) -> BinaryOp {
         Rule::sub => BinaryOp::Sub,
         Rule::mul => BinaryOp::Mul,
         Rule::div => BinaryOp::Div,
+        Rule::pow => BinaryOp::Pow,
         // The Pratt table only hands over the operators above.
         _ => BinaryOp::Rem,
     }

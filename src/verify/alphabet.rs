@@ -30,7 +30,7 @@ pub fn of_games(program: &Program, games: &[u32]) -> Vec<char> {
                 lose.iter().chain(parts.iter()).for_each(|ir| walk.ir(ir));
             }
             GameKind::Alias(body) => walk.ir(body),
-            GameKind::Octal(_) => {}
+            GameKind::Octal(_) | GameKind::TakeBreak(_) => {}
         }
     }
     walk.letters.into_iter().collect()

@@ -132,3 +132,17 @@ pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId>
     session.interp.lowering = lowering;
     queue
 }
+
+/// A game whose rules compute powers: `**` binds tighter than unary minus
+/// and to the right; a result past 64 bits (from `Power(2, 5)`) and a
+/// negative exponent (from `Power(3, 6)`) are errors. Every faster way of
+/// running rules must give what the interpreter gives.
+pub const POWER: &str = r#"
+game Power(n: nat, e: nat) {
+  move down(k in 1..3) if k ** e <= n => Power(n - k ** e, e);
+  move raise(k in 0..1) if e < 3 and n > 0 => Power(n - 1, e + 1);
+  move drop(k in 0..1) if n > 8 and e < 3 => Power(n - 2 ** 3 ** (e % 2) + -2 ** 2 + 4, e);
+  move over(k in 0..1) if e == 5 and n == 2 => Power(n ** 70, 0);
+  move negative(k in 0..1) if e == 6 and n == 3 => Power(2 ** (n - 5), 0);
+}
+"#;

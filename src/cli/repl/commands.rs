@@ -155,6 +155,8 @@ impl Repl {
             )]),
             _ => self.evaluate(text, out),
         };
+        let warnings = self.session.take_warnings();
+        out.warnings(&warnings, &self.session.sources);
         match result {
             Ok(()) => Status::Done,
             Err(errors) => {
@@ -312,6 +314,7 @@ impl Repl {
                     }
                     GameKind::Alias(_) => "another position or a sum".to_string(),
                     GameKind::Octal(code) => format!("octal {}", code.text),
+                    GameKind::TakeBreak(code) => format!("octal {}", code.text),
                 };
                 (signature_of_game(&program, i as u32), what)
             })
@@ -483,7 +486,7 @@ fn params(params: &[crate::eval::ir::Param]) -> String {
 fn signature_of_game(program: &crate::eval::Program, g: u32) -> String {
     let game = &program.games[g as usize];
     match game.kind {
-        GameKind::Octal(_) => format!("{}(n: nat)", game.name),
+        GameKind::Octal(_) | GameKind::TakeBreak(_) => format!("{}(n: nat)", game.name),
         _ => format!("{}({})", game.name, params(&game.params)),
     }
 }

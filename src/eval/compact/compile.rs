@@ -354,7 +354,7 @@ impl<'a> Compiler<'a> {
                 _ => return Err(refused()),
             },
             IrKind::Binary(
-                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr),
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow),
                 lhs,
                 rhs,
             ) => Num::Binary(

@@ -378,6 +378,12 @@ pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Compiled<AffineGam
             ))
         }
         GameKind::Octal(_) => return Err(Unsupported::new("an octal code", heap.span)),
+        GameKind::TakeBreak(_) => {
+            return Err(Unsupported::new(
+                "a take-and-break code beyond octal (searched heap by heap)",
+                heap.span,
+            ))
+        }
     };
     let mut out = Vec::new();
     for m in moves {
