@@ -1,9 +1,18 @@
-//! Ctrl-C, and the time limit, as requests to stop: long searches check
-//! `requested` and return the error `stop_kind` names, keeping every value
-//! computed so far.
+//! The budget of a command: Ctrl-C, the time limit and the memory limit,
+//! as one request to stop. Every loop that can run long (searches,
+//! comprehensions, helper calls, the expansion of games given by an
+//! expression) checks `requested` and returns the error `stop_kind` names,
+//! keeping every value computed so far.
+//!
+//! Memory is counted by `CountingAllocator`, which the `grundy` binary
+//! installs as its allocator: every value, position and table is counted
+//! as it is built and as it is freed, so the limit bounds what a command
+//! holds, not what it once built. Without that allocator (a library user
+//! that has its own) the memory limit is never reached.
 
 use crate::error::ErrorKind;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -16,6 +25,78 @@ static DEADLINE_MS: AtomicU64 = AtomicU64::new(u64::MAX);
 /// Calls since the clock was last read: reading it on every call would
 /// cost more than the work between calls.
 static TICKS: AtomicU32 = AtomicU32::new(0);
+/// Bytes allocated and not yet freed, counted by `CountingAllocator`.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+/// What `HELD` was at the last `clear`: a command is charged only for what
+/// it adds (a REPL session keeps earlier commands' values).
+static HELD_AT_START: AtomicUsize = AtomicUsize::new(0);
+/// The memory limit in bytes, 0 for none.
+static MEMORY_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_MEMORY_LIMIT);
+static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
+
+/// How much memory a command may take unless told otherwise: far more than
+/// any game in the examples needs, and well inside an ordinary machine.
+pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
+
+/// The system allocator, counting the bytes it holds for `requested`.
+pub struct CountingAllocator;
+
+// SAFETY: every call is passed on unchanged to the system allocator; the
+// count is bookkeeping beside it.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            HELD.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            HELD.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            HELD.fetch_add(new_size, Ordering::Relaxed);
+            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+/// How much memory each command may add from the next `clear` on, in
+/// bytes (`None`: no limit).
+pub fn set_memory_limit(limit: Option<usize>) {
+    MEMORY_LIMIT.store(limit.unwrap_or(0), Ordering::SeqCst);
+}
+
+/// The bytes the current command has added, as the allocator counts them.
+pub fn memory_used() -> usize {
+    HELD.load(Ordering::Relaxed)
+        .saturating_sub(HELD_AT_START.load(Ordering::Relaxed))
+}
+
+/// Whether the current command holds more memory than it may. Read on
+/// every check: one large value can take the command past its limit.
+fn over_memory() -> bool {
+    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+    if limit == 0 || memory_used() <= limit {
+        return false;
+    }
+    OUT_OF_MEMORY.store(true, Ordering::SeqCst);
+    true
+}
 
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -43,10 +124,14 @@ pub fn set_time_limit(limit: Option<Duration>) {
     );
 }
 
-/// Whether Ctrl-C was pressed, or the time limit passed, since the last
-/// `clear`.
+/// Whether Ctrl-C was pressed, the time limit passed or the memory limit
+/// was reached since the last `clear`.
 pub fn requested() -> bool {
-    if REQUESTED.load(Ordering::Relaxed) || TIMED_OUT.load(Ordering::Relaxed) {
+    if REQUESTED.load(Ordering::Relaxed)
+        || TIMED_OUT.load(Ordering::Relaxed)
+        || OUT_OF_MEMORY.load(Ordering::Relaxed)
+        || over_memory()
+    {
         return true;
     }
     if LIMIT_MS.load(Ordering::Relaxed) == 0 || TICKS.fetch_add(1, Ordering::Relaxed) % 1024 != 0 {
@@ -68,22 +153,31 @@ pub fn requested_now() -> bool {
     requested()
 }
 
-/// The error a stopped search reports: Ctrl-C, or the time limit.
+/// The error a stopped search reports: Ctrl-C, the time limit, or the
+/// memory limit, in that order when more than one happened.
 pub fn stop_kind() -> ErrorKind {
-    if TIMED_OUT.load(Ordering::SeqCst) && !REQUESTED.load(Ordering::SeqCst) {
+    if REQUESTED.load(Ordering::SeqCst) {
+        ErrorKind::Interrupted
+    } else if TIMED_OUT.load(Ordering::SeqCst) {
         ErrorKind::TimeLimit {
             seconds: LIMIT_MS.load(Ordering::SeqCst) as f64 / 1000.0,
+        }
+    } else if OUT_OF_MEMORY.load(Ordering::SeqCst) {
+        ErrorKind::MemoryLimit {
+            mib: MEMORY_LIMIT.load(Ordering::SeqCst).div_ceil(1 << 20),
         }
     } else {
         ErrorKind::Interrupted
     }
 }
 
-/// Forgets an earlier stop and starts the time limit afresh (the command
-/// line does this once, the REPL before each command).
+/// Forgets an earlier stop and starts the time and memory limits afresh
+/// (the command line does this once, the REPL before each command).
 pub fn clear() {
     REQUESTED.store(false, Ordering::SeqCst);
     TIMED_OUT.store(false, Ordering::SeqCst);
+    OUT_OF_MEMORY.store(false, Ordering::SeqCst);
+    HELD_AT_START.store(HELD.load(Ordering::SeqCst), Ordering::SeqCst);
     let limit = LIMIT_MS.load(Ordering::SeqCst);
     let deadline = if limit == 0 {
         u64::MAX

@@ -29,6 +29,10 @@ pub struct Cli {
     /// longer than this many seconds.
     #[arg(long, global = true, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Stop with an error when a command (in the REPL: each command) holds
+    /// more than this many MiB of memory; 0 for no limit.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::interrupt::DEFAULT_MEMORY_LIMIT >> 20)]
+    pub max_memory: usize,
     /// After a value or outcome search, print to standard error the
     /// positions stored, positions per second and bytes per position.
     #[arg(long, global = true)]
@@ -155,6 +159,9 @@ pub fn run(cli: Cli) -> i32 {
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(std::time::Duration::from_secs_f64);
     crate::interrupt::set_time_limit(limit);
+    crate::interrupt::set_memory_limit(
+        (cli.max_memory > 0).then(|| cli.max_memory.saturating_mul(1 << 20)),
+    );
     crate::interrupt::clear();
     stats::enable(cli.stats);
     let mut out = Output::new();

@@ -42,7 +42,7 @@ impl Interp {
                         },
                         Default::default(),
                     )
-                    .with_context(format!("finding the moves of {}", self.show_pos(pos))));
+                    .with_context(format!("finding the moves of {}", self.describe_pos(pos))));
                 }
                 code.for_each_move(n, |k, left| {
                     let parts: Vec<PosId> = left
@@ -79,7 +79,7 @@ impl Interp {
                         None => self.eval_bool(lose, &mut env).map_err(|e| {
                             e.with_context(format!(
                                 "checking the `lose if` rule of {}",
-                                self.show_pos(pos)
+                                self.describe_pos(pos)
                             ))
                         })?,
                     };
@@ -99,7 +99,7 @@ impl Interp {
                         .map_err(|e| {
                             e.with_context(format!(
                                 "finding the moves of {} by rule `{}`",
-                                self.show_pos(pos),
+                                self.describe_pos(pos),
                                 rule.name
                             ))
                         })?;
@@ -240,7 +240,7 @@ impl Rules for Interp {
     }
 
     fn describe(&self, pos: PosId) -> String {
-        self.show_pos(pos)
+        self.describe_pos(pos)
     }
 
     fn parts_span(&self, pos: PosId) -> Span {
