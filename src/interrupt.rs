@@ -33,6 +33,16 @@ static HELD_AT_START: AtomicUsize = AtomicUsize::new(0);
 /// The memory limit in bytes, 0 for none.
 static MEMORY_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_MEMORY_LIMIT);
 static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
+/// When the current command started, in milliseconds since `epoch`.
+static STARTED_MS: AtomicU64 = AtomicU64::new(0);
+/// Whether notes about a long search go to standard error (the command
+/// line and the REPL say so; a library user hears nothing).
+static NOTES: AtomicBool = AtomicBool::new(false);
+/// Whether the current command has had its note about the state limit.
+static FORESEEN: AtomicBool = AtomicBool::new(false);
+
+/// How long a search runs before it says how far the state limit is.
+const FORESEE_AFTER_MS: u64 = 5_000;
 
 /// How much memory a command may take unless told otherwise: far more than
 /// any game in the examples needs, and well inside an ordinary machine.
@@ -177,7 +187,9 @@ pub fn clear() {
     REQUESTED.store(false, Ordering::SeqCst);
     TIMED_OUT.store(false, Ordering::SeqCst);
     OUT_OF_MEMORY.store(false, Ordering::SeqCst);
+    FORESEEN.store(false, Ordering::SeqCst);
     HELD_AT_START.store(HELD.load(Ordering::SeqCst), Ordering::SeqCst);
+    STARTED_MS.store(now_ms(), Ordering::SeqCst);
     let limit = LIMIT_MS.load(Ordering::SeqCst);
     let deadline = if limit == 0 {
         u64::MAX
@@ -185,4 +197,71 @@ pub fn clear() {
         now_ms().saturating_add(limit)
     };
     DEADLINE_MS.store(deadline, Ordering::SeqCst);
+}
+
+/// Sends notes about long searches to standard error from now on.
+pub fn enable_notes() {
+    NOTES.store(true, Ordering::SeqCst);
+}
+
+/// Called now and then by a search holding `positions` of the `limit` it
+/// may hold: once a command has run a few seconds, says (once) how long
+/// and how much memory the whole state limit would take at the rate so
+/// far, so that a search that cannot finish is known early, not minutes
+/// later at the limit.
+pub fn foresee_state_limit(positions: usize, limit: usize) {
+    if !NOTES.load(Ordering::Relaxed) || FORESEEN.load(Ordering::Relaxed) || positions == 0 {
+        return;
+    }
+    let elapsed = now_ms().saturating_sub(STARTED_MS.load(Ordering::Relaxed));
+    if elapsed < FORESEE_AFTER_MS || FORESEEN.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    eprintln!(
+        "note: {}",
+        foresight(positions, limit, elapsed, memory_used())
+    );
+}
+
+/// The note `foresee_state_limit` gives: positions so far, and the time and
+/// memory the state limit would take at the same rate.
+fn foresight(positions: usize, limit: usize, elapsed_ms: u64, held: usize) -> String {
+    let scale = limit as f64 / positions as f64;
+    let seconds = elapsed_ms as f64 / 1000.0;
+    let mib = |bytes: f64| (bytes / f64::from(1 << 20)).ceil() as u64;
+    let mut note = format!(
+        "after {seconds:.0} s the search holds {positions} positions ({} MiB); at this rate the state limit of {limit} positions is about {:.0} s and {} MiB away",
+        mib(held as f64),
+        seconds * (scale - 1.0).max(0.0),
+        mib(held as f64 * scale),
+    );
+    let time_limit = LIMIT_MS.load(Ordering::Relaxed);
+    if time_limit > 0 && elapsed_ms as f64 * scale > time_limit as f64 {
+        note.push_str(&format!(
+            ", past the time limit of {} s (--timeout), which will stop it first",
+            time_limit as f64 / 1000.0
+        ));
+    }
+    let memory_limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+    if memory_limit > 0 && held as f64 * scale > memory_limit as f64 {
+        note.push_str(&format!(
+            ", past the memory limit of {} MiB (--max-memory), which will stop it first",
+            memory_limit >> 20
+        ));
+    }
+    note.push_str("; Ctrl-C stops it");
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_foresight_scales_time_and_memory_to_the_limit() {
+        // 100,000 positions in 5 s and 20 MiB: the limit of 4,000,000 is 40
+        // times as far, so 195 s more and 800 MiB in all.
+        let note = foresight(100_000, 4_000_000, 5_000, 20 << 20);
+        assert!(note.contains("about 195 s and 800 MiB away"), "{note}");
+    }
 }

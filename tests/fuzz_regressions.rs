@@ -536,3 +536,30 @@ fn a_named_pipe_is_refused() {
         "{stderr}"
     );
 }
+
+/// A search that will take minutes to reach the state limit says so after
+/// a few seconds, with the time and memory the limit is away at its rate.
+/// Before, Cram on a 6x6 board ran 196 s in silence to the state limit.
+#[test]
+fn a_long_search_foresees_the_state_limit() {
+    let (status, stderr) = grundy(&[
+        "value",
+        "examples/cram.game",
+        r#"Cram(["......", "......", "......", "......", "......", "......"])"#,
+        "--timeout",
+        "8",
+    ]);
+    assert_eq!(status, Some(1), "{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.starts_with("note: after"))
+        .unwrap_or_else(|| panic!("no note foreseeing the limit\n{stderr}"));
+    for says in [
+        "the state limit of 4000000 positions is about",
+        "MiB away",
+        "past the time limit of 8 s",
+    ] {
+        assert!(note.contains(says), "expected `{says}` in\n{note}");
+    }
+    assert!(stderr.contains("grundy::time-limit"), "{stderr}");
+}

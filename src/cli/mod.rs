@@ -154,6 +154,7 @@ pub enum Command {
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     crate::interrupt::install();
+    crate::interrupt::enable_notes();
     let limit = cli
         .timeout
         .filter(|s| s.is_finite() && *s > 0.0)

@@ -289,6 +289,9 @@ impl Search<'_> {
                 Default::default(),
             ));
         }
+        if *self.positions % CHECK_EVERY == 0 {
+            crate::interrupt::foresee_state_limit(*self.positions, self.max_states);
+        }
         if *self.positions % CHECK_EVERY == 0 && crate::interrupt::requested() {
             return Err(Error::new(
                 crate::interrupt::stop_kind(),
