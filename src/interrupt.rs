@@ -12,7 +12,7 @@
 
 use crate::error::ErrorKind;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -22,9 +22,9 @@ static TIMED_OUT: AtomicBool = AtomicBool::new(false);
 static LIMIT_MS: AtomicU64 = AtomicU64::new(0);
 /// When the current command must stop, in milliseconds since `epoch`.
 static DEADLINE_MS: AtomicU64 = AtomicU64::new(u64::MAX);
-/// Calls since the clock was last read: reading it on every call would
-/// cost more than the work between calls.
-static TICKS: AtomicU32 = AtomicU32::new(0);
+/// How often the watchdog looks at the clock: a stop comes this late at
+/// most, however long the work between two checks of `requested` is.
+const WATCH_EVERY: Duration = Duration::from_millis(20);
 /// Bytes allocated and not yet freed, counted by `CountingAllocator`.
 static HELD: AtomicUsize = AtomicUsize::new(0);
 /// What `HELD` was at the last `clear`: a command is charged only for what
@@ -132,6 +132,34 @@ pub fn set_time_limit(limit: Option<Duration>) {
         limit.map_or(0, |d| d.as_millis().max(1) as u64),
         Ordering::SeqCst,
     );
+    if limit.is_some() {
+        start_watchdog();
+    }
+}
+
+/// Starts (once) the thread that raises the time limit's flag when the
+/// deadline passes, so that `requested` is a few loads of flags and no
+/// loop needs to read the clock itself.
+fn start_watchdog() {
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    if STARTED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let watch = || loop {
+        std::thread::sleep(WATCH_EVERY);
+        if LIMIT_MS.load(Ordering::Relaxed) != 0 && now_ms() >= DEADLINE_MS.load(Ordering::Relaxed)
+        {
+            TIMED_OUT.store(true, Ordering::SeqCst);
+        }
+    };
+    if std::thread::Builder::new()
+        .name("grundy-time-limit".into())
+        .spawn(watch)
+        .is_err()
+    {
+        // Without a thread, only `requested_now` sees the time limit.
+        STARTED.store(false, Ordering::SeqCst);
+    }
 }
 
 /// Whether Ctrl-C was pressed, the time limit passed or the memory limit
@@ -144,18 +172,11 @@ pub fn requested() -> bool {
     {
         return true;
     }
-    if LIMIT_MS.load(Ordering::Relaxed) == 0 || TICKS.fetch_add(1, Ordering::Relaxed) % 1024 != 0 {
-        return false;
-    }
-    let late = now_ms() >= DEADLINE_MS.load(Ordering::Relaxed);
-    if late {
-        TIMED_OUT.store(true, Ordering::SeqCst);
-    }
-    late
+    false
 }
 
-/// Like `requested`, but reads the clock every time: for callers that ask
-/// only every few thousand steps of work.
+/// Like `requested`, but reads the clock itself as well, rather than
+/// leaving it to the watchdog.
 pub fn requested_now() -> bool {
     if LIMIT_MS.load(Ordering::Relaxed) != 0 && now_ms() >= DEADLINE_MS.load(Ordering::Relaxed) {
         TIMED_OUT.store(true, Ordering::SeqCst);

@@ -105,6 +105,7 @@ const SAVED: &[&str] = &[
     "claims-overflowing-operators.game",
     "claims-parts-chain-100000-long.game",
     "claims-recursive-helper-fib-80.game",
+    "claims-winning-of-a-heap-of-100000.game",
     "eval-huge-heap",
     "eval-huge-heap-misere",
     "eval-huge-heap-moves",
@@ -562,4 +563,19 @@ fn a_long_search_foresees_the_state_limit() {
         assert!(note.contains(says), "expected `{says}` in\n{note}");
     }
     assert!(stderr.contains("grundy::time-limit"), "{stderr}");
+}
+
+/// A search whose every position lists a hundred thousand options stops at
+/// the time limit, however few positions it has opened.
+#[test]
+fn a_search_of_huge_heaps_meets_the_time_limit() {
+    let started = std::time::Instant::now();
+    refused_with(
+        "claims-winning-of-a-heap-of-100000.game",
+        &["--max-states", "2000", "--timeout", "2"],
+        "grundy::time-limit",
+    );
+    // Not a timing test of grundy's speed: the limit of 2 s must be what
+    // stopped it, long before the memory limit would.
+    assert!(started.elapsed() < Duration::from_secs(15));
 }

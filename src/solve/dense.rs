@@ -44,8 +44,10 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 
 /// Keys this short get a table with an entry for every key.
 const DENSE_BITS: u32 = 24;
-/// How often (in positions opened) the search looks for Ctrl-C.
-const CHECK_EVERY: usize = 1 << 10;
+/// How often (in positions opened) the search looks at its budget (Ctrl-C,
+/// time, memory): often, since a position may have a hundred thousand
+/// options to list.
+const CHECK_EVERY: usize = 1 << 6;
 
 // In this order, so that a dense entry of 0 (fresh) reads as unknown and
 // 1 as open: see `Dense`.
