@@ -268,7 +268,7 @@ impl ErrorKind {
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
             ErrorKind::MemoryLimit { .. } => "still building this".into(),
             ErrorKind::ExpansionTooDeep { .. } => "this expansion".into(),
-            ErrorKind::AliasLoop { .. } => "the loop starts here".into(),
+            ErrorKind::AliasLoop { .. } => "the first game of the loop stands for this".into(),
             ErrorKind::PositionTooDeep { .. } => "the position that went over the limit".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
             ErrorKind::Interrupted => "stopped here".into(),
