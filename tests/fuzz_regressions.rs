@@ -509,10 +509,15 @@ fn a_list_of_big_strings_meets_the_memory_limit() {
 
 #[test]
 fn a_list_of_big_lists_meets_the_memory_limit() {
-    refused_with(
+    let stderr = refused_with(
         "claims-list-of-big-lists.game",
         &["--max-memory", "64"],
         "grundy::memory-limit",
+    );
+    assert_eq!(
+        stderr.matches("grundy::memory-limit").count(),
+        1,
+        "{stderr}"
     );
 }
 

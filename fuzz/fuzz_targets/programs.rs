@@ -12,10 +12,6 @@ use libfuzzer_sys::fuzz_target;
 #[path = "program_gen.rs"]
 mod program_gen;
 
-/// Counted, so that the memory limit applies here as in the binary.
-#[global_allocator]
-static ALLOCATOR: interrupt::CountingAllocator = interrupt::CountingAllocator;
-
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let Ok(text) = program_gen::Gen::new(&mut u).program() else {

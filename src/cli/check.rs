@@ -47,12 +47,14 @@ pub fn run(
         }
         let results = session.run_claims(0);
         let mut failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
-        // Once the time limit runs out every later claim stops at once:
-        // one report of it is enough.
-        if let Some(first) = failures
-            .iter()
-            .position(|e| matches!(e.kind, ErrorKind::TimeLimit { .. }))
-        {
+        // Once the time or memory limit is reached every later claim stops
+        // at once: one report of it is enough.
+        if let Some(first) = failures.iter().position(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::TimeLimit { .. } | ErrorKind::MemoryLimit { .. }
+            )
+        }) {
             failures.truncate(first + 1);
         }
         if failures.iter().any(|e| e.kind == ErrorKind::Interrupted) {
