@@ -44,10 +44,11 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 
 /// Keys this short get a table with an entry for every key.
 const DENSE_BITS: u32 = 24;
-/// How often (in positions opened) the search looks at its budget (Ctrl-C,
-/// time, memory): often, since a position may have a hundred thousand
-/// options to list.
-const CHECK_EVERY: usize = 1 << 6;
+/// How often (in positions opened) the search says how far the state limit
+/// is. Its budget (Ctrl-C, time, memory) it looks at on every position: a
+/// position may have a hundred thousand options to list, and the look is a
+/// few loads of flags the watchdog raises.
+const CHECK_EVERY: usize = 1 << 10;
 
 // In this order, so that a dense entry of 0 (fresh) reads as unknown and
 // 1 as open: see `Dense`.
@@ -294,7 +295,7 @@ impl Search<'_> {
         if *self.positions % CHECK_EVERY == 0 {
             crate::interrupt::foresee_state_limit(*self.positions, self.max_states);
         }
-        if *self.positions % CHECK_EVERY == 0 && crate::interrupt::requested() {
+        if crate::interrupt::requested() {
             return Err(Error::new(
                 crate::interrupt::stop_kind(),
                 Default::default(),
