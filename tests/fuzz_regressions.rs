@@ -101,6 +101,7 @@ const SAVED: &[&str] = &[
     "claims-huge-subsets.game",
     "claims-list-of-big-lists.game",
     "claims-list-of-big-strings.game",
+    "claims-moves-of-a-heap-of-823543.game",
     "claims-moores-nim-slow-under-asan.game",
     "claims-overflowing-operators.game",
     "claims-parts-chain-100000-long.game",
@@ -583,4 +584,15 @@ fn a_search_of_huge_heaps_meets_the_time_limit() {
     // Not a timing test of grundy's speed: the limit of 2 s must be what
     // stopped it, long before the memory limit would.
     assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+/// The moves of a heap of 823,543 under a state limit of 2000: stopped by
+/// the memory limit, where before the budget nothing bounded it.
+#[test]
+fn the_moves_of_a_huge_heap_meet_the_memory_limit() {
+    refused_with(
+        "claims-moves-of-a-heap-of-823543.game",
+        &["--max-states", "2000", "--max-memory", "128"],
+        "grundy::memory-limit",
+    );
 }
