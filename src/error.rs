@@ -209,6 +209,14 @@ pub enum ErrorKind {
     StateLimit { limit: usize },
     #[error("helper functions call each other too deeply (more than {limit} calls)")]
     RecursionTooDeep { limit: usize },
+    #[error("stopped: this command needs more than {mib} MiB of memory")]
+    MemoryLimit { mib: usize },
+    #[error("game `{game}` expands into games given by expressions too deeply (more than {limit} levels)")]
+    ExpansionTooDeep { game: String, limit: usize },
+    #[error("the games given by expressions stand for each other without end: {cycle}")]
+    AliasLoop { cycle: String },
+    #[error("this position holds games inside games too deeply (more than {limit} levels)")]
+    PositionTooDeep { limit: usize },
 
     #[error("claim failed{detail}")]
     ClaimFailed { detail: String },
@@ -291,6 +299,10 @@ impl ErrorKind {
             ErrorKind::DecompositionWrong { .. } => "decomposition-wrong",
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
+            ErrorKind::MemoryLimit { .. } => "memory-limit",
+            ErrorKind::ExpansionTooDeep { .. } => "expansion-too-deep",
+            ErrorKind::AliasLoop { .. } => "alias-loop",
+            ErrorKind::PositionTooDeep { .. } => "position-too-deep",
             ErrorKind::StateLimit { .. } => "state-limit",
             ErrorKind::Interrupted => "interrupted",
             ErrorKind::TimeLimit { .. } => "time-limit",
@@ -338,6 +350,10 @@ impl ErrorKind {
             ErrorKind::DecompositionWrong { .. } => "the declared decomposition".into(),
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
+            ErrorKind::MemoryLimit { .. } => "still building this".into(),
+            ErrorKind::ExpansionTooDeep { .. } => "this expansion".into(),
+            ErrorKind::AliasLoop { .. } => "the first game of the loop stands for this".into(),
+            ErrorKind::PositionTooDeep { .. } => "the position that went over the limit".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
             ErrorKind::Interrupted => "stopped here".into(),
             ErrorKind::TimeLimit { .. } => "still working on this".into(),
@@ -432,6 +448,18 @@ impl ErrorKind {
             ErrorKind::RecursionTooDeep { .. } => {
                 Some("does the helper call itself without getting closer to a base case?".into())
             }
+            ErrorKind::MemoryLimit { .. } => Some(
+                "give it more with --max-memory MIB, or build less: a smaller range, or a sum or count instead of a list".into(),
+            ),
+            ErrorKind::ExpansionTooDeep { .. } => Some(
+                "a game given by `=` or `parts =` must end in games with moves; does it call itself without getting closer to a base case?".into(),
+            ),
+            ErrorKind::AliasLoop { .. } => Some(
+                "a game given by `=` stands for another position; at least one game on this loop needs moves of its own, or a branch that leaves the loop".into(),
+            ),
+            ErrorKind::PositionTooDeep { .. } => Some(
+                "a move that wraps the position in another game every time never ends; does a move put a game inside a game without a bound?".into(),
+            ),
             ErrorKind::ClaimFailed { .. } => None,
             ErrorKind::NotAHeapGame { .. } => Some(
                 "`table` needs a game such as `game Heap(n: nat) { ... }` or an octal game, or a position with `_` for the free number, such as `Subtract({1, 4, 5}, _)`"

@@ -101,6 +101,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Reads a source file as text, or says why it cannot be.
 pub fn read_file(path: &str) -> Result<String, String> {
     use std::io::Read;
+    refuse_pipes(path)?;
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
@@ -124,4 +125,30 @@ fn without_byte_order_mark(text: String) -> String {
         Some(rest) => rest.to_string(),
         None => text,
     }
+}
+
+/// A named pipe or a socket is refused before it is opened: opening a pipe
+/// waits for a writer, and a read that waits cannot be stopped by Ctrl-C.
+#[cfg(unix)]
+fn refuse_pipes(path: &str) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path)
+        .map_err(|e| e.to_string())?
+        .file_type();
+    if kind.is_fifo() || kind.is_socket() {
+        return Err(format!(
+            "it is a {}, not a file; save what it gives to a file and name that",
+            if kind.is_fifo() {
+                "named pipe"
+            } else {
+                "socket"
+            }
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn refuse_pipes(_path: &str) -> Result<(), String> {
+    Ok(())
 }

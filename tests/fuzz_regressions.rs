@@ -89,13 +89,24 @@ fn answered(name: &str) {
 /// The inputs that have a test below. A file in the folder but not here
 /// fails `every_saved_input_is_replayed`.
 const SAVED: &[&str] = &[
+    "claims-alias-chain-a-million-long.game",
+    "claims-alias-sum-100000-deep.game",
+    "claims-alias-to-itself-when-run.game",
+    "claims-aliases-standing-for-each-other.game",
+    "claims-game-wrapped-without-end.game",
     "claims-huge-comprehension.game",
     "claims-huge-product.game",
     "claims-huge-range-generator.game",
     "claims-huge-repeat.game",
     "claims-huge-subsets.game",
+    "claims-list-of-big-lists.game",
+    "claims-list-of-big-strings.game",
+    "claims-moves-of-a-heap-of-823543.game",
     "claims-moores-nim-slow-under-asan.game",
     "claims-overflowing-operators.game",
+    "claims-parts-chain-100000-long.game",
+    "claims-recursive-helper-fib-80.game",
+    "claims-winning-of-a-heap-of-100000.game",
     "eval-huge-heap",
     "eval-huge-heap-misere",
     "eval-huge-heap-moves",
@@ -360,4 +371,231 @@ fn a_file_that_never_ends_is_refused() {
     let (status, stderr) = grundy(&["check", "/dev/zero"]);
     assert_eq!(status, Some(1), "{stderr}");
     assert!(stderr.contains("larger than 64 MiB"), "{stderr}");
+}
+
+// ---- The budget: every evaluation stops cleanly at the time, memory,
+// nesting and state limits, and on Ctrl-C. Run through the binary, whose
+// allocator counts memory and whose limits are its own (they are
+// process-wide). ----
+
+/// `grundy check` of a saved input with extra arguments.
+fn check_saved(name: &str, args: &[&str]) -> (Option<i32>, String) {
+    let path = format!("tests/fuzz_regressions/{name}");
+    let mut all = vec!["check", path.as_str()];
+    all.extend_from_slice(args);
+    grundy(&all)
+}
+
+/// Asserts a clean refusal: exit 1, no panic or abort, the error code
+/// `code` in the diagnostic.
+fn refused_with(name: &str, args: &[&str], code: &str) -> String {
+    let (status, stderr) = check_saved(name, args);
+    assert_eq!(status, Some(1), "{name}: exit status\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{name}: a panic\n{stderr}");
+    assert!(stderr.contains(code), "{name}: expected `{code}`\n{stderr}");
+    stderr
+}
+
+#[test]
+fn aliases_standing_for_each_other_are_refused_when_checked() {
+    let stderr = refused_with(
+        "claims-aliases-standing-for-each-other.game",
+        &[],
+        "grundy::alias-loop",
+    );
+    assert!(stderr.contains("A(...) -> B(...) -> A(...)"), "{stderr}");
+    refused(
+        "claims-aliases-standing-for-each-other.game",
+        "stand for each other without end",
+    );
+}
+
+#[test]
+fn an_alias_chain_a_million_long_is_answered() {
+    let (status, stderr) = check_saved("claims-alias-chain-a-million-long.game", &[]);
+    assert_eq!(status, Some(0), "{stderr}");
+    // Under the fuzzers' state limit of 2000 the chain is refused, cleanly.
+    refused(
+        "claims-alias-chain-a-million-long.game",
+        "expands into games",
+    );
+}
+
+#[test]
+fn a_parts_chain_100000_long_is_answered() {
+    let (status, stderr) = check_saved("claims-parts-chain-100000-long.game", &[]);
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
+#[test]
+fn an_alias_nested_in_a_sum_100000_deep_is_refused() {
+    let stderr = refused_with(
+        "claims-alias-sum-100000-deep.game",
+        &[],
+        "more than 2000 levels",
+    );
+    // What was being built is said once, not once a level.
+    assert!(stderr.len() < 4000, "{} bytes:\n{stderr}", stderr.len());
+    refused("claims-alias-sum-100000-deep.game", "expansion-too-deep");
+}
+
+#[test]
+fn an_alias_standing_for_itself_when_run_is_a_loop() {
+    refused_with("claims-alias-to-itself-when-run.game", &[], "E(3) -> E(3)");
+    refused("claims-alias-to-itself-when-run.game", "the rules loop");
+}
+
+#[test]
+fn a_game_wrapped_without_end_is_refused_with_a_short_message() {
+    let stderr = refused_with(
+        "claims-game-wrapped-without-end.game",
+        &["--max-states", "1000000"],
+        "grundy::position-too-deep",
+    );
+    assert!(stderr.len() < 4000, "{} bytes:\n{stderr}", stderr.len());
+    refused("claims-game-wrapped-without-end.game", "games inside games");
+}
+
+#[test]
+fn a_recursive_helper_meets_the_time_limit() {
+    let stderr = refused_with(
+        "claims-recursive-helper-fib-80.game",
+        &["--timeout", "1"],
+        "grundy::time-limit",
+    );
+    assert!(stderr.contains("fib(n - 1)"), "{stderr}");
+}
+
+#[test]
+#[cfg(unix)]
+fn a_recursive_helper_stops_on_ctrl_c() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "check",
+            "tests/fuzz_regressions/claims-recursive-helper-fib-80.game",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("grundy starts");
+    thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("grundy can be waited for") {
+            break status;
+        }
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            panic!("Ctrl-C did not stop the helper within {TIME_LIMIT:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+}
+
+#[test]
+fn a_list_of_big_strings_meets_the_memory_limit() {
+    let stderr = refused_with(
+        "claims-list-of-big-strings.game",
+        &["--max-memory", "64"],
+        "grundy::memory-limit",
+    );
+    assert!(stderr.contains("more than 64 MiB"), "{stderr}");
+    assert!(stderr.contains("--max-memory"), "{stderr}");
+}
+
+#[test]
+fn a_list_of_big_lists_meets_the_memory_limit() {
+    let stderr = refused_with(
+        "claims-list-of-big-lists.game",
+        &["--max-memory", "64"],
+        "grundy::memory-limit",
+    );
+    assert_eq!(
+        stderr.matches("grundy::memory-limit").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+/// A named pipe is refused before it is opened: opening it would wait for
+/// a writer, deaf to Ctrl-C.
+#[test]
+#[cfg(unix)]
+fn a_named_pipe_is_refused() {
+    let dir = std::env::temp_dir().join(format!("grundy-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let fifo = dir.join("pipe.game");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let (status, stderr) = grundy(&["check", fifo.to_str().expect("a UTF-8 path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("it is a named pipe, not a file"),
+        "{stderr}"
+    );
+}
+
+/// A search that will take minutes to reach the state limit says so after
+/// a few seconds, with the time and memory the limit is away at its rate.
+/// Before, Cram on a 6x6 board ran 196 s in silence to the state limit.
+#[test]
+fn a_long_search_foresees_the_state_limit() {
+    let (status, stderr) = grundy(&[
+        "value",
+        "examples/cram.game",
+        r#"Cram(["......", "......", "......", "......", "......", "......"])"#,
+        "--timeout",
+        "8",
+    ]);
+    assert_eq!(status, Some(1), "{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.starts_with("note: after"))
+        .unwrap_or_else(|| panic!("no note foreseeing the limit\n{stderr}"));
+    for says in [
+        "the state limit of 4000000 positions is about",
+        "MiB away",
+        "past the time limit of 8 s",
+    ] {
+        assert!(note.contains(says), "expected `{says}` in\n{note}");
+    }
+    assert!(stderr.contains("grundy::time-limit"), "{stderr}");
+}
+
+/// A search whose every position lists a hundred thousand options stops at
+/// the time limit, however few positions it has opened.
+#[test]
+fn a_search_of_huge_heaps_meets_the_time_limit() {
+    let started = std::time::Instant::now();
+    refused_with(
+        "claims-winning-of-a-heap-of-100000.game",
+        &["--max-states", "2000", "--timeout", "2"],
+        "grundy::time-limit",
+    );
+    // Not a timing test of grundy's speed: the limit of 2 s must be what
+    // stopped it, long before the memory limit would.
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+/// The moves of a heap of 823,543 under a state limit of 2000: stopped by
+/// the memory limit, where before the budget nothing bounded it.
+#[test]
+fn the_moves_of_a_huge_heap_meet_the_memory_limit() {
+    refused_with(
+        "claims-moves-of-a-heap-of-823543.game",
+        &["--max-states", "2000", "--max-memory", "128"],
+        "grundy::memory-limit",
+    );
 }

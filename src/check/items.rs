@@ -69,6 +69,10 @@ impl Checker {
         for (g, id) in games {
             self.game_body(g, id);
         }
+        if self.errors.is_empty() {
+            let loops = super::loops::alias_loops(&self.program);
+            self.errors.extend(loops);
+        }
         for item in items {
             if let ast::Item::Claim(c) = item {
                 self.claim(c);

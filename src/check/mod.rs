@@ -4,6 +4,7 @@
 
 mod expr;
 mod items;
+mod loops;
 mod scope;
 pub mod suggest;
 

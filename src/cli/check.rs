@@ -88,10 +88,12 @@ fn check_file(session: &mut Session, file: &str, verify: Option<usize>) -> Resul
     let mut failures: Vec<_> = results.into_iter().filter_map(|r| r.failure).collect();
     // Once the time limit runs out every later claim stops at once: one
     // report of it is enough.
-    if let Some(first) = failures
-        .iter()
-        .position(|e| matches!(e.kind, ErrorKind::TimeLimit { .. }))
-    {
+    if let Some(first) = failures.iter().position(|e| {
+        matches!(
+            e.kind,
+            ErrorKind::TimeLimit { .. } | ErrorKind::MemoryLimit { .. }
+        )
+    }) {
         failures.truncate(first + 1);
     }
     let interrupted = |e: &Error| e.kind == ErrorKind::Interrupted;

@@ -44,6 +44,10 @@ pub struct Cli {
     /// longer than this many seconds.
     #[arg(long, global = true, value_name = "SECONDS", value_parser = args::seconds)]
     pub timeout: Option<std::time::Duration>,
+    /// Stop with an error when a command (in the REPL: each command) holds
+    /// more than this many MiB of memory; 0 for no limit.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::interrupt::DEFAULT_MEMORY_LIMIT >> 20)]
+    pub max_memory: usize,
     /// After a value or outcome search, print to standard error the
     /// positions stored, positions per second and bytes per position.
     #[arg(long, global = true)]
@@ -299,7 +303,11 @@ Example (what an editor runs; see the editors guide in docs/):
 /// Runs a command and returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     crate::interrupt::install();
+    crate::interrupt::enable_notes();
     crate::interrupt::set_time_limit(cli.timeout);
+    crate::interrupt::set_memory_limit(
+        (cli.max_memory > 0).then(|| cli.max_memory.saturating_mul(1 << 20)),
+    );
     crate::interrupt::clear();
     stats::enable(cli.stats);
     let mut out = Output::new();

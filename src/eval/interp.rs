@@ -13,10 +13,25 @@ use crate::error::{Error, ErrorKind};
 use crate::solve::Solver;
 use crate::source::Span;
 use crate::syntax::ast::UnaryOp;
+use crate::types::Type;
 use std::sync::Arc;
 
-/// Helper functions may call each other this deep before we stop them.
+/// Helper functions may call each other (and games given by expressions
+/// expand into each other, other than as their last step) this deep before
+/// we stop them.
 const MAX_CALL_DEPTH: usize = 2_000;
+
+/// How deeply games may hold games inside their arguments: as deep as the
+/// parser lets a position be typed, so that every position can be shown
+/// and typed back.
+pub const MAX_POSITION_DEPTH: usize = 200;
+
+/// What the last step of a game given by an expression comes to: a value,
+/// or another such game still to expand (walked in a loop, not recursed).
+enum Tail {
+    Value(Value),
+    Expand(GameId, Vec<Value>, Span),
+}
 
 type Result<T> = std::result::Result<T, Error>;
 
@@ -142,6 +157,11 @@ impl Interp {
         show::position(&self.program, &self.positions, id)
     }
 
+    /// A position as an error describes it: cut short if it is long.
+    pub fn describe_pos(&self, id: PosId) -> String {
+        show::brief(self.show_pos(id))
+    }
+
     pub fn eval(&mut self, ir: &Ir, env: &mut Env) -> Result<Value> {
         let at = |kind: ErrorKind| Error::new(kind, ir.span);
         Ok(match &ir.kind {
@@ -169,6 +189,11 @@ impl Interp {
                     return Err(at(ErrorKind::RecursionTooDeep {
                         limit: MAX_CALL_DEPTH,
                     }));
+                }
+                // A helper that recurses without building anything would
+                // otherwise never look at the budget.
+                if crate::interrupt::requested() {
+                    return Err(at(crate::interrupt::stop_kind()));
                 }
                 self.depth += 1;
                 // Helpers may recurse; grow the stack rather than overflow
@@ -494,9 +519,22 @@ impl Interp {
         })
     }
 
+    /// A position of game `g` with these arguments, checked against the
+    /// parameter types. Games given as sums become their sums.
+    pub fn make_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
+        let mut args = args;
+        self.conform_args(g, &mut args, span)?;
+        if self.given_by_expression(g) {
+            return self.expand(g, args, span);
+        }
+        self.intern_position(g, args, span)
+    }
+
     /// Arguments of game `g` checked against its parameter types (sets
     /// normalised), as a position made of them would hold them.
     pub fn conform_args(&self, g: GameId, args: &mut [Value], span: Span) -> Result<()> {
+        // Borrow the game through the field, not a clone of the program:
+        // this runs for every option of every position searched.
         let game = &self.program.games[g as usize];
         for (param, arg) in game.params.iter().zip(args.iter_mut()) {
             if !already_fits(&param.ty, arg) {
@@ -511,15 +549,10 @@ impl Interp {
         Ok(())
     }
 
-    /// A position of game `g` with these arguments, checked against the
-    /// parameter types. Games given as sums become their sums.
-    pub fn make_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
-        // Borrow the game through the field, not a clone of the program:
-        // this runs for every option of every position searched.
-        let mut args = args;
-        self.conform_args(g, &mut args, span)?;
-        let game = &self.program.games[g as usize];
-        let given_by_expression = match &game.kind {
+    /// Whether game `g` stands for the value of an expression (an alias,
+    /// or a game given only by its parts) rather than being a position.
+    fn given_by_expression(&self, g: GameId) -> bool {
+        match &self.program.games[g as usize].kind {
             GameKind::Alias(_) => true,
             GameKind::Rules {
                 moves,
@@ -527,9 +560,17 @@ impl Interp {
                 parts: Some(_),
             } => moves.is_empty(),
             _ => false,
-        };
-        if given_by_expression {
-            return self.expand(g, args);
+        }
+    }
+
+    fn intern_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
+        if self.holds_games(g) && self.nesting(&args, MAX_POSITION_DEPTH) >= MAX_POSITION_DEPTH {
+            return Err(Error::new(
+                ErrorKind::PositionTooDeep {
+                    limit: MAX_POSITION_DEPTH,
+                },
+                span,
+            ));
         }
         let id = self.positions.intern_slice(g, &args);
         self.give_back(args);
@@ -544,30 +585,168 @@ impl Interp {
         Ok(Value::Pos(Arc::from([id])))
     }
 
-    /// The position or sum an alias game (or a game given only by its
-    /// parts) stands for.
-    fn expand(&mut self, g: GameId, args: Vec<Value>) -> Result<Value> {
-        let program = self.program.clone();
-        let game = &program.games[g as usize];
-        let body = match &game.kind {
-            GameKind::Alias(body) => body,
-            GameKind::Rules {
-                parts: Some(parts), ..
-            } => parts,
-            // Only games given by an expression are expanded; any other is
-            // its own single position.
-            _ => {
-                return Ok(Value::Pos(Arc::from([self
-                    .positions
-                    .intern_slice(g, &args)])))
+    /// Whether a parameter of game `g` can hold a position.
+    fn holds_games(&self, g: GameId) -> bool {
+        fn may_hold(ty: &Type) -> bool {
+            match ty {
+                Type::Game | Type::Unknown => true,
+                Type::List(t) | Type::Set(t) => may_hold(t),
+                Type::Tuple(ts) => ts.iter().any(may_hold),
+                _ => false,
             }
-        };
-        let mut env = args;
-        env.resize(game.frame_size, Value::Int(0));
-        let v = self
-            .eval(body, &mut env)
-            .map_err(|e| e.with_context(format!("building the position {}(...)", game.name)))?;
-        self.to_sum(v, body.span)
+        }
+        self.program.games[g as usize]
+            .params
+            .iter()
+            .any(|p| may_hold(&p.ty))
+    }
+
+    /// How deeply these values hold positions inside positions, counted no
+    /// further than `cap`.
+    fn nesting(&self, values: &[Value], cap: usize) -> usize {
+        let mut deepest = 0;
+        for v in values {
+            let depth = match v {
+                Value::Pos(ids) => {
+                    let mut inner = 0;
+                    for &id in ids.iter() {
+                        if inner + 1 >= cap {
+                            break;
+                        }
+                        inner = inner.max(self.nesting(&self.positions.get(id).1, cap - 1));
+                    }
+                    inner + 1
+                }
+                Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => self.nesting(xs, cap),
+                _ => 0,
+            };
+            deepest = deepest.max(depth);
+            if deepest >= cap {
+                break;
+            }
+        }
+        deepest
+    }
+
+    /// The position or sum a game given by an expression stands for. When
+    /// its last step is another such game (`D(n) = ... else D(n - 1)`),
+    /// that one is expanded in the same loop, so a long chain needs no
+    /// stack; each step counts against the budget and the state limit.
+    fn expand(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(Error::new(
+                ErrorKind::ExpansionTooDeep {
+                    game: self.program.games[g as usize].name.clone(),
+                    limit: MAX_CALL_DEPTH,
+                },
+                span,
+            ));
+        }
+        self.depth += 1;
+        let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+            self.expand_chain(g, args, span)
+        });
+        self.depth -= 1;
+        result
+    }
+
+    fn expand_chain(
+        &mut self,
+        mut g: GameId,
+        mut args: Vec<Value>,
+        mut span: Span,
+    ) -> Result<Value> {
+        let program = self.program.clone();
+        let mut steps = 0usize;
+        loop {
+            let game = &program.games[g as usize];
+            let body = match &game.kind {
+                GameKind::Alias(body) => body,
+                GameKind::Rules {
+                    parts: Some(parts), ..
+                } => parts,
+                _ => return self.intern_position(g, args, span),
+            };
+            if crate::interrupt::requested() {
+                return Err(Error::new(crate::interrupt::stop_kind(), span));
+            }
+            steps += 1;
+            if steps > self.max_positions {
+                return Err(Error::new(
+                    ErrorKind::ExpansionTooDeep {
+                        game: game.name.clone(),
+                        limit: self.max_positions,
+                    },
+                    span,
+                ));
+            }
+            let params = args.len();
+            let mut env = args;
+            env.resize(game.frame_size.max(params), Value::Int(0));
+            // Said once however deep a game nests itself: the message stays
+            // short.
+            let context = |e: Error| {
+                let doing = format!("building the position {}(...)", game.name);
+                if e.context.last() == Some(&doing) {
+                    e
+                } else {
+                    e.with_context(doing)
+                }
+            };
+            match self.eval_tail(body, &mut env).map_err(context)? {
+                Tail::Value(v) => return self.to_sum(v, body.span),
+                Tail::Expand(next, mut next_args, at) => {
+                    self.conform_args(next, &mut next_args, at)
+                        .map_err(context)?;
+                    // The same game with the same arguments again can only
+                    // go round for ever.
+                    if next == g && next_args.iter().zip(&env).all(|(a, b)| a.same(b)) {
+                        return Err(Error::new(
+                            ErrorKind::Cycle {
+                                cycle: {
+                                    let shown =
+                                        show::brief(self.show(&Value::Tuple(next_args.into())));
+                                    format!("{0}{shown} -> {0}{shown}", game.name)
+                                },
+                            },
+                            at,
+                        ));
+                    }
+                    if !self.given_by_expression(next) {
+                        return self.intern_position(next, next_args, at);
+                    }
+                    (g, args, span) = (next, next_args, at);
+                }
+            }
+        }
+    }
+
+    /// Evaluates the last step of an expansion, stopping short of a game
+    /// given by an expression that it would expand.
+    fn eval_tail(&mut self, ir: &Ir, env: &mut Env) -> Result<Tail> {
+        match &ir.kind {
+            IrKind::If(cond, then, otherwise) => {
+                let branch = if self.eval_bool(cond, env)? {
+                    then
+                } else {
+                    otherwise
+                };
+                self.eval_tail(branch, env)
+            }
+            IrKind::MakePos(g, args) if self.given_by_expression(*g) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, env)?);
+                }
+                Ok(Tail::Expand(*g, values, ir.span))
+            }
+            // A list of one position is that position.
+            IrKind::List(items) if items.len() == 1 => match self.eval_tail(&items[0], env)? {
+                Tail::Value(v) => Ok(Tail::Value(Value::list(vec![v]))),
+                expand => Ok(expand),
+            },
+            _ => self.eval(ir, env).map(Tail::Value),
+        }
     }
 
     /// A sum of components, refusing games whose `lose if` rule would end

@@ -42,7 +42,7 @@ impl Interp {
                         },
                         Default::default(),
                     )
-                    .with_context(format!("finding the moves of {}", self.show_pos(pos))));
+                    .with_context(format!("finding the moves of {}", self.describe_pos(pos))));
                 }
                 let each = |k: i64, left: &[i64]| {
                     let parts: Vec<PosId> = left
@@ -78,7 +78,7 @@ impl Interp {
                         None => self.eval_bool(lose, &mut env).map_err(|e| {
                             e.with_context(format!(
                                 "checking the `lose if` rule of {}",
-                                self.show_pos(pos)
+                                self.describe_pos(pos)
                             ))
                         })?,
                     };
@@ -98,7 +98,7 @@ impl Interp {
                         .map_err(|e| {
                             e.with_context(format!(
                                 "finding the moves of {} by rule `{}`",
-                                self.show_pos(pos),
+                                self.describe_pos(pos),
                                 rule.name
                             ))
                         })?;
@@ -275,7 +275,7 @@ impl Rules for Interp {
     }
 
     fn describe(&self, pos: PosId) -> String {
-        self.show_pos(pos)
+        self.describe_pos(pos)
     }
 
     fn parts_span(&self, pos: PosId) -> Span {

@@ -17,6 +17,23 @@ pub fn position(program: &Program, positions: &Positions, id: PosId) -> String {
     out
 }
 
+/// The longest description an error gives of a position or value: a
+/// position can be as long as memory allows, a message must stay readable.
+pub const BRIEF_CHARS: usize = 160;
+
+/// The text cut to its first `BRIEF_CHARS` characters, saying how long it
+/// was, when it is longer than that.
+pub fn brief(text: String) -> String {
+    match text.char_indices().nth(BRIEF_CHARS) {
+        None => text,
+        Some((cut, _)) => format!(
+            "{}... ({} characters in all)",
+            &text[..cut],
+            text.chars().count()
+        ),
+    }
+}
+
 /// A sum of components; the empty sum is the finished game `0`.
 pub fn sum(program: &Program, positions: &Positions, parts: &[PosId]) -> String {
     let mut out = String::new();

@@ -47,7 +47,10 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 
 /// Keys this short get a table with an entry for every key.
 const DENSE_BITS: u32 = 24;
-/// How often (in positions opened) the search looks for Ctrl-C.
+/// How often (in positions opened) the search says how far the state limit
+/// is. Its budget (Ctrl-C, time, memory) it looks at on every position: a
+/// position may have a hundred thousand options to list, and the look is a
+/// few loads of flags the watchdog raises.
 const CHECK_EVERY: usize = 1 << 10;
 
 // In this order, so that a dense entry of 0 (fresh) reads as unknown and
@@ -311,7 +314,10 @@ impl Search<'_> {
                 Default::default(),
             ));
         }
-        if (*self.positions).is_multiple_of(CHECK_EVERY) && crate::interrupt::requested() {
+        if (*self.positions).is_multiple_of(CHECK_EVERY) {
+            crate::interrupt::foresee_state_limit(*self.positions, self.max_states);
+        }
+        if crate::interrupt::requested() {
             return Err(Error::new(
                 crate::interrupt::stop_kind(),
                 Default::default(),

@@ -32,7 +32,13 @@ pub struct Memo {
     results: Vec<u32>,
     /// Emptied lists of closed frames.
     spare: Vec<FrameLists>,
+    /// Positions opened, to say now and then how far the state limit is.
+    opened: u64,
 }
+
+/// How many positions are opened between looks at how far the state limit
+/// is: a few times a second.
+const FORESEE_EVERY: u64 = 1 << 14;
 
 /// A frame's `pending` and `ends`, emptied.
 type FrameLists = (Vec<PosId>, Vec<(usize, u32)>);
@@ -267,6 +273,10 @@ impl Memo {
                 crate::interrupt::stop_kind(),
                 Default::default(),
             ));
+        }
+        self.opened = self.opened.wrapping_add(1);
+        if self.opened.is_multiple_of(FORESEE_EVERY) {
+            crate::interrupt::foresee_state_limit(self.table.len(), rules.max_states());
         }
         if measure == Measure::Value {
             if let Some(parts) = rules.parts(pos)? {
