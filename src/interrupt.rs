@@ -54,17 +54,12 @@ static FORESEEN: AtomicBool = AtomicBool::new(false);
 /// How long a search runs before it says how far the state limit is.
 const FORESEE_AFTER_MS: u64 = 5_000;
 
-/// How much memory a command may take unless told otherwise: far more than
-/// any game in the examples needs, and well inside an ordinary machine.
-pub const DEFAULT_MEMORY_LIMIT: usize = 1 << 30;
-
-/// The memory the process holds (its resident size), where the system
-/// tells it.
-fn resident() -> Option<usize> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
+/// How much memory a command may take unless told otherwise: half of what
+/// the machine has, so that a runaway evaluation stops with a diagnostic
+/// long before the system starts to swap or kills the process; 4 GiB where
+/// the system does not say.
+pub fn default_memory_limit() -> usize {
+    crate::memory::total().map_or(4 << 30, |total| total / 2)
 }
 
 /// How much memory each command may add from the next `clear` on, in
@@ -78,7 +73,7 @@ pub fn set_memory_limit(limit: Option<usize>) {
 
 /// The bytes the current command has added to what the process held.
 pub fn memory_used() -> usize {
-    resident().map_or(0, |held| {
+    crate::memory::resident().map_or(0, |held| {
         held.saturating_sub(HELD_AT_START.load(Ordering::Relaxed))
     })
 }
@@ -250,7 +245,7 @@ pub fn clear() {
     TIMED_OUT.store(false, Ordering::SeqCst);
     OUT_OF_MEMORY.store(false, Ordering::SeqCst);
     FORESEEN.store(false, Ordering::SeqCst);
-    HELD_AT_START.store(resident().unwrap_or(0), Ordering::SeqCst);
+    HELD_AT_START.store(crate::memory::resident().unwrap_or(0), Ordering::SeqCst);
     STARTED_MS.store(now_ms(), Ordering::SeqCst);
     let limit = LIMIT_MS.load(Ordering::SeqCst);
     let deadline = if limit == 0 {

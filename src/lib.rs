@@ -16,6 +16,7 @@ pub mod error;
 pub mod eval;
 pub mod interrupt;
 pub mod lsp;
+pub mod memory;
 pub mod reload;
 pub mod session;
 pub mod solve;

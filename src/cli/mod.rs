@@ -45,9 +45,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SECONDS", value_parser = args::seconds)]
     pub timeout: Option<std::time::Duration>,
     /// Stop with an error when a command (in the REPL: each command) holds
-    /// more than this many MiB of memory; 0 for no limit.
-    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::interrupt::DEFAULT_MEMORY_LIMIT >> 20)]
-    pub max_memory: usize,
+    /// more than this many MiB of memory; 0 for no limit. The default is
+    /// half of the machine's memory.
+    #[arg(long, global = true, value_name = "MIB")]
+    pub max_memory: Option<usize>,
     /// After a value or outcome search, print to standard error the
     /// positions stored, positions per second and bytes per position.
     #[arg(long, global = true)]
@@ -305,9 +306,11 @@ pub fn run(cli: Cli) -> i32 {
     crate::interrupt::install();
     crate::interrupt::enable_notes();
     crate::interrupt::set_time_limit(cli.timeout);
-    crate::interrupt::set_memory_limit(
-        (cli.max_memory > 0).then(|| cli.max_memory.saturating_mul(1 << 20)),
-    );
+    crate::interrupt::set_memory_limit(match cli.max_memory {
+        Some(0) => None,
+        Some(mib) => Some(mib.saturating_mul(1 << 20)),
+        None => Some(crate::interrupt::default_memory_limit()),
+    });
     crate::interrupt::clear();
     stats::enable(cli.stats);
     let mut out = Output::new();

@@ -121,13 +121,19 @@ impl Session {
         // searched heap by heap is bounded by the search's state limit.)
         let needed = table_bytes(request.upto);
         let upto = match usize::try_from(request.upto) {
-            Ok(n) if available_memory().is_none_or(|free| needed <= free as u128) => n,
+            Ok(n)
+                if crate::memory::available()
+                    .map(|b| b as u64)
+                    .is_none_or(|free| needed <= free as u128) =>
+            {
+                n
+            }
             _ => {
                 return Err(vec![Error::new(
                     ErrorKind::TooLarge {
                         what: format!("the table g(0..={})", request.upto),
                         size: format!("{} at two bytes a value", bytes(needed)),
-                        limit: match available_memory() {
+                        limit: match crate::memory::available().map(|b| b as u64) {
                             Some(available) => {
                                 format!("the {} of memory available", bytes(available as u128))
                             }
@@ -471,14 +477,6 @@ pub fn bytes(n: u128) -> String {
             format!("{size:.1} {}", units.peek().unwrap_or(&&"ZB"))
         }
     }
-}
-
-/// The memory the system can give without swapping, where it says.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
 }
 
 fn heap_too_large(size: impl ToString, limit: impl ToString, span: Span) -> Errors {
