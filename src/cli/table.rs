@@ -79,10 +79,17 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
 fn compute(session: &mut Session, game: u32, args: &TableArgs) -> Result<Table, Errors> {
     let definition = crate::reload::fingerprint(&session.interp.program, &session.sources, game);
     let checkpoint = args.checkpoint.map(Path::new);
-    let known = match checkpoint {
+    let mut known = match checkpoint {
         Some(path) => load(session, path, &definition)?,
         None => Values::default(),
     };
+    // A checkpoint of a longer run answers from its start, and is left as
+    // it is: saving the shorter table over it would lose the rest.
+    let ahead = known.len() as u64 > args.upto.saturating_add(1);
+    if ahead {
+        known.truncate(args.upto as usize + 1);
+    }
+    let checkpoint = checkpoint.filter(|_| !ahead);
     let bar = progress_bar(args.upto);
     let mut last_save = Instant::now();
     let mut failed_save = None;

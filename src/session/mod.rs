@@ -13,6 +13,7 @@ use crate::syntax::{parse_file, parse_position};
 use crate::types::Type;
 use std::sync::Arc;
 
+pub mod fast_paths;
 mod table;
 pub use table::{Table, TableRequest};
 

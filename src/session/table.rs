@@ -116,6 +116,10 @@ impl Session {
                 ))])
             }
         };
+        // Values known past `upto` (a checkpoint of a longer run) are not
+        // asked for: the table, its period and its proof end at `upto`.
+        let mut known = request.known;
+        known.truncate(upto + 1);
         let shape = self.shape(game);
         let shortcut = request.shortcut;
         let mut progress = request.progress;
@@ -132,7 +136,7 @@ impl Session {
             // Trying at powers of two keeps the cost of trying small.
             if let (true, Some(shape)) = (shortcut, shape) {
                 if values.len().is_power_of_two() {
-                    proof = period::prove(values, shape);
+                    proof = period::prove(values, shape).filter(|p| p.reaches(upto as u64));
                     if proof.is_some() {
                         return ControlFlow::Break(());
                     }
@@ -140,7 +144,7 @@ impl Session {
             }
             ControlFlow::Continue(())
         };
-        let mut values = self.compute(game, request.known, upto, &mut hook)?;
+        let mut values = self.compute(game, known, upto, &mut hook)?;
         let computed = values.len();
         if let Some(proof) = proof {
             for n in computed..=upto {

@@ -34,10 +34,30 @@ pub fn octal_sequence(
 /// byte each; from `bytes` on, stamped. Tests lower them to reach every
 /// method with small games.
 #[derive(Clone, Copy)]
-struct Limits {
+pub(crate) struct Limits {
     mask: u32,
     bytes: u32,
 }
+
+/// Limits that send every heap through one method: options or-ed into a
+/// word while they can be, marked a byte each, and stamped.
+pub(crate) const EVERY_METHOD: &[(&str, Limits)] = &[
+    (
+        "octal kernel",
+        Limits {
+            mask: 64,
+            bytes: 1 << 15,
+        },
+    ),
+    (
+        "octal kernel, bytes only",
+        Limits {
+            mask: 0,
+            bytes: 1 << 15,
+        },
+    ),
+    ("octal kernel, stamps only", Limits { mask: 0, bytes: 0 }),
+];
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -48,7 +68,7 @@ impl Default for Limits {
     }
 }
 
-fn sequence_with_limits(
+pub(crate) fn sequence_with_limits(
     code: &OctalCode,
     known: Values,
     upto: usize,

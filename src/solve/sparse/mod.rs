@@ -56,7 +56,7 @@ pub fn sequence(
 /// `sequence`, choosing the first mask after `warm` heaps (and again at
 /// each power of two past it); tests lower it to reach every path with
 /// short sequences.
-fn sequence_warmed(
+pub(crate) fn sequence_warmed(
     rules: &HeapRules,
     known: Values,
     upto: usize,
