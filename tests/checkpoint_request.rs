@@ -7,7 +7,13 @@ use std::process::{Command, Output};
 
 fn table(upto: &str, extra: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["table", "examples/grundys-game.game", "Grundy", "--upto", upto])
+        .args([
+            "table",
+            "examples/grundys-game.game",
+            "Grundy",
+            "--upto",
+            upto,
+        ])
         .args(extra)
         .output()
         .expect("grundy runs");

@@ -92,4 +92,12 @@ proptest! {
     ) {
         harness::differential_scaled(&bytes, 0.3);
     }
+
+    /// Take-and-break games, heap 0 with a move or not.
+    #[test]
+    fn random_take_and_break_games_agree_with_the_general_search(
+        bytes in prop::collection::vec(any::<u8>(), 0..48)
+    ) {
+        harness::compare_all(harness::heap_games::decode_take_and_break(&bytes, 0.3));
+    }
 }

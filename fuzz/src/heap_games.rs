@@ -57,18 +57,33 @@ pub const MOST_BEYOND: usize = 60;
 /// Decodes a game from `bytes`; `scale` (at most 1) shrinks the heaps
 /// asked for, for quick tests in a debug build.
 pub fn decode(bytes: &[u8], scale: f64) -> HeapGame {
+    decode_with(bytes, scale, |c| match c.below(8) {
+        0 => octal(c),
+        _ => rules(c, rule),
+    })
+}
+
+/// Like `decode`, but every rule has one of the shapes the rare/common
+/// method reads, and heap 0 has a move half the time: the games where
+/// taking a part of 0 for no heap at all goes wrong.
+pub fn decode_take_and_break(bytes: &[u8], scale: f64) -> HeapGame {
+    decode_with(bytes, scale, |c| {
+        let mut text = rules(c, take_or_break);
+        if c.below(2) == 0 {
+            text.insert_str(text.len() - 2, "  move zero() if n == 0 => [];\n");
+        }
+        text
+    })
+}
+
+fn decode_with(bytes: &[u8], scale: f64, game: impl FnOnce(&mut Choices) -> String) -> HeapGame {
     let mut c = Choices { bytes };
     let shrink = |x: usize| ((x as f64) * scale) as usize;
     let upto = c.below(shrink(MOST_UPTO) + 1);
     let reference_upto = upto + c.below(shrink(MOST_BEYOND) + 1);
     let checkpoint = c.below(reference_upto + 2);
-    let text = if c.below(8) == 0 {
-        octal(&mut c)
-    } else {
-        rules(&mut c)
-    };
     HeapGame {
-        text,
+        text: game(&mut c),
         upto,
         reference_upto,
         checkpoint,
@@ -83,7 +98,7 @@ fn octal(c: &mut Choices) -> String {
     format!("game {NAME} = octal {first}.{digits};\n")
 }
 
-fn rules(c: &mut Choices) -> String {
+fn rules(c: &mut Choices, rule: fn(&mut Choices) -> String) -> String {
     let mut text = format!("game {NAME}(n: nat) {{\n");
     for i in 0..=c.below(4) {
         text.push_str(&format!("  move m{i}{};\n", rule(c)));
@@ -94,6 +109,9 @@ fn rules(c: &mut Choices) -> String {
 
 /// `(generators) if guard => result`, without the name.
 fn rule(c: &mut Choices) -> String {
+    if c.below(3) == 0 {
+        return take_or_break(c);
+    }
     let (generators, uses_a) = match c.below(6) {
         0 | 1 => (String::new(), false),
         2 => (format!("a in {}..{}", low(c), high(c)), true),
@@ -128,6 +146,31 @@ fn rule(c: &mut Choices) -> String {
         _ => format!("[{}, {}]", heap(c), heap(c)),
     };
     format!("({generators}){guard} => {result}")
+}
+
+/// A rule in one of the shapes the rare/common method reads (take k,
+/// remove a heap of exactly k, remove k and split the rest), so that the
+/// fast paths built on them are reached often; parts of 0 and moves from
+/// heap 0 included.
+fn take_or_break(c: &mut Choices) -> String {
+    let k = c.below(4);
+    let n_minus_k = edge(c, format!("n - {k}"));
+    match c.below(4) {
+        0 => format!("() if n >= {} => {NAME}({n_minus_k})", c.below(k + 2)),
+        1 => format!("() if n == {k} => []"),
+        _ => {
+            let first = c.below(2);
+            let last = c.pick(&["n", "n + 1", "n - 1"]).to_string();
+            let last = edge(c, last);
+            let order = c.pick(&["<", "<="]);
+            let rest = edge(c, format!("n - {k} - a"));
+            let result = match c.below(2) {
+                0 => format!("{NAME}(a) + {NAME}({rest})"),
+                _ => format!("[{NAME}({rest}), {NAME}(a)]"),
+            };
+            format!("(a in {first}..{last}) if a {order} n - {k} - a => {result}")
+        }
+    }
 }
 
 fn low(c: &mut Choices) -> String {
@@ -199,7 +242,7 @@ fn comparison(c: &mut Choices, uses_a: bool) -> String {
 /// agree that it does.
 fn edge(c: &mut Choices, e: String) -> String {
     const MAX: i64 = i64::MAX;
-    match c.below(12) {
+    match c.below(40) {
         0 => {
             // Overflows once e passes `room`.
             let room = c.below(64) as i64;

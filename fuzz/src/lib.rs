@@ -384,7 +384,11 @@ pub fn differential(data: &[u8]) -> Verdict {
 /// `differential` with the heaps asked for shrunk by `scale`, for quick
 /// runs in a debug build.
 pub fn differential_scaled(data: &[u8], scale: f64) -> Verdict {
-    let game = heap_games::decode(data, scale);
+    compare_all(heap_games::decode(data, scale))
+}
+
+/// Runs every fast path on the game and panics at a difference.
+pub fn compare_all(game: heap_games::HeapGame) -> Verdict {
     on_big_stack(move || {
         let question = grundy::session::fast_paths::Question {
             text: &game.text,
