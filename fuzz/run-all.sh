@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs=${1:-300}
 mkdir -p logs
-for target in ${TARGETS:-parse check eval claims repl}; do
+for target in ${TARGETS:-parse check eval claims repl differential}; do
   [ -d "corpus/$target" ] || python3 seed.py
   RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
     -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 -max_len=8192 \

@@ -140,7 +140,6 @@ impl Reader {
         Some(step)
     }
 
-    /// A guard: comparisons joined by `and`.
     /// A guard: comparisons joined by `and`. Each comparison is read as
     /// the sign of the difference of its sides, which the interpreter never
     /// works out: it is not a step.

@@ -233,7 +233,8 @@ impl<'r> Run<'r> {
         let Some(best) = choose_mask(&self.g) else {
             return;
         };
-        // g(0) = 0 is rare under every mask but not listed.
+        // g(0) = 0 (heap 0 has no move under `HeapRules`) is rare under
+        // every mask but not listed: no split leaves a part of 0.
         let rare_now = self.rare_heaps.len() + 1;
         if self.mask.is_some() && best.rare * 10 >= rare_now * 9 {
             return;
