@@ -2,7 +2,8 @@
 //! `tests/fuzz_regressions/` is an input that once crashed, hung or
 //! exhausted grundy, or one that pins a bound (docs/robustness.md). Its
 //! name starts with the fuzz target whose path it goes through (`parse-`,
-//! `check-`, `eval-`, `claims-`, `repl-`), and it is run through exactly that path:
+//! `check-`, `eval-`, `claims-`, `repl-`, `differential-`), and it is run
+//! through exactly that path:
 //! the harness in `fuzz/src/lib.rs` is included here by path, so the test
 //! and the fuzzer cannot drift apart.
 //!
@@ -43,6 +44,7 @@ fn replay(name: &str) -> Verdict {
         "eval" => harness::eval,
         "claims" => harness::claims,
         "repl" => harness::repl,
+        "differential" => harness::differential,
         other => panic!("{name}: unknown target `{other}`"),
     };
     let (send, receive) = mpsc::channel();

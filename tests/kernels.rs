@@ -250,6 +250,15 @@ fn a_period_speaks_only_for_heaps_whose_arithmetic_fits() {
         .expect("affine");
     assert_eq!(affine.exact_below(), 42);
     assert_eq!(affine.shape().map(|s| s.exact_below), Some(42));
+    // The table to 30 proves period 2 from heap 1 on, for heaps below 42.
+    let game = session.heap_game("W").expect("a heap game");
+    let table = session
+        .table_run(game, grundy::session::TableRequest::upto(30))
+        .expect("a table");
+    let proof = table.proof.expect("a proven period");
+    assert_eq!(proof.period.period, 2);
+    assert_eq!(proof.value(&table.values, 41), Some(table.values.at(1)));
+    assert_eq!(proof.value(&table.values, 42), None);
     let w41 = session.position("W(41)").expect("a position");
     assert!(session.value(&w41).is_ok());
     let w42 = session.position("W(42)").expect("a position");

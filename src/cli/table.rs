@@ -208,6 +208,14 @@ fn period_line(table: &Table, upto: u64) -> String {
             "period {}, preperiod {}: g(n + {}) = g(n) for every n >= {}, proven (it holds for {} <= n < {}, which the Guy-Smith theorem needs when a move takes at most {} tokens)",
             p.period, p.preperiod, p.period, p.preperiod, p.preperiod, proof.checked_below, proof.most_taken
         );
+        // Heaps are at most i64::MAX: a bound there (`n + 1` at the
+        // largest heap) goes without saying.
+        if proof.exact_below < i64::MAX as u64 {
+            line.push_str(&format!(
+                "; it holds only for n < {}: from there on the rules' arithmetic may overflow",
+                proof.exact_below
+            ));
+        }
         if table.computed < table.values.len() {
             line.push_str(&format!(
                 "; g(n) from n = {} on read off the period",
