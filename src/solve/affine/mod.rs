@@ -525,8 +525,10 @@ impl Rule {
     fn exact_through(&self, last: i64) -> bool {
         let ends = [0, last];
         let fits = |s: &Affine, a: i128, n: i64| {
-            let v = i128::from(s.a) * a + i128::from(s.n) * i128::from(n) + i128::from(s.c);
-            i64::try_from(v).is_ok()
+            let v = (i128::from(s.a).checked_mul(a))
+                .and_then(|v| v.checked_add(i128::from(s.n) * i128::from(n)))
+                .and_then(|v| v.checked_add(i128::from(s.c)));
+            v.is_some_and(|v| i64::try_from(v).is_ok())
         };
         let steps = &self.steps;
         if !steps
@@ -536,13 +538,12 @@ impl Rule {
         {
             return false;
         }
-        // The bounds fit, and are steps themselves.
-        let (Some(lo), Some(hi)) = (
-            ends.iter().map(|&n| self.lo.at(n, 0)).min().flatten(),
-            ends.iter().map(|&n| self.hi.at(n, 0)).max().flatten(),
-        ) else {
+        // The generator's bounds at both ends (affine in n as well).
+        let at_ends = |bound: Affine| Some((bound.at(0, 0)?, bound.at(last, 0)?));
+        let (Some(lo), Some(hi)) = (at_ends(self.lo), at_ends(self.hi)) else {
             return false;
         };
+        let (lo, hi) = (lo.0.min(lo.1), hi.0.max(hi.1));
         let (first, last_a) = (i128::from(lo), i128::from(hi) - 1);
         first > last_a
             || steps.guard.iter().chain(&steps.result).all(|s| {
