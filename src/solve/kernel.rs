@@ -39,8 +39,8 @@ pub(crate) struct Limits {
     bytes: u32,
 }
 
-/// Limits that send every heap through one method: options or-ed into a
-/// word while they can be, marked a byte each, and stamped.
+/// The usual limits, then limits that send every heap through one method:
+/// marked a byte each, or stamped.
 pub(crate) const EVERY_METHOD: &[(&str, Limits)] = &[
     (
         "octal kernel",
@@ -61,10 +61,7 @@ pub(crate) const EVERY_METHOD: &[(&str, Limits)] = &[
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            mask: 64,
-            bytes: 1 << 15,
-        }
+        EVERY_METHOD[0].1
     }
 }
 
@@ -404,13 +401,9 @@ mod tests {
                 })
             };
             let default = run(Limits::default());
-            let bytes_only = run(Limits {
-                mask: 0,
-                bytes: 1 << 15,
-            });
-            let stamps_only = run(Limits { mask: 0, bytes: 0 });
-            assert_eq!(bytes_only, default, "{}", code.text);
-            assert_eq!(stamps_only, default, "{}", code.text);
+            for (method, limits) in EVERY_METHOD {
+                assert_eq!(run(*limits), default, "{}: {method}", code.text);
+            }
         }
     }
 
