@@ -39,9 +39,13 @@ pub struct Question<'a> {
     pub checkpoint: usize,
 }
 
-/// The most heaps compared: heaps from 4096 on are answered through a
-/// table, not by a search of their own.
-pub const MOST_HEAPS: usize = 4000;
+/// The most positions a search holds: an infinite game (a move to a
+/// larger heap) is an error, a state limit, in every path alike, and soon.
+pub const MAX_POSITIONS: usize = 1000;
+
+/// The most heaps compared, well within that limit (a table holds a value
+/// for every heap, and counts against it).
+pub const MOST_HEAPS: usize = 900;
 
 /// The general search's answer: g(0), g(1), ... up to the heap where it
 /// stopped with an error, if it did, and that error.
@@ -168,6 +172,7 @@ fn session(question: &Question, compact: Compact, lowering: bool) -> Option<Sess
     let mut session = Session::new();
     session.interp.compact = compact;
     session.interp.lowering = lowering;
+    session.interp.max_positions = MAX_POSITIONS;
     session.load_text("differential.game", question.text).ok()?;
     session.heap_game(question.game).ok()?;
     Some(session)
