@@ -206,7 +206,7 @@ fn overflowing_operators_are_errors() {
 /// A heap game with a move to a larger heap (`G(n - -1)`), found by the
 /// differential target: every path must stop at the state limit, alike.
 /// Under the default limit of 4,000,000 positions the comparison took
-/// minutes under the sanitizer (a timeout); it searches 1,000 at most.
+/// minutes under the sanitizer (a timeout); it searches 400 at most.
 #[test]
 fn an_infinite_heap_game_stops_at_the_same_limit_in_every_path() {
     answered("differential-infinite-game");

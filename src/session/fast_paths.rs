@@ -41,11 +41,11 @@ pub struct Question<'a> {
 
 /// The most positions a search holds: an infinite game (a move to a
 /// larger heap) is an error, a state limit, in every path alike, and soon.
-pub const MAX_POSITIONS: usize = 1000;
+pub const MAX_POSITIONS: usize = 400;
 
 /// The most heaps compared, well within that limit (a table holds a value
 /// for every heap, and counts against it).
-pub const MOST_HEAPS: usize = 900;
+pub const MOST_HEAPS: usize = 300;
 
 /// The general search's answer: g(0), g(1), ... up to the heap where it
 /// stopped with an error, if it did, and that error.
