@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs=${1:-300}
 mkdir -p logs
-for target in ${TARGETS:-parse check eval claims repl programs}; do
+for target in ${TARGETS:-parse check eval claims repl programs differential}; do
   [ -d "corpus/$target" ] || python3 seed.py
   mkdir -p "corpus/$target"
   RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \

@@ -62,5 +62,16 @@ for script in sorted((ROOT / "tests/repl").glob("*.in")):
         (out / f"{script.stem}-{pathlib.Path(name).stem}").write_bytes(
             bytes([i]) + "\n".join(lines).encode()
         )
-for target in ["parse", "check", "claims", "eval", "repl"]:
+# differential: every byte string decodes to a heap game (fuzz/src/
+# heap_games.rs), so a few fixed pseudo-random strings make a start.
+out = HERE / "corpus" / "differential"
+out.mkdir(parents=True, exist_ok=True)
+state = 12345
+for i in range(64):
+    seed = bytearray()
+    for _ in range(48):
+        state = (state * 1103515245 + 12345) % 2**31
+        seed.append(state >> 16 & 0xFF)
+    (out / f"random-{i}").write_bytes(bytes(seed))
+for target in ["parse", "check", "claims", "eval", "repl", "differential"]:
     print(target, len(list((HERE / "corpus" / target).iterdir())), "seeds")

@@ -184,6 +184,7 @@ fn rules_read_as_take_and_break_moves_agree_with_the_plain_method() {
         game Late(n: nat) { move split(a in 1..n) if a < n - a and n >= 10 => Late(a) + Late(n - a); move one() if n > 0 => Late(n - 1); }
         game NoOnes(n: nat) { move split(a in 2..n) if a < n - a => NoOnes(a) + NoOnes(n - a); move one() if n > 0 => NoOnes(n - 1); }
         game FromFive(n: nat) { move one() if n >= 5 => FromFive(n - 1); move two() if n >= 2 => FromFive(n - 2); }
+        game ZeroMoves(n: nat) { move z() if n == 0 => []; move t() if n >= 2 => ZeroMoves(n - 2); move s(a in 0..n) if a <= n - 1 - a => ZeroMoves(a) + ZeroMoves(n - 1 - a); }
     ";
     let mut session = Session::new();
     session.load_text("moves.game", text).expect("loads");
@@ -261,4 +262,71 @@ fn tables_with_fixed_arguments_agree_with_each_positions_value() {
             assert_eq!(table.proof.is_some(), proven, "{family}");
         }
     }
+}
+
+/// The rare/common method counts a heap of 0 as 0 and drops a part of 0
+/// (a heap of 0 has no move in an octal game). A game whose heap 0 has a
+/// move (above, `ZeroMoves`, whose g(0) is 1) is not read that way; this
+/// one, whose heap 0 has none, is, parts of 0 and all.
+#[test]
+fn rules_with_a_part_of_0_are_read_as_takes_only_while_heap_0_has_no_move() {
+    use grundy::solve::sparse::HeapRules;
+    let text = "game Lasker0(n: nat) { move s(a in 0..n) if a <= n - 1 - a => Lasker0(a) + Lasker0(n - 1 - a); }";
+    let mut session = Session::new();
+    session.load_text("zero.game", text).expect("loads");
+    let program = session.interp.program.clone();
+    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
+        .expect("affine");
+    let rules = affine.heap_rules(100).expect("read as takes and splits");
+    assert_eq!(
+        rules,
+        // At heap 1 both parts are 0: a take of the whole heap.
+        HeapRules {
+            take_all: vec![1],
+            take: vec![1],
+            split: vec![(1, false)],
+        }
+    );
+}
+
+/// A proven period speaks for a heap only where none of the rules'
+/// arithmetic can overflow: `n - 1 + C - C` with C = MAX - 40 overflows
+/// from heap 42 on, as the interpreter finds.
+#[test]
+fn a_period_speaks_only_for_heaps_whose_arithmetic_fits() {
+    let c = i64::MAX - 40;
+    let text = format!("game W(n: nat) {{ move m() if n >= 2 => W(n - 1 + {c} - {c}); }}");
+    let mut session = Session::new();
+    session.load_text("edge.game", &text).expect("loads");
+    let program = session.interp.program.clone();
+    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
+        .expect("affine");
+    assert_eq!(affine.exact_below(), 42);
+    assert_eq!(affine.shape().map(|s| s.exact_below), Some(42));
+    // The table to 30 proves period 2 from heap 1 on, for heaps below 42.
+    let family = session.family("W").expect("a heap game");
+    let table = session
+        .table_run(&family, grundy::session::TableRequest::upto(30))
+        .expect("a table");
+    let proof = table.proof.expect("a proven period");
+    assert_eq!(proof.period.period, 2);
+    assert_eq!(proof.value(&table.values, 41), Some(table.values.at(1)));
+    assert_eq!(proof.value(&table.values, 42), None);
+    let w41 = session.position("W(41)").expect("a position");
+    assert!(session.value(&w41).is_ok());
+    let w42 = session.position("W(42)").expect("a position");
+    let errors = session.value(&w42).expect_err("an overflow");
+    assert!(matches!(
+        errors[0].kind,
+        grundy::error::ErrorKind::Overflow { .. }
+    ));
+    // Rules whose only edge is `n + 1` at the largest heap speak for all
+    // the others.
+    let nim = "game Nim(n: nat) { move take(k in 1..=n) => Nim(n - k); }";
+    let mut session = Session::new();
+    session.load_text("nim.game", nim).expect("loads");
+    let program = session.interp.program.clone();
+    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
+        .expect("affine");
+    assert_eq!(affine.exact_below(), i64::MAX as u64);
 }

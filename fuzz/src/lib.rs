@@ -370,3 +370,43 @@ pub fn repl_text(selector: u8, script: &str) -> Verdict {
         Verdict::Refused(out.kept().to_vec())
     }
 }
+
+#[path = "heap_games.rs"]
+pub mod heap_games;
+
+/// `differential`: the bytes decode to a random heap game (`heap_games`),
+/// whose values every fast path must give exactly as the general search
+/// does; a difference panics, with the game and what differs.
+pub fn differential(data: &[u8]) -> Verdict {
+    differential_scaled(data, 1.0)
+}
+
+/// `differential` with the heaps asked for shrunk by `scale`, for quick
+/// runs in a debug build.
+pub fn differential_scaled(data: &[u8], scale: f64) -> Verdict {
+    compare_all(heap_games::decode(data, scale))
+}
+
+/// Runs every fast path on the game and panics at a difference.
+pub fn compare_all(game: heap_games::HeapGame) -> Verdict {
+    on_big_stack(move || {
+        let question = grundy::session::fast_paths::Question {
+            text: &game.text,
+            game: heap_games::NAME,
+            upto: game.upto,
+            reference_upto: game.reference_upto,
+            checkpoint: game.checkpoint,
+        };
+        match grundy::session::fast_paths::compare(&question) {
+            Ok(_) => Verdict::Answered,
+            Err(difference) => panic!(
+                "a fast path differs from the general search: {difference}\n{} to {}, checked to {}, checkpoint of {}:\n{}",
+                heap_games::NAME,
+                game.upto,
+                game.reference_upto,
+                game.checkpoint,
+                game.text
+            ),
+        }
+    })
+}

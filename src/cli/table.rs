@@ -121,10 +121,17 @@ fn compute_held(
 ) -> Result<Table, Errors> {
     let definition = definition(session, family);
     let checkpoint = args.checkpoint.map(Path::new);
-    let known = match checkpoint {
+    let mut known = match checkpoint {
         Some(path) => load(session, path, &definition)?,
         None => Values::default(),
     };
+    // A checkpoint of a longer run answers from its start, and is left as
+    // it is: saving the shorter table over it would lose the rest.
+    let ahead = known.len() as u64 > upto.saturating_add(1);
+    if ahead {
+        known.truncate(upto as usize + 1);
+    }
+    let checkpoint = checkpoint.filter(|_| !ahead);
     let needed = crate::session::table_bytes(upto);
     if needed >= 100_000_000 {
         out.note(format!(
@@ -294,6 +301,14 @@ fn period_line(table: &Table, upto: u64) -> String {
             "period {}, preperiod {}: g(n + {}) = g(n) for every n >= {}, proven (it holds for {} <= n < {}, which the Guy-Smith theorem needs when a move takes at most {} tokens)",
             p.period, p.preperiod, p.period, p.preperiod, p.preperiod, proof.checked_below, proof.most_taken
         );
+        // Heaps are at most i64::MAX: a bound there (`n + 1` at the
+        // largest heap) goes without saying.
+        if proof.exact_below < i64::MAX as u64 {
+            line.push_str(&format!(
+                "; it holds only for n < {}: from there on the rules' arithmetic may overflow",
+                proof.exact_below
+            ));
+        }
         if table.computed < table.values.len() {
             line.push_str(&format!(
                 "; g(n) from n = {} on read off the period",

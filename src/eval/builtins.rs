@@ -2,7 +2,7 @@
 //! pure ones, their behaviour. Queries (value, outcome, ...) need the solver
 //! and are run by the interpreter.
 
-use super::value::Value;
+use super::value::{range_len, Value};
 use crate::error::ErrorKind;
 use crate::types::Type;
 use std::sync::Arc;
@@ -204,7 +204,7 @@ impl Builtin {
         use Builtin as B;
         let arg = |i: usize| &args[i];
         Ok(match self {
-            B::Len => Value::Int(length(arg(0))? as i64),
+            B::Len => Value::Int(counted(arg(0))?),
             B::Count => match (arg(0), arg(1)) {
                 (Value::Str(s), Value::Str(sub)) if !sub.is_empty() => {
                     Value::Int(s.matches(&**sub).count() as i64)
@@ -398,7 +398,7 @@ impl Builtin {
                 }
                 Value::Int(n.count_ones() as i64)
             }
-            B::Indices => Value::Range(0, length(arg(0))? as i64),
+            B::Indices => Value::Range(0, counted(arg(0))?),
             B::Has => match (arg(0), arg(1)) {
                 (Value::Str(s), Value::Str(sub)) => Value::Bool(s.contains(&**sub)),
                 (x, item) => Value::Bool(elements(x)?.iter().any(|v| v.same(item))),
@@ -495,7 +495,7 @@ fn overflow(detail: &str) -> ErrorKind {
     }
 }
 
-fn too_large(what: &str, size: usize) -> ErrorKind {
+fn too_large(what: &str, size: impl ToString) -> ErrorKind {
     ErrorKind::TooLarge {
         what: what.to_string(),
         size: size.to_string(),
@@ -511,6 +511,15 @@ pub fn int(v: &Value) -> Result<i64, ErrorKind> {
             found: other.kind().into(),
         }),
     }
+}
+
+/// The number of elements as a number of the language: a range of more
+/// than `i64::MAX` numbers has a length no number holds.
+fn counted(v: &Value) -> Result<i64, ErrorKind> {
+    let len = length(v)?;
+    i64::try_from(len).map_err(|_| ErrorKind::Overflow {
+        detail: format!("a length of {len}"),
+    })
 }
 
 fn length(v: &Value) -> Result<usize, ErrorKind> {
@@ -546,8 +555,8 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
         Value::Str(s) => s.chars().map(Value::char).collect(),
         Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.to_vec(),
         Value::Range(lo, hi) => {
-            let len = hi.saturating_sub(*lo).max(0) as usize;
-            if len > MAX_COLLECTION {
+            let len = range_len(*lo, *hi);
+            if len > MAX_COLLECTION as u64 {
                 return Err(too_large("the range", len));
             }
             (*lo..*hi).map(Value::Int).collect()

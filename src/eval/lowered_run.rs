@@ -10,7 +10,7 @@ use super::conform::already_fits;
 use super::interp::Env;
 use super::ir::Program;
 use super::lowered::{Arg, Clause, Loop, Lowered, Num, NumList, Source, Truth};
-use super::value::Value;
+use super::value::{range_len, Value};
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 
@@ -420,7 +420,7 @@ fn element(v: &Value, i: i64) -> Option<i64> {
         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
             int(xs.get(usize::try_from(i).ok()?)?)
         }
-        Value::Range(lo, hi) => (0 <= i && i < hi.saturating_sub(*lo)).then(|| lo + i),
+        Value::Range(lo, hi) => (0 <= i && (i as u64) < range_len(*lo, *hi)).then(|| lo + i),
         _ => None,
     }
 }

@@ -52,6 +52,8 @@ impl OctalCode {
             most_taken,
             settled: most_taken + 1,
             least_heap: 1,
+            // A code's moves need no arithmetic that could overflow.
+            exact_below: u64::MAX,
         }
     }
 

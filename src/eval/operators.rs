@@ -4,7 +4,7 @@ use super::builtins;
 use super::interp::{Env, Interp};
 use super::ir::Ir;
 use super::positions::PosId;
-use super::value::Value;
+use super::value::{range_len, Value};
 use crate::error::{Error, ErrorKind};
 use crate::source::Span;
 use crate::syntax::ast::BinaryOp;
@@ -208,10 +208,11 @@ pub(super) fn element_at(v: &Value, i: i64) -> std::result::Result<Value, ErrorK
             .and_then(|i| xs.get(i).cloned())
             .ok_or_else(|| out_of_range(xs.len(), "list")),
         Value::Range(lo, hi) => {
-            let len = hi.saturating_sub(*lo).max(0);
-            if i < 0 || i >= len {
+            let len = range_len(*lo, *hi);
+            if i < 0 || i as u64 >= len {
                 return Err(out_of_range(len as usize, "range"));
             }
+            // Below `hi`, so it fits.
             Ok(Value::Int(lo + i))
         }
         other => Err(ErrorKind::WrongType {

@@ -78,7 +78,8 @@ impl Value {
         Some(match self {
             Value::Str(s) => s.chars().count(),
             Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.len(),
-            Value::Range(lo, hi) => hi.saturating_sub(*lo).max(0) as usize,
+            // Exact: a range has at most 2^64 - 1 elements, which fits.
+            Value::Range(lo, hi) => range_len(*lo, *hi) as usize,
             _ => return None,
         })
     }
@@ -100,7 +101,7 @@ impl Value {
         use Value::{List, Range};
         match (self, other) {
             (Range(a, b), Range(c, d)) => {
-                let (m, n) = (b.saturating_sub(*a).max(0), d.saturating_sub(*c).max(0));
+                let (m, n) = (range_len(*a, *b), range_len(*c, *d));
                 if m == 0 || n == 0 {
                     return m.cmp(&n);
                 }
@@ -125,6 +126,12 @@ impl Value {
             other => other.clone(),
         }
     }
+}
+
+/// How many numbers `lo..hi` holds, exactly: up to 2^64 - 1 (from
+/// `i64::MIN` to `i64::MAX`), more than an `i64` can count.
+pub fn range_len(lo: i64, hi: i64) -> u64 {
+    (i128::from(hi) - i128::from(lo)).max(0) as u64
 }
 
 /// The range `lo..hi` ordered against a list, as the list of its numbers

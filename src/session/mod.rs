@@ -14,6 +14,7 @@ use crate::types::Type;
 use std::sync::Arc;
 
 mod family;
+pub mod fast_paths;
 mod grid;
 mod table;
 pub use family::Family;

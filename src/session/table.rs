@@ -145,10 +145,13 @@ impl Session {
             }
         };
         let resume = request.resume;
-        let known = match request.known.is_empty() && resume {
+        let mut known = match request.known.is_empty() && resume {
             true => self.kept_from_a_stopped_run(family, upto),
             false => request.known,
         };
+        // Values known past `upto` (a checkpoint of a longer run) are not
+        // asked for: the table, its period and its proof end at `upto`.
+        known.truncate(upto + 1);
         let resumed = known.len();
         let shape = self.shape(family);
         let shortcut = request.shortcut;
@@ -166,7 +169,7 @@ impl Session {
             // Trying at powers of two keeps the cost of trying small.
             if let (true, Some(shape)) = (shortcut, shape) {
                 if values.len().is_power_of_two() {
-                    proof = period::prove(values, shape);
+                    proof = period::prove(values, shape).filter(|p| p.reaches(upto as u64));
                     if proof.is_some() {
                         return ControlFlow::Break(());
                     }

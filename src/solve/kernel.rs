@@ -34,21 +34,38 @@ pub fn octal_sequence(
 /// byte each; from `bytes` on, stamped. Tests lower them to reach every
 /// method with small games.
 #[derive(Clone, Copy)]
-struct Limits {
+pub(crate) struct Limits {
     mask: u32,
     bytes: u32,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
+/// The usual limits, then limits that send every heap through one method:
+/// marked a byte each, or stamped.
+pub(crate) const EVERY_METHOD: &[(&str, Limits)] = &[
+    (
+        "octal kernel",
         Limits {
             mask: 64,
             bytes: 1 << 15,
-        }
+        },
+    ),
+    (
+        "octal kernel, bytes only",
+        Limits {
+            mask: 0,
+            bytes: 1 << 15,
+        },
+    ),
+    ("octal kernel, stamps only", Limits { mask: 0, bytes: 0 }),
+];
+
+impl Default for Limits {
+    fn default() -> Limits {
+        EVERY_METHOD[0].1
     }
 }
 
-fn sequence_with_limits(
+pub(crate) fn sequence_with_limits(
     code: &OctalCode,
     known: Values,
     upto: usize,
@@ -384,13 +401,9 @@ mod tests {
                 })
             };
             let default = run(Limits::default());
-            let bytes_only = run(Limits {
-                mask: 0,
-                bytes: 1 << 15,
-            });
-            let stamps_only = run(Limits { mask: 0, bytes: 0 });
-            assert_eq!(bytes_only, default, "{}", code.text);
-            assert_eq!(stamps_only, default, "{}", code.text);
+            for (method, limits) in EVERY_METHOD {
+                assert_eq!(run(*limits), default, "{}: {method}", code.text);
+            }
         }
     }
 

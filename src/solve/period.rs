@@ -27,6 +27,10 @@ pub struct Shape {
     pub settled: usize,
     /// The smallest heap a split may leave.
     pub least_heap: usize,
+    /// The rules are known to give these values only below this heap (past
+    /// it their arithmetic may overflow, an error): a period says nothing
+    /// from there on.
+    pub exact_below: u64,
 }
 
 /// A period the theorem proves: it holds for every heap, not just those
@@ -38,11 +42,21 @@ pub struct Proof {
     /// `period.preperiod <= n < checked_below`.
     pub checked_below: usize,
     pub most_taken: usize,
+    /// The heaps the proof speaks for are those below this (see `Shape`).
+    pub exact_below: u64,
 }
 
 impl Proof {
-    /// g(n) for any heap, from the values the proof rests on.
+    /// Whether the proof gives the value of every heap up to `last`.
+    pub fn reaches(&self, last: u64) -> bool {
+        last < self.exact_below
+    }
+
+    /// g(n) for any heap the proof speaks for, from the values it rests on.
     pub fn value(&self, values: &Values, n: u64) -> Option<u32> {
+        if !self.reaches(n) {
+            return None;
+        }
         let Period {
             preperiod, period, ..
         } = self.period;
@@ -126,6 +140,7 @@ fn proof_for(values: &Values, shape: Shape, period: usize) -> Option<Proof> {
         },
         checked_below,
         most_taken: shape.most_taken,
+        exact_below: shape.exact_below,
     })
 }
 
@@ -139,6 +154,7 @@ mod tests {
         most_taken: 5,
         settled: 5,
         least_heap: 1,
+        exact_below: u64::MAX,
     };
 
     fn repeat(pattern: &[u32], len: usize) -> Values {
@@ -198,6 +214,7 @@ mod tests {
             most_taken: 1,
             settled: 1,
             least_heap: 1,
+            exact_below: u64::MAX,
         };
         assert_eq!(prove(&g, shape), None);
     }
@@ -210,6 +227,7 @@ mod tests {
             most_taken: 2,
             settled: 2,
             least_heap: 1,
+            exact_below: u64::MAX,
         };
         assert_eq!(prove(&g, shape).map(|p| p.period.period), Some(2));
     }

@@ -50,6 +50,16 @@ impl AffineGame {
     /// split moves at every heap up to `upto`.
     pub fn heap_rules(&self, upto: usize) -> Option<HeapRules> {
         let upto = i64::try_from(upto).ok()?;
+        // `HeapRules` gives a heap of 0 the value 0: a move to it is a move
+        // to nothing, and a part of 0 beside another heap is dropped. That
+        // holds only while heap 0 has no move.
+        if self
+            .rules
+            .iter()
+            .any(|r| r.range(0).is_none_or(|(lo, hi)| lo < hi))
+        {
+            return None;
+        }
         let mut heap_rules = HeapRules::default();
         for rule in &self.rules {
             let kind = rule.kind()?;
@@ -91,14 +101,14 @@ fn match_moves(rule: &Rule, kind: Kind, k: i64, upto: i64) -> Option<Moves> {
             split_up_to: 0,
         }),
     };
-    let split = match (kind, at(k + 2)?.split_up_to) {
+    let split = match (kind, at(k.checked_add(2)?)?.split_up_to) {
         (Kind::Two { .. }, 1) => Some(false),
         (Kind::Two { .. }, _) => Some(true),
         _ => None,
     };
     Some(Moves {
         take_all: at(k)?.take_all,
-        take: at(k + 1)?.take,
+        take: at(k.checked_add(1)?)?.take,
         split,
     })
 }
@@ -124,8 +134,12 @@ impl Rule {
         let fixed = |t: &super::Affine| t.a == 0 && t.n == 0;
         match self.heaps.as_slice() {
             [] => (fixed(&self.lo) && fixed(&self.hi)).then_some(Kind::Nothing),
-            [h] if h.a == 0 && h.n == 1 && h.c < 0 => Some(Kind::One { k: -h.c }),
-            [x, y] if x.a + y.a == 0 && x.a.abs() == 1 && x.n + y.n == 1 => {
+            [h] if h.a == 0 && h.n == 1 && h.c < 0 => Some(Kind::One {
+                k: h.c.checked_neg()?,
+            }),
+            [x, y]
+                if matches!((x.a, y.a), (1, -1) | (-1, 1)) && x.n.checked_add(y.n) == Some(1) =>
+            {
                 let k = x.c.checked_add(y.c)?.checked_neg()?;
                 (k >= 0).then_some(Kind::Two { k })
             }

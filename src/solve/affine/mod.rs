@@ -41,12 +41,20 @@ impl Affine {
             .checked_add(self.c)
     }
 
-    fn combine(self, other: Affine, sign: i64) -> Affine {
-        Affine {
-            a: self.a + sign * other.a,
-            n: self.n + sign * other.n,
-            c: self.c + sign * other.c,
-        }
+    /// `self + other` or `self - other`; `None` if a coefficient overflows.
+    fn combine(self, other: Affine, sign: i64) -> Option<Affine> {
+        let term = |x: i64, y: i64| x.checked_add(y.checked_mul(sign)?);
+        Some(Affine {
+            a: term(self.a, other.a)?,
+            n: term(self.n, other.n)?,
+            c: term(self.c, other.c)?,
+        })
+    }
+
+    /// Whether `at(n, a)` fits in 64 bits for every `a` in `from..=to`
+    /// (it is affine in `a`, so the two ends decide).
+    fn fits(self, n: i64, from: i64, to: i64) -> bool {
+        self.at(n, from).is_some() && self.at(n, to).is_some()
     }
 }
 
@@ -67,6 +75,23 @@ struct Rule {
     hi: Affine,
     tests: Vec<Test>,
     heaps: Vec<Affine>,
+    /// Every number the interpreter works out on the way, in three groups
+    /// by how often it does: see `Steps`.
+    steps: Steps,
+}
+
+/// The intermediate results of a rule's arithmetic: the interpreter
+/// computes each in 64 bits and stops with an overflow error if one does
+/// not fit, so the arithmetic here may stand for it only where none
+/// overflows.
+#[derive(Clone, Debug, Default)]
+struct Steps {
+    /// The generator's bounds: once per heap (free of `a`).
+    bounds: Vec<Affine>,
+    /// The guard: for every `a` of the generator's range.
+    guard: Vec<Affine>,
+    /// The resulting heaps: for every `a` the guard lets through.
+    result: Vec<Affine>,
 }
 
 /// A game recognised as affine.
@@ -84,8 +109,10 @@ struct Reader {
 }
 
 impl Reader {
-    fn affine(&self, ir: &Ir) -> Option<Affine> {
-        Some(match &ir.kind {
+    /// The expression as arithmetic; it and every part of it on the way
+    /// are pushed onto `steps`.
+    fn affine(&self, ir: &Ir, steps: &mut Vec<Affine>) -> Option<Affine> {
+        let step = match &ir.kind {
             IrKind::Lit(Value::Int(c)) => Affine { a: 0, n: 0, c: *c },
             IrKind::Local(0) => Affine { a: 0, n: 1, c: 0 },
             IrKind::Local(s) if Some(*s) == self.a_slot => Affine { a: 1, n: 0, c: 0 },
@@ -93,10 +120,14 @@ impl Reader {
                 let c = self.fixed.iter().find(|(slot, _)| slot == s)?.1;
                 Affine { a: 0, n: 0, c }
             }
-            IrKind::Binary(BinaryOp::Add, l, r) => self.affine(l)?.combine(self.affine(r)?, 1),
-            IrKind::Binary(BinaryOp::Sub, l, r) => self.affine(l)?.combine(self.affine(r)?, -1),
+            IrKind::Binary(BinaryOp::Add, l, r) => {
+                self.affine(l, steps)?.combine(self.affine(r, steps)?, 1)?
+            }
+            IrKind::Binary(BinaryOp::Sub, l, r) => {
+                self.affine(l, steps)?.combine(self.affine(r, steps)?, -1)?
+            }
             IrKind::Binary(BinaryOp::Mul, l, r) => {
-                let (l, r) = (self.affine(l)?, self.affine(r)?);
+                let (l, r) = (self.affine(l, steps)?, self.affine(r, steps)?);
                 let (k, x) = match (l, r) {
                     (Affine { a: 0, n: 0, c }, x) | (x, Affine { a: 0, n: 0, c }) => (c, x),
                     _ => return None,
@@ -108,43 +139,47 @@ impl Reader {
                 }
             }
             _ => return None,
-        })
+        };
+        steps.push(step);
+        Some(step)
     }
 
-    /// A guard: comparisons joined by `and`.
-    fn tests(&self, ir: &Ir, out: &mut Vec<Test>) -> Option<()> {
+    /// A guard: comparisons joined by `and`. Each comparison is read as
+    /// the sign of the difference of its sides, which the interpreter never
+    /// works out: it is not a step.
+    fn tests(&self, ir: &Ir, out: &mut Vec<Test>, steps: &mut Vec<Affine>) -> Option<()> {
         let IrKind::Binary(op, l, r) = &ir.kind else {
             return None;
         };
         if *op == BinaryOp::And {
-            self.tests(l, out)?;
-            return self.tests(r, out);
+            self.tests(l, out, steps)?;
+            return self.tests(r, out, steps);
         }
-        let (l, r) = (self.affine(l)?, self.affine(r)?);
+        let (l, r) = (self.affine(l, steps)?, self.affine(r, steps)?);
         out.push(match op {
-            BinaryOp::Lt => Test::Below(l.combine(r, -1)),
-            BinaryOp::Le => Test::AtMost(l.combine(r, -1)),
-            BinaryOp::Gt => Test::Below(r.combine(l, -1)),
-            BinaryOp::Ge => Test::AtMost(r.combine(l, -1)),
-            BinaryOp::Eq => Test::Zero(l.combine(r, -1)),
+            BinaryOp::Lt => Test::Below(l.combine(r, -1)?),
+            BinaryOp::Le => Test::AtMost(l.combine(r, -1)?),
+            BinaryOp::Gt => Test::Below(r.combine(l, -1)?),
+            BinaryOp::Ge => Test::AtMost(r.combine(l, -1)?),
+            BinaryOp::Eq => Test::Zero(l.combine(r, -1)?),
             _ => return None,
         });
         Some(())
     }
 
     /// The heaps a result names: `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`.
-    fn heaps(&self, ir: &Ir, out: &mut Vec<Affine>) -> Option<()> {
+    fn heaps(&self, ir: &Ir, out: &mut Vec<Affine>, steps: &mut Vec<Affine>) -> Option<()> {
         match &ir.kind {
             IrKind::MakePos(g, args) if *g == self.game && args.len() == 1 => {
-                out.push(self.affine(&args[0])?);
+                out.push(self.affine(&args[0], steps)?);
             }
             IrKind::Binary(BinaryOp::Add, l, r) => {
-                self.heaps(l, out)?;
-                self.heaps(r, out)?;
+                self.heaps(l, out, steps)?;
+                self.heaps(r, out, steps)?;
             }
             IrKind::List(items) => {
                 for item in items {
-                    self.heaps(item, out)?;
+                    self.heaps(item, out, steps)?;
                 }
             }
             _ => return None,
@@ -243,27 +278,30 @@ fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Compil
             a_slot: last.map(|g| g.slot),
             fixed,
         };
-        let (lo, hi, tests) = match last {
-            None => (
-                Affine { a: 0, n: 0, c: 0 },
-                Affine { a: 0, n: 0, c: 1 },
-                Vec::new(),
-            ),
+        let mut bounds = Vec::new();
+        let (lo, hi) = match last {
+            None => (Affine { a: 0, n: 0, c: 0 }, Affine { a: 0, n: 0, c: 1 }),
             Some(g) => match &g.source.kind {
                 IrKind::Binary(
                     op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive),
                     lo,
                     hi,
                 ) => {
-                    let ends = reader.affine(lo).zip(reader.affine(hi));
-                    let (lo, mut hi) = ends.or_unsupported(RANGE, g.source.span)?;
+                    let lo = reader
+                        .affine(lo, &mut bounds)
+                        .or_unsupported(RANGE, g.source.span)?;
+                    let mut hi = reader
+                        .affine(hi, &mut bounds)
+                        .or_unsupported(RANGE, g.source.span)?;
                     if *op == BinaryOp::RangeInclusive {
+                        // The interpreter works out the bound past the last.
                         hi.c = hi.c.checked_add(1).or_unsupported(RANGE, g.source.span)?;
+                        bounds.push(hi);
                     }
                     if lo.a != 0 || hi.a != 0 {
                         return Err(Unsupported::new(RANGE, g.source.span));
                     }
-                    (lo, hi, Vec::new())
+                    (lo, hi)
                 }
                 _ => {
                     // The last generator ranges over fixed values too: read
@@ -287,7 +325,7 @@ fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Compil
                 }
             },
         };
-        rules_with(&reader, m, lo, hi, tests, out)?;
+        rules_with(&reader, m, lo, hi, bounds, out)?;
     }
     Ok(())
 }
@@ -297,16 +335,24 @@ fn rules_with(
     m: &MoveIr,
     lo: Affine,
     hi: Affine,
-    mut tests: Vec<Test>,
+    bounds: Vec<Affine>,
     out: &mut Vec<Rule>,
 ) -> Compiled<()> {
+    let mut steps = Steps {
+        bounds,
+        ..Steps::default()
+    };
+    let mut tests = Vec::new();
     if let Some(guard) = &m.guard {
-        if reader.tests(guard, &mut tests).is_none() {
+        if reader.tests(guard, &mut tests, &mut steps.guard).is_none() {
             return Err(Unsupported::new(GUARD, unread_test(reader, guard).span));
         }
     }
     let mut heaps = Vec::new();
-    if reader.heaps(&m.result, &mut heaps).is_none() {
+    if reader
+        .heaps(&m.result, &mut heaps, &mut steps.result)
+        .is_none()
+    {
         return Err(Unsupported::new(
             RESULT,
             unread_heap(reader, &m.result).span,
@@ -315,6 +361,7 @@ fn rules_with(
     out.push(Rule {
         lo,
         hi,
+        steps,
         tests,
         heaps,
     });
@@ -326,7 +373,10 @@ fn rules_with(
 fn unread_test<'a>(reader: &Reader, guard: &'a Ir) -> &'a Ir {
     if let IrKind::Binary(BinaryOp::And, l, r) = &guard.kind {
         for part in [l, r] {
-            if reader.tests(part, &mut Vec::new()).is_none() {
+            if reader
+                .tests(part, &mut Vec::new(), &mut Vec::new())
+                .is_none()
+            {
                 return unread_test(reader, part);
             }
         }
@@ -344,7 +394,7 @@ fn unread_heap<'a>(reader: &Reader, result: &'a Ir) -> &'a Ir {
     };
     parts
         .into_iter()
-        .find(|p| reader.heaps(p, &mut Vec::new()).is_none())
+        .find(|p| reader.heaps(p, &mut Vec::new(), &mut Vec::new()).is_none())
         .map_or(result, |p| unread_heap(reader, p))
 }
 
@@ -404,19 +454,18 @@ const RESULT: &str = "a result the heap-rule reader cannot read: it reads one or
      the same game, as `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`, each heap a sum of the \
      heap, the generators and constants";
 
-/// The first `a` at or after `from` for which `k·a + r < 0` (or `<= 0`)
-/// stops or starts holding: the range of `a` a test allows, within `lo..hi`.
+/// The part of `lo..hi` where `k·a + r < 0` (or `<= 0`) holds. Worked
+/// out in 128 bits, where no step can overflow.
 fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
+    let (k, r) = (i128::from(k), i128::from(r));
     // k·a + r < 0  <=>  k·a < -r ; for `<=`, k·a <= -r.
     let bound = if strict { -r - 1 } else { -r }; // k·a <= bound
+                                                  // Into `lo..=hi` (an empty range stays empty).
+    let clamp = |x: i128| x.max(i128::from(lo)).min(i128::from(hi)) as i64;
     match k.cmp(&0) {
-        std::cmp::Ordering::Greater => (lo, hi.min(bound.div_euclid(k) + 1)),
-        std::cmp::Ordering::Less => {
-            // a >= ceil(bound / k) with k < 0: a·(-k) >= -bound.
-            let m = -k;
-            let need = (-bound + m - 1).div_euclid(m);
-            (lo.max(need), hi)
-        }
+        std::cmp::Ordering::Greater => (lo, clamp(bound.div_euclid(k) + 1)),
+        // a >= ceil(bound / k) with k < 0: a·(-k) >= -bound.
+        std::cmp::Ordering::Less => (clamp((-bound - k - 1).div_euclid(-k)), hi),
         std::cmp::Ordering::Equal => {
             if (strict && r < 0) || (!strict && r <= 0) {
                 (lo, hi)
@@ -428,6 +477,30 @@ fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
 }
 
 impl AffineGame {
+    /// The first heap at which the interpreter's arithmetic might not fit
+    /// in 64 bits (a bound: it may fit there still). Below it, the values
+    /// worked out here are the interpreter's.
+    pub fn exact_below(&self) -> u64 {
+        let exact = |last: i64| self.rules.iter().all(|r| r.exact_through(last));
+        if exact(i64::MAX) {
+            return u64::MAX;
+        }
+        if !exact(0) {
+            return 0;
+        }
+        // Exact through `good`, perhaps not through `bad`.
+        let (mut good, mut bad) = (0i64, i64::MAX);
+        while bad - good > 1 {
+            let mid = good + (bad - good) / 2;
+            if exact(mid) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        bad as u64
+    }
+
     /// g(0), ..., g(upto), carrying on from the values `known`, with
     /// `hook` shown the values every `STRETCH` heaps (it may stop the run,
     /// which then returns what it has). If a heap's options fall outside
@@ -480,9 +553,10 @@ impl AffineGame {
             }
             if let Some((b1, b2)) = rule.split(ni) {
                 // Heaps a + b1 and b2 - a for a in lo..hi: both ends must
-                // lie in 0..n, and then every heap between does.
-                let (first, last) = (lo + b1, hi - 1 + b1);
-                let (high, low) = (b2 - lo, b2 - (hi - 1));
+                // lie in 0..n, and then every heap between does (the ends
+                // fit in 64 bits: they are steps `range` checked).
+                let (first, last) = (lo.checked_add(b1)?, (hi - 1).checked_add(b1)?);
+                let (high, low) = (b2.checked_sub(lo)?, b2.checked_sub(hi - 1)?);
                 if first < 0 || last >= ni || low < 0 || high >= ni {
                     return None;
                 }
@@ -521,8 +595,56 @@ struct Halves<'a> {
 
 impl Rule {
     /// The values of `a` this rule allows at heap n: its range narrowed by
-    /// every test of its guard.
+    /// every test of its guard. `None` if the interpreter would overflow
+    /// on the way (or a test's arithmetic here would).
     fn range(&self, n: i64) -> Option<(i64, i64)> {
+        let steps = &self.steps;
+        if !steps.bounds.iter().all(|s| s.fits(n, 0, 0)) {
+            return None;
+        }
+        let (lo, hi) = self.narrowed(n)?;
+        let (from, to) = (self.lo.at(n, 0)?, self.hi.at(n, 0)?);
+        let fit = |group: &[Affine], from: i64, hi: i64| {
+            from >= hi || group.iter().all(|s| s.fits(n, from, hi - 1))
+        };
+        (fit(&steps.guard, from, to) && fit(&steps.result, lo, hi)).then_some((lo, hi))
+    }
+
+    /// Whether the interpreter's arithmetic fits in 64 bits at every heap
+    /// up to `last`: each step is affine, so over a box of heaps and values
+    /// of `a` it is largest and smallest at a corner. The box holds every
+    /// `a` of the generator's range at any of those heaps.
+    fn exact_through(&self, last: i64) -> bool {
+        let ends = [0, last];
+        let fits = |s: &Affine, a: i128, n: i64| {
+            let v = (i128::from(s.a).checked_mul(a))
+                .and_then(|v| v.checked_add(i128::from(s.n) * i128::from(n)))
+                .and_then(|v| v.checked_add(i128::from(s.c)));
+            v.is_some_and(|v| i64::try_from(v).is_ok())
+        };
+        let steps = &self.steps;
+        if !steps
+            .bounds
+            .iter()
+            .all(|s| ends.iter().all(|&n| fits(s, 0, n)))
+        {
+            return false;
+        }
+        // The generator's bounds at both ends (affine in n as well).
+        let at_ends = |bound: Affine| Some((bound.at(0, 0)?, bound.at(last, 0)?));
+        let (Some(lo), Some(hi)) = (at_ends(self.lo), at_ends(self.hi)) else {
+            return false;
+        };
+        let (lo, hi) = (lo.0.min(lo.1), hi.0.max(hi.1));
+        let (first, last_a) = (i128::from(lo), i128::from(hi) - 1);
+        first > last_a
+            || steps.guard.iter().chain(&steps.result).all(|s| {
+                ends.iter()
+                    .all(|&n| fits(s, first, n) && fits(s, last_a, n))
+            })
+    }
+
+    fn narrowed(&self, n: i64) -> Option<(i64, i64)> {
         let (mut lo, mut hi) = (self.lo.at(n, 0)?, self.hi.at(n, 0)?);
         for test in &self.tests {
             let rest = |t: Affine| t.n.checked_mul(n)?.checked_add(t.c);

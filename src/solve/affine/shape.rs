@@ -75,6 +75,7 @@ impl AffineGame {
             most_taken: usize::try_from(most_taken).ok()?,
             settled: usize::try_from(settled).ok()?,
             least_heap: usize::try_from(least_heap).ok()?,
+            exact_below: self.exact_below(),
         })
     }
 }

@@ -56,7 +56,7 @@ pub fn sequence(
 /// `sequence`, choosing the first mask after `warm` heaps (and again at
 /// each power of two past it); tests lower it to reach every path with
 /// short sequences.
-fn sequence_warmed(
+pub(crate) fn sequence_warmed(
     rules: &HeapRules,
     known: Values,
     upto: usize,
@@ -233,7 +233,8 @@ impl<'r> Run<'r> {
         let Some(best) = choose_mask(&self.g) else {
             return;
         };
-        // g(0) = 0 is rare under every mask but not listed.
+        // g(0) = 0 (heap 0 has no move under `HeapRules`) is rare under
+        // every mask but not listed: no split leaves a part of 0.
         let rare_now = self.rare_heaps.len() + 1;
         if self.mask.is_some() && best.rare * 10 >= rare_now * 9 {
             return;
