@@ -72,6 +72,12 @@ impl AffineGame {
                 if rule.allowed(kind, n)? != moves.allowed(k, n) {
                     return None;
                 }
+                // This check runs over every heap of a long table before
+                // its first value: a stop asked for now is honoured by the
+                // method the table falls back to, at its first check.
+                if n % (1 << 16) == 0 && crate::interrupt::requested() {
+                    return None;
+                }
             }
             let k = usize::try_from(k).ok()?;
             if moves.take_all && !heap_rules.take_all.contains(&k) {
