@@ -57,6 +57,21 @@ impl Entry<'_> {
     }
 }
 
+impl Repl {
+    /// Whether `word` is a `let` name or a constant, so that typing it asks
+    /// for its value rather than running the command of the same name.
+    fn names_a_value(&self, word: &str) -> bool {
+        self.session.bindings.contains_key(word)
+            || self
+                .session
+                .interp
+                .program
+                .consts
+                .iter()
+                .any(|c| c.name == word)
+    }
+}
+
 /// The first word and the rest, both slices of `text`.
 fn split_word(text: &str) -> (&str, &str) {
     let text = text.trim();
@@ -87,7 +102,11 @@ impl Repl {
         let (word, rest) = split_word(text);
         let result = match word {
             ":quit" | ":q" | ":exit" => return Status::Quit,
+            // Typed without the colon, as in most shells, unless the word
+            // names a value of the session's own.
+            "quit" | "exit" if rest.is_empty() && !self.names_a_value(word) => return Status::Quit,
             ":help" | ":h" | ":?" => self.help(&entry, rest, out),
+            "help" if !self.names_a_value(word) => self.help(&entry, rest, out),
             ":load" | ":l" => self.load_command(&entry, rest, out),
             ":reload" | ":r" => self.reload(out),
             ":games" => {

@@ -99,12 +99,12 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: ":help",
         usage: ":help [TOPIC]",
-        about: "this list, or more on one command or topic",
+        about: "this list, or more on one command or topic (`help` works too)",
     },
     Command {
         name: ":quit",
         usage: ":quit",
-        about: "leave (Ctrl-D does too)",
+        about: "leave (`quit`, `exit` and Ctrl-D do too)",
     },
 ];
 
