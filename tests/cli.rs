@@ -1070,28 +1070,22 @@ fn an_answer_written_to_a_full_disk_is_an_error() {
 
 #[cfg(unix)]
 #[test]
-fn an_answer_to_a_closed_standard_output_is_an_error() {
-    use std::os::unix::process::CommandExt;
+fn an_answer_thrown_away_by_a_script_is_not_an_error() {
+    // Scripts discard answers by handing grundy `/dev/null` opened
+    // read-write (Python's `subprocess.DEVNULL`, daemons), the same file
+    // the Rust runtime puts in place of a closed standard output: an
+    // answer sent there is written, and the command succeeds.
     for args in ANSWERING {
-        let mut command = grundy(args);
-        command.stdin(Stdio::null()).stderr(Stdio::piped());
-        // Closed in the child, as the shell's `>&-` does.
-        unsafe {
-            command.pre_exec(|| {
-                if nix::unistd::close(1).is_err() {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let run = command.output().expect("grundy runs");
+        let null = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .expect("/dev/null");
+        let run = run_into(args, Stdio::from(null));
         let said = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(1), "{args:?}: {said}");
-        assert!(said.contains("Bad file descriptor"), "{args:?}: {said}");
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {said}");
+        assert!(!said.contains("could not be written"), "{args:?}: {said}");
     }
-    // Sent to /dev/null on purpose, the answer is not an error.
-    let run = run_into(ANSWERING[0], Stdio::null());
-    assert_eq!(run.status.code(), Some(0));
 }
 
 #[cfg(unix)]

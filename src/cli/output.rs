@@ -1,10 +1,14 @@
 //! Where answers and diagnostics go, and whether they are in colour.
 //!
-//! An answer that cannot be written (a full disk, a closed standard
-//! output) is an error: the first failure is kept, nothing more is
-//! written, and the command ends with it (`write_failure`). A reader that
-//! closes its end of a pipe early (`| head`) ends grundy quietly with
-//! status 141, as it ends other Unix tools.
+//! An answer that cannot be written (a full disk) is an error: the first
+//! failure is kept, nothing more is written, and the command ends with it
+//! (`write_failure`). A reader that closes its end of a pipe early (`|
+//! head`) ends grundy quietly with status 141, as it ends other Unix tools.
+//!
+//! A standard output closed before grundy starts (`>&-`) cannot be told
+//! apart: the Rust runtime opens `/dev/null` read-write in its place, just
+//! as scripts do that throw the answer away on purpose (Python's
+//! `subprocess.DEVNULL`, daemons), so both are taken as `/dev/null`.
 
 use crate::diagnostic;
 use crate::error::Error;
@@ -77,10 +81,6 @@ impl Output {
         if self.kept.is_some() || self.failed.is_some() {
             return;
         }
-        if stdout_was_closed() {
-            self.failed = Some(std::io::Error::from_raw_os_error(9));
-            return;
-        }
         if let Err(e) = write(&mut std::io::stdout().lock()) {
             self.failed = Some(e);
         }
@@ -147,35 +147,6 @@ impl Output {
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", text.as_ref());
     }
-}
-
-/// Whether grundy was started with standard output closed. The Rust
-/// runtime then opens `/dev/null` in its place, read-write, before `main`;
-/// a shell's `> /dev/null` opens it write-only, and is honoured silently.
-fn stdout_was_closed() -> bool {
-    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CLOSED.get_or_init(|| {
-        #[cfg(unix)]
-        {
-            use nix::fcntl::{fcntl, FcntlArg, OFlag};
-            use nix::sys::stat::{fstat, stat, SFlag};
-            use std::os::fd::AsRawFd;
-            let fd = std::io::stdout().as_raw_fd();
-            let read_write = fcntl(fd, FcntlArg::F_GETFL).is_ok_and(|flags| {
-                OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR
-            });
-            let is_null = match (fstat(fd), stat("/dev/null")) {
-                (Ok(this), Ok(null)) => {
-                    SFlag::from_bits_truncate(this.st_mode).contains(SFlag::S_IFCHR)
-                        && this.st_rdev == null.st_rdev
-                }
-                _ => false,
-            };
-            read_write && is_null
-        }
-        #[cfg(not(unix))]
-        false
-    })
 }
 
 fn terminal_width() -> usize {
