@@ -1,6 +1,8 @@
 //! `grundy table --checkpoint`: a run stopped part way and resumed gives
 //! exactly the output of a run never stopped; a damaged checkpoint is
-//! refused.
+//! refused; and whatever the checkpoint holds, the output is exactly the
+//! request's (a checkpoint of a longer run gives its first values and is
+//! kept whole; one of a shorter run is carried on).
 
 use std::process::{Command, Output};
 
@@ -228,4 +230,57 @@ fn a_checkpoint_is_made_for_the_fixed_arguments_too() {
     assert_eq!(candy.status.code(), Some(1));
     let said = String::from_utf8_lossy(&candy.stderr);
     assert!(said.contains("a grid is computed whole"), "{said}");
+}
+
+// ---- A checkpoint of another length than the request ----
+
+/// `table` of Grundy's game to `upto`, which must succeed.
+fn table_upto(upto: &str, extra: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "table",
+            "examples/grundys-game.game",
+            "Grundy",
+            "--upto",
+            upto,
+        ])
+        .args(extra)
+        .output()
+        .expect("grundy runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[test]
+fn a_checkpoint_of_a_longer_run_gives_exactly_the_table_asked_for() {
+    let ck = scratch("longer.ck");
+    let ck = ck.to_str().expect("a UTF-8 path");
+    table_upto("3000", &["--checkpoint", ck]);
+    let saved = std::fs::read(ck).expect("a checkpoint");
+    for format in [&[][..], &["--json"][..]] {
+        let plain = table_upto("10", format);
+        let resumed = table_upto("10", &[format, &["--checkpoint", ck][..]].concat());
+        // It used to print all 3001 values under "n = 0..=10" (and in JSON
+        // beside "upto": 10), with a period "seen up to n = 10".
+        assert_eq!(
+            String::from_utf8_lossy(&resumed.stdout),
+            String::from_utf8_lossy(&plain.stdout)
+        );
+    }
+    // The longer run's values are all still there.
+    assert_eq!(std::fs::read(ck).expect("a checkpoint"), saved);
+}
+
+#[test]
+fn a_checkpoint_of_a_shorter_run_is_carried_on() {
+    let ck = scratch("shorter.ck");
+    let ck = ck.to_str().expect("a UTF-8 path");
+    table_upto("40", &["--checkpoint", ck]);
+    let plain = table_upto("500", &["--no-shortcut"]);
+    let resumed = table_upto("500", &["--no-shortcut", "--checkpoint", ck]);
+    assert_eq!(resumed.stdout, plain.stdout);
 }
