@@ -425,7 +425,7 @@ impl ErrorKind {
             ),
             ErrorKind::IndexOutOfRange { .. } => Some("indices start at 0".into()),
             ErrorKind::Cycle { .. } => Some(
-                "games must be finite: every move must lead closer to the end".into(),
+                "games must be finite: every move must lead closer to the end; a game whose positions may repeat is declared `loopy game Name(...) { ... }`, and then gets generalised values and draws".into(),
             ),
             ErrorKind::BadValue { .. } => None,
             ErrorKind::TerminalInSum { .. } | ErrorKind::TerminalReachedInSum { .. } => Some(

@@ -195,6 +195,7 @@ impl Checker {
             span: g.name.span,
             definition: g.span,
             frame_size: 0,
+            loopy: g.loopy,
         });
         self.program
             .callables

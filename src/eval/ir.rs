@@ -44,6 +44,9 @@ pub struct GameIr {
     pub definition: Span,
     /// Slots needed by the rules' environments (parameters first).
     pub frame_size: usize,
+    /// Declared `loopy game`: its positions may repeat, and its values are
+    /// the generalised ones.
+    pub loopy: bool,
 }
 
 #[derive(Clone, Debug)]

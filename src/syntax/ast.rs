@@ -56,6 +56,8 @@ pub struct GameDef {
     pub name: Ident,
     pub params: Vec<Param>,
     pub body: GameBody,
+    /// Declared `loopy game`: its positions may repeat.
+    pub loopy: bool,
     pub span: Span,
 }
 

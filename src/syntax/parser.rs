@@ -254,7 +254,12 @@ impl Builder {
     fn game_def(&self, pair: Pair<Rule>) -> Result<GameDef> {
         let span = self.span(&pair);
         let mut inner = pair.clone().into_inner();
-        let name = self.ident(self.next(&pair, &mut inner)?);
+        let mut first = self.next(&pair, &mut inner)?;
+        let loopy = first.as_rule() == Rule::loopy_mark;
+        if loopy {
+            first = self.next(&pair, &mut inner)?;
+        }
+        let name = self.ident(first);
         let next = self.next(&pair, &mut inner)?;
         if next.as_rule() == Rule::octal_def {
             let mut code = next.clone().into_inner();
@@ -266,6 +271,7 @@ impl Builder {
                     code: code.as_str().to_string(),
                     span: self.span(&code),
                 },
+                loopy,
                 span,
             });
         }
@@ -289,6 +295,7 @@ impl Builder {
             name,
             params,
             body,
+            loopy,
             span,
         })
     }

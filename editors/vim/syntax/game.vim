@@ -11,7 +11,7 @@ syn keyword gameDefine const fn nextgroup=gameName skipwhite
 syn match gameType "\<game\>"
 syn match gameDefine "\<game\>\ze\s\+\h" nextgroup=gameName skipwhite
 syn match gameName "\<\h\w*" contained
-syn keyword gameRule move lose parts claim octal
+syn keyword gameRule move lose parts claim octal loopy
 " Control words and word operators.
 syn keyword gameConditional if then else
 syn keyword gameRepeat for

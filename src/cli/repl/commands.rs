@@ -150,6 +150,7 @@ impl Repl {
             }
             "let" => self.bind(&entry, rest, out),
             "game" | "fn" | "const" | "claim" => self.define(text, out),
+            "loopy" if rest.starts_with("game") => self.define(text, out),
             _ if word.starts_with(':') => Err(vec![Error::new(
                 ErrorKind::UnknownName {
                     what: "command",
