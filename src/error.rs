@@ -176,6 +176,20 @@ pub enum ErrorKind {
     Cycle { cycle: String },
     #[error("{detail}")]
     BadValue { detail: String },
+    /// A question only finite games answer, asked of a position of a
+    /// loopy game or of one whose play can reach one.
+    #[error("{position} is a position of the loopy game `{game}`: its value is a generalised one, which this question does not handle")]
+    LoopyNotHandled { position: String, game: String },
+    #[error("misère play of the loopy game `{game}` is out of scope")]
+    LoopyMisere { game: String },
+    /// `value(p)` of a position whose value is infinite, or `infinite(p)`
+    /// of one whose value is a number.
+    #[error("the value of {position} is {value}, {what}")]
+    ValueKind {
+        position: String,
+        value: String,
+        what: &'static str,
+    },
     #[error("game `{game}` has a `lose if` rule, so it cannot be part of a sum")]
     TerminalInSum { game: String },
     #[error("game `{game}` has a `lose if` rule, so it cannot be declared a sum of parts")]
@@ -293,6 +307,9 @@ impl ErrorKind {
             ErrorKind::IndexOutOfRange { .. } => "index-out-of-range",
             ErrorKind::Cycle { .. } => "cycle",
             ErrorKind::BadValue { .. } => "bad-value",
+            ErrorKind::LoopyNotHandled { .. } => "loopy-not-handled",
+            ErrorKind::LoopyMisere { .. } => "loopy-misere",
+            ErrorKind::ValueKind { .. } => "value-kind",
             ErrorKind::TerminalInSum { .. } => "terminal-in-sum",
             ErrorKind::LoseWithParts { .. } => "lose-with-parts",
             ErrorKind::TerminalReachedInSum { .. } => "terminal-in-sum",
@@ -344,6 +361,10 @@ impl ErrorKind {
             ErrorKind::IndexOutOfRange { .. } => "this index".into(),
             ErrorKind::Cycle { .. } => "this rule makes the loop".into(),
             ErrorKind::BadValue { .. } => "here".into(),
+            ErrorKind::LoopyNotHandled { .. } | ErrorKind::LoopyMisere { .. } => {
+                "this position".into()
+            }
+            ErrorKind::ValueKind { .. } => "this value".into(),
             ErrorKind::TerminalInSum { .. } => "this sum".into(),
             ErrorKind::LoseWithParts { .. } => "these parts".into(),
             ErrorKind::TerminalReachedInSum { .. } => "this sum".into(),
@@ -428,6 +449,15 @@ impl ErrorKind {
                 "games must be finite: every move must lead closer to the end; a game whose positions may repeat is declared `loopy game Name(...) { ... }`, and then gets generalised values and draws".into(),
             ),
             ErrorKind::BadValue { .. } => None,
+            ErrorKind::LoopyNotHandled { .. } => Some(
+                "`value`, `outcome`, `moves`, `explain`, `play` and claims handle loopy games; this question is for finite games only".into(),
+            ),
+            ErrorKind::LoopyMisere { .. } => Some(
+                "generalised values and draws describe normal play (whoever cannot move loses); ask the outcome without misère".into(),
+            ),
+            ErrorKind::ValueKind { .. } => Some(
+                "`value(p)` is a finite value, `infinite(p)` the set of an infinite one: claim `value(p) == 3`, `infinite(p) == {0, 2}` for ∞{0,2}, or `outcome(p) == \"D\"`".into(),
+            ),
             ErrorKind::TerminalInSum { .. } | ErrorKind::TerminalReachedInSum { .. } => Some(
                 "a `lose if` rule ends the whole game, so the parts are not independent; ask about the game on its own".into(),
             ),

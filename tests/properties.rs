@@ -202,7 +202,7 @@ proptest! {
         for m in &moves {
             let actual = session.value(&m.result).expect("value of a move");
             prop_assert_eq!(
-                actual, m.value,
+                m.value.clone(), actual,
                 "{} -> {} ({}): reported value {}, real value {}",
                 &text, session.show_sum(&m.result), &m.label, m.value, actual
             );

@@ -362,6 +362,7 @@ pub fn repl_text(selector: u8, script: &str) -> Verdict {
     let (name, source) = FILES[selector as usize % FILES.len()];
     let opts = grundy::cli::Options {
         max_states: MAX_POSITIONS,
+        ascii: false,
     };
     let mut out = grundy::cli::Output::silent();
     if grundy::cli::run_script(&opts, &[(name, source)], script, &mut out) {

@@ -102,7 +102,8 @@ pub fn build(
                     let to = nodes.len();
                     index.insert(result.clone(), to);
                     nodes.push(Node {
-                        value: m.value,
+                        // The start's value was a number, so every value is.
+                        value: m.value.finite().unwrap_or_default(),
                         parts: result,
                     });
                     to

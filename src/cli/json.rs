@@ -67,8 +67,8 @@ pub fn one_move(session: &Session, m: &SumMove) -> Json {
         "move": { "text": m.label.text, "rule": m.label.rule, "args": args },
         "part": position(session, &[m.part]),
         "result": position(session, &m.result),
-        "value": m.value,
-        "winning": m.value == 0,
+        "value": m.value.to_json(),
+        "winning": m.winning,
     })
 }
 

@@ -53,6 +53,10 @@ pub struct Cli {
     /// positions stored, positions per second and bytes per position.
     #[arg(long, global = true)]
     pub stats: bool,
+    /// Write an infinite value of a loopy game as inf{0,2} rather than
+    /// ∞{0,2}; chosen anyway when the locale's character set is not UTF-8.
+    #[arg(long, global = true)]
+    pub ascii: bool,
 }
 
 /// Reads the command line, or exits with status 2 saying what is wrong
@@ -85,14 +89,31 @@ pub fn parse() -> Cli {
 /// What every command needs to start a session.
 pub struct Options {
     pub max_states: usize,
+    /// Infinite values in ASCII (`inf{0,2}`).
+    pub ascii: bool,
 }
 
 impl Options {
     pub fn session(&self) -> Session {
         let mut session = Session::new();
         session.interp.max_positions = self.max_states;
+        session.ascii = self.ascii;
         session
     }
+}
+
+/// Whether the locale asks for a character set other than UTF-8: the first
+/// of `LC_ALL`, `LC_CTYPE` and `LANG` that is set names it, as in `C`,
+/// `POSIX` or `en_US.ISO-8859-1`. With none set, UTF-8 is assumed.
+fn locale_is_not_utf8() -> bool {
+    let set = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|v| !v.is_empty());
+    set.is_some_and(|v| {
+        let v = v.to_ascii_lowercase();
+        !(v.contains("utf-8") || v.contains("utf8"))
+    })
 }
 
 /// The `.game` file a command reads.
@@ -319,6 +340,7 @@ pub fn run(cli: Cli) -> i32 {
     }
     let opts = Options {
         max_states: cli.max_states,
+        ascii: cli.ascii || locale_is_not_utf8(),
     };
     let opts = &opts;
     let result = match cli.command {

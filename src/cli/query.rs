@@ -4,6 +4,7 @@ use super::{Failed, Options, Output};
 use crate::error::{ErrorKind, Errors};
 use crate::eval::PosId;
 use crate::session::Session;
+use crate::solve::loopy::{Generalised, Outcome};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -65,13 +66,15 @@ pub fn value(
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
     let started = super::stats::start(&mut session);
-    let v = session.value(&pos).map_err(|e| report(&session, out, e))?;
+    let v = session
+        .general_value(&pos)
+        .map_err(|e| report(&session, out, e))?;
     super::stats::report(&started, &session, out);
     if json {
         let position = super::json::position(&session, &pos);
-        out.line(json!({ "position": position, "value": v }).to_string());
+        out.line(json!({ "position": position, "value": v.to_json() }).to_string());
     } else {
-        out.line(v.to_string());
+        out.line(session.show_value(&v));
     }
     Ok(())
 }
@@ -86,14 +89,16 @@ pub fn outcome(
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, file, position, out)?;
     let started = super::stats::start(&mut session);
-    let next_wins = if misere {
-        session.misere_wins(&pos)
+    let outcome = if misere {
+        session
+            .misere_wins(&pos)
+            .map(|wins| if wins { Outcome::N } else { Outcome::P })
     } else {
-        session.value(&pos).map(|v| v != 0)
+        session.general_value(&pos).map(|v| v.outcome())
     }
     .map_err(|e| report(&session, out, e))?;
     super::stats::report(&started, &session, out);
-    let outcome = if next_wins { "N" } else { "P" };
+    let outcome = outcome.letter();
     if json {
         let position = super::json::position(&session, &pos);
         out.line(json!({ "position": position, "outcome": outcome, "misere": misere }).to_string());
@@ -123,9 +128,9 @@ pub(super) fn print_moves(
     json: bool,
     out: &mut Output,
 ) -> Result<(), Errors> {
-    let value = session.value(pos)?;
+    let value = session.general_value(pos)?;
     let moves = session.moves(pos)?;
-    let shown: Vec<_> = moves.iter().filter(|m| !winning || m.value == 0).collect();
+    let shown: Vec<_> = moves.iter().filter(|m| !winning || m.winning).collect();
     let several_parts = pos.len() > 1;
     let describe = |m: &crate::solve::SumMove| {
         if several_parts {
@@ -140,25 +145,37 @@ pub(super) fn print_moves(
             .map(|m| super::json::one_move(session, m))
             .collect();
         let position = super::json::position(session, pos);
-        out.line(json!({ "position": position, "value": value, "moves": list }).to_string());
+        out.line(
+            json!({ "position": position, "value": value.to_json(), "moves": list }).to_string(),
+        );
         return Ok(());
     }
     if winning && shown.is_empty() {
         out.line(if moves.is_empty() {
             "none: no moves are left, so the player to move has lost"
+        } else if value.outcome() == Outcome::D {
+            "none: this position is a draw, no move wins"
         } else {
             "none: this is a P-position, every move leads to an N-position"
         });
         return Ok(());
     }
-    let rows: Vec<(String, String, u32)> = shown
+    let rows: Vec<(String, String, &Generalised, bool)> = shown
         .iter()
-        .map(|m| (describe(m), session.show_sum(&m.result), m.value))
+        .map(|m| {
+            (
+                describe(m),
+                session.show_sum(&m.result),
+                &m.value,
+                m.winning,
+            )
+        })
         .collect();
     let move_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
     let result_width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
-    for (mv, result, v) in rows {
-        let mark = if v == 0 { "  winning" } else { "" };
+    for (mv, result, v, wins) in rows {
+        let mark = if wins { "  winning" } else { "" };
+        let v = session.show_value(v);
         out.line(format!(
             "{mv:<move_width$}  ->  {result:<result_width$}  value {v}{mark}"
         ));

@@ -63,12 +63,13 @@ builtins! {
     Join = "join", 1..=2, "join(strings) or join(strings, sep)";
     List = "list", 1..=1, "list(x): the elements of a set, range or string as a list";
     Set = "set", 1..=1, "set(x): the elements of a list, range or string as a set";
-    Value = "value", 1..=1, "value(p): the Grundy value of a position";
-    Outcome = "outcome", 1..=1, "outcome(p): \"P\" if the previous player wins, \"N\" if the next";
+    Value = "value", 1..=1, "value(p): the Grundy value of a position (finite; see infinite)";
+    Outcome = "outcome", 1..=1, "outcome(p): \"P\" if the previous player wins, \"N\" if the next, \"D\" for a draw";
+    Infinite = "infinite", 1..=1, "infinite(p): the set K of a loopy position whose value is ∞K";
     Misere = "misere", 1..=1, "misere(p): the outcome under misère play";
     Height = "height", 1..=1, "height(p): the length of the longest play from p";
     Moves = "moves", 1..=1, "moves(p): the set of positions one move leads to";
-    Winning = "winning", 1..=1, "winning(p): the set of positions of value 0 one move leads to";
+    Winning = "winning", 1..=1, "winning(p): the set of positions a winning move leads to";
 }
 
 impl Builtin {
@@ -79,7 +80,10 @@ impl Builtin {
     /// Whether it asks the solver, which only claims and queries may do.
     pub fn is_query(self) -> bool {
         use Builtin::*;
-        matches!(self, Value | Outcome | Misere | Height | Moves | Winning)
+        matches!(
+            self,
+            Value | Outcome | Infinite | Misere | Height | Moves | Winning
+        )
     }
 
     /// The type of the result, given the argument types; or which argument
@@ -191,6 +195,10 @@ impl Builtin {
             B::Outcome | B::Misere => {
                 game(0)?;
                 Type::Str
+            }
+            B::Infinite => {
+                game(0)?;
+                Type::Set(Box::new(Type::Nat))
             }
             B::Moves | B::Winning => {
                 game(0)?;
@@ -478,7 +486,7 @@ impl Builtin {
             }
             B::List => Value::list(elements(arg(0))?),
             B::Set => Value::set(elements(arg(0))?),
-            B::Value | B::Outcome | B::Misere | B::Height | B::Moves | B::Winning => {
+            B::Value | B::Outcome | B::Infinite | B::Misere | B::Height | B::Moves | B::Winning => {
                 return Err(bad(format!("`{}` needs the solver", self.name())))
             }
         })

@@ -10,6 +10,7 @@ use super::positions::{GameId, PosId, Positions};
 use super::show;
 use super::value::Value;
 use crate::error::{Error, ErrorKind};
+use crate::solve::loopy::Generalised;
 use crate::solve::Solver;
 use crate::source::Span;
 use crate::syntax::ast::UnaryOp;
@@ -815,12 +816,30 @@ impl Interp {
             |items: Vec<Arc<[PosId]>>| Value::set(items.into_iter().map(Value::Pos).collect());
         self.with_solver(|solver, me| {
             Ok(match b {
-                Builtin::Value => Value::Int(solver.value_of_sum(me, &p)? as i64),
-                Builtin::Outcome => Value::str(if solver.value_of_sum(me, &p)? == 0 {
-                    "P"
-                } else {
-                    "N"
-                }),
+                Builtin::Value | Builtin::Infinite => {
+                    let v = solver.general_value_of_sum(me, &p)?;
+                    let wrong = |what| {
+                        Error::new(
+                            ErrorKind::ValueKind {
+                                position: crate::eval::show::brief(me.show(&Value::Pos(p.clone()))),
+                                value: v.to_string(),
+                                what,
+                            },
+                            span,
+                        )
+                    };
+                    match (b, &v) {
+                        (Builtin::Value, Generalised::Finite(n)) => Value::Int(*n as i64),
+                        (Builtin::Value, _) => return Err(wrong("infinite, not a number")),
+                        (_, Generalised::Infinite(k)) => {
+                            Value::set(k.iter().map(|&x| Value::Int(x as i64)).collect())
+                        }
+                        _ => return Err(wrong("a number, not infinite")),
+                    }
+                }
+                Builtin::Outcome => {
+                    Value::str(solver.general_value_of_sum(me, &p)?.outcome().letter())
+                }
                 Builtin::Misere => Value::str(if solver.misere_wins(me, &p)? {
                     "N"
                 } else {
@@ -838,7 +857,7 @@ impl Interp {
                     solver
                         .moves(me, &p)?
                         .into_iter()
-                        .filter(|m| m.value == 0)
+                        .filter(|m| m.winning)
                         .map(|m| m.result)
                         .collect(),
                 ),

@@ -302,7 +302,15 @@ impl Rules for Interp {
         self.program.games[g as usize].name.clone()
     }
 
+    fn loopy(&self, pos: PosId) -> bool {
+        let g = self.positions.game(pos);
+        self.program.games[g as usize].loopy
+    }
+
     fn compact(&mut self, pos: PosId) -> Option<(Box<dyn crate::solve::dense::KeyGame>, u64)> {
+        if Rules::loopy(self, pos) {
+            return None;
+        }
         self.compact_game(pos)
     }
 

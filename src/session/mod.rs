@@ -6,6 +6,7 @@ use crate::check;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::ir::{Callable, ClaimIr, GameKind, Ir, IrKind};
 use crate::eval::{Interp, PosId, Value};
+use crate::solve::loopy::Generalised;
 use crate::solve::SumMove;
 use crate::source::{SourceId, Sources, Span};
 use crate::syntax::ast::BinaryOp;
@@ -36,6 +37,8 @@ pub struct Session {
     pub bindings: indexmap::IndexMap<String, (Value, Type)>,
     /// Warnings found while reading files and positions, not yet shown.
     warnings: Errors,
+    /// Infinite values of loopy games are written `inf{0,2}`, not `∞{0,2}`.
+    pub ascii: bool,
 }
 
 /// The result of running one claim.
@@ -186,6 +189,62 @@ impl Session {
         }
         let r = self.interp.with_solver(|s, i| s.value_of_sum(i, &rest));
         Ok(total ^ self.pinned(r)?)
+    }
+
+    /// The generalised value of a sum: its Grundy value when play is
+    /// finite, Smith's value where it reaches a loopy game.
+    pub fn general_value(&mut self, parts: &[PosId]) -> Result<Generalised, Errors> {
+        if !self.has_loopy_games() {
+            return self.value(parts).map(Generalised::Finite);
+        }
+        let r = self
+            .interp
+            .with_solver(|s, i| s.general_value_of_sum(i, parts));
+        self.pinned(r)
+    }
+
+    /// Whether play from a sum reaches a position of a loopy game, so that
+    /// its value is a generalised one.
+    pub fn reaches_loopy(&mut self, parts: &[PosId]) -> Result<bool, Errors> {
+        if !self.has_loopy_games() {
+            return Ok(false);
+        }
+        match self.value(parts) {
+            Ok(_) => Ok(false),
+            Err(e)
+                if e.iter()
+                    .any(|e| matches!(e.kind, ErrorKind::LoopyNotHandled { .. })) =>
+            {
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every sum reachable from `parts`, with Smith's labelling of it.
+    pub fn loopy_labelling(
+        &mut self,
+        parts: &[PosId],
+    ) -> Result<(crate::solve::loopy::Graph, crate::solve::loopy::Labelling), Errors> {
+        let r = crate::solve::loopy::label(&mut self.interp, parts);
+        self.pinned(r)
+    }
+
+    /// Who wins a sum with a loopy part, and in how many moves, from the
+    /// backward analysis of the whole sum.
+    pub fn loopy_play(&mut self, parts: &[PosId]) -> Result<crate::solve::loopy::Play, Errors> {
+        let r = crate::solve::loopy::play(&mut self.interp, parts);
+        self.pinned(r)
+    }
+
+    /// Whether any game loaded is declared loopy.
+    pub fn has_loopy_games(&self) -> bool {
+        self.interp.program.games.iter().any(|g| g.loopy)
+    }
+
+    /// A generalised value as this session writes it.
+    pub fn show_value(&self, v: &Generalised) -> String {
+        v.show(self.ascii)
     }
 
     pub fn misere_wins(&mut self, parts: &[PosId]) -> Result<bool, Errors> {

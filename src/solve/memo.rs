@@ -274,6 +274,16 @@ impl Memo {
                 Default::default(),
             ));
         }
+        if rules.loopy(pos) {
+            // Its values are generalised ones, found by the loopy solver.
+            return Err(Error::new(
+                ErrorKind::LoopyNotHandled {
+                    position: rules.describe(pos),
+                    game: rules.game_name(pos),
+                },
+                Default::default(),
+            ));
+        }
         self.opened = self.opened.wrapping_add(1);
         if self.opened.is_multiple_of(FORESEE_EVERY) {
             crate::interrupt::foresee_state_limit(self.table.len(), rules.max_states());

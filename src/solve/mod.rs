@@ -6,6 +6,7 @@ mod backwards;
 mod components;
 pub mod dense;
 pub mod kernel;
+pub mod loopy;
 mod memo;
 mod misere;
 mod moves;
@@ -17,7 +18,7 @@ pub mod values;
 pub use components::Components;
 pub use moves::SumMove;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::eval::PosId;
 use crate::source::Span;
 use dense::{DenseSearch, KeyGame};
@@ -76,6 +77,11 @@ pub trait Rules {
     fn ends_whole_game(&self, pos: PosId) -> bool;
     /// The name of the position's game, for messages.
     fn game_name(&self, pos: PosId) -> String;
+    /// Whether the position's game is declared loopy: its positions may
+    /// repeat, and its values are generalised ones.
+    fn loopy(&self, _pos: PosId) -> bool {
+        false
+    }
     /// The position's game compiled to work on packed keys, laid out to
     /// hold this position, with its key; `None` leaves it to the general
     /// search.
@@ -103,6 +109,9 @@ pub struct Solver {
     misere: HashMap<Arc<[PosId]>, bool>,
     /// Searches of games compiled to keys, the latest last.
     dense: Vec<DenseSearch>,
+    /// Generalised values of positions of loopy games, and of positions
+    /// whose play reaches one.
+    loopy: loopy::Known,
 }
 
 impl Solver {
@@ -174,6 +183,52 @@ impl Solver {
         Ok(total)
     }
 
+    /// The generalised value of one component: its Grundy value when its
+    /// play is finite; otherwise Smith's value, found by labelling every
+    /// position it reaches.
+    pub fn general_value(
+        &mut self,
+        rules: &mut dyn Rules,
+        pos: PosId,
+    ) -> Result<loopy::Generalised, Error> {
+        if !rules.loopy(pos) {
+            match self.value(rules, pos) {
+                Ok(v) => return Ok(loopy::Generalised::Finite(v)),
+                Err(e) if !matches!(e.kind, ErrorKind::LoopyNotHandled { .. }) => return Err(e),
+                // Play from it reaches a loopy game.
+                Err(_) => {}
+            }
+        }
+        self.loopy.value(rules, pos)
+    }
+
+    /// The generalised value of a sum, part by part by Smith's rule.
+    pub fn general_value_of_sum(
+        &mut self,
+        rules: &mut dyn Rules,
+        parts: &[PosId],
+    ) -> Result<loopy::Generalised, Error> {
+        let mut total = loopy::Generalised::Finite(0);
+        let mut finite = Vec::new();
+        for &p in parts {
+            let v = self.general_value(rules, p)?;
+            if parts.len() >= 2 && self.loopy.reaches_lose_rule(p) {
+                return Err(Error::new(
+                    ErrorKind::TerminalInSum {
+                        game: rules.game_name(p),
+                    },
+                    Span::default(),
+                ));
+            }
+            if self.values.peek(p).is_some() {
+                finite.push(p);
+            }
+            total = total.plus(&v);
+        }
+        self.values.independent(rules, &finite, Span::default())?;
+        Ok(total)
+    }
+
     /// The length of the longest play from one component.
     pub fn height(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
         self.heights.compute(rules, pos, Measure::Height)
@@ -195,13 +250,25 @@ impl Solver {
     pub fn misere_wins(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<bool, Error> {
         // The normal-play values first: they prove the game finite, so the
         // search below terminates, and they report any loop with its cycle.
-        self.value_of_sum(rules, parts)?;
+        if let Err(e) = self.value_of_sum(rules, parts) {
+            return Err(match &e.kind {
+                ErrorKind::LoopyNotHandled { game, .. } => {
+                    Error::new(ErrorKind::LoopyMisere { game: game.clone() }, e.span)
+                }
+                _ => e,
+            });
+        }
         misere::wins(&mut self.misere, rules, parts)
     }
 
     /// Every move from a sum, with the position it leads to and its value.
     pub fn moves(&mut self, rules: &mut dyn Rules, parts: &[PosId]) -> Result<Vec<SumMove>, Error> {
-        moves::all(self, rules, parts)
+        match moves::all(self, rules, parts) {
+            Err(e) if matches!(e.kind, ErrorKind::LoopyNotHandled { .. }) => {
+                loopy::moves(self, rules, parts)
+            }
+            other => other,
+        }
     }
 
     /// The bytes the memos hold on the heap: the tables, and the misère

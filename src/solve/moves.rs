@@ -16,8 +16,12 @@ pub struct SumMove {
     pub label: MoveLabel,
     /// The whole sum after the move.
     pub result: Arc<[PosId]>,
-    /// The Grundy value of `result`; 0 means the move wins.
-    pub value: u32,
+    /// The value of `result`: its Grundy value, or a generalised one
+    /// where loopy games are played.
+    pub value: super::loopy::Generalised,
+    /// Whether the move wins: it leads to a P-position, and where
+    /// positions may repeat, one nearer the end.
+    pub winning: bool,
 }
 
 pub fn all(
@@ -38,17 +42,25 @@ pub fn all(
         rules.labelled_options(p, &mut moves)?;
         for m in &moves {
             let option = solver.value_of_sum(rules, &m.result)?;
-            let mut result: Vec<PosId> = parts.to_vec();
-            result.remove(i);
-            result.extend_from_slice(&m.result);
-            result.sort_unstable();
+            let result = replace_part(parts, i, &m.result);
             out.push(SumMove {
                 part: p,
                 label: m.label.clone().unwrap_or_default(),
                 result: result.into(),
-                value: others ^ option,
+                value: (others ^ option).into(),
+                winning: others ^ option == 0,
             });
         }
     }
     Ok(out)
+}
+
+/// A sum with its part `i` replaced by `with` (the result of a move in that
+/// part), sorted.
+pub fn replace_part(parts: &[PosId], i: usize, with: &[PosId]) -> Vec<PosId> {
+    let mut result = parts.to_vec();
+    result.remove(i);
+    result.extend_from_slice(with);
+    result.sort_unstable();
+    result
 }

@@ -21,7 +21,7 @@ syn keyword gameBoolean true false
 syn keyword gameType nat int bool str grid
 
 " The built-in functions, where they are called.
-syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\)\ze\s*("
+syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\|infinite\)\ze\s*("
 
 syn match gameNumber "\<\d\+\>"
 syn match gameOctal "\<\d\.\d*\>"

@@ -118,13 +118,13 @@ impl Repl {
             ":plot" => self.plot(&entry, rest, out),
             "value" => self
                 .position(&entry, rest)
-                .and_then(|p| self.session.value(&p))
-                .map(|v| out.line(v.to_string())),
-            // Plain P or N, as `grundy outcome` prints, so scripts can read it.
+                .and_then(|p| self.session.general_value(&p))
+                .map(|v| out.line(self.session.show_value(&v))),
+            // Plain P, N or D, as `grundy outcome` prints, so scripts can read it.
             "outcome" => self
                 .position(&entry, rest)
-                .and_then(|p| self.session.value(&p))
-                .map(|v| out.line(if v == 0 { "P" } else { "N" })),
+                .and_then(|p| self.session.general_value(&p))
+                .map(|v| out.line(v.outcome().letter())),
             "misere" => self
                 .position(&entry, rest)
                 .and_then(|p| self.session.misere_wins(&p))

@@ -14,6 +14,9 @@ use crate::solve::SumMove;
 const MAX_ROWS: usize = 24;
 
 pub fn explain(session: &mut Session, parts: &[PosId], out: &mut Output) -> Result<(), Errors> {
+    if session.reaches_loopy(parts)? {
+        return super::explain_loopy::explain(session, parts, out);
+    }
     match parts {
         [] => {
             out.line("0 is the finished game: there are no moves, so the player to move has lost.");
@@ -46,9 +49,12 @@ fn explain_one(session: &mut Session, p: PosId, out: &mut Output) -> Result<(), 
         moves.len(),
         if moves.len() == 1 { "" } else { "s" }
     ));
-    let rows: Vec<(String, String, u32)> = moves
+    let rows: Vec<(String, String, String)> = moves
         .iter()
-        .map(|m| (m.label.text.clone(), session.show_sum(&m.result), m.value))
+        .map(|m| {
+            let result = session.show_sum(&m.result);
+            (m.label.text.clone(), result, session.show_value(&m.value))
+        })
         .collect();
     print_rows(&rows, out);
     let values = option_values(&moves);
@@ -146,7 +152,7 @@ fn conclude(
     out.line(format!(
         "so {name} has value {value}: an N-position; the player to move wins by moving to a position of value 0"
     ));
-    let winning: Vec<&SumMove> = moves.iter().filter(|m| m.value == 0).collect();
+    let winning: Vec<&SumMove> = moves.iter().filter(|m| m.winning).collect();
     if !sum {
         for m in winning {
             out.line(format!(
@@ -172,7 +178,7 @@ fn conclude(
     }
 }
 
-fn print_rows(rows: &[(String, String, u32)], out: &mut Output) {
+pub(super) fn print_rows(rows: &[(String, String, String)], out: &mut Output) {
     let shown = &rows[..rows.len().min(MAX_ROWS)];
     let move_width = shown.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
     let result_width = shown.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
@@ -188,7 +194,8 @@ fn print_rows(rows: &[(String, String, u32)], out: &mut Output) {
 
 /// The distinct values of the options, in increasing order.
 fn option_values(moves: &[SumMove]) -> Vec<u32> {
-    let mut values: Vec<u32> = moves.iter().map(|m| m.value).collect();
+    // Only finite games are explained here: every value is a number.
+    let mut values: Vec<u32> = moves.iter().filter_map(|m| m.value.finite()).collect();
     values.sort_unstable();
     values.dedup();
     values

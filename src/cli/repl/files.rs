@@ -73,6 +73,7 @@ impl Repl {
         }
         let mut fresh = Repl::new(&super::super::Options {
             max_states: self.max_states,
+            ascii: self.session.ascii,
         });
         let mut errors = Vec::new();
         for (path, text) in &texts {

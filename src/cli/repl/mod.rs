@@ -14,6 +14,7 @@
 
 mod commands;
 mod explain;
+mod explain_loopy;
 mod files;
 mod help;
 mod helper;
