@@ -139,7 +139,7 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     const KEYWORDS: &[&str] = &[
-        "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
+        "for", "in", "if", "then", "else", "and", "or", "not", "true", "false", "let",
     ];
     if name_expected && KEYWORDS.contains(&word.as_str()) {
         return Some(format!(
@@ -187,8 +187,8 @@ fn drop_covered(words: &mut BTreeSet<String>) {
 /// when an operand was what the parser wanted.
 fn fold_expression_starts(words: &mut BTreeSet<String>) {
     const STARTS: &[&str] = &[
-        "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`not`", "a name",
-        "a number", "a string",
+        "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`let`", "`not`",
+        "a name", "a number", "a string",
     ];
     let starts = words
         .iter()
@@ -204,8 +204,12 @@ fn fold_expression_starts(words: &mut BTreeSet<String>) {
         words.retain(|w| !STARTS.contains(&w.as_str()));
         words.insert("an expression".into());
     }
-    // `_` only starts or continues a name: never the advice wanted.
+    // `_` only starts or continues a name: never the advice wanted; nor is
+    // `let` where an expression or a rule would do.
     words.remove("`_`");
+    if words.contains("an expression") || words.iter().any(|w| w.starts_with("a rule")) {
+        words.remove("`let`");
+    }
     if words.contains("a string") || words.contains("an expression") {
         words.remove("`\"`");
     }
