@@ -57,13 +57,19 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
     }
     drop_covered(&mut words);
     fold_expression_starts(&mut words);
+    if ends_with_let(&text[..previous_token_end(text, pos)]) {
+        // What may follow `let` is a pattern, not any expression.
+        words = BTreeSet::from(["a name, or names in brackets such as `(r, c)`".to_string()]);
+    }
     let (found, len) = found_at(text, pos);
     let hint = hint_at(text, pos, &words);
     let expected = join_alternatives(words.into_iter().collect());
     // A token missing at the end of a line is pointed at there, not at
     // whatever starts the next line.
     let end_of_previous = previous_token_end(text, pos);
-    let span = if text[end_of_previous..pos].contains('\n') {
+    // Nothing but blanks and comments before it: then nothing is missing
+    // at the end of a line, and the line above is only a comment.
+    let span = if end_of_previous > 0 && text[end_of_previous..pos].contains('\n') {
         Span::new(source, end_of_previous, end_of_previous)
     } else if pos >= text.len() && end_of_previous > 0 {
         // At the end of the input there is nothing to point at: point at
@@ -97,6 +103,15 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
     let line = &text[line_start..line_end];
     if line.matches('"').count() % 2 == 1 {
         return Some("a string on this line is left open: is a closing `\"` missing?".into());
+    }
+    if ends_with_let(before.trim_end()) && expected.len() == 1 {
+        return Some("`let` is followed by the name it defines: `let rest = n - k`".into());
+    }
+    if rest.starts_with("let") && expected.iter().any(|w| w.contains("`const`")) {
+        return Some(
+            "`let` names a value inside a game, a rule or an expression; a name for the whole file is a constant: `const NAME = ...;`"
+                .into(),
+        );
     }
     let pair =
         |a: &str| rest.starts_with(a) || (before.ends_with(&a[..1]) && rest.starts_with(&a[1..]));
@@ -147,6 +162,12 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
         ));
     }
     None
+}
+
+/// Whether the last word of `text` is the keyword `let` (not `outlet`).
+fn ends_with_let(text: &str) -> bool {
+    text.strip_suffix("let")
+        .is_some_and(|before| !before.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// `fn f(x: nat) { x + 1 }` rewritten as grundy writes a helper, when the
