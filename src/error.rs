@@ -141,6 +141,15 @@ pub enum ErrorKind {
     },
     #[error("expected {expected}, found {found}")]
     WrongType { expected: String, found: String },
+    #[error("this pattern takes {names} elements apart, but the value is a tuple of {found}")]
+    PatternArity {
+        names: usize,
+        found: usize,
+        /// The tuple's type, such as `(nat, str)`.
+        ty: String,
+    },
+    #[error("this `let` stands for an expression of more than {limit} parts")]
+    LetTooLarge { limit: usize },
     #[error("comparisons do not chain")]
     ChainedComparison,
     #[error("a move must lead to a position, but this is {found}")]
@@ -292,6 +301,8 @@ impl ErrorKind {
             ErrorKind::UnknownName { .. } => "unknown-name",
             ErrorKind::Duplicate { .. } => "duplicate",
             ErrorKind::WrongArity { .. } => "wrong-arity",
+            ErrorKind::PatternArity { .. } => "pattern-arity",
+            ErrorKind::LetTooLarge { .. } => "let-too-large",
             ErrorKind::WrongType { .. } => "wrong-type",
             ErrorKind::ChainedComparison => "chained-comparison",
             ErrorKind::NegativeExponent { .. } => "negative-exponent",
@@ -346,6 +357,8 @@ impl ErrorKind {
             ErrorKind::UnknownName { what, .. } => format!("no {what} has this name"),
             ErrorKind::Duplicate { .. } => "defined again here".into(),
             ErrorKind::WrongArity { .. } => "this call".into(),
+            ErrorKind::PatternArity { names, .. } => format!("{names} names here"),
+            ErrorKind::LetTooLarge { .. } => "this `let`".into(),
             ErrorKind::WrongType { found, .. } => format!("this is {found}"),
             ErrorKind::ChainedComparison => "a comparison of a comparison".into(),
             ErrorKind::NegativeExponent { .. } => "this power".into(),
@@ -411,6 +424,12 @@ impl ErrorKind {
             }),
             ErrorKind::Duplicate { .. } => Some("rename one of them".into()),
             ErrorKind::WrongArity { signature, .. } => Some(format!("it is called as {signature}")),
+            ErrorKind::PatternArity { found, ty, .. } => Some(format!(
+                "each element of `{ty}` needs a name here: write {found} names, or one name for the whole tuple"
+            )),
+            ErrorKind::LetTooLarge { .. } => Some(
+                "a `let` name is replaced by its expression wherever it is used, and each name here uses the one before several times: compute the value in a helper function instead".into(),
+            ),
             ErrorKind::WrongType { .. } => None,
             ErrorKind::ChainedComparison => {
                 Some("write `a < b and b < c` rather than `a < b < c`".into())

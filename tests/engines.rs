@@ -3,19 +3,12 @@
 //! written: on recognised games, on rewrites that fall off, and on games
 //! the compiled search cannot pack.
 
-use std::process::Command;
+mod common;
 
 /// `grundy ARGS` from the crate's root: its standard error, after checking
 /// that it succeeded.
 fn stats_of(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("grundy runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "grundy {args:?} failed:\n{stderr}");
-    stderr
+    common::grundy_ok(args).1
 }
 
 /// A game file written for one test, by name.

@@ -33,6 +33,13 @@ impl Checker {
             ExprKind::Bool(b) => (IrKind::Lit(Value::Bool(*b)), Type::Bool),
             ExprKind::Var(name) => self.var(name, e.span, scope),
             ExprKind::Group(inner) => self.expr_kind(inner, scope),
+            ExprKind::Let { binding, body } => {
+                let mark = scope.mark();
+                self.let_binding(binding, scope);
+                let found = self.expr_kind(body, scope);
+                scope.truncate(mark);
+                found
+            }
             ExprKind::Call { name, args } => self.call(name, args, e.span, scope),
             ExprKind::List(items) => {
                 let (irs, types) = self.exprs(items, scope);
@@ -143,8 +150,8 @@ impl Checker {
     }
 
     fn var(&mut self, name: &str, span: Span, scope: &Scope) -> (IrKind, Type) {
-        if let Some((slot, ty)) = scope.lookup(name) {
-            return (IrKind::Local(slot), ty);
+        if let Some(found) = scope.lookup(name) {
+            return found;
         }
         let visible = &self.program.consts[..self.visible_consts];
         if let Some(i) = visible.iter().position(|c| c.name == name) {

@@ -316,6 +316,7 @@ impl Checker {
                     parts = Some(self.position_expr(p, scope));
                     parts_span = Some(*span);
                 }
+                ast::GameItem::Let(binding) => self.let_binding(binding, scope),
             }
         }
         // The value would come from the parts alone, and the `lose if`
@@ -331,7 +332,7 @@ impl Checker {
                 .with_related(lose, "the `lose if` rule"),
             );
         }
-        if items.is_empty() {
+        if items.iter().all(|i| matches!(i, ast::GameItem::Let(_))) {
             self.error(
                 ErrorKind::EmptyGame {
                     name: g.name.name.clone(),
@@ -344,7 +345,7 @@ impl Checker {
 
     fn move_rule(&mut self, m: &ast::MoveRule, scope: &mut Scope) -> MoveIr {
         let mark = scope.mark();
-        let generators = self.generators(&m.generators, scope);
+        let generators = self.clauses(&m.generators, scope);
         let guard = m.guard.as_ref().map(|g| self.bool_expr(g, scope));
         let result = self.position_expr(&m.result, scope);
         scope.truncate(mark);
@@ -357,44 +358,9 @@ impl Checker {
         }
     }
 
-    pub(super) fn generators(
-        &mut self,
-        generators: &[ast::Generator],
-        scope: &mut Scope,
-    ) -> Vec<GenIr> {
-        generators
-            .iter()
-            .map(|g| self.generator(g, scope))
-            .collect()
-    }
-
-    pub(super) fn generator(&mut self, g: &ast::Generator, scope: &mut Scope) -> GenIr {
-        let (source, ty) = self.expr(&g.source, scope);
-        let element = match ty.element() {
-            Some(t) => t,
-            None if ty == Type::Game => Type::Game,
-            None => {
-                self.error(
-                    ErrorKind::WrongType {
-                        expected: "something to range over (a range, list, set or string)".into(),
-                        found: describe(&ty),
-                    },
-                    g.source.span,
-                );
-                Type::Unknown
-            }
-        };
-        let slot = scope.bind(&g.var.name, element);
-        GenIr {
-            var: g.var.name.clone(),
-            slot,
-            source,
-        }
-    }
-
     fn claim(&mut self, c: &ast::Claim) {
         let mut scope = Scope::new(true);
-        let generators = self.generators(&c.scope, &mut scope);
+        let generators = self.clauses(&c.scope, &mut scope);
         let filter = c.filter.as_ref().map(|f| self.bool_expr(f, &mut scope));
         let body = self.bool_expr(&c.body, &mut scope);
         self.program.claims.push(ClaimIr {

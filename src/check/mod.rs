@@ -2,6 +2,7 @@
 //! interpreter runs. Every mistake found is collected, so a file with many
 //! gets them all reported at once.
 
+mod bindings;
 mod expr;
 mod items;
 mod loops;

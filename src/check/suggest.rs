@@ -32,6 +32,7 @@ fn familiar(name: &str) -> Option<&'static str> {
         "length" | "lenght" | "size" | "count_of" => "len",
         "contains" | "includes" => "has",
         "nimsum" | "nim_sum" => "xor",
+        "find" | "index" | "indexOf" | "indexof" | "position" => "index_of",
         "True" | "TRUE" => "true",
         "False" | "FALSE" => "false",
         "N" => "\"N\"",
@@ -63,5 +64,6 @@ mod tests {
     fn familiar_names_from_other_languages_are_mapped() {
         assert_eq!(closest("lenght", ["height", "len"]), Some("len".into()));
         assert_eq!(closest("N", ["n"]), Some("\"N\"".into()));
+        assert_eq!(closest("find", ["min", "len"]), Some("index_of".into()));
     }
 }

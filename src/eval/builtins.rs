@@ -54,6 +54,10 @@ builtins! {
     Pow = "pow", 2..=2, "pow(a, b): a to the power b";
     Popcount = "popcount", 1..=1, "popcount(n): the number of 1 bits of n";
     Indices = "indices", 1..=1, "indices(x): 0..len(x)";
+    Enumerate = "enumerate", 1..=1, "enumerate(xs): the pairs (i, x) of each element x and its index i";
+    Zip = "zip", 2..=8, "zip(xs, ys, ...): the tuples of the elements at each index, as many as the shortest has";
+    IndexOf = "index_of", 2..=2, "index_of(x, item): the index of the first item in a list, or where the substring item first starts in a string; -1 when there is none";
+    Cells = "cells", 1..=2, "cells(g) or cells(g, c): the (row, column) pairs of the cells of grid g, row by row, or of those holding c";
     Has = "has", 2..=2, "has(s, sub): whether string s contains sub (or list s contains sub)";
     Subsets = "subsets", 2..=3, "subsets(xs, k) or subsets(xs, lo, hi): the sub-lists of k (or lo..=hi) elements";
     Product = "product", 1..=1, "product(lists): every way of picking one element from each list";
@@ -170,6 +174,32 @@ impl Builtin {
             B::Indices => {
                 collection(0)?;
                 Type::List(Box::new(Type::Nat))
+            }
+            B::Enumerate => {
+                collection(0)?;
+                let element = first.element().unwrap_or(Type::Unknown);
+                Type::List(Box::new(Type::Tuple(vec![Type::Nat, element])))
+            }
+            B::Zip => {
+                let mut elements = Vec::new();
+                for (i, t) in args.iter().enumerate() {
+                    collection(i)?;
+                    elements.push(t.element().unwrap_or(Type::Unknown));
+                }
+                Type::List(Box::new(Type::Tuple(elements)))
+            }
+            B::IndexOf => {
+                collection(0)?;
+                Type::Int
+            }
+            B::Cells => {
+                if !first.fits(&Type::Grid) && !first.fits(&Type::Str) {
+                    return Err((0, "a grid"));
+                }
+                if args.len() == 2 && !args[1].fits(&Type::Str) {
+                    return Err((1, "a one-character string"));
+                }
+                Type::List(Box::new(Type::Tuple(vec![Type::Nat, Type::Nat])))
             }
             B::Has | B::All | B::Any => Type::Bool,
             B::Subsets => {
@@ -407,6 +437,33 @@ impl Builtin {
                 Value::Int(n.count_ones() as i64)
             }
             B::Indices => Value::Range(0, counted(arg(0))?),
+            B::Enumerate => Value::list(
+                elements(arg(0))?
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, x)| pair(Value::Int(i as i64), x))
+                    .collect(),
+            ),
+            B::Zip => {
+                let columns: Vec<Vec<Value>> =
+                    args.iter().map(elements).collect::<Result<_, _>>()?;
+                let shortest = columns.iter().map(Vec::len).min().unwrap_or(0);
+                Value::list(
+                    (0..shortest)
+                        .map(|i| Value::Tuple(columns.iter().map(|c| c[i].clone()).collect()))
+                        .collect(),
+                )
+            }
+            B::IndexOf => {
+                let found = match (arg(0), arg(1)) {
+                    (Value::Str(s), Value::Str(sub)) => {
+                        s.find(&**sub).map(|byte| s[..byte].chars().count())
+                    }
+                    (x, item) => elements(x)?.iter().position(|v| v.same(item)),
+                };
+                Value::Int(found.map_or(-1, |i| i as i64))
+            }
+            B::Cells => cells(arg(0), args.get(1))?,
             B::Has => match (arg(0), arg(1)) {
                 (Value::Str(s), Value::Str(sub)) => Value::Bool(s.contains(&**sub)),
                 (x, item) => Value::Bool(elements(x)?.iter().any(|v| v.same(item))),
@@ -491,6 +548,48 @@ impl Builtin {
             }
         })
     }
+}
+
+fn pair(a: Value, b: Value) -> Value {
+    Value::Tuple(Arc::from([a, b]))
+}
+
+/// `cells(g)` or `cells(g, c)`: the (row, column) of each cell of a grid,
+/// or of each cell holding the letter `c`, row by row. A string is a grid
+/// of one row.
+fn cells(grid: &Value, letter: Option<&Value>) -> Result<Value, ErrorKind> {
+    let letter = match letter {
+        None => None,
+        Some(Value::Str(c)) if c.chars().count() == 1 => c.chars().next(),
+        Some(other) => {
+            return Err(bad(format!(
+                "cells(g, c) needs a one-character string c, not {}",
+                match other {
+                    Value::Str(_) => "a longer string",
+                    other => other.kind(),
+                }
+            )))
+        }
+    };
+    let rows = match grid {
+        Value::Str(_) => vec![grid.clone()],
+        other => elements(other)?,
+    };
+    let mut out = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let Value::Str(row) = row else {
+            return Err(bad(format!(
+                "cells needs a grid of strings, not a list holding {}",
+                row.kind()
+            )));
+        };
+        for (c, cell) in row.chars().enumerate() {
+            if letter.is_none_or(|l| l == cell) {
+                out.push(pair(Value::Int(r as i64), Value::Int(c as i64)));
+            }
+        }
+    }
+    Ok(Value::list(out))
 }
 
 fn bad(detail: String) -> ErrorKind {

@@ -80,12 +80,45 @@ pub struct MoveIr {
     pub span: Span,
 }
 
-/// `var in source`, with `var` stored in `slot`.
+/// `pattern in source`, with each element stored in `slot`.
 #[derive(Clone, Debug)]
 pub struct GenIr {
-    pub var: String,
+    pub pattern: Pattern,
     pub slot: u32,
     pub source: Ir,
+}
+
+/// What a generator binds, as the user wrote it. Only labels and
+/// counterexamples read it: the checker has already turned each name of a
+/// tuple pattern into an element of the slot, wherever it is used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    Name(String),
+    Tuple(Vec<Pattern>),
+}
+
+impl Pattern {
+    /// Each name the pattern binds, with the part of `value` it stands for.
+    pub fn bindings(&self, value: &Value) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        self.bind_into(value, &mut out);
+        out
+    }
+
+    fn bind_into(&self, value: &Value, out: &mut Vec<(String, Value)>) {
+        match self {
+            Pattern::Name(name) => out.push((name.clone(), value.clone())),
+            Pattern::Tuple(parts) => {
+                for (i, part) in parts.iter().enumerate() {
+                    // A value too short for the pattern was refused by the
+                    // rule that read it; nothing is left to show then.
+                    if let Ok(element) = super::operators::element_at(value, i as i64) {
+                        part.bind_into(&element, out);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

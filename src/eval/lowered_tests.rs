@@ -47,7 +47,7 @@ fn generator(slot: u32) -> impl Strategy<Value = GenIr> {
         ))),
     ]
     .prop_map(move |source| GenIr {
-        var: format!("v{slot}"),
+        pattern: super::ir::Pattern::Name(format!("v{slot}")),
         slot,
         source,
     })

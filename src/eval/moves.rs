@@ -159,7 +159,7 @@ impl Interp {
             let args: Vec<(String, Value)> = rule
                 .generators
                 .iter()
-                .map(|g| (g.var.clone(), env[g.slot as usize].clone()))
+                .flat_map(|g| g.pattern.bindings(&env[g.slot as usize]))
                 .collect();
             let bindings: Vec<String> = args
                 .iter()

@@ -10,7 +10,7 @@ use lsp_types::{CompletionItem, CompletionItemKind};
 /// the words that open definitions, rules and types.
 pub const KEYWORDS: &[&str] = &[
     "const", "fn", "game", "loopy", "octal", "move", "lose", "parts", "claim", "for", "in", "if",
-    "then", "else", "and", "or", "not", "true", "false", "nat", "int", "bool", "str", "grid",
+    "then", "else", "and", "or", "not", "true", "false", "let", "nat", "int", "bool", "str", "grid",
 ];
 
 pub fn items(analysis: &Analysis, offset: usize) -> Vec<CompletionItem> {

@@ -3,7 +3,10 @@
 //! variables) with the part of the file they are seen in, and its calls.
 
 use crate::source::Span;
-use crate::syntax::ast::{Expr, ExprKind, File, GameBody, GameItem, Generator, Ident, Item, Param};
+use crate::syntax::ast::{
+    Clause, Expr, ExprKind, File, GameBody, GameItem, Generator, Ident, Item, LetBinding, Param,
+    Pattern,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -118,6 +121,7 @@ impl Symbols {
                                 }
                                 GameItem::Lose { condition: e, .. }
                                 | GameItem::Parts { parts: e, .. } => self.expr(e),
+                                GameItem::Let(binding) => self.binding(binding, g.span),
                             }
                         }
                     }
@@ -158,10 +162,28 @@ impl Symbols {
         }
     }
 
-    fn generators(&mut self, generators: &[Generator], scope: Span) {
-        for g in generators {
-            self.local(&g.var, scope, g.var.name.clone());
-            self.expr(&g.source);
+    fn generators(&mut self, clauses: &[Clause], scope: Span) {
+        for clause in clauses {
+            match clause {
+                Clause::Each(g) => self.generator(g, scope),
+                Clause::Let(binding) => self.binding(binding, scope),
+            }
+        }
+    }
+
+    fn generator(&mut self, g: &Generator, scope: Span) {
+        self.pattern(&g.pattern, scope);
+        self.expr(&g.source);
+    }
+
+    fn binding(&mut self, binding: &LetBinding, scope: Span) {
+        self.pattern(&binding.pattern, scope);
+        self.expr(&binding.value);
+    }
+
+    fn pattern(&mut self, pattern: &Pattern, scope: Span) {
+        for name in pattern.names() {
+            self.local(name, scope, name.name.clone());
         }
     }
 
@@ -186,7 +208,7 @@ impl Symbols {
             }
             ExprKind::Comprehension { element, clauses } => {
                 for clause in clauses {
-                    self.generators(std::slice::from_ref(&clause.generator), expr.span);
+                    self.generator(&clause.generator, expr.span);
                     self.exprs(clause.guard.iter());
                 }
                 self.expr(element);
@@ -200,6 +222,10 @@ impl Symbols {
             ExprKind::Binary { lhs, rhs, .. } => self.exprs([&**lhs, rhs]),
             ExprKind::Index { target, index } => self.exprs([&**target, index]),
             ExprKind::Group(inner) => self.expr(inner),
+            ExprKind::Let { binding, body } => {
+                self.binding(binding, expr.span);
+                self.expr(body);
+            }
         }
     }
 }

@@ -363,7 +363,8 @@ impl ClaimRunner<'_> {
         let bindings: Vec<String> = claim
             .generators
             .iter()
-            .map(|g| format!("{} = {}", g.var, self.interp.show(&env[g.slot as usize])))
+            .flat_map(|g| g.pattern.bindings(&env[g.slot as usize]))
+            .map(|(name, v)| format!("{name} = {}", self.interp.show(&v)))
             .collect();
         if !bindings.is_empty() {
             detail.push_str(&format!(" for {}", bindings.join(", ")));

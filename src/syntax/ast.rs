@@ -74,29 +74,76 @@ pub enum GameBody {
 #[derive(Clone, Debug)]
 pub enum GameItem {
     Move(MoveRule),
-    Lose { condition: Expr, span: Span },
-    Parts { parts: Expr, span: Span },
+    /// `let w = width(g);`: visible to the items after it.
+    Let(LetBinding),
+    Lose {
+        condition: Expr,
+        span: Span,
+    },
+    Parts {
+        parts: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]
 pub struct MoveRule {
     pub name: Ident,
-    pub generators: Vec<Generator>,
+    pub generators: Vec<Clause>,
     pub guard: Option<Expr>,
     pub result: Expr,
     pub span: Span,
 }
 
-/// `var in source`
+/// One clause of a move's or a claim's scope: a generator or a `let`.
+#[derive(Clone, Debug)]
+pub enum Clause {
+    Each(Generator),
+    Let(LetBinding),
+}
+
+/// `pattern in source`
 #[derive(Clone, Debug)]
 pub struct Generator {
-    pub var: Ident,
+    pub pattern: Pattern,
     pub source: Expr,
+}
+
+/// `let pattern = value`: a name (or names) for an expression.
+#[derive(Clone, Debug)]
+pub struct LetBinding {
+    pub pattern: Pattern,
+    pub value: Expr,
+    pub span: Span,
+}
+
+/// What a generator or `let` binds: `x`, or `(r, c)` taking a tuple apart.
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    Name(Ident),
+    Tuple(Vec<Pattern>, Span),
+}
+
+impl Pattern {
+    pub fn span(&self) -> Span {
+        match self {
+            Pattern::Name(n) => n.span,
+            Pattern::Tuple(_, span) => *span,
+        }
+    }
+
+    /// The names it binds, left to right.
+    pub fn names(&self) -> Vec<&Ident> {
+        match self {
+            Pattern::Name(n) => vec![n],
+            Pattern::Tuple(parts, _) => parts.iter().flat_map(Pattern::names).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct Claim {
-    pub scope: Vec<Generator>,
+    pub scope: Vec<Clause>,
     /// Only the bindings for which this holds are checked.
     pub filter: Option<Expr>,
     pub body: Expr,
@@ -147,9 +194,14 @@ pub enum ExprKind {
     /// `(e)`: the same value as `e`; kept so that `(a < b) < c` is not
     /// mistaken for a chain.
     Group(Box<Expr>),
+    /// `let x = e; body`
+    Let {
+        binding: Box<LetBinding>,
+        body: Box<Expr>,
+    },
 }
 
-/// `for var in source if guard` inside a list comprehension.
+/// `for pattern in source if guard` inside a list comprehension.
 #[derive(Clone, Debug)]
 pub struct CompClause {
     pub generator: Generator,

@@ -57,13 +57,19 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
     }
     drop_covered(&mut words);
     fold_expression_starts(&mut words);
+    if ends_with_let(&text[..previous_token_end(text, pos)]) {
+        // What may follow `let` is a pattern, not any expression.
+        words = BTreeSet::from(["a name, or names in brackets such as `(r, c)`".to_string()]);
+    }
     let (found, len) = found_at(text, pos);
     let hint = hint_at(text, pos, &words);
     let expected = join_alternatives(words.into_iter().collect());
     // A token missing at the end of a line is pointed at there, not at
     // whatever starts the next line.
     let end_of_previous = previous_token_end(text, pos);
-    let span = if text[end_of_previous..pos].contains('\n') {
+    // Nothing but blanks and comments before it: then nothing is missing
+    // at the end of a line, and the line above is only a comment.
+    let span = if end_of_previous > 0 && text[end_of_previous..pos].contains('\n') {
         Span::new(source, end_of_previous, end_of_previous)
     } else if pos >= text.len() && end_of_previous > 0 {
         // At the end of the input there is nothing to point at: point at
@@ -97,6 +103,15 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
     let line = &text[line_start..line_end];
     if line.matches('"').count() % 2 == 1 {
         return Some("a string on this line is left open: is a closing `\"` missing?".into());
+    }
+    if ends_with_let(before.trim_end()) && expected.len() == 1 {
+        return Some("`let` is followed by the name it defines: `let rest = n - k`".into());
+    }
+    if rest.starts_with("let") && expected.iter().any(|w| w.contains("`const`")) {
+        return Some(
+            "`let` names a value inside a game, a rule or an expression; a name for the whole file is a constant: `const NAME = ...;`"
+                .into(),
+        );
     }
     let pair =
         |a: &str| rest.starts_with(a) || (before.ends_with(&a[..1]) && rest.starts_with(&a[1..]));
@@ -139,7 +154,7 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     const KEYWORDS: &[&str] = &[
-        "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
+        "for", "in", "if", "then", "else", "and", "or", "not", "true", "false", "let",
     ];
     if name_expected && KEYWORDS.contains(&word.as_str()) {
         return Some(format!(
@@ -147,6 +162,12 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
         ));
     }
     None
+}
+
+/// Whether the last word of `text` is the keyword `let` (not `outlet`).
+fn ends_with_let(text: &str) -> bool {
+    text.strip_suffix("let")
+        .is_some_and(|before| !before.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// `fn f(x: nat) { x + 1 }` rewritten as grundy writes a helper, when the
@@ -187,8 +208,8 @@ fn drop_covered(words: &mut BTreeSet<String>) {
 /// when an operand was what the parser wanted.
 fn fold_expression_starts(words: &mut BTreeSet<String>) {
     const STARTS: &[&str] = &[
-        "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`not`", "a name",
-        "a number", "a string",
+        "`\"`", "`(`", "`[`", "`{`", "`_`", "`-`", "`false`", "`true`", "`if`", "`let`", "`not`",
+        "a name", "a number", "a string",
     ];
     let starts = words
         .iter()
@@ -204,8 +225,12 @@ fn fold_expression_starts(words: &mut BTreeSet<String>) {
         words.retain(|w| !STARTS.contains(&w.as_str()));
         words.insert("an expression".into());
     }
-    // `_` only starts or continues a name: never the advice wanted.
+    // `_` only starts or continues a name: never the advice wanted; nor is
+    // `let` where an expression or a rule would do.
     words.remove("`_`");
+    if words.contains("an expression") || words.iter().any(|w| w.starts_with("a rule")) {
+        words.remove("`let`");
+    }
     if words.contains("a string") || words.contains("an expression") {
         words.remove("`\"`");
     }

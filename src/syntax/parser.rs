@@ -330,6 +330,7 @@ impl Builder {
                 parts: self.expr(self.next(&pair, &mut inner)?, 0)?,
                 span,
             }),
+            Rule::let_item => self.let_binding(pair, 0).map(GameItem::Let),
             _ => Err(self.malformed(&pair)),
         }
     }
@@ -339,19 +340,51 @@ impl Builder {
         self.expr(self.next(&pair, &mut inner)?, 0)
     }
 
-    fn generators(&self, pairs: Pairs<Rule>) -> Result<Vec<Generator>> {
-        let mut gens = Vec::new();
-        for g in pairs {
-            gens.push(self.generator(g, 0)?);
+    fn generators(&self, pairs: Pairs<Rule>) -> Result<Vec<Clause>> {
+        pairs.map(|p| self.clause(p)).collect()
+    }
+
+    /// A generator or a `let` of a move's or claim's scope.
+    fn clause(&self, pair: Pair<Rule>) -> Result<Clause> {
+        match pair.as_rule() {
+            Rule::let_clause => self.let_binding(pair, 0).map(Clause::Let),
+            _ => self.generator(pair, 0).map(Clause::Each),
         }
-        Ok(gens)
     }
 
     fn generator(&self, pair: Pair<Rule>, depth: usize) -> Result<Generator> {
         let mut inner = pair.clone().into_inner();
-        let var = self.ident(self.next(&pair, &mut inner)?);
+        let pattern = self.pattern(self.next(&pair, &mut inner)?)?;
         let source = self.expr(self.next(&pair, &mut inner)?, depth)?;
-        Ok(Generator { var, source })
+        Ok(Generator { pattern, source })
+    }
+
+    /// `let pattern = value`, the keyword first; whatever follows the
+    /// value (the body of a `let` expression) is left to the caller.
+    fn let_binding(&self, pair: Pair<Rule>, depth: usize) -> Result<LetBinding> {
+        let mut inner = pair.clone().into_inner();
+        let keyword = self.span(&self.next(&pair, &mut inner)?);
+        let pattern = self.pattern(self.next(&pair, &mut inner)?)?;
+        let value = self.expr(self.next(&pair, &mut inner)?, depth)?;
+        Ok(LetBinding {
+            span: keyword.to(value.span),
+            pattern,
+            value,
+        })
+    }
+
+    fn pattern(&self, pair: Pair<Rule>) -> Result<Pattern> {
+        match pair.as_rule() {
+            Rule::tuple_pattern => {
+                let span = self.span(&pair);
+                let parts = pair
+                    .into_inner()
+                    .map(|p| self.pattern(p))
+                    .collect::<Result<_>>()?;
+                Ok(Pattern::Tuple(parts, span))
+            }
+            _ => Ok(Pattern::Name(self.ident(pair))),
+        }
     }
 
     fn claim(&self, pair: Pair<Rule>) -> Result<Claim> {
@@ -366,7 +399,7 @@ impl Builder {
                         if part.as_rule() == Rule::guard {
                             filter = Some(self.guard(part)?);
                         } else {
-                            scope.push(self.generator(part, 0)?);
+                            scope.push(self.clause(part)?);
                         }
                     }
                 }
@@ -504,6 +537,15 @@ impl Builder {
                     }
                 }
             },
+            Rule::let_expr => {
+                let binding = self.let_binding(pair.clone(), depth)?;
+                // The body is what follows the `;`.
+                let body = inner.last().ok_or_else(|| self.malformed(&pair))?;
+                ExprKind::Let {
+                    binding: Box::new(binding),
+                    body: Box::new(self.expr(body, depth)?),
+                }
+            }
             Rule::if_expr => {
                 let cond = self.expr(self.next(&pair, &mut inner)?, depth)?;
                 let then = self.expr(self.next(&pair, &mut inner)?, depth)?;
@@ -528,14 +570,14 @@ impl Builder {
         let mut compiled = Vec::new();
         for clause in clauses {
             let mut parts = clause.clone().into_inner();
-            let var = self.ident(self.next(&clause, &mut parts)?);
+            let pattern = self.pattern(self.next(&clause, &mut parts)?)?;
             let source = self.expr(self.next(&clause, &mut parts)?, depth)?;
             let guard = match parts.next() {
                 Some(g) => Some(self.guard(g)?),
                 None => None,
             };
             compiled.push(CompClause {
-                generator: Generator { var, source },
+                generator: Generator { pattern, source },
                 guard,
             });
         }

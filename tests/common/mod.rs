@@ -57,6 +57,19 @@ pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
     seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
 }
 
+/// `grundy ARGS` run from the crate's root: its standard output and
+/// standard error, after checking that it succeeded.
+pub fn grundy_ok(args: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("grundy runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "grundy {args:?} failed:\n{stderr}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
 /// Whether golden files are being rewritten (`GRUNDY_BLESS=1`) rather than
 /// compared.
 pub fn blessing() -> bool {

@@ -32,7 +32,7 @@ pub fn specialise(game: &GameIr, id: u32, args: &[Value], free: usize) -> Option
                     .iter()
                     .map(|g| {
                         Some(GenIr {
-                            var: g.var.clone(),
+                            pattern: g.pattern.clone(),
                             slot: g.slot,
                             source: rewriter.ir(&g.source)?,
                         })
