@@ -3,7 +3,7 @@
 mod excerpt;
 
 use crate::error::Error;
-use crate::source::{Sources, Span};
+use crate::source::{SourceId, Sources, Span};
 use excerpt::{printable, Excerpt};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::fmt;
@@ -58,44 +58,68 @@ impl Diagnostic for Report {
 
 impl Report {
     pub fn new(error: &Error, sources: &Sources) -> Report {
-        let source = sources.try_get(error.span.source);
-        let (name, text, starts) = match source {
-            Some(s) => (s.name.as_str(), s.text.as_str(), s.line_starts()),
-            None => ("<unknown>", "", &[0][..]),
+        let has_text = |span: Span| {
+            sources
+                .try_get(span.source)
+                .is_some_and(|s| !s.text.is_empty())
         };
         // (span, label, whether it is the primary one)
         let mut drawn: Vec<(Span, String, bool)> = Vec::new();
-        if !text.is_empty() {
+        if has_text(error.span) {
             drawn.push((error.span, printable(&error.kind.label()), true));
         }
         let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
-            if span.source == error.span.source {
+            if has_text(*span) {
                 drawn.push((*span, printable(label), false));
             } else {
-                // A place in another text (a game's file, for a position
-                // typed on the command line) is named rather than drawn.
+                // A place with no text to show (a file that could not be
+                // read) is named rather than drawn.
                 help.push(format!("{label}: {}", location(sources, *span)));
             }
         }
         help.extend(error.context.iter().map(|c| format!("while {c}")));
-        let ranges: Vec<(usize, usize)> = drawn
-            .iter()
-            .map(|(span, _, _)| (span.start as usize, span.end as usize))
-            .collect();
-        let (excerpt, moved) = Excerpt::new(name, text, starts, &ranges);
-        let labels = drawn
-            .into_iter()
-            .zip(moved)
-            .map(|((_, label, primary), (start, end))| {
-                let span = SourceSpan::new(start.into(), end - start);
-                if primary {
-                    LabeledSpan::new_primary_with_span(Some(label), span)
-                } else {
-                    LabeledSpan::new_with_span(Some(label), span)
-                }
-            })
-            .collect();
+        // One excerpt per text, the error's own first, each drawn under
+        // its own name: a name defined in two files shows both.
+        let mut texts: Vec<SourceId> = vec![error.span.source];
+        for (span, _, _) in &drawn {
+            if !texts.contains(&span.source) {
+                texts.push(span.source);
+            }
+        }
+        let mut excerpt: Option<Excerpt> = None;
+        let mut labels = Vec::new();
+        for id in texts {
+            let (name, text, starts) = match sources.try_get(id) {
+                Some(s) => (s.name.as_str(), s.text.as_str(), s.line_starts()),
+                None => ("<unknown>", "", &[0][..]),
+            };
+            let here: Vec<&(Span, String, bool)> = drawn
+                .iter()
+                .filter(|(span, _, _)| span.source == id)
+                .collect();
+            let ranges: Vec<(usize, usize)> = here
+                .iter()
+                .map(|(span, _, _)| (span.start as usize, span.end as usize))
+                .collect();
+            let (part, mut moved) = Excerpt::new(name, text, starts, &ranges);
+            let joined = match excerpt.take() {
+                None => part,
+                Some(before) => before.join(part, &mut moved),
+            };
+            excerpt = Some(joined);
+            labels.extend(here.into_iter().zip(moved).map(
+                |((_, label, primary), (start, end))| {
+                    let span = SourceSpan::new(start.into(), end - start);
+                    if *primary {
+                        LabeledSpan::new_primary_with_span(Some(label.clone()), span)
+                    } else {
+                        LabeledSpan::new_with_span(Some(label.clone()), span)
+                    }
+                },
+            ));
+        }
+        let excerpt = excerpt.unwrap_or_else(|| Excerpt::new("<unknown>", "", &[0], &[]).0);
         Report {
             message: printable(&error.kind.to_string()),
             code: format!("grundy::{}", error.kind.code()),

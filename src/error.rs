@@ -267,6 +267,10 @@ pub enum ErrorKind {
     },
     #[error("the checkpoint `{path}` cannot be used: {reason}")]
     BadCheckpoint { path: String, reason: String },
+    #[error("the files import each other in a loop: {cycle}")]
+    ImportCycle { cycle: String },
+    #[error("cannot import `{path}`: {reason}")]
+    ImportUnreadable { path: String, reason: String },
     #[error("cannot {doing} `{path}`: {reason}")]
     Io {
         /// "read" or "write".
@@ -342,6 +346,8 @@ impl ErrorKind {
             ErrorKind::PlaceholderNotNat { .. } => "placeholder-not-nat",
             ErrorKind::WrongUpto { .. } => "wrong-upto",
             ErrorKind::BadCheckpoint { .. } => "bad-checkpoint",
+            ErrorKind::ImportCycle { .. } => "import-cycle",
+            ErrorKind::ImportUnreadable { .. } => "import-unreadable",
             ErrorKind::Io { .. } => "io",
         }
     }
@@ -399,6 +405,8 @@ impl ErrorKind {
             ErrorKind::PlaceholderNotNat { .. } => "this `_`".into(),
             ErrorKind::WrongUpto { .. } => "this table".into(),
             ErrorKind::BadCheckpoint { .. } => "here".into(),
+            ErrorKind::ImportCycle { .. } => "this import closes the loop".into(),
+            ErrorKind::ImportUnreadable { .. } => "this file".into(),
             ErrorKind::Io { .. } => "here".into(),
         }
     }
@@ -534,6 +542,12 @@ impl ErrorKind {
             )),
             ErrorKind::BadCheckpoint { .. } => Some(
                 "a checkpoint is used only when it is whole and was made for this very definition of the game; delete it, or name another file, to start again".into(),
+            ),
+            ErrorKind::ImportCycle { .. } => Some(
+                "a file cannot import a file that imports it back; move what both need into a third file that each of them imports".into(),
+            ),
+            ErrorKind::ImportUnreadable { .. } => Some(
+                "the path in `use` is relative to the folder of the file that holds it".into(),
             ),
             ErrorKind::Io { .. } => None,
         }

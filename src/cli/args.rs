@@ -34,6 +34,36 @@ pub fn at_least_one(text: &str) -> Result<usize, String> {
     }
 }
 
+/// The error for a command given one argument where it takes files and
+/// then a position (or a game). clap fills the last argument first, so it
+/// takes the file for the position and says the file is missing; the user
+/// named the file and left out the position, and is told so.
+pub fn position_missing(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let missing_files = matches!(
+        e.get(ContextKind::InvalidArg),
+        Some(ContextValue::Strings(names)) if names == &["<FILE>..."]
+    );
+    if e.kind() != ErrorKind::MissingRequiredArgument || !missing_files {
+        return e;
+    }
+    let usage = e
+        .get(ContextKind::Usage)
+        .map(|u| u.to_string())
+        .unwrap_or_default();
+    let Some(last) = ["<POSITION>", "<GAME>"]
+        .into_iter()
+        .find(|last| usage.contains(last))
+    else {
+        return e;
+    };
+    e.insert(
+        ContextKind::InvalidArg,
+        ContextValue::Strings(vec![last.to_string()]),
+    );
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +99,25 @@ mod tests {
         for bad in ["0", "-1", "1.5", "", "many", "99999999999999999999999"] {
             assert!(at_least_one(bad).is_err(), "{bad:?} was accepted");
         }
+    }
+
+    /// What clap says about `grundy ARGS`, after `position_missing`.
+    fn usage_error(args: &[&str]) -> String {
+        use clap::Parser;
+        let e = super::super::Cli::try_parse_from(args).expect_err("refused");
+        position_missing(e).render().to_string()
+    }
+
+    #[test]
+    fn one_argument_is_the_file_and_the_position_is_missing() {
+        let said = usage_error(&["grundy", "value", "nim.game"]);
+        assert!(said.contains("not provided:\n  <POSITION>\n"), "{said}");
+        let said = usage_error(&["grundy", "table", "nim.game", "--upto", "3"]);
+        assert!(said.contains("not provided:\n  <GAME>\n"), "{said}");
+        // With nothing given, both are missing; `check` takes files alone.
+        let said = usage_error(&["grundy", "value"]);
+        assert!(said.contains("<FILE>...\n  <POSITION>\n"), "{said}");
+        let said = usage_error(&["grundy", "check"]);
+        assert!(said.contains("not provided:\n  <FILE>...\n"), "{said}");
     }
 }

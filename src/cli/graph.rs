@@ -163,7 +163,7 @@ fn without_empty_parts(
 }
 
 pub struct GraphArgs<'a> {
-    pub file: &'a str,
+    pub files: &'a [String],
     pub position: &'a str,
     pub outcome: bool,
     pub max_nodes: usize,
@@ -171,7 +171,7 @@ pub struct GraphArgs<'a> {
 }
 
 pub fn run(opts: &Options, args: GraphArgs, out: &mut Output) -> Result<(), Failed> {
-    let mut session = open(opts, args.file, out)?;
+    let mut session = open(opts, args.files, out)?;
     let parts = read_position(&mut session, args.position, out)?;
     let source = session.sources.add("<position>", args.position);
     let span = Span::new(source, 0, args.position.len());

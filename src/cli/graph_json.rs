@@ -11,12 +11,12 @@ use std::collections::HashMap;
 
 pub fn run(
     opts: &Options,
-    file: &str,
+    files: &[String],
     position: &str,
     max_nodes: usize,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let mut session = open(opts, file, out)?;
+    let mut session = open(opts, files, out)?;
     let start = read_position(&mut session, position, out)?;
     let source = session.sources.add("<position>", position);
     let span = Span::new(source, 0, position.len());

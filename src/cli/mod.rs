@@ -29,8 +29,13 @@ pub use repl::run_script;
 Examples:
   grundy check examples/*.game
   grundy value examples/nim.game 'Nim([3,5,7])'
+  grundy value examples/nim.game examples/octal.game 'Nim([1, 2]) + Kayles(5)'
   grundy moves examples/nim.game 'Nim([3,5,7])' --winning
   grundy repl examples/nim.game
+
+Several files make one program (`check` checks each on its own); for a
+command that asks about a position or a game, every argument before the
+last is a file.
 
 `grundy help COMMAND` shows a command's options and examples.")]
 pub struct Cli {
@@ -65,7 +70,7 @@ pub fn parse() -> Cli {
     use clap::error::ErrorKind;
     let e = match Cli::try_parse() {
         Ok(cli) => return cli,
-        Err(e) => e,
+        Err(e) => args::position_missing(e),
     };
     // As given: an argument that is not UTF-8 is for clap to refuse.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -116,8 +121,14 @@ fn locale_is_not_utf8() -> bool {
     })
 }
 
-/// The `.game` file a command reads.
-const FILE_HELP: &str = "The .game file that defines the games";
+/// The `.game` files a command reads.
+const FILE_HELP: &str = "The .game files that define the games (every argument before the last)";
+/// `--help` for them: how files are told from the position or game.
+const FILES_HELP: &str = "\
+The .game files that define the games. Every argument before the last
+is a file, loaded in order as one program (a file a `use` line imports
+is loaded with it, and a file named twice is read once); the last
+argument is the position or the game.";
 /// A position on the command line.
 const POSITION_HELP: &str =
     "A position, quoted for the shell: a game with its arguments, or a sum such as 'Heap(3) + Heap(5)'";
@@ -149,10 +160,12 @@ Examples:
     #[command(after_help = "\
 Examples:
   grundy value examples/nim.game 'Nim([3,5,7])'
-  grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json")]
+  grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json
+  grundy value examples/nim.game examples/octal.game 'Nim([1, 2]) + Kayles(5)'")]
     Value {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
         position: String,
         #[arg(long, help = JSON_HELP)]
@@ -164,8 +177,9 @@ Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
   grundy outcome examples/nim.game 'Nim([1,1])' --misere")]
     Outcome {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         #[arg(help = POSITION_HELP)]
         position: String,
         /// Under misère play: the player who cannot move wins.
@@ -180,8 +194,9 @@ Examples:
   grundy moves examples/nim.game 'Nim([3,5,7])' --winning
   grundy moves examples/subtraction.game 'T(8) + T(12)' --json")]
     Moves {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         #[arg(help = POSITION_HELP)]
         position: String,
         /// Only the winning moves.
@@ -200,8 +215,9 @@ Examples:
   grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
   grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
         /// free number, such as 'Subtract({1, 4, 5}, _)' (two `_` for a
         /// grid, such as 'Candy(_, _)').
@@ -248,8 +264,9 @@ Examples:
   grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.svg
   grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         /// A position, such as 'Candy(3, 4)'.
         position: String,
         /// Label positions P or N instead of with their values.
@@ -276,8 +293,9 @@ Examples:
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.png")]
     Plot {
-        #[arg(help = FILE_HELP, value_hint = ValueHint::FilePath)]
-        file: String,
+        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+              value_hint = ValueHint::FilePath)]
+        files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
         /// free number, such as 'Subtract({1, 4, 5}, _)'.
         game: String,
@@ -350,24 +368,24 @@ pub fn run(cli: Cli) -> i32 {
             json,
         } => check::run(opts, &files, verify_decomposition, json, &mut out),
         Command::Value {
-            file,
+            files,
             position,
             json,
-        } => query::value(opts, &file, &position, json, &mut out),
+        } => query::value(opts, &files, &position, json, &mut out),
         Command::Outcome {
-            file,
+            files,
             position,
             misere,
             json,
-        } => query::outcome(opts, &file, &position, misere, json, &mut out),
+        } => query::outcome(opts, &files, &position, misere, json, &mut out),
         Command::Moves {
-            file,
+            files,
             position,
             winning,
             json,
-        } => query::moves(opts, &file, &position, winning, json, &mut out),
+        } => query::moves(opts, &files, &position, winning, json, &mut out),
         Command::Table {
-            file,
+            files,
             game,
             upto,
             format,
@@ -378,7 +396,7 @@ pub fn run(cli: Cli) -> i32 {
         } => table::run(
             opts,
             table::TableArgs {
-                file: &file,
+                files: &files,
                 game: &game,
                 upto,
                 format: if json {
@@ -394,14 +412,14 @@ pub fn run(cli: Cli) -> i32 {
         ),
         Command::Repl { files, echo } => repl::run(opts, &files, echo, &mut out),
         Command::Graph {
-            file,
+            files,
             position,
             max_nodes,
             json: true,
             ..
-        } => graph_json::run(opts, &file, &position, max_nodes, &mut out),
+        } => graph_json::run(opts, &files, &position, max_nodes, &mut out),
         Command::Graph {
-            file,
+            files,
             position,
             outcome,
             max_nodes,
@@ -410,7 +428,7 @@ pub fn run(cli: Cli) -> i32 {
         } => graph::run(
             opts,
             graph::GraphArgs {
-                file: &file,
+                files: &files,
                 position: &position,
                 outcome,
                 max_nodes,
@@ -419,7 +437,7 @@ pub fn run(cli: Cli) -> i32 {
             &mut out,
         ),
         Command::Plot {
-            file,
+            files,
             game,
             upto,
             output,
@@ -428,7 +446,7 @@ pub fn run(cli: Cli) -> i32 {
         } => plot::run(
             opts,
             plot::PlotArgs {
-                file: &file,
+                files: &files,
                 game: &game,
                 upto,
                 output: &output,

@@ -76,7 +76,7 @@ pub fn render(
 }
 
 pub struct PlotArgs<'a> {
-    pub file: &'a str,
+    pub files: &'a [String],
     pub game: &'a str,
     pub upto: u64,
     pub output: &'a str,
@@ -84,7 +84,7 @@ pub struct PlotArgs<'a> {
 }
 
 pub fn run(opts: &Options, args: PlotArgs, out: &mut Output) -> Result<(), Failed> {
-    let mut session = open(opts, args.file, out)?;
+    let mut session = open(opts, args.files, out)?;
     let family = session
         .family(args.game)
         .map_err(|e| report(&session, out, e))?;

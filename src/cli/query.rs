@@ -8,12 +8,14 @@ use crate::solve::loopy::{Generalised, Outcome};
 use serde_json::json;
 use std::sync::Arc;
 
-/// Loads the file and reads the position, printing any diagnostics.
-pub(super) fn open(opts: &Options, file: &str, out: &mut Output) -> Result<Session, Failed> {
+/// Loads the files in order, as one program, printing any diagnostics.
+pub(super) fn open(opts: &Options, files: &[String], out: &mut Output) -> Result<Session, Failed> {
     let mut session = opts.session();
-    session
-        .load_file(file)
-        .map_err(|e| report(&session, out, e))?;
+    for file in files {
+        session
+            .load_file(file)
+            .map_err(|e| report(&session, out, e))?;
+    }
     warn(&mut session, out);
     Ok(session)
 }
@@ -48,23 +50,23 @@ pub(super) fn report(session: &Session, out: &mut Output, errors: Errors) -> Fai
 
 fn open_position(
     opts: &Options,
-    file: &str,
+    files: &[String],
     position: &str,
     out: &mut Output,
 ) -> Result<(Session, Arc<[PosId]>), Failed> {
-    let mut session = open(opts, file, out)?;
+    let mut session = open(opts, files, out)?;
     let pos = read_position(&mut session, position, out)?;
     Ok((session, pos))
 }
 
 pub fn value(
     opts: &Options,
-    file: &str,
+    files: &[String],
     position: &str,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(opts, file, position, out)?;
+    let (mut session, pos) = open_position(opts, files, position, out)?;
     let started = super::stats::start(&mut session);
     let v = session
         .general_value(&pos)
@@ -81,13 +83,13 @@ pub fn value(
 
 pub fn outcome(
     opts: &Options,
-    file: &str,
+    files: &[String],
     position: &str,
     misere: bool,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(opts, file, position, out)?;
+    let (mut session, pos) = open_position(opts, files, position, out)?;
     let started = super::stats::start(&mut session);
     let outcome = if misere {
         session
@@ -110,13 +112,13 @@ pub fn outcome(
 
 pub fn moves(
     opts: &Options,
-    file: &str,
+    files: &[String],
     position: &str,
     winning: bool,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
-    let (mut session, pos) = open_position(opts, file, position, out)?;
+    let (mut session, pos) = open_position(opts, files, position, out)?;
     print_moves(&mut session, &pos, winning, json, out).map_err(|e| report(&session, out, e))
 }
 

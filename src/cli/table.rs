@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 /// How `grundy table` was asked to run.
 pub struct TableArgs<'a> {
-    pub file: &'a str,
+    pub files: &'a [String],
     pub game: &'a str,
     pub upto: Upto,
     pub format: Format,
@@ -31,7 +31,7 @@ pub struct TableArgs<'a> {
 }
 
 pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Failed> {
-    let mut session = open(opts, args.file, out)?;
+    let mut session = open(opts, args.files, out)?;
     let family = session
         .family(args.game)
         .map_err(|e| report(&session, out, e))?;

@@ -14,6 +14,10 @@
 //! text around (right-to-left overrides, zero-width spaces) are shown as
 //! `\u{...}`. Labels are moved with the text, so they still point at what
 //! they name.
+//!
+//! A diagnostic that points into several texts (a name defined in two
+//! files) shows one excerpt per text, joined one after another, each
+//! drawn under its own name and line numbers.
 
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
@@ -31,7 +35,8 @@ pub const CONTEXT_LINES: usize = 1;
 /// The excerpt of one source text a diagnostic shows.
 #[derive(Debug)]
 pub struct Excerpt {
-    name: String,
+    /// The name of each text shown.
+    names: Vec<String>,
     /// The lines shown, one after another, each ended by `\n`.
     text: String,
     lines: Vec<Line>,
@@ -40,6 +45,8 @@ pub struct Excerpt {
 /// One source line as shown.
 #[derive(Debug)]
 struct Line {
+    /// Which of the excerpt's texts it is from.
+    part: usize,
     /// Its line number in the source, from 0.
     number: usize,
     /// Where it starts in the source.
@@ -80,7 +87,7 @@ impl Excerpt {
         numbers.sort_unstable();
         numbers.dedup();
         let mut excerpt = Excerpt {
-            name: name.to_string(),
+            names: vec![name.to_string()],
             text: String::new(),
             lines: Vec::with_capacity(numbers.len()),
         };
@@ -114,6 +121,33 @@ impl Excerpt {
         (excerpt, moved)
     }
 
+    /// This excerpt followed by `other`, shown under its own name; `moved`,
+    /// offsets into `other`, are moved to where they are in the result.
+    pub fn join(mut self, other: Excerpt, moved: &mut [(usize, usize)]) -> Excerpt {
+        let shift = self.text.len();
+        let parts = self.names.len();
+        self.lines.extend(other.lines.into_iter().map(|line| {
+            Line {
+                part: line.part + parts,
+                start: line.start + shift,
+                end: line.end + shift,
+                marks: line
+                    .marks
+                    .into_iter()
+                    .map(|(s, e)| (s, e + shift))
+                    .collect(),
+                ..line
+            }
+        }));
+        self.text.push_str(&other.text);
+        self.names.extend(other.names);
+        for (start, end) in moved {
+            *start += shift;
+            *end += shift;
+        }
+        self
+    }
+
     /// Adds source line `number`, `text[start..end]`, cut to a window
     /// around `anchor` if it is long.
     fn push_line(&mut self, number: usize, text: &str, start: usize, end: usize, anchor: usize) {
@@ -138,6 +172,7 @@ impl Excerpt {
             self.text.push('…');
         }
         self.lines.push(Line {
+            part: 0,
             number,
             source_start: start,
             start: shown_start,
@@ -198,7 +233,10 @@ impl SourceCode for Excerpt {
         let end = offset + span.len();
         let mut first = self.line_at(offset);
         let mut last = self.line_at(end.saturating_sub(1).max(offset));
-        let follows = |i: usize| self.lines[i].number == self.lines[i - 1].number + 1;
+        let follows = |i: usize| {
+            let (line, before) = (&self.lines[i], &self.lines[i - 1]);
+            line.part == before.part && line.number == before.number + 1
+        };
         // Lines not next to each other in the source cannot be drawn as
         // one piece; miette then draws each label on its own.
         if !(first + 1..=last).all(follows) {
@@ -225,7 +263,7 @@ impl SourceCode for Excerpt {
             self.lines[last].end + 1
         };
         Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
+            self.names[self.lines[first].part].clone(),
             &self.text.as_bytes()[data_start..data_end],
             SourceSpan::new(data_start.into(), data_end - data_start),
             self.lines[first].number,

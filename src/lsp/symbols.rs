@@ -86,6 +86,8 @@ impl Symbols {
 
     fn item(&mut self, item: &Item, text: &str) {
         match item {
+            // An imported file's names are found through the session.
+            Item::Use(_) => {}
             Item::Const(c) => {
                 let value = slice(text, c.value.span);
                 self.global(

@@ -17,9 +17,11 @@ use std::sync::Arc;
 mod family;
 pub mod fast_paths;
 mod grid;
+mod imports;
 mod table;
 pub use family::Family;
 pub use grid::Grid;
+pub use imports::LoadedFile;
 pub use table::{bytes, table_bytes, Table, TableRequest};
 
 #[derive(Default)]
@@ -39,6 +41,10 @@ pub struct Session {
     warnings: Errors,
     /// Infinite values of loopy games are written `inf{0,2}`, not `∞{0,2}`.
     pub ascii: bool,
+    /// Every file read, imports included, so that each is read once.
+    loaded: Vec<LoadedFile>,
+    /// The files whose imports are being loaded, outermost first.
+    importing: Vec<imports::Importing>,
 }
 
 /// The result of running one claim.
@@ -66,8 +72,12 @@ impl Session {
         )
     }
 
-    /// Reads, parses and checks a file, adding its definitions.
+    /// Reads, parses and checks a file and the files it imports, adding
+    /// their definitions; a file loaded already is not read again.
     pub fn load_file(&mut self, path: &str) -> Result<(), Errors> {
+        if self.is_loaded(path) {
+            return Ok(());
+        }
         let text = match crate::source::read_file(path) {
             Ok(text) => text,
             Err(reason) => return Err(vec![self.file_error("read", path, reason)]),
@@ -75,11 +85,12 @@ impl Session {
         self.load_text(path, &text).map(|_| ())
     }
 
-    /// Parses and checks source text, adding its definitions; returns the
-    /// number of claims it added.
+    /// Parses and checks source text, adding its definitions (after those
+    /// of the files it imports); returns the number of claims it added.
     pub fn load_text(&mut self, name: &str, text: &str) -> Result<usize, Errors> {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
+        self.load_imports(name, &file)?;
         let before = self.interp.program.claims.len();
         let program =
             check::check_items_warning(&file.items, &self.interp.program, &mut self.warnings)?;
@@ -87,6 +98,7 @@ impl Session {
         self.interp.program = Arc::new(program);
         self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
+        self.remember_file(name, text);
         Ok(added)
     }
 

@@ -12,10 +12,21 @@ pub struct File {
 
 #[derive(Clone, Debug)]
 pub enum Item {
+    Use(UseDecl),
     Const(ConstDef),
     Fn(FnDef),
     Game(GameDef),
     Claim(Claim),
+}
+
+/// `use "heaps.game";`: the definitions of another file, found relative
+/// to the file that names it.
+#[derive(Clone, Debug)]
+pub struct UseDecl {
+    pub path: String,
+    /// The string naming the file, quotes included.
+    pub path_span: Span,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

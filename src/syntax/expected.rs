@@ -277,9 +277,12 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         Rule::int_lit => "a number",
         Rule::str_lit => "a string",
         Rule::type_expr => "a type such as `nat`, `[nat]` or `str`",
-        Rule::item | Rule::const_def | Rule::fn_def | Rule::game_def | Rule::claim => {
-            "a definition (`game`, `fn`, `const` or `claim`)"
-        }
+        Rule::item
+        | Rule::use_decl
+        | Rule::const_def
+        | Rule::fn_def
+        | Rule::game_def
+        | Rule::claim => "a definition (`game`, `fn`, `const` or `claim`)",
         Rule::move_rule | Rule::lose_rule | Rule::parts_rule => {
             "a rule (`move`, `lose if` or `parts =`)"
         }

@@ -168,6 +168,7 @@ impl Builder {
 
     fn item(&self, pair: Pair<Rule>) -> Result<Item> {
         match pair.as_rule() {
+            Rule::use_decl => self.use_decl(pair).map(Item::Use),
             Rule::const_def => self.const_def(pair).map(Item::Const),
             Rule::fn_def => self.fn_def(pair).map(Item::Fn),
             Rule::game_def => self.game_def(pair).map(Item::Game),
@@ -181,6 +182,19 @@ impl Builder {
             name: pair.as_str().to_string(),
             span: self.span(&pair),
         }
+    }
+
+    fn use_decl(&self, pair: Pair<Rule>) -> Result<UseDecl> {
+        let span = self.span(&pair);
+        let mut inner = pair.clone().into_inner();
+        let string = self.next(&pair, &mut inner)?;
+        let path_span = self.span(&string);
+        let body = self.next(&string, &mut string.clone().into_inner())?;
+        Ok(UseDecl {
+            path: self.unescape(body)?.to_string(),
+            path_span,
+            span,
+        })
     }
 
     fn const_def(&self, pair: Pair<Rule>) -> Result<ConstDef> {

@@ -12,6 +12,8 @@ syn match gameType "\<game\>"
 syn match gameDefine "\<game\>\ze\s\+\h" nextgroup=gameName skipwhite
 syn match gameName "\<\h\w*" contained
 syn keyword gameRule move lose parts claim octal loopy let
+" `use "other.game";` imports another file.
+syn keyword gameInclude use
 " Control words and word operators.
 syn keyword gameConditional if then else
 syn keyword gameRepeat for
@@ -33,6 +35,7 @@ syn keyword gameTodo TODO FIXME XXX contained
 
 hi def link gameDefine Keyword
 hi def link gameName Function
+hi def link gameInclude Include
 hi def link gameRule Statement
 hi def link gameConditional Conditional
 hi def link gameRepeat Repeat

@@ -149,7 +149,7 @@ impl Repl {
                     .and_then(|p| play::play(&mut self.session, p, side == "first", input, out))
             }
             "let" => self.bind(&entry, rest, out),
-            "game" | "fn" | "const" | "claim" => self.define(text, out),
+            "game" | "fn" | "const" | "claim" | "use" => self.define(text, out),
             "loopy" if rest.starts_with("game") => self.define(text, out),
             _ if word.starts_with(':') => Err(vec![Error::new(
                 ErrorKind::UnknownName {

@@ -7,16 +7,11 @@ use crate::error::{Error, ErrorKind, Errors};
 use crate::source::Span;
 
 impl Repl {
-    /// Loads a file, remembering its text for `:reload`.
+    /// Loads a file and the files it imports, remembering it for
+    /// `:reload`.
     pub fn load(&mut self, path: &str) -> Result<(), Errors> {
-        let text = match crate::source::read_file(path) {
-            Ok(text) => text,
-            Err(e) => {
-                return Err(vec![self.session.file_error("read", path, e)]);
-            }
-        };
-        self.session.load_text(path, &text)?;
-        self.files.push((path.to_string(), text));
+        self.session.load_file(path)?;
+        self.files.push(path.to_string());
         Ok(())
     }
 
@@ -29,10 +24,15 @@ impl Repl {
         if path.is_empty() {
             return Err(entry.missing("a file name"));
         }
-        if self.files.iter().any(|(p, _)| p == path) {
+        if self.files.iter().any(|p| p == path) || self.session.is_loaded(path) {
+            let how = if self.files.iter().any(|p| p == path) {
+                ""
+            } else {
+                ", imported by a file loaded before"
+            };
             return Err(entry.error(
                 path,
-                format!("`{path}` is already loaded; `:reload` reads it again if it changed"),
+                format!("`{path}` is already loaded{how}; `:reload` reads it again if it changed"),
             ));
         }
         let before = self.session.interp.program.games.len();
@@ -49,21 +49,23 @@ impl Repl {
         Ok(())
     }
 
-    /// Reads every loaded file again; if any changed, the session starts
-    /// afresh from the new texts and the definitions typed since.
+    /// Reads every loaded file again, imports included; if any changed,
+    /// the session starts afresh from the files loaded and the definitions
+    /// typed since.
     pub(super) fn reload(&mut self, out: &mut Output) -> Result<(), Errors> {
-        let mut texts = Vec::new();
         let mut changed = Vec::new();
-        for (path, old) in &self.files {
-            match crate::source::read_file(path) {
-                Ok(text) => {
-                    if &text != old {
-                        changed.push(path.clone());
-                    }
-                    texts.push((path.clone(), text));
-                }
+        let loaded: Vec<(String, String)> = self
+            .session
+            .loaded_files()
+            .iter()
+            .map(|f| (f.name.clone(), f.text.clone()))
+            .collect();
+        for (path, old) in loaded {
+            match crate::source::read_file(&path) {
+                Ok(text) if text != old => changed.push(path),
+                Ok(_) => {}
                 Err(e) => {
-                    return Err(vec![self.session.file_error("read", path, e)]);
+                    return Err(vec![self.session.file_error("read", &path, e)]);
                 }
             }
         }
@@ -76,9 +78,9 @@ impl Repl {
             ascii: self.session.ascii,
         });
         let mut errors = Vec::new();
-        for (path, text) in &texts {
-            match fresh.session.load_text(path, text) {
-                Ok(_) => fresh.files.push((path.clone(), text.clone())),
+        for path in &self.files {
+            match fresh.session.load_file(path) {
+                Ok(()) => fresh.files.push(path.clone()),
                 Err(e) => errors.extend(e),
             }
         }

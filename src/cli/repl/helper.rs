@@ -126,7 +126,7 @@ impl Completer for ReplHelper {
                     .filter(|c| c.starts_with(prefix))
                     .map(str::to_string),
             );
-            for keyword in ["game", "fn", "const", "claim"] {
+            for keyword in ["game", "fn", "const", "claim", "use"] {
                 if keyword.starts_with(prefix) {
                     words.push(keyword.to_string());
                 }

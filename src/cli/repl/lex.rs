@@ -34,8 +34,8 @@ impl Token<'_> {
 /// The reserved words of the language, and the words that start a
 /// definition or a rule.
 pub const KEYWORDS: &[&str] = &[
-    "game", "loopy", "fn", "const", "claim", "move", "lose", "parts", "octal", "for", "in", "if",
-    "then", "else", "and", "or", "not", "true", "false",
+    "game", "loopy", "fn", "const", "claim", "use", "move", "lose", "parts", "octal", "for", "in",
+    "if", "then", "else", "and", "or", "not", "true", "false",
 ];
 
 /// Operator spellings, longest first.
@@ -227,7 +227,7 @@ impl Completeness {
         // A definition ends with `;` or with the `}` of a rules body.
         if matches!(
             self.first.as_deref(),
-            Some("game" | "fn" | "const" | "claim" | "loopy")
+            Some("game" | "fn" | "const" | "claim" | "loopy" | "use")
         ) {
             return last == ";" || last == "}";
         }

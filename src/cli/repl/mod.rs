@@ -43,8 +43,9 @@ pub const MORE: &str = "   ...> ";
 pub struct Repl {
     pub session: Session,
     max_states: usize,
-    /// Each file loaded, with the text it had, for `:reload`.
-    files: Vec<(String, String)>,
+    /// Each file loaded by name (the files they import are the session's
+    /// to know), for `:reload`.
+    files: Vec<String>,
     /// Definitions typed at the prompt, replayed by `:reload`.
     typed: Vec<String>,
     /// What completion offers; refreshed after every entry.
@@ -263,7 +264,7 @@ pub fn run_script(opts: &Options, files: &[(&str, &str)], script: &str, out: &mu
     let mut ok = true;
     for (name, text) in files {
         match repl.session.load_text(name, text) {
-            Ok(_) => repl.files.push((name.to_string(), text.to_string())),
+            Ok(_) => repl.files.push(name.to_string()),
             Err(errors) => {
                 report(&repl.session, out, errors);
                 ok = false;
