@@ -16,9 +16,11 @@ use std::sync::Arc;
 mod family;
 pub mod fast_paths;
 mod grid;
+mod redefine;
 mod table;
 pub use family::Family;
 pub use grid::Grid;
+pub use redefine::{span_of, Defined, Definition};
 pub use table::{bytes, table_bytes, Table, TableRequest};
 
 #[derive(Default)]
@@ -36,6 +38,9 @@ pub struct Session {
     pub bindings: indexmap::IndexMap<String, (Value, Type)>,
     /// Warnings found while reading files and positions, not yet shown.
     warnings: Errors,
+    /// Every definition loaded so far, in order, as written: replacing
+    /// one checks them all again.
+    definitions: Vec<Definition>,
 }
 
 /// The result of running one claim.
@@ -77,11 +82,22 @@ impl Session {
     pub fn load_text(&mut self, name: &str, text: &str) -> Result<usize, Errors> {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
+        self.add_items(file.items, false)
+    }
+
+    /// Checks `items` after the definitions already loaded and adds them;
+    /// returns the number of claims among them.
+    fn add_items(
+        &mut self,
+        items: Vec<crate::syntax::ast::Item>,
+        typed: bool,
+    ) -> Result<usize, Errors> {
         let before = self.interp.program.claims.len();
-        let program =
-            check::check_items_warning(&file.items, &self.interp.program, &mut self.warnings)?;
+        let program = check::check_items_warning(&items, &self.interp.program, &mut self.warnings)?;
         let added = program.claims.len() - before;
         self.interp.program = Arc::new(program);
+        self.definitions
+            .extend(items.into_iter().map(|item| Definition { item, typed }));
         self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
         Ok(added)
