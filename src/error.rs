@@ -428,6 +428,9 @@ impl ErrorKind {
             ErrorKind::BadEscape { .. } => Some("strings know \\\" \\\\ \\n and \\t".into()),
             ErrorKind::UnknownName { suggestion, what, .. } => Some(match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
+                // The REPL's own words are listed rather than defined.
+                None if *what == "command" => "`:help` lists the commands".into(),
+                None if *what == "help topic" => "`:help` lists the commands and topics".into(),
                 None => format!("define the {what} before using it, or check the spelling"),
             }),
             ErrorKind::Duplicate { .. } => Some("rename one of them".into()),

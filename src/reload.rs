@@ -4,9 +4,9 @@
 //! value, cannot have changed.
 
 use crate::eval::ir::{Callable, GameKind, Ir, IrKind, Program};
-use crate::eval::Value;
+use crate::eval::{Interp, Value};
 use crate::session::Session;
-use crate::source::Sources;
+use crate::source::{Sources, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A definition a game's rules may depend on.
@@ -20,10 +20,21 @@ enum Item {
 /// Copies into `new` the values and heights `old` knows for positions of
 /// games that did not change; returns how many positions kept theirs.
 pub fn carry_over(old: &Session, new: &mut Session) -> usize {
-    let old_program = &old.interp.program;
-    let new_program = new.interp.program.clone();
-    let old_prints = fingerprints(old_program, &old.sources);
-    let new_prints = fingerprints(&new_program, &new.sources);
+    carry_values(&old.interp, &old.sources, &mut new.interp, &new.sources)
+}
+
+/// `carry_over` between two interpreters, each reading its definitions
+/// from its own sources (a redefinition keeps one set of sources).
+pub fn carry_values(
+    old: &Interp,
+    old_sources: &Sources,
+    new: &mut Interp,
+    new_sources: &Sources,
+) -> usize {
+    let old_program = &old.program;
+    let new_program = new.program.clone();
+    let old_prints = fingerprints(old_program, old_sources);
+    let new_prints = fingerprints(&new_program, new_sources);
     // Old game id -> new game id, for games that read the same.
     let unchanged: BTreeMap<u32, u32> = old_program
         .games
@@ -38,8 +49,8 @@ pub fn carry_over(old: &Session, new: &mut Session) -> usize {
         })
         .collect();
     let mut kept = 0;
-    for pos in 0..old.interp.positions.len() as u32 {
-        let (game, args) = old.interp.positions.get(pos);
+    for pos in 0..old.positions.len() as u32 {
+        let (game, args) = old.positions.get(pos);
         let Some(&new_game) = unchanged.get(&game) else {
             continue;
         };
@@ -47,15 +58,15 @@ pub fn carry_over(old: &Session, new: &mut Session) -> usize {
         if args.iter().any(holds_position) {
             continue;
         }
-        let (value, height) = old.interp.solver.known(pos);
+        let (value, height) = old.solver.known(pos);
         // A value carried over would lose the note that play from it can
         // reach a `lose if` position, and a sum with it would then be
         // taken: such positions are searched again instead.
-        if (value.is_none() && height.is_none()) || old.interp.solver.reaches_lose_rule(pos) {
+        if (value.is_none() && height.is_none()) || old.solver.reaches_lose_rule(pos) {
             continue;
         }
-        let id = new.interp.positions.intern(new_game, args.clone());
-        new.interp.solver.remember(id, value, height);
+        let id = new.positions.intern(new_game, args.clone());
+        new.solver.remember(id, value, height);
         kept += 1;
     }
     kept
@@ -66,6 +77,49 @@ fn holds_position(v: &Value) -> bool {
         Value::Pos(_) => true,
         Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs.iter().any(holds_position),
         _ => false,
+    }
+}
+
+/// The games, helpers and constants that use one of `names`, directly or
+/// through others, in the order they were defined; `names` themselves
+/// are left out.
+pub fn users(program: &Program, names: &[String]) -> Vec<String> {
+    let items = (0..program.games.len() as u32)
+        .map(Item::Game)
+        .chain((0..program.functions.len() as u32).map(Item::Function))
+        .chain((0..program.consts.len() as u32).map(Item::Const));
+    let mut found: Vec<(Span, String)> = items
+        .filter_map(|item| {
+            let (name, span) = name_of(program, item);
+            if names.iter().any(|n| n == name) {
+                return None;
+            }
+            let mut closure = BTreeSet::new();
+            collect(program, item, &mut closure);
+            closure
+                .iter()
+                .any(|&used| names.iter().any(|n| n == name_of(program, used).0))
+                .then(|| (span, name.to_string()))
+        })
+        .collect();
+    found.sort_by_key(|(span, _)| (span.source, span.start));
+    found.into_iter().map(|(_, name)| name).collect()
+}
+
+fn name_of(program: &Program, item: Item) -> (&str, Span) {
+    match item {
+        Item::Game(g) => {
+            let g = &program.games[g as usize];
+            (&g.name, g.definition)
+        }
+        Item::Function(f) => {
+            let f = &program.functions[f as usize];
+            (&f.name, f.definition)
+        }
+        Item::Const(c) => {
+            let c = &program.consts[c as usize];
+            (&c.name, c.definition)
+        }
     }
 }
 
@@ -166,7 +220,7 @@ fn references(ir: &Ir, out: &mut Vec<Item>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::error::ErrorKind;
 
@@ -183,12 +237,13 @@ mod tests {
         s
     }
 
-    fn value(s: &mut Session, position: &str) -> u32 {
+    pub(crate) fn value(s: &mut Session, position: &str) -> u32 {
         let p = s.position(position).expect("a position");
         s.value(&p).expect("a value")
     }
 
-    fn known(s: &mut Session, position: &str) -> bool {
+    /// Whether the memo holds the value of `position`.
+    pub(crate) fn known(s: &mut Session, position: &str) -> bool {
         let p = s.position(position).expect("a position");
         s.interp.solver.known(p[0]).0.is_some()
     }

@@ -498,9 +498,11 @@ fn the_documented_limits_are_the_real_ones() {
         .output()
         .expect("run grundy help graph");
     let help = String::from_utf8_lossy(&help.stdout);
+    // Long help puts the default a few lines below the option's name.
     let nodes = help
         .lines()
-        .find(|l| l.contains("--max-nodes"))
+        .skip_while(|l| !l.contains("--max-nodes"))
+        .find(|l| l.contains("[default: "))
         .and_then(|l| l.split("[default: ").nth(1))
         .and_then(|rest| rest.split(']').next())
         .expect("`grundy help graph` shows the default of --max-nodes");

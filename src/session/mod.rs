@@ -18,10 +18,12 @@ mod family;
 pub mod fast_paths;
 mod grid;
 mod imports;
+mod redefine;
 mod table;
 pub use family::Family;
 pub use grid::Grid;
 pub use imports::LoadedFile;
+pub use redefine::{span_of, Defined, Definition};
 pub use table::{bytes, table_bytes, Table, TableRequest};
 
 #[derive(Default)]
@@ -45,6 +47,9 @@ pub struct Session {
     loaded: Vec<LoadedFile>,
     /// The files whose imports are being loaded, outermost first.
     importing: Vec<imports::Importing>,
+    /// Every definition loaded so far, in order, as written: replacing
+    /// one checks them all again.
+    definitions: Vec<Definition>,
 }
 
 /// The result of running one claim.
@@ -91,14 +96,26 @@ impl Session {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
         self.load_imports(name, &file)?;
+        let added = self.add_items(file.items, false)?;
+        self.remember_file(name, text);
+        Ok(added)
+    }
+
+    /// Checks `items` after the definitions already loaded and adds them;
+    /// returns the number of claims among them.
+    fn add_items(
+        &mut self,
+        items: Vec<crate::syntax::ast::Item>,
+        typed: bool,
+    ) -> Result<usize, Errors> {
         let before = self.interp.program.claims.len();
-        let program =
-            check::check_items_warning(&file.items, &self.interp.program, &mut self.warnings)?;
+        let program = check::check_items_warning(&items, &self.interp.program, &mut self.warnings)?;
         let added = program.claims.len() - before;
         self.interp.program = Arc::new(program);
+        self.definitions
+            .extend(items.into_iter().map(|item| Definition { item, typed }));
         self.tables.clear();
         self.interp.eval_consts().map_err(|e| vec![e])?;
-        self.remember_file(name, text);
         Ok(added)
     }
 

@@ -72,6 +72,12 @@ impl Repl {
     }
 }
 
+/// An empty entry, or a comment alone: nothing to run.
+fn is_blank(text: &str) -> bool {
+    let trimmed = text.trim();
+    trimmed.is_empty() || trimmed.starts_with("//") && !trimmed.contains('\n')
+}
+
 /// The first word and the rest, both slices of `text`.
 fn split_word(text: &str) -> (&str, &str) {
     let text = text.trim();
@@ -90,11 +96,28 @@ fn split_output(rest: &str) -> (&str, Option<&str>) {
 }
 
 impl Repl {
-    /// Runs one entry; its answers and diagnostics are printed.
+    /// Runs one entry; its answers and diagnostics are printed, and the
+    /// time it took when timing is on.
     pub fn handle(&mut self, text: &str, input: &mut dyn Input, out: &mut Output) -> Status {
+        let (word, rest) = split_word(text);
+        if word == ":time" {
+            return self.time(rest, input, out);
+        }
+        if !self.timing || is_blank(text) {
+            return self.run(text, input, out);
+        }
+        let start = std::time::Instant::now();
+        let status = self.run(text, input, out);
+        if status != Status::Quit {
+            out.note(super::time::took(start.elapsed()));
+        }
+        status
+    }
+
+    /// Runs one entry.
+    pub(super) fn run(&mut self, text: &str, input: &mut dyn Input, out: &mut Output) -> Status {
         crate::interrupt::clear();
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with("//") && !trimmed.contains('\n') {
+        if is_blank(text) {
             return Status::Done;
         }
         let source = self.session.sources.add("<input>", text);
@@ -109,6 +132,8 @@ impl Repl {
             "help" if !self.names_a_value(word) => self.help(&entry, rest, out),
             ":load" | ":l" => self.load_command(&entry, rest, out),
             ":reload" | ":r" => self.reload(out),
+            ":reset" => self.reset(&entry, rest, out),
+            ":save" => self.save(&entry, rest, out),
             ":games" => {
                 self.games(out);
                 Ok(())
@@ -219,48 +244,66 @@ impl Repl {
         Ok(())
     }
 
-    /// A definition typed at the prompt; its claims are checked at once.
+    /// A definition typed at the prompt; its claims are checked at once,
+    /// and a name already defined gets the new definition.
     fn define(&mut self, text: &str, out: &mut Output) -> Result<(), Errors> {
         let before = self.session.interp.program.clone();
         // Each typed definition is its own source, so a diagnostic that
         // points back at one ("first defined here") says which.
         let name = format!("<definition {}>", self.typed.len() + 1);
-        let added = self.session.load_text(&name, text)?;
+        let done = self.session.define(&name, text)?;
         self.typed.push(text.to_string());
         let program = self.session.interp.program.clone();
         let mut defined: Vec<String> = Vec::new();
+        let mut replaced: Vec<String> = Vec::new();
         for (name, c) in &program.callables {
-            if before.callables.contains_key(name) {
-                continue;
-            }
-            defined.push(match c {
+            let shown = match c {
                 Callable::Game(g) => format!("game {}", signature_of_game(&program, *g)),
                 Callable::Function(f) => {
                     let f = &program.functions[*f as usize];
                     format!("fn {}({})", f.name, params(&f.params))
                 }
-            });
+            };
+            if done.replaced.contains(name) {
+                replaced.push(shown);
+            } else if !before.callables.contains_key(name) {
+                defined.push(shown);
+            }
         }
-        for c in &program.consts[before.consts.len()..] {
-            defined.push(format!("const {}", c.name));
+        for c in &program.consts {
+            if done.replaced.contains(&c.name) {
+                replaced.push(format!("const {}", c.name));
+            } else if !before.consts.iter().any(|old| old.name == c.name) {
+                defined.push(format!("const {}", c.name));
+            }
         }
         if !defined.is_empty() {
             out.line(format!("defined {}", defined.join(", ")));
         }
-        if added > 0 {
+        if !replaced.is_empty() {
+            out.line(replacement_note(&replaced, &done));
+        }
+        for (name, errors) in &done.unbound {
+            out.note(format!("`{name}` no longer has a value, and is dropped:"));
+            out.errors(errors, &self.session.sources);
+        }
+        if done.claims > 0 {
             let failures: Vec<Error> = self
                 .session
-                .run_claims(self.session.claim_count() - added)
+                .run_claims(self.session.claim_count() - done.claims)
                 .into_iter()
                 .filter_map(|r| r.failure)
                 .collect();
             if !failures.is_empty() {
+                // A claim that does not hold is reported, not kept: the
+                // session's definitions stay true, and `:save` writes them.
+                self.session.drop_last_claims(done.claims);
                 return Err(failures);
             }
-            out.line(if added == 1 {
+            out.line(if done.claims == 1 {
                 "the claim holds".to_string()
             } else {
-                format!("all {added} claims hold")
+                format!("all {} claims hold", done.claims)
             });
         }
         Ok(())
@@ -482,7 +525,24 @@ impl Repl {
     }
 }
 
-fn write_file(entry: &Entry, path: &str, bytes: &[u8]) -> Result<(), Errors> {
+/// One line on what a redefinition changed: what was replaced, what uses
+/// it, and that values that may have changed are gone.
+fn replacement_note(replaced: &[String], done: &crate::session::Defined) -> String {
+    let mut note = format!("replaced {}", replaced.join(", "));
+    if !done.rechecked.is_empty() {
+        let users: Vec<String> = done.rechecked.iter().map(|n| format!("`{n}`")).collect();
+        note.push_str(&format!(
+            "; {} {} it and still {}",
+            users.join(", "),
+            if users.len() == 1 { "uses" } else { "use" },
+            if users.len() == 1 { "checks" } else { "check" }
+        ));
+    }
+    note.push_str("; values computed under the old definition are forgotten");
+    note
+}
+
+pub(super) fn write_file(entry: &Entry, path: &str, bytes: &[u8]) -> Result<(), Errors> {
     std::fs::write(path, bytes)
         .map_err(|e| entry.error(path, format!("cannot write `{path}`: {e}")))
 }

@@ -1,8 +1,9 @@
-//! `:load` and `:reload`: the files a session reads, and reading them again.
+//! `:load`, `:reload` and `:reset`: the files a session reads, reading
+//! them again, and going back to them alone.
 
 use super::super::Output;
 use super::commands::Entry;
-use super::Repl;
+use super::{plural, Repl};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::source::Span;
 
@@ -96,7 +97,7 @@ impl Repl {
         for (i, text) in self.typed.iter().enumerate() {
             match fresh
                 .session
-                .load_text(&format!("<definition {}>", i + 1), text)
+                .define(&format!("<definition {}>", i + 1), text)
             {
                 Ok(_) => fresh.typed.push(text.clone()),
                 Err(e) => {
@@ -109,23 +110,67 @@ impl Repl {
         let kept = crate::reload::carry_over(&self.session, &mut fresh.session);
         // Each binding's value is worked out again under the new
         // definitions, from the text it is shown as.
-        for (name, (value, _)) in &self.session.bindings {
-            let shown = self.session.interp.show(value);
-            match fresh.session.eval_typed(&shown) {
-                Ok(binding) => {
-                    fresh.session.bindings.insert(name.clone(), binding);
-                }
-                Err(e) => {
-                    out.note(format!("`{name}` no longer has a value, and is dropped:"));
-                    out.errors(&e, &fresh.session.sources);
-                }
-            }
+        let shown = self
+            .session
+            .bindings
+            .iter()
+            .map(|(name, (value, _))| (name.clone(), self.session.interp.show(value)))
+            .collect();
+        for (name, e) in fresh.session.rebind(shown) {
+            out.note(format!("`{name}` no longer has a value, and is dropped:"));
+            out.errors(&e, &fresh.session.sources);
         }
         *self = fresh;
         out.line(format!(
             "reloaded {}; {kept} values of games whose rules did not change are kept",
             changed.join(", ")
         ));
+        Ok(())
+    }
+
+    /// Forgets what was typed in this session (definitions, `let` names)
+    /// and every value computed, keeping the loaded files: the session is
+    /// as `grundy repl FILES` started it, with the files' texts as they
+    /// were read.
+    pub(super) fn reset(
+        &mut self,
+        entry: &Entry,
+        rest: &str,
+        out: &mut Output,
+    ) -> Result<(), Errors> {
+        if !rest.is_empty() {
+            return Err(entry.error(
+                rest,
+                "`:reset` takes nothing: it forgets every definition typed and every value",
+            ));
+        }
+        let mut fresh = Repl::new(&super::super::Options {
+            max_states: self.max_states,
+            ascii: self.session.ascii,
+        });
+        for path in &self.files {
+            let read = self.session.loaded_files().iter().find(|f| &f.name == path);
+            match read {
+                Some(file) => fresh.session.load_text(path, &file.text.clone())?,
+                None => fresh.session.load_file(path).map(|()| 0)?,
+            };
+        }
+        fresh.files = self.files.clone();
+        fresh.names = self.names.clone();
+        fresh.timing = self.timing;
+        let definitions = self.session.typed_definitions().count();
+        let bindings = self.session.bindings.len();
+        *self = fresh;
+        let mut note = format!(
+            "forgot {} and {} typed in this session, and every value computed",
+            plural(definitions, "definition"),
+            plural(bindings, "`let` name"),
+        );
+        if !self.files.is_empty() {
+            let files: Vec<&str> = self.files.iter().map(String::as_str).collect();
+            note.push_str(&format!("; still loaded: {}", files.join(", ")));
+        }
+        out.line(note);
         Ok(())
     }
 }

@@ -76,6 +76,21 @@ pub const COMMANDS: &[Command] = &[
             "read the loaded files again if they changed, keeping bindings and typed definitions",
     },
     Command {
+        name: ":reset",
+        usage: ":reset",
+        about: "forget the definitions and `let` names typed in this session and every value; loaded files stay",
+    },
+    Command {
+        name: ":save",
+        usage: ":save FILE [--force]",
+        about: "write the definitions typed in this session (and the claims that held) to a .game file; `--force` replaces an existing file",
+    },
+    Command {
+        name: ":time",
+        usage: ":time [ENTRY]",
+        about: "turn timing of every answer on or off, or time one entry, such as `:time table Kayles 1000`",
+    },
+    Command {
         name: ":games",
         usage: ":games",
         about: "each game with its parameters, and the helper functions",
@@ -119,10 +134,16 @@ const TOPICS: &[(&str, &str)] = &[
     (
         "definitions",
         "Anything starting with `game`, `fn`, `const` or `claim` is a definition, as in a
-.game file; claims are checked at once. A definition may run over several lines:
-the entry goes on while a bracket is open, a line ends in the middle of an
-expression, or the definition has not reached its `;` or closing `}`. An empty
-line ends it in any case. See docs/language.md for the language.",
+.game file; claims are checked at once, and one that fails is not kept. A
+definition may run over several lines, each further line after `...>`: the entry
+goes on while a bracket is open, a line ends in the middle of an expression, or
+the definition has not reached its `;` or closing `}`. An empty line ends it in
+any case.
+A definition whose name is taken (typed earlier or loaded from a file) replaces
+the old one: everything that uses it is checked again, and the values computed
+with the old one are forgotten. If something that uses it no longer checks, the
+new definition is refused and the old one kept. `:save FILE` writes what you
+typed; `:reset` forgets it. See docs/language.md for the language.",
     ),
     (
         "keys",
@@ -211,6 +232,8 @@ fn example(command: &str) -> Option<&'static str> {
         "play" => "play Nim([1, 2, 3]) second",
         "let" => "let p = Nim([3, 5, 7])",
         ":load" => ":load examples/nim.game",
+        ":save" => ":save mine.game",
+        ":time" => ":time table Kayles 1000",
         ":show" => ":show Heap",
         ":graph" => ":graph Candy(3, 4) -o candy.dot",
         ":plot" => ":plot T 100 -o t.svg",

@@ -1,14 +1,14 @@
 //! What the line editor needs: completion of commands, names and file
 //! paths; highlighting of keywords, numbers, strings and matching
-//! brackets; hints from history; and a validator that lets an entry run
-//! over several lines.
+//! brackets; and hints from history. (The further lines of an unfinished
+//! entry are read by the REPL, after its continuation prompt.)
 
 use super::help::{command_words, COMMANDS};
 use super::lex::{self, Kind};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::{Hinter, HistoryHinter};
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -31,10 +31,6 @@ pub struct ReplHelper {
     hinter: HistoryHinter,
     /// The position of a bracket under or just before the cursor.
     bracket: Cell<Option<usize>>,
-    /// The entry last validated, and what was found in it: at each Enter
-    /// the editor asks again with one more line, and only that line is
-    /// new.
-    validated: RefCell<(String, lex::Completeness)>,
 }
 
 impl ReplHelper {
@@ -45,27 +41,7 @@ impl ReplHelper {
             files: FilenameCompleter::new(),
             hinter: HistoryHinter::new(),
             bracket: Cell::new(None),
-            validated: RefCell::new((String::new(), lex::Completeness::default())),
         }
-    }
-
-    /// Whether `input` is a complete entry, reading only the lines added
-    /// since the last time it was asked, when it was asked of the same
-    /// entry.
-    fn is_complete(&self, input: &str) -> bool {
-        let mut validated = self.validated.borrow_mut();
-        let (seen, state) = &mut *validated;
-        let added = input
-            .strip_prefix(seen.as_str())
-            .and_then(|rest| rest.strip_prefix('\n'))
-            .filter(|_| !seen.is_empty());
-        match added {
-            Some(rest) => rest.split('\n').for_each(|line| state.push_line(line)),
-            None => *state = lex::Completeness::of(input),
-        }
-        seen.clear();
-        seen.push_str(input);
-        state.is_complete()
     }
 
     /// Every word that may complete `prefix` where an expression goes.
@@ -168,15 +144,10 @@ impl Hinter for ReplHelper {
     }
 }
 
-impl Validator for ReplHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if self.is_complete(ctx.input()) {
-            ValidationResult::Valid(None)
-        } else {
-            ValidationResult::Incomplete
-        })
-    }
-}
+/// Every line is accepted as typed: the REPL itself reads the further
+/// lines of an unfinished entry, after its continuation prompt (the line
+/// editor has no prompt of its own for them).
+impl Validator for ReplHelper {}
 
 /// Entries up to this long are highlighted, and get a hint, anew at every
 /// key typed; longer ones only when the cursor moves or the editor draws
@@ -344,11 +315,6 @@ mod tests {
                 assert_eq!(without_colour(&shown), line);
             }
         }
-        // Validated line by line, as Enter is pressed, and then whole.
-        for (i, _) in line.match_indices('\n') {
-            assert_eq!(helper.is_complete(&line[..i]), lex::is_complete(&line[..i]));
-        }
-        assert_eq!(helper.is_complete(line), lex::is_complete(line));
     }
 
     fn without_colour(text: &str) -> String {
@@ -416,29 +382,6 @@ mod tests {
         let shown = helper.highlight(&line, open);
         assert_eq!(shown.matches(BRACKET).count(), 2);
         assert!(shown.ends_with(&format!("{BRACKET}){RESET}")));
-    }
-
-    /// An entry of 2,000 lines typed into the editor is validated at each
-    /// Enter; each line is lexed once, not the whole entry each time.
-    #[test]
-    fn validating_a_long_entry_line_by_line_lexes_each_line_once() {
-        let helper = helper();
-        let line = format!("{}\n", "1, ".repeat(33));
-        let entry = format!("[{}1]", line.repeat(2_000));
-        let before = lex::LEXED.with(|n| n.get());
-        let mut end = 0;
-        while let Some(i) = entry[end..].find('\n') {
-            end += i;
-            assert!(!helper.is_complete(&entry[..end]));
-            end += 1;
-        }
-        assert!(helper.is_complete(&entry));
-        let lexed = lex::LEXED.with(|n| n.get()) - before;
-        assert!(lexed <= entry.len(), "{lexed} bytes lexed");
-        // A different entry is read afresh.
-        assert!(!helper.is_complete("value Nim(["));
-        assert!(helper.is_complete("value 1"));
-        assert!(!helper.is_complete("value 1 +"));
     }
 
     proptest! {

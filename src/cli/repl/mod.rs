@@ -8,9 +8,10 @@
 //! succeeded.
 //!
 //! One file per concept: `commands` reads and runs an entry, `explain`
-//! shows the mex and xor steps, `play` plays against the user, `table`
-//! lays out nim-sequences, `lex` knows where names, strings and brackets
-//! are, and `helper` is everything the line editor needs.
+//! shows the mex and xor steps, `play` plays against the user, `files`
+//! loads, reloads and resets, `save` writes the typed definitions, `time`
+//! times answers, `lex` knows where names, strings and brackets are, and
+//! `helper` is everything the line editor needs.
 
 mod commands;
 mod explain;
@@ -21,6 +22,8 @@ mod helper;
 mod history;
 mod lex;
 mod play;
+mod save;
+mod time;
 
 use super::query::report;
 use super::{Failed, Options, Output};
@@ -50,6 +53,8 @@ pub struct Repl {
     typed: Vec<String>,
     /// What completion offers; refreshed after every entry.
     names: Rc<RefCell<Names>>,
+    /// Whether each answer is followed by the time it took (`:time`).
+    timing: bool,
 }
 
 /// What became of one entry.
@@ -207,26 +212,54 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-impl Input for Terminal {
-    fn read(&mut self, prompt: &str, _out: &mut Output) -> Line {
+impl Terminal {
+    /// One line from the editor, after `prompt`; what ends the entry
+    /// instead, if something does.
+    fn read_line(&mut self, prompt: &str) -> Result<String, Line> {
         let keeper = self.keeper.clone();
         let read = crate::interrupt::while_idle(
             move |status| keeper.end(status),
             || self.editor.readline(prompt),
         );
         match read {
-            Some(Ok(line)) => {
-                if !line.trim().is_empty() {
-                    let _ = self.editor.history_mut().add(&line);
-                    if let Ok(mut typed) = self.keeper.typed.lock() {
-                        typed.push(line.clone());
-                    }
-                }
-                Line::Entry(line)
-            }
-            Some(Err(ReadlineError::Interrupted)) => Line::Interrupted,
-            Some(Err(_)) | None => Line::End,
+            Some(Ok(line)) => Ok(line),
+            Some(Err(ReadlineError::Interrupted)) => Err(Line::Interrupted),
+            Some(Err(_)) | None => Err(Line::End),
         }
+    }
+}
+
+impl Input for Terminal {
+    /// An entry, line by line: while it is unfinished (a bracket open, a
+    /// definition short of its end) each further line is read after the
+    /// continuation prompt, so the screen shows that grundy waits for
+    /// more. An entry pasted whole arrives as one read.
+    fn read(&mut self, prompt: &str, _out: &mut Output) -> Line {
+        let mut entry = match self.read_line(prompt) {
+            Ok(line) => line,
+            Err(end) => return end,
+        };
+        let mut completeness = lex::Completeness::of(&entry);
+        while !completeness.is_complete() {
+            match self.read_line(MORE) {
+                Ok(next) => {
+                    next.split('\n').for_each(|l| completeness.push_line(l));
+                    entry.push('\n');
+                    entry.push_str(&next);
+                }
+                // Ctrl-C drops the unfinished entry.
+                Err(Line::Interrupted) => return Line::Interrupted,
+                // Ctrl-D runs it as it is, and says what it lacks.
+                Err(_) => break,
+            }
+        }
+        if !entry.trim().is_empty() {
+            let _ = self.editor.history_mut().add(&entry);
+            if let Ok(mut typed) = self.keeper.typed.lock() {
+                typed.push(entry.clone());
+            }
+        }
+        Line::Entry(entry)
     }
 }
 
@@ -238,6 +271,7 @@ impl Repl {
             files: Vec::new(),
             typed: Vec::new(),
             names: Rc::new(RefCell::new(Names::default())),
+            timing: false,
         };
         repl.refresh_names();
         repl

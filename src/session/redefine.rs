@@ -1,0 +1,307 @@
+//! Definitions typed at the REPL, which may replace earlier ones.
+//!
+//! A definition whose name is taken replaces the old one in its place,
+//! and every definition loaded so far is checked again with it. If one
+//! that uses the name no longer checks (the new game takes two numbers
+//! where it was called with one), the new definition is refused with both
+//! places shown and the session stays as it was: a session never holds a
+//! definition that does not check. Otherwise the values of positions whose
+//! game reads the same as before, through everything it uses, are kept;
+//! the rest are dropped, and `let` names are worked out again.
+
+use super::Session;
+use crate::check;
+use crate::error::Errors;
+use crate::eval::ir::Program;
+use crate::eval::Interp;
+use crate::source::{SourceId, Span};
+use crate::syntax::ast::{Ident, Item};
+use crate::syntax::parse_file;
+use std::sync::Arc;
+
+/// One definition as written, and whether it was typed at the prompt
+/// rather than read from a file.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    pub item: Item,
+    pub typed: bool,
+}
+
+/// What a typed definition did.
+#[derive(Debug, Default)]
+pub struct Defined {
+    /// How many claims it added (the last ones of the program).
+    pub claims: usize,
+    /// The names it gave a new definition.
+    pub replaced: Vec<String>,
+    /// The definitions that use a replaced name, checked again.
+    pub rechecked: Vec<String>,
+    /// `let` names that no longer have a value, with why; they are gone.
+    pub unbound: Vec<(String, Errors)>,
+}
+
+/// The name a definition gives, if it gives one (a claim does not).
+fn name_of(item: &Item) -> Option<&Ident> {
+    match item {
+        Item::Const(c) => Some(&c.name),
+        Item::Fn(f) => Some(&f.name),
+        Item::Game(g) => Some(&g.name),
+        _ => None,
+    }
+}
+
+/// Where a definition is, from its first keyword to its end.
+pub fn span_of(item: &Item) -> Span {
+    match item {
+        Item::Const(c) => c.span,
+        Item::Fn(f) => f.span,
+        Item::Game(g) => g.span,
+        Item::Claim(c) => c.span,
+        Item::Use(u) => u.span,
+    }
+}
+
+fn defines(program: &Program, name: &str) -> bool {
+    program.callables.contains_key(name) || program.consts.iter().any(|c| c.name == name)
+}
+
+impl Session {
+    /// A definition typed at the prompt, named `name` for diagnostics:
+    /// like `load_text`, except that a name already defined, by a file or
+    /// at the prompt, gets the new definition.
+    pub fn define(&mut self, name: &str, text: &str) -> Result<Defined, Errors> {
+        let source = self.sources.add(name, text);
+        let file = parse_file(source, text)?;
+        let program = self.interp.program.clone();
+        let replacing = file
+            .items
+            .iter()
+            .filter_map(name_of)
+            .any(|n| defines(&program, &n.name));
+        if !replacing {
+            let claims = self.add_items(file.items, true)?;
+            return Ok(Defined {
+                claims,
+                ..Defined::default()
+            });
+        }
+        self.replace(source, file.items)
+    }
+
+    /// The definitions typed at the prompt and still in force, in order.
+    pub fn typed_definitions(&self) -> impl Iterator<Item = &Item> {
+        self.definitions.iter().filter(|d| d.typed).map(|d| &d.item)
+    }
+
+    /// Forgets the last `count` claims, which failed: a session keeps only
+    /// claims that hold.
+    pub fn drop_last_claims(&mut self, count: usize) {
+        let mut program = (*self.interp.program).clone();
+        program
+            .claims
+            .truncate(program.claims.len().saturating_sub(count));
+        self.interp.program = Arc::new(program);
+        let mut left = count;
+        let mut i = self.definitions.len();
+        while left > 0 && i > 0 {
+            i -= 1;
+            if matches!(self.definitions[i].item, Item::Claim(_)) {
+                self.definitions.remove(i);
+                left -= 1;
+            }
+        }
+    }
+
+    fn replace(&mut self, source: SourceId, items: Vec<Item>) -> Result<Defined, Errors> {
+        let old_count = self.definitions.len();
+        let mut all = self.definitions.clone();
+        let mut replaced_at: Vec<usize> = Vec::new();
+        let mut replaced = Vec::new();
+        for item in items {
+            // Only an old definition is replaced: the same name twice in
+            // one entry is still a name defined twice.
+            let at = name_of(&item).and_then(|new| {
+                (0..old_count).find(|i| {
+                    !replaced_at.contains(i)
+                        && name_of(&all[*i].item).is_some_and(|old| old.name == new.name)
+                })
+            });
+            match at {
+                Some(i) => {
+                    replaced.extend(name_of(&item).map(|n| n.name.clone()));
+                    replaced_at.push(i);
+                    all[i] = Definition { item, typed: true };
+                }
+                None => all.push(Definition { item, typed: true }),
+            }
+        }
+        let items: Vec<Item> = all.iter().map(|d| d.item.clone()).collect();
+        let mut warnings = Vec::new();
+        let program = check::check_items_warning(&items, &Program::default(), &mut warnings)
+            .map_err(|errors| self.blame(errors, source, &all, &replaced))?;
+        // The other definitions' warnings were shown when they were loaded.
+        self.warnings
+            .extend(warnings.into_iter().filter(|w| w.span.source == source));
+        let claims = program.claims.len() - self.interp.program.claims.len();
+        let rechecked = crate::reload::users(&program, &replaced);
+
+        let shown: Vec<(String, String)> = self
+            .bindings
+            .iter()
+            .map(|(name, (value, _))| (name.clone(), self.interp.show(value)))
+            .collect();
+        let mut fresh = Interp::default();
+        fresh.max_positions = self.interp.max_positions;
+        fresh.lowering = self.interp.lowering;
+        fresh.compact = self.interp.compact;
+        fresh.program = Arc::new(program);
+        let old = std::mem::replace(&mut self.interp, fresh);
+        crate::reload::carry_values(&old, &self.sources, &mut self.interp, &self.sources);
+        self.definitions = all;
+        self.tables.clear();
+        self.interp.eval_consts().map_err(|e| vec![e])?;
+        let unbound = self.rebind(shown);
+        Ok(Defined {
+            claims,
+            replaced,
+            rechecked,
+            unbound,
+        })
+    }
+
+    /// Works out each `let` name again, under the definitions now in
+    /// force, from the text its value is shown as; returns the names that
+    /// no longer have a value, which are dropped.
+    pub fn rebind(&mut self, shown: Vec<(String, String)>) -> Vec<(String, Errors)> {
+        self.bindings.clear();
+        let mut unbound = Vec::new();
+        for (name, text) in shown {
+            match self.eval_typed(&text) {
+                Ok(binding) => {
+                    self.bindings.insert(name, binding);
+                }
+                Err(e) => unbound.push((name, e)),
+            }
+        }
+        unbound
+    }
+
+    /// The errors that refuse a new definition: one in a definition that
+    /// was already there is shown where it is, with the new definition
+    /// beside it.
+    fn blame(
+        &self,
+        errors: Errors,
+        source: SourceId,
+        all: &[Definition],
+        replaced: &[String],
+    ) -> Errors {
+        let new_names: Vec<&Ident> = all
+            .iter()
+            .filter_map(|d| name_of(&d.item))
+            .filter(|n| n.span.source == source)
+            .collect();
+        let names = replaced
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        errors
+            .into_iter()
+            .map(|e| {
+                if e.span.source == source {
+                    return e;
+                }
+                let user = all
+                    .iter()
+                    .map(|d| &d.item)
+                    .find(|item| {
+                        let span = span_of(item);
+                        span.source == e.span.source
+                            && span.start <= e.span.start
+                            && e.span.end <= span.end
+                    })
+                    .and_then(name_of)
+                    .map(|n| format!("`{}`", n.name))
+                    .unwrap_or_else(|| "a claim".to_string());
+                let mut e = e.with_context(format!(
+                    "checking {user} again with the new {names}: the new definition is refused and the old one kept"
+                ));
+                for n in &new_names {
+                    if replaced.contains(&n.name) {
+                        e = e.with_related(n.span, format!("the new `{}`", n.name));
+                    }
+                }
+                e
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::reload::tests::{known, value};
+
+    const GAMES: &str = "
+        fn step() = 1;
+        game A(n: nat) { move take(k in 1..=n) => A(n - k); }
+        game B(n: nat) { move take(k in 1..=step()) if k <= n => B(n - k); }
+    ";
+
+    fn session() -> Session {
+        let mut s = Session::new();
+        // The memo is what a redefinition carries: a search of packed keys
+        // keeps positions out of it.
+        s.interp.compact = crate::eval::Compact::Off;
+        s.load_text("games.game", GAMES).expect("the games load");
+        s
+    }
+
+    #[test]
+    fn a_new_helper_drops_the_values_of_the_games_that_use_it() {
+        let mut s = session();
+        assert_eq!((value(&mut s, "A(5)"), value(&mut s, "B(5)")), (5, 1));
+        let done = s
+            .define("<definition 1>", "fn step() = 2;")
+            .expect("it checks");
+        assert_eq!(done.replaced, ["step"]);
+        assert_eq!(done.rechecked, ["B"]);
+        assert!(known(&mut s, "A(5)"), "A does not use step: kept");
+        assert!(!known(&mut s, "B(5)"), "B does: forgotten");
+        // Subtraction of 1 or 2: 5 mod 3.
+        assert_eq!(value(&mut s, "B(5)"), 2);
+        assert_eq!(s.typed_definitions().count(), 1);
+    }
+
+    #[test]
+    fn a_definition_that_a_user_cannot_follow_is_refused_and_nothing_changes() {
+        let mut s = session();
+        value(&mut s, "B(4)");
+        let errors = s
+            .define("<definition 1>", "fn step(x) = x;")
+            .expect_err("B calls step() with no argument");
+        assert!(
+            matches!(errors[0].kind, ErrorKind::WrongArity { .. }),
+            "{:?}",
+            errors[0].kind
+        );
+        assert_eq!(errors[0].related.len(), 1, "the new definition is shown");
+        assert!(known(&mut s, "B(4)"), "the values stay");
+        assert_eq!(value(&mut s, "B(4)"), 0);
+        assert_eq!(s.typed_definitions().count(), 0);
+    }
+
+    #[test]
+    fn a_let_name_is_worked_out_again_under_the_new_rules() {
+        let mut s = session();
+        let (v, ty) = s.eval_typed("B(4) + A(1)").expect("a position");
+        s.bindings.insert("p".into(), (v, ty));
+        s.define("<definition 1>", "fn step() = 2;")
+            .expect("it checks");
+        let p = s.position("p").expect("p still names a position");
+        // 4 mod 3 = 1, xor 1.
+        assert_eq!(s.value(&p).expect("a value"), 0);
+    }
+}
