@@ -83,7 +83,8 @@ impl Interp {
                 let span = self.program.games.get(g as usize).map(|game| game.span);
                 let why = Unsupported::new(
                     "a position that does not pack into a key of at most 63 bits (its numbers \
-                     must be natural, and small enough together)",
+                     must be natural, its grids' rows of one length, and all small enough \
+                     together)",
                     span.unwrap_or_default(),
                 );
                 self.engines
@@ -107,7 +108,7 @@ impl Interp {
                 return Err(Unsupported::new(
                     format!(
                         "a parameter of type {}: the compiled search packs numbers, lists of \
-                         numbers and strings into a key",
+                         numbers, strings and grids into a key",
                         param.ty
                     ),
                     param.span,
