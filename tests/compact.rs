@@ -111,6 +111,12 @@ game Ragged(g: grid) {
 game Past(g: grid) {
   move down(r in indices(g)) if g[r][0] == "." and g[r + 1][0] == "." => Past(set_at(g, r, "#"));
 }
+// 29 rows of one cell, 2 bits a letter: 58 bits, so rows are numbered,
+// in one bit; a third distinct row stops the compiled search.
+game Tall(g: grid) {
+  move paint(r in indices(g)) if g[r] == "." => Tall(set_at(g, r, "r"));
+  move blue(r in indices(g)) if g[r] == "r" => Tall(set_at(g, r, "b"));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -162,6 +168,9 @@ const STARTS: &[&str] = &[
     "Ragged([\"....\", \"....\"])",
     "Past([\"..\", \"..\"])",
     "Two(\"....\")",
+    // A grid whose rows are numbered: 57 bits of letters.
+    "Chomp([\"...................\", \"...................\", \"...................\"])",
+    "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
     "Two(\"...\")",
 ];
 
@@ -264,6 +273,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Turtles(\"HHHHHH\")",
         "Paint([\"..\", \".b\"])",
         "Cut(\"aabab\")",
+        "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
         let parts = session.position(start).expect("a position");

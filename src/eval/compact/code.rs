@@ -172,16 +172,17 @@ pub enum Write {
 #[derive(Debug)]
 pub enum Element {
     Num(Num),
-    Row { cols: u32, text: Text },
+    Row(Rows, Text),
 }
 
-/// A grid's place in the key: one field a row (its letters side by side,
-/// or its number in the game's table of rows, see `layout`), `cols`
-/// letters a row.
+/// A grid's place in the key: one field a row, `cols` letters a row. The
+/// field holds the row's letters side by side, or when `numbered` its
+/// number in the game's table of rows (see `rows`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rows {
     pub fields: Fields,
     pub cols: u32,
+    pub numbered: bool,
 }
 
 #[derive(Debug)]

@@ -765,10 +765,7 @@ impl<'a> Compiler<'a> {
                     None => None,
                 };
                 let element = match group {
-                    Group::Grid(rows) => Element::Row {
-                        cols: rows.cols,
-                        text: self.text(&mut inner, element)?,
-                    },
+                    Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
                     _ => Element::Num(self.num(&mut inner, element)?),
                 };
                 Write::Comprehension {

@@ -9,8 +9,12 @@
 //! layout never loses a bit.
 
 use super::code::Rows;
+use super::rows::RowTable;
 use crate::eval::value::Value;
+use crate::solve::dense::PACKED_BITS;
 use crate::types::Type;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// One parameter's place in the key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +71,8 @@ pub struct Layout {
     pub alphabet: Vec<u8>,
     /// Bits a letter's code takes.
     pub cell: u32,
+    /// The rows of numbered grids (shared with the code that runs on keys).
+    pub rows: Rc<RefCell<RowTable>>,
 }
 
 /// Whether a parameter of this type can be a group of a layout.
@@ -93,6 +99,41 @@ impl Layout {
         args: &[Value],
         fixed: &[bool],
         letters: &[u8],
+    ) -> Option<Layout> {
+        let plain = Layout::build(game, types, args, fixed, letters, None)?;
+        let (mut rows, mut grid_bits, mut widest) = (0u32, 0u32, 0u32);
+        for group in &plain.groups {
+            if let Group::Grid(g) = group {
+                rows += g.fields.len;
+                grid_bits += g.fields.len * g.fields.width;
+                widest = widest.max(g.fields.width);
+            }
+        }
+        // Past `PACKED_BITS` the table of values costs twice as much a
+        // position: grids then number their rows, if that makes it fit.
+        if plain.bits > PACKED_BITS && rows > 0 {
+            let number_bits = PACKED_BITS.saturating_sub(plain.bits - grid_bits) / rows;
+            if number_bits > 0 && number_bits < widest {
+                let numbered = Layout::build(game, types, args, fixed, letters, Some(number_bits))?;
+                *numbered.rows.borrow_mut() = RowTable::new(widest, number_bits);
+                // The start's rows must have numbers.
+                numbered.encode(game, args)?;
+                return Some(numbered);
+            }
+        }
+        // The top bit stays clear: keys are also table indices and shifts.
+        (plain.bits < 64).then_some(plain)
+    }
+
+    /// A layout with grids' rows numbered in `number_bits` bits where their
+    /// letters take more; keys may take 64 bits or more.
+    fn build(
+        game: u32,
+        types: &[Type],
+        args: &[Value],
+        fixed: &[bool],
+        letters: &[u8],
+        number_bits: Option<u32>,
     ) -> Option<Layout> {
         let alphabet = alphabet(args, letters)?;
         let cell = width_of(alphabet.len().saturating_sub(1) as u64);
@@ -139,23 +180,25 @@ impl Layout {
                     }
                     let cols = u32::try_from(cols).ok()?;
                     let width = cols.checked_mul(cell).filter(|&w| w < 64)?;
+                    let numbered = number_bits.filter(|&n| n < width);
                     Group::Grid(Rows {
-                        fields: span(rows.len(), width)?,
+                        fields: span(rows.len(), numbered.unwrap_or(width))?,
                         cols,
+                        numbered: numbered.is_some(),
                     })
                 }
                 _ => return None,
             };
             groups.push(group);
         }
-        // The top bit stays clear: keys are also table indices and shifts.
-        (bits < 64).then_some(Layout {
+        Some(Layout {
             game,
             groups,
             fields,
             bits,
             alphabet,
             cell,
+            rows: Rc::default(),
         })
     }
 
@@ -205,7 +248,13 @@ impl Layout {
                         if text.len() != rows.cols as usize {
                             return None;
                         }
-                        put(&mut key, &rows.fields, i as u32, self.word(text)? as i64)?;
+                        let word = self.word(text)?;
+                        let field = if rows.numbered {
+                            self.rows.borrow_mut().number(word)?
+                        } else {
+                            word
+                        };
+                        put(&mut key, &rows.fields, i as u32, field as i64)?;
                     }
                 }
                 _ => return None,
@@ -220,6 +269,15 @@ impl Layout {
         for group in &self.groups {
             let s = match group {
                 Group::Fixed(_) => continue,
+                Group::Grid(rows) if rows.numbered => {
+                    let table = self.rows.borrow();
+                    let s = &rows.fields;
+                    for i in 0..s.len {
+                        let n = (key >> s.shift_of(i)) & s.mask();
+                        regs[(s.first + i) as usize] = table.word(n) as i64;
+                    }
+                    continue;
+                }
                 Group::Scalar(s) | Group::List(s) | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };

@@ -9,6 +9,7 @@ mod code;
 mod compile;
 mod fused;
 mod layout;
+mod rows;
 mod run;
 
 use super::engine::{Compiled, Path, Unsupported};
@@ -123,7 +124,7 @@ impl Interp {
             return Ok(None);
         };
         let code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
-        let machine = Machine::new(&code);
+        let machine = Machine::new(&code, &layout);
         Ok(Some((
             Box::new(CompactGame {
                 layout,

@@ -3,14 +3,18 @@
 //! range, a value its field cannot hold, a collection past the size the
 //! interpreter allows): the search then stops, and the general one answers.
 
+use super::code::Rows;
 use super::code::{
     Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
 use super::layout::{Fields, Layout};
+use super::rows::RowTable;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::solve::dense::push_run;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Generator steps one position may take before the compact search gives
 /// it up to the general one, which checks for Ctrl-C at every step.
@@ -34,10 +38,12 @@ pub struct Machine {
     texts: Vec<(u64, u32)>,
     /// Bits a letter takes in a string's word.
     cell: u32,
+    /// The numbers of the rows of numbered grids.
+    rows: Rc<RefCell<RowTable>>,
 }
 
 impl Machine {
-    pub fn new(code: &GameCode) -> Machine {
+    pub fn new(code: &GameCode, layout: &Layout) -> Machine {
         let tuples = code.tuples as usize;
         Machine {
             regs: vec![0; code.regs as usize],
@@ -49,6 +55,7 @@ impl Machine {
             key: 0,
             texts: vec![(0, 0); code.texts as usize],
             cell: code.cell,
+            rows: layout.rows.clone(),
         }
     }
 
@@ -414,7 +421,7 @@ impl Machine {
                         }
                         let v = match element {
                             Element::Num(n) => self.num(n)?,
-                            Element::Row { cols, text } => self.row(*cols, text)?,
+                            Element::Row(rows, text) => self.row(rows, text)?,
                         };
                         if made >= fields.len {
                             return None;
@@ -436,12 +443,12 @@ impl Machine {
                 }
                 Write::Row(rows, i, t) => {
                     let i = self.index(&rows.fields, i)?;
-                    let v = self.row(rows.cols, t)?;
+                    let v = self.row(rows, t)?;
                     k = put(k, &rows.fields, i, v)?;
                 }
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
-                        let v = self.row(rows.cols, t)?;
+                        let v = self.row(rows, t)?;
                         k = put(k, &rows.fields, i as u32, v)?;
                     }
                 }
@@ -470,10 +477,16 @@ impl Machine {
     }
 
     /// A grid's new row, as its field holds it: `None` unless it has the
-    /// grid's length.
-    fn row(&mut self, cols: u32, t: &Text) -> Option<i64> {
+    /// grid's length (and, in a numbered grid, a number).
+    fn row(&mut self, rows: &Rows, t: &Text) -> Option<i64> {
         let (word, len) = self.text(t)?;
-        (len == cols).then_some(word as i64)
+        if len != rows.cols {
+            return None;
+        }
+        if rows.numbered {
+            return Some(self.rows.borrow_mut().number(word)? as i64);
+        }
+        Some(word as i64)
     }
 
     /// A string: its letters' codes side by side, and its length. `None`
