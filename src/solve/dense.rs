@@ -47,6 +47,9 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 
 /// Keys this short get a table with an entry for every key.
 const DENSE_BITS: u32 = 24;
+/// Keys up to this long get a table that holds key and value together in
+/// eight bytes (see `packed`); longer ones a hash map.
+pub const PACKED_BITS: u32 = 64 - MIN_CODE_BITS;
 /// How often (in positions opened) the search says how far the state limit
 /// is.
 const CHECK_EVERY: usize = 1 << 10;
@@ -131,7 +134,7 @@ impl Table {
     fn new(bits: u32) -> Table {
         if bits <= DENSE_BITS {
             Table::Narrow(Dense(vec![0; 1 << bits]))
-        } else if bits + MIN_CODE_BITS <= 64 {
+        } else if bits <= PACKED_BITS {
             Table::Packed(PackedTable::new(bits))
         } else {
             Table::Hashed(Hashed(HashMap::default()))

@@ -23,6 +23,8 @@ pub enum Num {
     Max(Vec<Num>),
     SumFields(Fields),
     SumTuple(u32),
+    /// `len` of a string worked out by the rules.
+    TextLen(Box<Text>),
     If(Box<Truth>, Box<Num>, Box<Num>),
     /// A helper's argument put in a register (checked to be a natural
     /// number when the flag is set), then the helper's body.
@@ -35,6 +37,35 @@ pub enum Char {
     Cell(Fields, Box<Num>),
     /// A literal; -1 for a letter outside the alphabet (it matches no cell).
     Code(i64),
+    /// Any other string, which must be one letter long.
+    Text(Box<Text>),
+}
+
+/// A string worked out by the rules: its letters' codes side by side in
+/// one word (cell `i` at bit `i` times the alphabet's width) and its
+/// length. Every string of a game shares one alphabet (see `layout`).
+#[derive(Debug)]
+pub enum Text {
+    /// A literal: `None` when a letter of it is outside the alphabet.
+    Lit(Option<(u64, u32)>),
+    /// A string parameter, read off the key.
+    Param(Fields),
+    /// Row `i` of a grid whose rows (of `cols` letters) are in registers.
+    Row(Fields, u32, Box<Num>),
+    /// A helper's string argument.
+    Reg(u32),
+    /// `text[i]`.
+    At(Box<Text>, Box<Num>),
+    /// `set_at(text, i, letter)`.
+    SetAt(Box<Text>, Box<Num>, Box<Text>),
+    /// `slice(text, from, to)`.
+    Slice(Box<Text>, Box<Num>, Box<Num>),
+    /// `repeat(text, n)`.
+    Repeat(Box<Text>, Box<Num>),
+    /// `a + b`.
+    Concat(Box<Text>, Box<Text>),
+    If(Box<Truth>, Box<Text>, Box<Text>),
+    Let(Box<Bind>, Box<Text>),
 }
 
 #[derive(Debug)]
@@ -49,15 +80,20 @@ pub enum Truth {
     /// `has(board, "...")`: the codes of the text, or `None` when a letter
     /// of it is outside the alphabet (so no board has it).
     Has(Fields, Option<Vec<i64>>),
+    /// `==` (flag set) or `!=` between strings.
+    SameText(bool, Text, Text),
+    /// `has(text, "...")` on a string worked out by the rules: the
+    /// literal as `Text::Lit` holds it (never empty).
+    HasText(Text, Option<(u64, u32)>),
     Let(Box<Bind>, Box<Truth>),
 }
 
-/// `reg = value`, checked to be natural when `nat` is set.
+/// A helper's argument put in a register: a number (checked to be
+/// natural when `nat` is set) or a string (in a string register).
 #[derive(Debug)]
-pub struct Bind {
-    pub reg: u32,
-    pub value: Num,
-    pub nat: bool,
+pub enum Bind {
+    Num { reg: u32, value: Num, nat: bool },
+    Text { reg: u32, value: Text },
 }
 
 /// What a `for`, `subsets` or comprehension walks.
@@ -115,14 +151,38 @@ pub enum Write {
     Several(Fields, Indices, u32),
     /// A list parameter's new elements, all of them.
     Whole(Fields, Vec<Num>),
-    /// `[element for var in over if guard]` as a list parameter's elements.
+    /// `[element for var in over if guard]` as a list parameter's elements,
+    /// or a grid's rows.
     Comprehension {
         fields: Fields,
         var: u32,
         over: Seq,
         guard: Option<Truth>,
-        element: Num,
+        element: Element,
     },
+    /// A string parameter's new value, whole.
+    Text(Fields, Text),
+    /// `set_at(grid, i, row)`.
+    Row(Rows, Num, Text),
+    /// A grid's new rows, all of them.
+    Rows(Rows, Vec<Text>),
+}
+
+/// A new list's element: a number, or a grid's row.
+#[derive(Debug)]
+pub enum Element {
+    Num(Num),
+    Row(Rows, Text),
+}
+
+/// A grid's place in the key: one field a row, `cols` letters a row. The
+/// field holds the row's letters side by side, or when `numbered` its
+/// number in the game's table of rows (see `rows`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rows {
+    pub fields: Fields,
+    pub cols: u32,
+    pub numbered: bool,
 }
 
 #[derive(Debug)]
@@ -166,6 +226,10 @@ pub struct GameCode {
     /// Scalar registers in all (the key's fields first).
     pub regs: u32,
     pub tuples: u32,
+    /// String registers in all.
+    pub texts: u32,
+    /// Bits a letter takes in a string's word (see `layout`).
+    pub cell: u32,
     /// Whether the rules read the key's fields as registers; fused rules
     /// and `has` read the key itself.
     pub decode: bool,

@@ -4,7 +4,8 @@
 //! Helpers are inlined, their arguments bound to registers.
 
 use super::code::{
-    Bind, Char, GameCode, Gen, Indices, Num, Rule, Seq, Source, Target, Truth, Write,
+    Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
+    Write,
 };
 use super::fused;
 use super::layout::{Fields, Group, Layout};
@@ -28,14 +29,19 @@ enum Val {
     List(Fields),
     Str(Fields, Vec<u8>),
     Tuple(u32),
+    Grid(Rows),
+    /// A string in a string register.
+    Text(u32),
 }
 
 type Scope = Vec<Option<Val>>;
 
 struct Compiler<'a> {
     program: &'a Program,
+    layout: &'a Layout,
     regs: u32,
     tuples: u32,
+    texts: u32,
     depth: u32,
 }
 
@@ -82,20 +88,55 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
             if !matches!(a.kind, IrKind::Local(s) if s as usize == i) {
                 fixed[i] = false;
             }
-            written_letters(a, &mut letters);
         }
+        written_letters(program, &m.result, 0, &mut letters);
     }
     Ok((fixed, letters))
 }
 
-/// The one-letter literals a chain of `set_at` writes.
-fn written_letters(ir: &Ir, out: &mut Vec<u8>) {
-    if let IrKind::Builtin(Builtin::SetAt, a) = &ir.kind {
-        if let [target, _, value] = &a[..] {
-            written_letters(target, out);
-            if let Some(c) = letter(value) {
-                out.push(c);
+/// The letters of the string literals a result may write: those in it and
+/// in the helpers it calls (as deep as they are inlined).
+fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
+    match &ir.kind {
+        IrKind::Lit(Value::Str(s)) => out.extend(s.bytes().filter(u8::is_ascii)),
+        IrKind::CallFn(f, _) if depth < MAX_INLINE => {
+            if let Some(func) = program.functions.get(*f as usize) {
+                written_letters(program, &func.body, depth + 1, out);
             }
+        }
+        _ => {}
+    }
+    children(ir, |child| written_letters(program, child, depth, out));
+}
+
+/// Calls `f` on each expression directly inside `ir`.
+fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
+    match &ir.kind {
+        IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
+        IrKind::CallFn(_, xs)
+        | IrKind::MakePos(_, xs)
+        | IrKind::Builtin(_, xs)
+        | IrKind::List(xs)
+        | IrKind::Set(xs)
+        | IrKind::Tuple(xs) => xs.iter().for_each(f),
+        IrKind::Comprehension { element, clauses } => {
+            f(element);
+            for c in clauses {
+                f(&c.generator.source);
+                if let Some(g) = &c.guard {
+                    f(g);
+                }
+            }
+        }
+        IrKind::If(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        IrKind::Unary(_, x) => f(x),
+        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
+            f(a);
+            f(b);
         }
     }
 }
@@ -132,12 +173,15 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             Group::Scalar(f) => Val::Num(f.first),
             Group::List(f) => Val::List(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
+            Group::Grid(rows) => Val::Grid(*rows),
         });
     }
     let mut c = Compiler {
         program,
+        layout,
         regs: layout.fields,
         tuples: 0,
+        texts: 0,
         depth: 0,
     };
     let lose = match lose {
@@ -178,7 +222,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                     ))
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
-                Group::List(_) | Group::Str(..) => {
+                Group::List(_) | Group::Str(..) | Group::Grid(_) => {
                     c.writes(&mut scope, a, i, group, &mut writes)?
                 }
             }
@@ -199,6 +243,8 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         rules,
         regs: c.regs,
         tuples: c.tuples,
+        texts: c.texts,
+        cell: layout.cell,
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
@@ -210,13 +256,16 @@ const NUMBERS: &str = "an expression the compiled search cannot compute: it comp
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
-     numbers or letters, `and`, `or`, `not`, `has(board, \"text\")` and helpers";
+     numbers or strings, `and`, `or`, `not`, `has(string, \"text\")` and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, `subsets` and `product`";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, list literals and comprehensions";
+/// What it works out as a string.
+const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
+     indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
 
 impl<'a> Compiler<'a> {
     fn reg(&mut self) -> u32 {
@@ -227,6 +276,91 @@ impl<'a> Compiler<'a> {
     fn tuple(&mut self) -> u32 {
         self.tuples += 1;
         self.tuples - 1
+    }
+
+    fn text_reg(&mut self) -> u32 {
+        self.texts += 1;
+        self.texts - 1
+    }
+
+    /// Whether an expression is a string (a letter is a string of one).
+    fn is_text(&self, scope: &Scope, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Lit(v) => matches!(v, Value::Str(_)),
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Str(..) | Val::Text(_))),
+            IrKind::Index(target, _) => {
+                matches!(self.val(scope, target), Some(Val::Grid(_))) || self.is_text(scope, target)
+            }
+            IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
+                a.first().is_some_and(|t| self.is_text(scope, t))
+            }
+            IrKind::Builtin(Builtin::Repeat, _) => true,
+            IrKind::Binary(BinaryOp::Add, l, r) => self.is_text(scope, l) || self.is_text(scope, r),
+            IrKind::If(_, a, b) => self.is_text(scope, a) || self.is_text(scope, b),
+            IrKind::CallFn(f, _) => self
+                .program
+                .functions
+                .get(*f as usize)
+                .is_some_and(|func| func.ret == Type::Str),
+            _ => false,
+        }
+    }
+
+    /// A string, worked out in the game's alphabet.
+    fn text(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Text> {
+        let refused = || Unsupported::new(TEXTS, ir.span);
+        let boxed = |t: Text| Box::new(t);
+        Ok(match &ir.kind {
+            IrKind::Lit(Value::Str(s)) => {
+                Text::Lit(self.layout.word(s).map(|w| (w, s.len() as u32)))
+            }
+            IrKind::Local(_) => match self.val(scope, ir) {
+                Some(Val::Str(f, _)) => Text::Param(f),
+                Some(Val::Text(t)) => Text::Reg(t),
+                _ => return Err(refused()),
+            },
+            IrKind::Index(target, index) => match self.val(scope, target) {
+                Some(Val::Grid(rows)) => {
+                    Text::Row(rows.fields, rows.cols, Box::new(self.num(scope, index)?))
+                }
+                _ => Text::At(
+                    boxed(self.text(scope, target)?),
+                    Box::new(self.num(scope, index)?),
+                ),
+            },
+            IrKind::Builtin(Builtin::SetAt, a) => match &a[..] {
+                [t, i, v] => Text::SetAt(
+                    boxed(self.text(scope, t)?),
+                    Box::new(self.num(scope, i)?),
+                    boxed(self.text(scope, v)?),
+                ),
+                _ => return Err(refused()),
+            },
+            IrKind::Builtin(Builtin::Slice, a) => match &a[..] {
+                [t, from, to] => Text::Slice(
+                    boxed(self.text(scope, t)?),
+                    Box::new(self.num(scope, from)?),
+                    Box::new(self.num(scope, to)?),
+                ),
+                _ => return Err(refused()),
+            },
+            IrKind::Builtin(Builtin::Repeat, a) => match &a[..] {
+                [t, n] => Text::Repeat(boxed(self.text(scope, t)?), Box::new(self.num(scope, n)?)),
+                _ => return Err(refused()),
+            },
+            IrKind::Binary(BinaryOp::Add, l, r) => {
+                Text::Concat(boxed(self.text(scope, l)?), boxed(self.text(scope, r)?))
+            }
+            IrKind::If(cond, then, otherwise) => Text::If(
+                Box::new(self.truth(scope, cond)?),
+                boxed(self.text(scope, then)?),
+                boxed(self.text(scope, otherwise)?),
+            ),
+            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::text, |b, t| {
+                Text::Let(b, Box::new(t))
+            })?,
+            _ => return Err(refused()),
+        })
     }
 
     fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
@@ -318,13 +452,9 @@ impl<'a> Compiler<'a> {
                 let (lo, hi, inclusive) = self.range(scope, ir)?;
                 Ok(Seq::Range(lo, hi, inclusive))
             }
-            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => match self.val(scope, &a[0]) {
-                Some(Val::List(f) | Val::Str(f, _)) => {
-                    Ok(Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false))
-                }
-                Some(Val::Tuple(t)) => Ok(Seq::Range(Num::Lit(0), Num::TupleLen(t), false)),
-                _ => Err(Unsupported::new(SOURCES, ir.span)),
-            },
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
+                Ok(Seq::Range(Num::Lit(0), self.len(scope, &a[0])?, false))
+            }
             IrKind::Local(_) => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
@@ -369,11 +499,7 @@ impl<'a> Compiler<'a> {
                 Box::new(self.num(scope, otherwise)?),
             ),
             IrKind::Builtin(b, a) => match (b, &a[..]) {
-                (Builtin::Len, [x]) => match self.val(scope, x) {
-                    Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
-                    Some(Val::Tuple(t)) => Num::TupleLen(t),
-                    _ => return Err(refused()),
-                },
+                (Builtin::Len, [x]) => self.len(scope, x)?,
                 (Builtin::Sum, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) => Num::SumFields(f),
                     Some(Val::Tuple(t)) => Num::SumTuple(t),
@@ -388,6 +514,17 @@ impl<'a> Compiler<'a> {
                 Num::Let(b, Box::new(n))
             })?,
             _ => return Err(refused()),
+        })
+    }
+
+    /// `len(x)`.
+    fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
+        Ok(match self.val(scope, x) {
+            Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
+            Some(Val::Tuple(t)) => Num::TupleLen(t),
+            _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
+            _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })
     }
 
@@ -406,24 +543,30 @@ impl<'a> Compiler<'a> {
                 Box::new(self.truth(scope, r)?),
             ),
             IrKind::Binary(op @ (Eq | Ne), l, r)
-                if self.is_char(scope, l) || self.is_char(scope, r) =>
+                if self.is_text(scope, l) || self.is_text(scope, r) =>
             {
-                self.same_char(scope, *op == Eq, l, r)
-                    .or_unsupported(CONDITIONS, ir.span)?
+                match self.same_char(scope, *op == Eq, l, r) {
+                    Some(t) => t,
+                    None => Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?),
+                }
             }
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
-                let Some(Val::Str(f, alphabet)) = self.val(scope, &a[0]) else {
-                    return Err(refused());
-                };
                 let IrKind::Lit(Value::Str(text)) = &a[1].kind else {
                     return Err(refused());
                 };
                 if !text.is_ascii() || text.is_empty() {
                     return Err(refused());
                 }
+                let Some(Val::Str(f, alphabet)) = self.val(scope, &a[0]) else {
+                    if !self.is_text(scope, &a[0]) {
+                        return Err(refused());
+                    }
+                    let word = self.layout.word(text).map(|w| (w, text.len() as u32));
+                    return Ok(Truth::HasText(self.text(scope, &a[0])?, word));
+                };
                 let codes = text
                     .bytes()
                     .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
@@ -437,15 +580,6 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// Whether an expression is a character: a string's cell or a
-    /// one-letter literal.
-    fn is_char(&self, scope: &Scope, ir: &Ir) -> bool {
-        match &ir.kind {
-            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Str(..))),
-            _ => letter(ir).is_some(),
-        }
-    }
-
     /// `a == b` (or `!=`) between characters of one string's alphabet.
     fn same_char(&mut self, scope: &mut Scope, eq: bool, l: &Ir, r: &Ir) -> Option<Truth> {
         let board = |ir: &Ir| match &ir.kind {
@@ -455,32 +589,35 @@ impl<'a> Compiler<'a> {
             },
             _ => None,
         };
-        let Some((f, alphabet)) = board(l).or_else(|| board(r)) else {
+        let Some((_, alphabet)) = board(l).or_else(|| board(r)) else {
             // Two literals.
             return Some(Truth::Lit((letter(l)? == letter(r)?) == eq));
         };
-        let a = self.char(scope, l, f, &alphabet).ok()?;
-        let b = self.char(scope, r, f, &alphabet).ok()?;
+        // A cell against a letter or a cell; anything else is compared as
+        // strings.
+        let simple = |ir: &Ir| letter(ir).is_some() || board(ir).is_some();
+        if !simple(l) || !simple(r) {
+            return None;
+        }
+        let a = self.char(scope, l, &alphabet).ok()?;
+        let b = self.char(scope, r, &alphabet).ok()?;
         Some(Truth::SameChar(eq, a, b))
     }
 
     /// A character of the string in fields `f` (whose alphabet is given),
     /// or a literal coded in that alphabet.
-    fn char(&mut self, scope: &mut Scope, ir: &Ir, f: Fields, alphabet: &[u8]) -> Compiled<Char> {
+    fn char(&mut self, scope: &mut Scope, ir: &Ir, alphabet: &[u8]) -> Compiled<Char> {
         if let Some(c) = letter(ir) {
             return Ok(Char::Code(
                 alphabet.binary_search(&c).map_or(-1, |i| i as i64),
             ));
         }
-        const LETTERS: &str = "a letter the compiled search cannot write: it writes one-letter \
-             literals and cells of the same string";
-        let IrKind::Index(target, index) = &ir.kind else {
-            return Err(Unsupported::new(LETTERS, ir.span));
-        };
-        match self.val(scope, target) {
-            Some(Val::Str(g, _)) if g == f => Ok(Char::Cell(f, Box::new(self.num(scope, index)?))),
-            _ => Err(Unsupported::new(LETTERS, ir.span)),
+        if let IrKind::Index(target, index) = &ir.kind {
+            if let Some(Val::Str(g, _)) = self.val(scope, target) {
+                return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+            }
         }
+        Ok(Char::Text(Box::new(self.text(scope, ir)?)))
     }
 
     /// Helper `f`'s body compiled in place by `body`, inside the bindings
@@ -537,22 +674,32 @@ impl<'a> Compiler<'a> {
                     arg.span,
                 )
             };
+            let string = matches!(param.ty, Type::Str | Type::Unknown);
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
-                Some(v @ Val::Str(..)) if matches!(param.ty, Type::Str | Type::Unknown) => Some(v),
-                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..)) => return Err(refused()),
+                Some(v @ (Val::Str(..) | Val::Text(_))) if string => Some(v),
+                Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
+                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
+                    return Err(refused())
+                }
                 _ => None,
             };
             inner[i] = Some(match passed {
                 Some(v) => v,
+                None if string && self.is_text(scope, arg) => {
+                    let value = self.text(scope, arg)?;
+                    let reg = self.text_reg();
+                    binds.push(Bind::Text { reg, value });
+                    Val::Text(reg)
+                }
                 None => {
                     if !matches!(param.ty, Type::Nat | Type::Int | Type::Unknown) {
                         return Err(refused());
                     }
                     let value = self.num(scope, arg)?;
                     let reg = self.reg();
-                    binds.push(Bind {
+                    binds.push(Bind::Num {
                         reg,
                         value,
                         nat: param.ty == Type::Nat,
@@ -591,7 +738,19 @@ impl<'a> Compiler<'a> {
             {
                 Write::Whole(*f, self.nums(scope, items)?)
             }
-            (IrKind::Comprehension { element, clauses }, Group::List(f)) if out.is_empty() => {
+            (IrKind::List(items), Group::Grid(rows))
+                if out.is_empty() && items.len() == rows.fields.len as usize =>
+            {
+                let rows_text = items
+                    .iter()
+                    .map(|x| self.text(scope, x))
+                    .collect::<Compiled<_>>()?;
+                Write::Rows(*rows, rows_text)
+            }
+            (
+                IrKind::Comprehension { element, clauses },
+                Group::List(f) | Group::Grid(Rows { fields: f, .. }),
+            ) if out.is_empty() => {
                 let [clause] = &clauses[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
@@ -605,14 +764,20 @@ impl<'a> Compiler<'a> {
                     Some(g) => Some(self.truth(&mut inner, g)?),
                     None => None,
                 };
+                let element = match group {
+                    Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
+                    _ => Element::Num(self.num(&mut inner, element)?),
+                };
                 Write::Comprehension {
                     fields: *f,
                     var,
                     over,
                     guard,
-                    element: self.num(&mut inner, element)?,
+                    element,
                 }
             }
+            // A string worked out whole, which later `set_at`s may change.
+            (_, Group::Str(f, _)) if out.is_empty() => Write::Text(*f, self.text(scope, ir)?),
             _ => return Err(Unsupported::new(WRITES, ir.span)),
         };
         out.push(write);
@@ -631,7 +796,11 @@ impl<'a> Compiler<'a> {
         Ok(match group {
             Group::Str(f, alphabet) => {
                 let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.char(scope, value, *f, alphabet)?)
+                Write::Cell(*f, i, self.char(scope, value, alphabet)?)
+            }
+            Group::Grid(rows) => {
+                let i = self.num(scope, index)?;
+                Write::Row(*rows, i, self.text(scope, value)?)
             }
             Group::List(f) => match (self.val(scope, index), self.val(scope, value)) {
                 (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
@@ -644,6 +813,14 @@ impl<'a> Compiler<'a> {
             },
             Group::Fixed(_) | Group::Scalar(_) => return Err(Unsupported::new(WRITES, call.span)),
         })
+    }
+}
+
+fn grid(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => matches!(**t, Type::Str | Type::Unknown),
+        Type::Grid | Type::Unknown => true,
+        _ => false,
     }
 }
 

@@ -1,11 +1,20 @@
 //! How a position's arguments pack into one integer key: every number a
 //! field of a fixed width, a list a run of equal fields, a string a run of
-//! character codes. Widths come from the position a search starts at; a
-//! move that leaves a value wider than its field stops the compact search
-//! (the general one then answers), so a layout never loses a bit.
+//! character codes, a grid a field a row (the row's codes side by side).
+//! Every string and grid of a game codes its letters in one alphabet: the
+//! letters of the starting position and those the rules write. Widths come
+//! from the position a search starts at; a move that leaves a value wider
+//! than its field (or a row of another length, or a letter outside the
+//! alphabet) stops the compact search (the general one then answers), so a
+//! layout never loses a bit.
 
+use super::code::Rows;
+use super::rows::RowTable;
 use crate::eval::value::Value;
+use crate::solve::dense::PACKED_BITS;
 use crate::types::Type;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// One parameter's place in the key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +27,8 @@ pub enum Group {
     List(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
     Str(Fields, Vec<u8>),
+    /// A list of strings of one length (a grid), a field a row.
+    Grid(Rows),
 }
 
 /// Fields `first..first + len` (also the registers they decode into), each
@@ -55,13 +66,20 @@ pub struct Layout {
     /// Fields in all, one register each.
     pub fields: u32,
     pub bits: u32,
+    /// The letters strings and grids may hold, sorted: a letter's code is
+    /// its place here.
+    pub alphabet: Vec<u8>,
+    /// Bits a letter's code takes.
+    pub cell: u32,
+    /// The rows of numbered grids (shared with the code that runs on keys).
+    pub rows: Rc<RefCell<RowTable>>,
 }
 
 /// Whether a parameter of this type can be a group of a layout.
 pub fn packs(ty: &Type) -> bool {
     match ty {
-        Type::Nat | Type::Int | Type::Str => true,
-        Type::List(t) => matches!(**t, Type::Nat | Type::Int),
+        Type::Nat | Type::Int | Type::Str | Type::Grid => true,
+        Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
         _ => false,
     }
 }
@@ -82,6 +100,43 @@ impl Layout {
         fixed: &[bool],
         letters: &[u8],
     ) -> Option<Layout> {
+        let plain = Layout::build(game, types, args, fixed, letters, None)?;
+        let (mut rows, mut grid_bits, mut widest) = (0u32, 0u32, 0u32);
+        for group in &plain.groups {
+            if let Group::Grid(g) = group {
+                rows += g.fields.len;
+                grid_bits += g.fields.len * g.fields.width;
+                widest = widest.max(g.fields.width);
+            }
+        }
+        // Past `PACKED_BITS` the table of values costs twice as much a
+        // position: grids then number their rows, if that makes it fit.
+        if plain.bits > PACKED_BITS && rows > 0 {
+            let number_bits = PACKED_BITS.saturating_sub(plain.bits - grid_bits) / rows;
+            if number_bits > 0 && number_bits < widest {
+                let numbered = Layout::build(game, types, args, fixed, letters, Some(number_bits))?;
+                *numbered.rows.borrow_mut() = RowTable::new(widest, number_bits);
+                // The start's rows must have numbers.
+                numbered.encode(game, args)?;
+                return Some(numbered);
+            }
+        }
+        // The top bit stays clear: keys are also table indices and shifts.
+        (plain.bits < 64).then_some(plain)
+    }
+
+    /// A layout with grids' rows numbered in `number_bits` bits where their
+    /// letters take more; keys may take 64 bits or more.
+    fn build(
+        game: u32,
+        types: &[Type],
+        args: &[Value],
+        fixed: &[bool],
+        letters: &[u8],
+        number_bits: Option<u32>,
+    ) -> Option<Layout> {
+        let alphabet = alphabet(args, letters)?;
+        let cell = width_of(alphabet.len().saturating_sub(1) as u64);
         let mut groups = Vec::new();
         let mut fields = 0u32;
         let mut bits = 0u32;
@@ -111,24 +166,54 @@ impl Layout {
                     }
                     Group::List(span(xs.len(), width_of(most))?)
                 }
-                (Type::Str, Value::Str(s)) if s.is_ascii() => {
-                    let mut alphabet: Vec<u8> = s.bytes().chain(letters.iter().copied()).collect();
-                    alphabet.sort_unstable();
-                    alphabet.dedup();
-                    let width = width_of(alphabet.len() as u64 - 1);
-                    Group::Str(span(s.len(), width)?, alphabet)
+                (Type::Str, Value::Str(s)) => Group::Str(span(s.len(), cell)?, alphabet.clone()),
+                (Type::Grid | Type::List(_), Value::List(rows)) => {
+                    let cols = match rows.first() {
+                        Some(Value::Str(s)) => s.len(),
+                        _ => 0,
+                    };
+                    for row in rows.iter() {
+                        let Value::Str(s) = row else { return None };
+                        if s.len() != cols {
+                            return None;
+                        }
+                    }
+                    let cols = u32::try_from(cols).ok()?;
+                    let width = cols.checked_mul(cell).filter(|&w| w < 64)?;
+                    let numbered = number_bits.filter(|&n| n < width);
+                    Group::Grid(Rows {
+                        fields: span(rows.len(), numbered.unwrap_or(width))?,
+                        cols,
+                        numbered: numbered.is_some(),
+                    })
                 }
                 _ => return None,
             };
             groups.push(group);
         }
-        // The top bit stays clear: keys are also table indices and shifts.
-        (bits < 64).then_some(Layout {
+        Some(Layout {
             game,
             groups,
             fields,
             bits,
+            alphabet,
+            cell,
+            rows: Rc::default(),
         })
+    }
+
+    /// The codes of a string's letters side by side, if every letter is in
+    /// the alphabet and they fit a word.
+    pub fn word(&self, text: &str) -> Option<u64> {
+        if text.len() as u64 * u64::from(self.cell) > 64 {
+            return None;
+        }
+        let mut word = 0u64;
+        for (i, b) in text.bytes().enumerate() {
+            let code = self.alphabet.binary_search(&b).ok()? as u64;
+            word |= code << (i as u32 * self.cell);
+        }
+        Some(word)
     }
 
     /// The key of a position of this layout's game, if it fits.
@@ -154,10 +239,22 @@ impl Layout {
                         put(&mut key, s, i as u32, *n)?;
                     }
                 }
-                (Group::Str(s, alphabet), Value::Str(text)) if text.len() == s.len as usize => {
-                    for (i, b) in text.bytes().enumerate() {
-                        let code = alphabet.binary_search(&b).ok()?;
-                        put(&mut key, s, i as u32, code as i64)?;
+                (Group::Str(s, _), Value::Str(text)) if text.len() == s.len as usize => {
+                    key |= self.word(text)? << s.shift;
+                }
+                (Group::Grid(rows), Value::List(xs)) if xs.len() == rows.fields.len as usize => {
+                    for (i, x) in xs.iter().enumerate() {
+                        let Value::Str(text) = x else { return None };
+                        if text.len() != rows.cols as usize {
+                            return None;
+                        }
+                        let word = self.word(text)?;
+                        let field = if rows.numbered {
+                            self.rows.borrow_mut().number(word)?
+                        } else {
+                            word
+                        };
+                        put(&mut key, &rows.fields, i as u32, field as i64)?;
                     }
                 }
                 _ => return None,
@@ -172,7 +269,17 @@ impl Layout {
         for group in &self.groups {
             let s = match group {
                 Group::Fixed(_) => continue,
+                Group::Grid(rows) if rows.numbered => {
+                    let table = self.rows.borrow();
+                    let s = &rows.fields;
+                    for i in 0..s.len {
+                        let n = (key >> s.shift_of(i)) & s.mask();
+                        regs[(s.first + i) as usize] = table.word(n) as i64;
+                    }
+                    continue;
+                }
                 Group::Scalar(s) | Group::List(s) | Group::Str(s, _) => s,
+                Group::Grid(rows) => &rows.fields,
             };
             let mask = s.mask();
             for i in 0..s.len {
@@ -180,6 +287,34 @@ impl Layout {
             }
         }
     }
+}
+
+/// The letters of every string and grid among the arguments, and those
+/// the rules write, sorted; `None` for a letter past ASCII.
+fn alphabet(args: &[Value], letters: &[u8]) -> Option<Vec<u8>> {
+    let mut alphabet: Vec<u8> = letters.to_vec();
+    for arg in args {
+        let strings: Vec<&str> = match arg {
+            Value::Str(s) => vec![s],
+            Value::List(xs) => xs
+                .iter()
+                .filter_map(|x| match x {
+                    Value::Str(s) => Some(&**s),
+                    _ => None,
+                })
+                .collect(),
+            _ => continue,
+        };
+        for s in strings {
+            if !s.is_ascii() {
+                return None;
+            }
+            alphabet.extend(s.bytes());
+        }
+    }
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    Some(alphabet)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ mod code;
 mod compile;
 mod fused;
 mod layout;
+mod rows;
 mod run;
 
 use super::engine::{Compiled, Path, Unsupported};
@@ -83,7 +84,8 @@ impl Interp {
                 let span = self.program.games.get(g as usize).map(|game| game.span);
                 let why = Unsupported::new(
                     "a position that does not pack into a key of at most 63 bits (its numbers \
-                     must be natural, and small enough together)",
+                     must be natural, its grids' rows of one length, and all small enough \
+                     together)",
                     span.unwrap_or_default(),
                 );
                 self.engines
@@ -107,7 +109,7 @@ impl Interp {
                 return Err(Unsupported::new(
                     format!(
                         "a parameter of type {}: the compiled search packs numbers, lists of \
-                         numbers and strings into a key",
+                         numbers, strings and grids into a key",
                         param.ty
                     ),
                     param.span,
@@ -122,7 +124,7 @@ impl Interp {
             return Ok(None);
         };
         let code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
-        let machine = Machine::new(&code);
+        let machine = Machine::new(&code, &layout);
         Ok(Some((
             Box::new(CompactGame {
                 layout,

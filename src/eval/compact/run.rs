@@ -3,13 +3,18 @@
 //! range, a value its field cannot hold, a collection past the size the
 //! interpreter allows): the search then stops, and the general one answers.
 
+use super::code::Rows;
 use super::code::{
-    Bind, Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth, Write,
+    Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
+    Write,
 };
 use super::layout::{Fields, Layout};
+use super::rows::RowTable;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::solve::dense::push_run;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Generator steps one position may take before the compact search gives
 /// it up to the general one, which checks for Ctrl-C at every step.
@@ -29,10 +34,16 @@ pub struct Machine {
     steps: usize,
     /// The key whose options are being made.
     key: u64,
+    /// Strings in registers, as `Text` gives them: letters and length.
+    texts: Vec<(u64, u32)>,
+    /// Bits a letter takes in a string's word.
+    cell: u32,
+    /// The numbers of the rows of numbered grids.
+    rows: Rc<RefCell<RowTable>>,
 }
 
 impl Machine {
-    pub fn new(code: &GameCode) -> Machine {
+    pub fn new(code: &GameCode, layout: &Layout) -> Machine {
         let tuples = code.tuples as usize;
         Machine {
             regs: vec![0; code.regs as usize],
@@ -42,6 +53,9 @@ impl Machine {
             shifts: Vec::new(),
             steps: 0,
             key: 0,
+            texts: vec![(0, 0); code.texts as usize],
+            cell: code.cell,
+            rows: layout.rows.clone(),
         }
     }
 
@@ -405,7 +419,10 @@ impl Machine {
                                 continue;
                             }
                         }
-                        let v = self.num(element)?;
+                        let v = match element {
+                            Element::Num(n) => self.num(n)?,
+                            Element::Row(rows, text) => self.row(rows, text)?,
+                        };
                         if made >= fields.len {
                             return None;
                         }
@@ -414,6 +431,25 @@ impl Machine {
                     }
                     if made != fields.len {
                         return None;
+                    }
+                }
+                Write::Text(f, t) => {
+                    let (word, len) = self.text(t)?;
+                    if len != f.len {
+                        return None;
+                    }
+                    let bits = low_bits(f.len * f.width);
+                    k = k & !(bits << f.shift) | word << f.shift;
+                }
+                Write::Row(rows, i, t) => {
+                    let i = self.index(&rows.fields, i)?;
+                    let v = self.row(rows, t)?;
+                    k = put(k, &rows.fields, i, v)?;
+                }
+                Write::Rows(rows, texts) => {
+                    for (i, t) in texts.iter().enumerate() {
+                        let v = self.row(rows, t)?;
+                        k = put(k, &rows.fields, i as u32, v)?;
                     }
                 }
             }
@@ -433,16 +469,135 @@ impl Machine {
                 let i = self.index(f, i)?;
                 Some(self.regs[(f.first + i) as usize])
             }
+            Char::Text(t) => match self.text(t)? {
+                (word, 1) => Some(word as i64),
+                _ => None,
+            },
+        }
+    }
+
+    /// A grid's new row, as its field holds it: `None` unless it has the
+    /// grid's length (and, in a numbered grid, a number).
+    fn row(&mut self, rows: &Rows, t: &Text) -> Option<i64> {
+        let (word, len) = self.text(t)?;
+        if len != rows.cols {
+            return None;
+        }
+        if rows.numbered {
+            return Some(self.rows.borrow_mut().number(word)? as i64);
+        }
+        Some(word as i64)
+    }
+
+    /// A string: its letters' codes side by side, and its length. `None`
+    /// where the interpreter reports an error, and where the string would
+    /// not fit a word (the interpreter then answers).
+    fn text(&mut self, t: &Text) -> Option<(u64, u32)> {
+        let w = self.cell;
+        Some(match t {
+            Text::Lit(lit) => (*lit)?,
+            Text::Param(f) => ((self.key >> f.shift) & low_bits(f.len * f.width), f.len),
+            Text::Row(f, cols, i) => {
+                let i = self.index(f, i)?;
+                (self.regs[(f.first + i) as usize] as u64, *cols)
+            }
+            Text::Reg(r) => self.texts[*r as usize],
+            Text::At(t, i) => {
+                let (word, len) = self.text(t)?;
+                let i = self.num(i)?;
+                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+                ((word >> (i * w)) & low_bits(w), 1)
+            }
+            Text::SetAt(t, i, c) => {
+                let (word, len) = self.text(t)?;
+                let i = self.num(i)?;
+                let (letter, one) = self.text(c)?;
+                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+                if one != 1 {
+                    return None;
+                }
+                let shift = i * w;
+                (word & !(low_bits(w) << shift) | letter << shift, len)
+            }
+            Text::Slice(t, from, to) => {
+                let (word, len) = self.text(t)?;
+                let from = self.num(from)?.clamp(0, i64::from(len)) as u32;
+                let to = (self.num(to)?.clamp(0, i64::from(len)) as u32).max(from);
+                (
+                    (word.checked_shr(from * w).unwrap_or(0)) & low_bits((to - from) * w),
+                    to - from,
+                )
+            }
+            Text::Repeat(t, n) => {
+                let (word, len) = self.text(t)?;
+                let n = self.num(n)?;
+                if n < 0 {
+                    return None;
+                }
+                if len == 0 {
+                    return Some((0, 0));
+                }
+                let total = u32::try_from(n).ok()?.checked_mul(len)?;
+                if u64::from(total) * u64::from(w) > 64 {
+                    return None;
+                }
+                let mut out = 0u64;
+                for i in 0..n as u32 {
+                    out |= word << (i * len * w);
+                }
+                (out, total)
+            }
+            Text::Concat(a, b) => {
+                let (wa, la) = self.text(a)?;
+                let (wb, lb) = self.text(b)?;
+                let total = la + lb;
+                if u64::from(total) * u64::from(w) > 64 {
+                    return None;
+                }
+                if lb == 0 {
+                    (wa, la)
+                } else {
+                    (wa | wb << (la * w), total)
+                }
+            }
+            Text::If(c, a, b) => {
+                if self.truth(c)? {
+                    self.text(a)?
+                } else {
+                    self.text(b)?
+                }
+            }
+            Text::Let(bind, body) => {
+                self.bind(bind)?;
+                self.text(body)?
+            }
+        })
+    }
+
+    /// A string, or `None` inside for a literal with a letter outside the
+    /// alphabet (no string a position holds is equal to it).
+    fn text_or_foreign(&mut self, t: &Text) -> Option<Option<(u64, u32)>> {
+        match t {
+            Text::Lit(None) => Some(None),
+            _ => Some(Some(self.text(t)?)),
         }
     }
 
     /// A helper's argument put in its register.
     fn bind(&mut self, bind: &Bind) -> Option<()> {
-        let v = self.num(&bind.value)?;
-        if bind.nat && v < 0 {
-            return None;
+        match bind {
+            Bind::Num { reg, value, nat } => {
+                let v = self.num(value)?;
+                if *nat && v < 0 {
+                    return None;
+                }
+                self.regs[*reg as usize] = v;
+            }
+            Bind::Text { reg, value } => {
+                let t = self.text(value)?;
+                self.texts[*reg as usize] = t;
+            }
         }
-        self.regs[bind.reg as usize] = v;
         Some(())
     }
 
@@ -511,6 +666,7 @@ impl Machine {
                 }
                 total
             }
+            Num::TextLen(t) => i64::from(self.text(t)?.1),
             Num::If(c, a, b) => {
                 if self.truth(c)? {
                     self.num(a)?
@@ -540,12 +696,43 @@ impl Machine {
                 Some(codes) => has(self.key, f, codes),
                 None => false,
             },
+            Truth::HasText(t, sub) => {
+                let (word, len) = self.text(t)?;
+                match sub {
+                    Some((sub, m)) => has_text(word, len, *sub, *m, self.cell),
+                    None => false,
+                }
+            }
+            Truth::SameText(eq, a, b) => {
+                match (self.text_or_foreign(a)?, self.text_or_foreign(b)?) {
+                    (Some(a), Some(b)) => (a == b) == *eq,
+                    // Two literals outside the alphabet: not worked out here.
+                    (None, None) => return None,
+                    _ => !*eq,
+                }
+            }
             Truth::Let(bind, body) => {
                 self.bind(bind)?;
                 self.truth(body)?
             }
         })
     }
+}
+
+/// Whether the string `(word, len)` holds `(sub, m)` somewhere, letters
+/// `cell` bits each.
+fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
+    let mask = low_bits(m * cell);
+    m <= len && (0..=len - m).any(|i| (word >> (i * cell)) & mask == sub)
+}
+
+/// A word's lowest `n` bits set.
+#[inline(always)]
+fn low_bits(n: u32) -> u64 {
+    u64::MAX
+        .checked_shr(64 - n.min(64))
+        .filter(|_| n > 0)
+        .unwrap_or(0)
 }
 
 /// The indices of a `set_at` of several elements.
