@@ -72,8 +72,19 @@ pub enum GameBody {
 #[derive(Clone, Debug)]
 pub enum GameItem {
     Move(MoveRule),
-    Lose { condition: Expr, span: Span },
-    Parts { parts: Expr, span: Span },
+    Lose {
+        condition: Expr,
+        span: Span,
+    },
+    Parts {
+        parts: Expr,
+        span: Span,
+    },
+    /// `symmetry = [G(...), ...];`: the same position seen another way.
+    Symmetry {
+        images: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -323,6 +323,10 @@ impl Builder {
                 parts: self.expr(self.next(&pair, &mut inner)?, 0)?,
                 span,
             }),
+            Rule::symmetry_rule => Ok(GameItem::Symmetry {
+                images: self.expr(self.next(&pair, &mut inner)?, 0)?,
+                span,
+            }),
             _ => Err(self.malformed(&pair)),
         }
     }
