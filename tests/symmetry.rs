@@ -99,3 +99,79 @@ fn an_orbit_that_never_comes_back_is_an_error() {
     let e = &errors[0];
     assert_eq!(e.kind.code(), "symmetry-orbit", "{e:?}");
 }
+
+#[test]
+fn the_compiled_search_stores_one_row_of_each_pair() {
+    let row = r#"Treblecross("................")"#;
+    let stored = |symmetry: &str| {
+        let mut session = session_with(&TREBLECROSS.replace("SYMMETRY", symmetry));
+        let v = value_of(&mut session, row);
+        let engines = &session.interp.engines.entries;
+        assert!(engines.iter().all(|e| e.declined.is_empty()), "{engines:?}");
+        (v, session.interp.solver.dense_positions())
+    };
+    let (v, with) = stored("symmetry = [Treblecross(reverse(board))];");
+    let (w, without) = stored("");
+    assert_eq!((v, w), (1, 1));
+    // A row and its reverse are one position, except the few palindromes.
+    assert!(
+        with * 100 <= without * 51,
+        "{with} stored with, {without} without"
+    );
+}
+
+#[test]
+fn images_the_compiled_search_cannot_make_are_named_and_skipped() {
+    let game = TREBLECROSS.replace(
+        "SYMMETRY",
+        "symmetry = [Treblecross(join([reverse(board)]))];",
+    );
+    let mut declared = session_with(&game);
+    let mut plain = session_with(&TREBLECROSS.replace("SYMMETRY", ""));
+    let row = r#"Treblecross("..........")"#;
+    assert_eq!(value_of(&mut declared, row), value_of(&mut plain, row));
+    let declined: Vec<_> = declared
+        .interp
+        .engines
+        .entries
+        .iter()
+        .flat_map(|e| &e.declined)
+        .collect();
+    assert!(
+        declined
+            .iter()
+            .any(|(by, why)| by.contains("symmetry") && why.what.contains("cannot write")),
+        "{declined:?}"
+    );
+    assert_eq!(
+        declared.interp.solver.dense_positions(),
+        plain.interp.solver.dense_positions()
+    );
+}
+
+#[test]
+fn piles_and_rows_reversed_agree_on_fields_of_several_bits() {
+    let game = r#"
+game Piles(h: [nat]) {
+  SYMMETRY
+  move take(i in indices(h), k in 1..=h[i]) if k <= 2 => Piles(set_at(h, i, h[i] - k));
+}
+game Row(board: str) {
+  SYMMETRY
+  move x(i in indices(board)) if board[i] == "." and not has(board, "XOX") => Row(set_at(board, i, "X"));
+  move o(i in indices(board)) if board[i] == "." and not has(board, "XOX") => Row(set_at(board, i, "O"));
+}
+"#;
+    let declared = game
+        .replacen("SYMMETRY", "symmetry = [Piles(reverse(h))];", 1)
+        .replacen("SYMMETRY", "symmetry = [Row(reverse(board))];", 1);
+    let mut declared = session_with(&declared);
+    let mut plain = session_with(&game.replace("SYMMETRY", ""));
+    let n = agree_on_reachable(
+        &mut declared,
+        &mut plain,
+        &[r#"Row(".....")"#, r#"Row("X..O..")"#, "Piles([3, 1, 2, 3])"],
+        5000,
+    );
+    assert!(n > 300, "only {n} positions compared");
+}

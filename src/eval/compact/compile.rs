@@ -65,17 +65,19 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     };
     let mut fixed = vec![true; game.params.len()];
     let mut letters = Vec::new();
-    for m in moves {
-        let IrKind::MakePos(target, args) = &m.result.kind else {
+    // An image is made as a move's result is: what it changes is not fixed.
+    let images = game.symmetry.iter().flat_map(|s| &s.images);
+    for result in moves.iter().map(|m| &m.result).chain(images) {
+        let IrKind::MakePos(target, args) = &result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game (a sum, a list or an alias)",
-                m.result.span,
+                result.span,
             ));
         };
         if *target != g || args.len() != fixed.len() {
             return Err(Unsupported::new(
                 "a result that is a position of another game",
-                m.result.span,
+                result.span,
             ));
         }
         for (i, a) in args.iter().enumerate() {
@@ -159,30 +161,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             Some(g) => Some(c.truth(&mut scope, g)?),
             None => None,
         };
-        let IrKind::MakePos(_, args) = &m.result.kind else {
-            return Err(Unsupported::new(
-                "a result that is not one position of the same game",
-                m.result.span,
-            ));
-        };
-        let mut writes = Vec::new();
-        for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
-            if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
-                continue;
-            }
-            match group {
-                Group::Fixed(_) => {
-                    return Err(Unsupported::new(
-                        "a parameter held aside but changed",
-                        a.span,
-                    ))
-                }
-                Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
-                Group::List(_) | Group::Str(..) => {
-                    c.writes(&mut scope, a, i, group, &mut writes)?
-                }
-            }
-        }
+        let writes = c.result(&mut scope, &m.result, layout)?;
         let mut rule = Rule {
             gens,
             guard,
@@ -194,9 +173,21 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         }
         rules.push(rule);
     }
+    // Each image is a result made from the position itself; images that
+    // cannot be compiled leave the search to store every position.
+    let images = game.symmetry.iter().flat_map(|s| &s.images);
+    let images = images
+        .map(|image| c.result(&mut scope.clone(), image, layout))
+        .collect::<Compiled<Vec<_>>>();
+    let (images, unimaged) = match images {
+        Ok(images) => (images, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
     let mut code = GameCode {
         lose,
         rules,
+        images,
+        unimaged,
         regs: c.regs,
         tuples: c.tuples,
         decode: true,
@@ -216,12 +207,40 @@ const SOURCES: &str = "a generator the compiled search cannot walk: it walks ran
      `indices`, lists held in parameters, `subsets` and `product`";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
-     on the parameter, list literals and comprehensions";
+     on the parameter, the parameter reversed, list literals and comprehensions";
 
 impl<'a> Compiler<'a> {
     fn reg(&mut self) -> u32 {
         self.regs += 1;
         self.regs - 1
+    }
+
+    /// The writes that make a result `G(args)` of the layout's game from
+    /// the key: a move's result, or an image a `symmetry =` declares.
+    fn result(&mut self, scope: &mut Scope, result: &Ir, layout: &Layout) -> Compiled<Vec<Write>> {
+        let IrKind::MakePos(_, args) = &result.kind else {
+            return Err(Unsupported::new(
+                "a result that is not one position of the same game",
+                result.span,
+            ));
+        };
+        let mut writes = Vec::new();
+        for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
+            if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+                continue;
+            }
+            match group {
+                Group::Fixed(_) => {
+                    return Err(Unsupported::new(
+                        "a parameter held aside but changed",
+                        a.span,
+                    ))
+                }
+                Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
+                Group::List(_) | Group::Str(..) => self.writes(scope, a, i, group, &mut writes)?,
+            }
+        }
+        Ok(writes)
     }
 
     fn tuple(&mut self) -> u32 {
@@ -578,6 +597,13 @@ impl<'a> Compiler<'a> {
     ) -> Compiled<()> {
         let write = match (&ir.kind, group) {
             (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
+            // The whole parameter backwards: every element is written.
+            (IrKind::Builtin(Builtin::Reverse, a), Group::List(f) | Group::Str(f, _))
+                if out.is_empty()
+                    && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
+            {
+                Write::Reversed(*f)
+            }
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
