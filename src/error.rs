@@ -218,6 +218,22 @@ pub enum ErrorKind {
         decomposed: u32,
         searched: u32,
     },
+    #[error("`symmetry =` lists positions of `{game}` itself, but this is {found}")]
+    SymmetryNotImage { game: String, found: String },
+    #[error("the symmetry of `{game}` does not come back round: {position} has more than {limit} images")]
+    SymmetryOrbit {
+        game: String,
+        position: String,
+        limit: usize,
+    },
+    #[error("the symmetry of `{game}` is wrong at {position}: it has the value {value}, but its image {image} has the value {image_value}")]
+    SymmetryWrong {
+        game: String,
+        position: String,
+        image: String,
+        value: u32,
+        image_value: u32,
+    },
     #[error("{what} is too large: {size} (the limit is {limit})")]
     TooLarge {
         what: String,
@@ -329,6 +345,9 @@ impl ErrorKind {
             ErrorKind::LoseWithParts { .. } => "lose-with-parts",
             ErrorKind::TerminalReachedInSum { .. } => "terminal-in-sum",
             ErrorKind::DecompositionWrong { .. } => "decomposition-wrong",
+            ErrorKind::SymmetryNotImage { .. } => "symmetry-not-an-image",
+            ErrorKind::SymmetryOrbit { .. } => "symmetry-orbit",
+            ErrorKind::SymmetryWrong { .. } => "symmetry-wrong",
             ErrorKind::TooLarge { .. } => "too-large",
             ErrorKind::RecursionTooDeep { .. } => "recursion-too-deep",
             ErrorKind::MemoryLimit { .. } => "memory-limit",
@@ -388,6 +407,10 @@ impl ErrorKind {
             ErrorKind::LoseWithParts { .. } => "these parts".into(),
             ErrorKind::TerminalReachedInSum { .. } => "this sum".into(),
             ErrorKind::DecompositionWrong { .. } => "the declared decomposition".into(),
+            ErrorKind::SymmetryNotImage { .. } => "not a position of this game".into(),
+            ErrorKind::SymmetryOrbit { .. } | ErrorKind::SymmetryWrong { .. } => {
+                "the declared symmetry".into()
+            }
             ErrorKind::TooLarge { .. } => "here".into(),
             ErrorKind::RecursionTooDeep { .. } => "this call".into(),
             ErrorKind::MemoryLimit { .. } => "still building this".into(),
@@ -496,6 +519,15 @@ impl ErrorKind {
             ),
             ErrorKind::DecompositionWrong { .. } => Some(
                 "a value is the mex of the values of the position's moves; the parts must give that value on every position, so the `parts =` (or alias) or the move rules are wrong".into(),
+            ),
+            ErrorKind::SymmetryNotImage { game, .. } => Some(format!(
+                "an image is the same position seen another way: a position of `{game}` itself, made from its arguments turned, reflected or reversed, listed as `symmetry = [{game}(...), ...];`"
+            )),
+            ErrorKind::SymmetryOrbit { .. } => Some(
+                "the images of a position, their images and so on must come back to it (a board turned or reflected does, after at most 8 steps); does an image change the position in a way that never repeats?".into(),
+            ),
+            ErrorKind::SymmetryWrong { .. } => Some(
+                "an image must be the same position seen another way (turned, reflected, reversed), so of the same value on every position; the `symmetry =` rule or the move rules are wrong".into(),
             ),
             ErrorKind::TooLarge { .. } => None,
             ErrorKind::Interrupted => None,

@@ -117,6 +117,14 @@ game Tall(g: grid) {
   move paint(r in indices(g)) if g[r] == "." => Tall(set_at(g, r, "r"));
   move blue(r in indices(g)) if g[r] == "r" => Tall(set_at(g, r, "b"));
 }
+// The cells holding a letter, walked by a pattern; `down` reads past the
+// last row when a cell there is empty, which is an error at that cell only.
+game CellCram(g: grid) {
+  move across((r, c) in cells(g, ".")) if c + 1 < len(g[r]) and g[r][c + 1] == "."
+    => CellCram(set_at(g, r, set_at(set_at(g[r], c, "#"), c + 1, "#")));
+  move down((r, c) in cells(g, ".")) if g[r + 1][c] == "."
+    => CellCram(set_at(set_at(g, r, set_at(g[r], c, "#")), r + 1, set_at(g[r + 1], c, "#")));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -172,6 +180,8 @@ const STARTS: &[&str] = &[
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
     "Two(\"...\")",
+    "CellCram([\"#..\", \"...\", \"###\"])",
+    "CellCram([\"...\", \"..#\", \"#..\"])",
 ];
 
 /// The value of each position, or its error, in a fresh session searching

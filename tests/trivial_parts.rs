@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{reachable, session_with, value_of};
+use common::{agree_on_reachable, session_with, value_of};
 
 const CRAM: &str = r##"
 fn width(g: grid) = if len(g) == 0 then 0 else len(g[0]);
@@ -40,19 +40,7 @@ game Mock(row: str) {
 fn compare(game: &str, parts: &str, starts: &[&str]) -> usize {
     let mut split = session_with(&game.replace("PARTS", parts));
     let mut brute = session_with(&game.replace("PARTS", ""));
-    let mut compared = 0;
-    for start in starts {
-        for pos in reachable(&mut brute, start, 2000) {
-            let shown = brute.show_sum(&[pos]);
-            assert_eq!(
-                value_of(&mut split, &shown),
-                value_of(&mut brute, &shown),
-                "{shown}, reached from {start}"
-            );
-            compared += 1;
-        }
-    }
-    compared
+    agree_on_reachable(&mut split, &mut brute, starts, 2000)
 }
 
 #[test]

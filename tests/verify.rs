@@ -199,3 +199,46 @@ game Same(n: nat) = [Heap(k) for k in [n]];
     assert_eq!(summary.verified[0].2, 6, "n = 0..=5");
     assert_eq!(unverifiable, ["Double"]);
 }
+
+#[test]
+fn a_wrong_symmetry_is_reported_at_its_smallest_counterexample() {
+    let run = check(&["--verify-symmetry", "6", "tests/cli/wrong-symmetry.game"]);
+    assert_eq!(run.status, Some(1), "{}", run.stderr);
+    let e = &run.stderr;
+    assert!(e.contains("grundy::symmetry-wrong"), "{e}");
+    // Take(0, 3) gives at most 2 at a time: 0. Take(3, 0) is a heap of 3.
+    assert!(e.contains("wrong at Take(0, 3): it has the value 0"), "{e}");
+    assert!(e.contains("its image Take(3, 0) has the value 3"), "{e}");
+    assert!(
+        e.contains("wrong-symmetry.game:4:3"),
+        "the span is the `symmetry =`: {e}"
+    );
+    assert!(
+        run.stdout.contains("a symmetry failed to verify"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_shipped_symmetries_agree_with_their_images() {
+    for (file, size) in [
+        ("examples/cram.game", "9"),
+        ("examples/treblecross.game", "10"),
+    ] {
+        let run = check(&["--verify-symmetry", size, file]);
+        assert_eq!(run.status, Some(0), "{file}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("agrees with each of its images on all"),
+            "{file}: {}",
+            run.stdout
+        );
+    }
+    let run = check(&["--verify-symmetry", "3", "examples/nim.game"]);
+    assert_eq!(run.status, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("no game declares a symmetry"),
+        "{}",
+        run.stdout
+    );
+}

@@ -196,6 +196,7 @@ impl Checker {
             definition: g.span,
             frame_size: 0,
             loopy: g.loopy,
+            symmetry: None,
         });
         self.program
             .callables
@@ -237,6 +238,7 @@ impl Checker {
         for p in &self.program.games[id as usize].params.clone() {
             scope.bind(&p.name, p.ty.clone());
         }
+        let mut symmetry = None;
         let kind = match &g.body {
             ast::GameBody::Octal { code, span } => match TakeBreakCode::parse(code) {
                 // Plain octal codes go to the octal kernels; the rest are
@@ -260,10 +262,14 @@ impl Checker {
                 }
             },
             ast::GameBody::Alias(body) => GameKind::Alias(self.position_expr(body, &mut scope)),
-            ast::GameBody::Rules(items) => self.rules(g, items, &mut scope),
+            ast::GameBody::Rules(items) => {
+                symmetry = self.symmetry(id, items, &mut scope);
+                self.rules(g, items, &mut scope)
+            }
         };
         let game = &mut self.program.games[id as usize];
         game.kind = kind;
+        game.symmetry = symmetry;
         game.frame_size = scope.frame_size;
     }
 
@@ -317,6 +323,8 @@ impl Checker {
                     parts_span = Some(*span);
                 }
                 ast::GameItem::Let(binding) => self.let_binding(binding, scope),
+                // Checked by `symmetry`.
+                ast::GameItem::Symmetry { .. } => {}
             }
         }
         // The value would come from the parts alone, and the `lose if`
@@ -341,6 +349,63 @@ impl Checker {
             );
         }
         GameKind::Rules { moves, lose, parts }
+    }
+
+    /// The images of a `symmetry =` rule: a list of positions of game `id`
+    /// itself (or one such position), each made from the position's
+    /// arguments as a move's result is.
+    fn symmetry(
+        &mut self,
+        id: u32,
+        items: &[ast::GameItem],
+        scope: &mut Scope,
+    ) -> Option<SymmetryIr> {
+        let mut found: Option<SymmetryIr> = None;
+        for item in items {
+            let ast::GameItem::Symmetry { images, span } = item else {
+                continue;
+            };
+            if found.is_some() {
+                self.error(
+                    ErrorKind::Duplicate {
+                        name: "symmetry".into(),
+                    },
+                    *span,
+                );
+            }
+            let written = match &images.kind {
+                ast::ExprKind::List(items) => &items[..],
+                _ => std::slice::from_ref(images),
+            };
+            let mut checked = Vec::new();
+            for image in written {
+                let (ir, ty) = self.expr(image, scope);
+                let found = match &ir.kind {
+                    IrKind::MakePos(g, _) if *g == id => {
+                        checked.push(ir);
+                        continue;
+                    }
+                    IrKind::MakePos(g, _) => {
+                        format!("a position of `{}`", self.program.games[*g as usize].name)
+                    }
+                    IrKind::Comprehension { .. } => "a list comprehension".into(),
+                    _ if ty.fits(&Type::Game) => "a position made another way".into(),
+                    _ => describe(&ty),
+                };
+                self.error(
+                    ErrorKind::SymmetryNotImage {
+                        game: self.program.games[id as usize].name.clone(),
+                        found,
+                    },
+                    image.span,
+                );
+            }
+            found = Some(SymmetryIr {
+                images: checked,
+                span: *span,
+            });
+        }
+        found
     }
 
     fn move_rule(&mut self, m: &ast::MoveRule, scope: &mut Scope) -> MoveIr {

@@ -26,10 +26,29 @@ parameter is bounded on its own. Strings and grids are written in the
 letters of the string literals of the game's rules and helpers. At most
 100000 positions per game.";
 
+/// `--help` for `--verify-symmetry N`.
+pub const VERIFY_SYMMETRY_HELP: &str = "\
+Also value every position up to size N of each game with `symmetry =`,
+and each of its images, by a search that ignores every symmetry, and
+report the first position whose image has another value (exit 1).
+
+Size up to N is counted as for --verify-decomposition: a grid of at most
+N cells, a string of at most N letters, and so on. At most 100000
+positions per game.";
+
+/// Which declarations `grundy check` verifies, and up to which size.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Verify {
+    /// `--verify-decomposition N`
+    pub decomposition: Option<usize>,
+    /// `--verify-symmetry N`
+    pub symmetry: Option<usize>,
+}
+
 pub fn run(
     opts: &Options,
     files: &[String],
-    verify: Option<usize>,
+    verify: Verify,
     json: bool,
     out: &mut Output,
 ) -> Result<(), Failed> {
@@ -68,19 +87,28 @@ enum Checked {
     Claims {
         total: usize,
         failures: Errors,
-        verified: Option<Verified>,
+        /// What each `--verify-...` option asked for found.
+        verified: Vec<Verified>,
     },
 }
 
-/// What `--verify-decomposition N` found.
+/// A kind of declaration the search trusts, which `check` can verify.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declared {
+    Decomposition,
+    Symmetry,
+}
+
+/// What `--verify-decomposition N` or `--verify-symmetry N` found.
 struct Verified {
+    declared: Declared,
     size: usize,
     result: Result<crate::verify::Summary, Error>,
 }
 
 /// Loads the file, runs its claims and verifies its decompositions; an
 /// error only when Ctrl-C stopped it.
-fn check_file(session: &mut Session, file: &str, verify: Option<usize>) -> Result<Checked, Failed> {
+fn check_file(session: &mut Session, file: &str, verify: Verify) -> Result<Checked, Failed> {
     if let Err(errors) = session.load_file(file) {
         return Ok(Checked::NotLoaded(errors));
     }
@@ -100,16 +128,26 @@ fn check_file(session: &mut Session, file: &str, verify: Option<usize>) -> Resul
     if failures.iter().any(interrupted) {
         return Err(Failed::Interrupted);
     }
-    let verified = match verify {
-        Some(size) => {
-            let result = crate::verify::decompositions(session, size);
-            if result.as_ref().is_err_and(interrupted) {
-                return Err(Failed::Interrupted);
-            }
-            Some(Verified { size, result })
+    let asked = [
+        (Declared::Decomposition, verify.decomposition),
+        (Declared::Symmetry, verify.symmetry),
+    ];
+    let mut verified = Vec::new();
+    for (declared, size) in asked {
+        let Some(size) = size else { continue };
+        let result = match declared {
+            Declared::Decomposition => crate::verify::decompositions(session, size),
+            Declared::Symmetry => crate::verify::symmetries(session, size),
+        };
+        if result.as_ref().is_err_and(interrupted) {
+            return Err(Failed::Interrupted);
         }
-        None => None,
-    };
+        verified.push(Verified {
+            declared,
+            size,
+            result,
+        });
+    }
     Ok(Checked::Claims {
         total: session.claim_count(),
         failures,
@@ -123,7 +161,7 @@ impl Checked {
             Checked::NotLoaded(_) => false,
             Checked::Claims {
                 failures, verified, ..
-            } => failures.is_empty() && verified.as_ref().is_none_or(|v| v.result.is_ok()),
+            } => failures.is_empty() && verified.iter().all(|v| v.result.is_ok()),
         }
     }
 
@@ -155,7 +193,7 @@ impl Checked {
                         failures.len()
                     ));
                 }
-                if let Some(v) = verified {
+                for v in verified {
                     v.print(session, file, out);
                 }
             }
@@ -189,8 +227,12 @@ impl Checked {
                     "failed": failures.len(),
                     "errors": errors(failures),
                 });
-                if let Some(v) = verified {
-                    doc["decompositions"] = v.to_json(session);
+                for v in verified {
+                    let key = match v.declared {
+                        Declared::Decomposition => "decompositions",
+                        Declared::Symmetry => "symmetries",
+                    };
+                    doc[key] = v.to_json(session);
                 }
                 doc
             }
@@ -205,7 +247,11 @@ impl Verified {
             Ok(summary) => summary,
             Err(e) => {
                 out.errors(std::slice::from_ref(e), &session.sources);
-                out.line(format!("{file}: a decomposition failed to verify"));
+                let what = match self.declared {
+                    Declared::Decomposition => "a decomposition",
+                    Declared::Symmetry => "a symmetry",
+                };
+                out.line(format!("{file}: {what} failed to verify"));
                 return;
             }
         };
@@ -218,10 +264,14 @@ impl Verified {
             ));
         }
         if summary.verified.is_empty() && summary.unverifiable.is_empty() {
-            out.line(format!(
-                "{file}: no game declares a decomposition (`parts =`, or an alias that sums a \
-                 board's parts), so there is nothing to verify"
-            ));
+            let none = match self.declared {
+                Declared::Decomposition => {
+                    "no game declares a decomposition (`parts =`, or an alias that sums a \
+                     board's parts)"
+                }
+                Declared::Symmetry => "no game declares a symmetry (`symmetry =`)",
+            };
+            out.line(format!("{file}: {none}, so there is nothing to verify"));
         }
     }
 

@@ -143,7 +143,8 @@ pub enum Command {
 Examples:
   grundy check examples/*.game
   grundy check examples/octal.game --json
-  grundy check examples/cram.game --verify-decomposition 6")]
+  grundy check examples/cram.game --verify-decomposition 6
+  grundy check examples/cram.game --verify-symmetry 9")]
     Check {
         /// The .game files to check.
         #[arg(required = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
@@ -152,6 +153,10 @@ Examples:
         /// whole position, on every position up to size N.
         #[arg(long, value_name = "N", long_help = check::VERIFY_HELP)]
         verify_decomposition: Option<usize>,
+        /// Also value every position up to size N and each image its
+        /// game's `symmetry =` declares, by a search that ignores it.
+        #[arg(long, value_name = "N", long_help = check::VERIFY_SYMMETRY_HELP)]
+        verify_symmetry: Option<usize>,
         /// Print one JSON document: each file's claims and errors.
         #[arg(long)]
         json: bool,
@@ -365,8 +370,15 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check {
             files,
             verify_decomposition,
+            verify_symmetry,
             json,
-        } => check::run(opts, &files, verify_decomposition, json, &mut out),
+        } => {
+            let verify = check::Verify {
+                decomposition: verify_decomposition,
+                symmetry: verify_symmetry,
+            };
+            check::run(opts, &files, verify, json, &mut out)
+        }
         Command::Value {
             files,
             position,

@@ -2,6 +2,7 @@
 //! pure ones, their behaviour. Queries (value, outcome, ...) need the solver
 //! and are run by the interpreter.
 
+use super::grid_turns::{turn, Turn};
 use super::value::{range_len, Value};
 use crate::error::ErrorKind;
 use crate::types::Type;
@@ -42,7 +43,10 @@ builtins! {
     Max = "max", 1..=8, "max(xs) or max(a, b, ...): the largest";
     Sum = "sum", 1..=1, "sum(xs): the sum of a list of numbers";
     Sort = "sort", 1..=1, "sort(xs): the list in increasing order";
-    Reverse = "reverse", 1..=1, "reverse(x): a list or string backwards";
+    Reverse = "reverse", 1..=1, "reverse(x): a list or string backwards (a grid upside down)";
+    Transpose = "transpose", 1..=1, "transpose(g): the grid with its rows as columns";
+    Rotate = "rotate", 1..=1, "rotate(g): the grid turned a quarter clockwise";
+    Mirror = "mirror", 1..=1, "mirror(g): the grid reflected left to right (each row backwards)";
     SetAt = "set_at", 3..=3, "set_at(x, i, v): the list or string with element i replaced by v; set_at(x, [i, j], [v, w]) replaces several";
     RemoveAt = "remove_at", 2..=2, "remove_at(xs, i): the list without element i";
     Slice = "slice", 3..=3, "slice(x, from, to): elements from..to of a list or string";
@@ -168,6 +172,12 @@ impl Builtin {
                     Type::Set(t) => Type::List(t),
                     t => t,
                 }
+            }
+            B::Transpose | B::Rotate | B::Mirror => {
+                if !first.fits(&Type::Grid) {
+                    return Err((0, "a grid (a list of strings of one length)"));
+                }
+                Type::Grid
             }
             B::Runs => Type::List(Box::new(Type::Nat)),
             B::Regions => Type::List(Box::new(Type::Grid)),
@@ -328,6 +338,9 @@ impl Builtin {
                 let to = int(arg(2))?.clamp(0, len) as usize;
                 rebuild(arg(0), items[from..to.max(from)].to_vec())
             }
+            B::Transpose => turn(Turn::Transpose, "transpose", arg(0))?,
+            B::Rotate => turn(Turn::Rotate, "rotate", arg(0))?,
+            B::Mirror => turn(Turn::Mirror, "mirror", arg(0))?,
             B::Runs => {
                 let (Value::Str(s), Value::Str(c)) = (arg(0), arg(1)) else {
                     return Err(bad("runs(s, c) needs two strings".into()));

@@ -102,6 +102,8 @@ pub struct Interp {
     pub compact: super::Compact,
     /// Which engine each game ran on, and why faster ones turned it down.
     pub engines: super::engine::EngineLog,
+    /// What the value search knows of `symmetry =` orbits.
+    pub(super) orbits: super::symmetry::Orbits,
 }
 
 impl Default for Interp {
@@ -118,6 +120,7 @@ impl Default for Interp {
             lowering: true,
             compact: super::Compact::default(),
             engines: super::engine::EngineLog::default(),
+            orbits: super::symmetry::Orbits::default(),
         }
     }
 }
@@ -129,6 +132,7 @@ impl Interp {
         self.program = program;
         self.positions.clear();
         self.solver = Solver::default();
+        self.orbits = super::symmetry::Orbits::default();
     }
 
     /// Evaluates the constants the program does not have values for yet.
@@ -552,7 +556,7 @@ impl Interp {
 
     /// Whether game `g` stands for the value of an expression (an alias,
     /// or a game given only by its parts) rather than being a position.
-    fn given_by_expression(&self, g: GameId) -> bool {
+    pub(super) fn given_by_expression(&self, g: GameId) -> bool {
         match &self.program.games[g as usize].kind {
             GameKind::Alias(_) => true,
             GameKind::Rules {
@@ -564,7 +568,12 @@ impl Interp {
         }
     }
 
-    fn intern_position(&mut self, g: GameId, args: Vec<Value>, span: Span) -> Result<Value> {
+    pub(super) fn intern_position(
+        &mut self,
+        g: GameId,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value> {
         if self.holds_games(g) && self.nesting(&args, MAX_POSITION_DEPTH) >= MAX_POSITION_DEPTH {
             return Err(Error::new(
                 ErrorKind::PositionTooDeep {

@@ -47,6 +47,18 @@ pub struct GameIr {
     /// Declared `loopy game`: its positions may repeat, and its values are
     /// the generalised ones.
     pub loopy: bool,
+    /// `symmetry = [...]`: positions of this same game equal to each one.
+    pub symmetry: Option<SymmetryIr>,
+}
+
+/// The images a `symmetry =` rule declares: each a position of the game
+/// itself (`MakePos` of it, as the checker ensures), made from the
+/// arguments of the position in the game's frame, as a move's result is.
+#[derive(Clone, Debug)]
+pub struct SymmetryIr {
+    pub images: Vec<Ir>,
+    /// The whole rule, where a wrong declaration is reported.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

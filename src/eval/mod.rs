@@ -6,6 +6,7 @@ mod conform;
 mod direct;
 pub mod engine;
 mod fast;
+mod grid_turns;
 pub mod interp;
 pub mod ir;
 mod lowered;
@@ -21,6 +22,7 @@ pub mod positions;
 mod product;
 mod regions;
 pub mod show;
+mod symmetry;
 pub mod take_break;
 #[cfg(test)]
 mod test_values;

@@ -140,11 +140,14 @@ impl Interp {
                 return Ok(());
             }
         }
-        let made = lowered
-            .rule
-            .result
-            .as_ref()
-            .and_then(|r| self.lowered_position(lowered.program, lowered.code, r, env));
+        let made = match self.least_result(&rule.result, env)? {
+            Some(id) => Some(id),
+            None => lowered
+                .rule
+                .result
+                .as_ref()
+                .and_then(|r| self.lowered_position(lowered.program, lowered.code, r, env)),
+        };
         let result = match made {
             Some(id) => Components::One([id]),
             None => {
@@ -305,6 +308,17 @@ impl Rules for Interp {
     fn loopy(&self, pos: PosId) -> bool {
         let g = self.positions.game(pos);
         self.program.games[g as usize].loopy
+    }
+
+    fn canonical(&mut self, pos: PosId) -> Result<PosId> {
+        Interp::canonical(self, pos)
+    }
+
+    fn value_options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<()> {
+        self.orbits.searching = true;
+        let listed = self.moves_of(pos, false, out);
+        self.orbits.searching = false;
+        listed
     }
 
     fn compact(&mut self, pos: PosId) -> Option<(Box<dyn crate::solve::dense::KeyGame>, u64)> {

@@ -9,9 +9,9 @@ use lsp_types::{CompletionItem, CompletionItemKind};
 /// Every word of the grammar that is not a name: the keywords proper and
 /// the words that open definitions, rules and types.
 pub const KEYWORDS: &[&str] = &[
-    "const", "fn", "game", "loopy", "use", "octal", "move", "lose", "parts", "claim", "for", "in",
-    "if", "then", "else", "and", "or", "not", "true", "false", "let", "nat", "int", "bool", "str",
-    "grid",
+    "const", "fn", "game", "loopy", "use", "octal", "move", "lose", "parts", "symmetry", "claim",
+    "for", "in", "if", "then", "else", "and", "or", "not", "true", "false", "let", "nat", "int",
+    "bool", "str", "grid",
 ];
 
 pub fn items(analysis: &Analysis, offset: usize) -> Vec<CompletionItem> {

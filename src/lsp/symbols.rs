@@ -122,7 +122,8 @@ impl Symbols {
                                     self.exprs(m.guard.iter().chain([&m.result]));
                                 }
                                 GameItem::Lose { condition: e, .. }
-                                | GameItem::Parts { parts: e, .. } => self.expr(e),
+                                | GameItem::Parts { parts: e, .. }
+                                | GameItem::Symmetry { images: e, .. } => self.expr(e),
                                 GameItem::Let(binding) => self.binding(binding, g.span),
                             }
                         }

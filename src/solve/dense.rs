@@ -30,6 +30,47 @@ pub trait KeyGame: Any {
     /// How many bits a key has.
     fn bits(&self) -> u32;
     fn as_any(&self) -> &dyn Any;
+    /// Whether `canonical` can give another key than the one it is given:
+    /// the game declares a symmetry, and it compiled.
+    fn has_symmetry(&self) -> bool {
+        false
+    }
+    /// The key that stands for every key of the orbit of `key` under the
+    /// game's declared symmetry (the search stores only such keys): the
+    /// key itself when there is none.
+    fn canonical(&mut self, key: u64) -> Result<u64, Abort> {
+        Ok(key)
+    }
+}
+
+/// The options from `start` on, each key (runs written out) replaced by
+/// the key that stands for its orbit, each such key once: symmetric moves
+/// lead to one position, and the mex needs it once.
+fn canonical_options(
+    game: &mut dyn KeyGame,
+    arena: &mut Vec<u64>,
+    start: usize,
+    keys: &mut Vec<u64>,
+) -> Result<(), Abort> {
+    keys.clear();
+    let mut at = start;
+    while at < arena.len() {
+        if arena[at] & RUN == 0 {
+            keys.push(game.canonical(arena[at])?);
+            at += 1;
+            continue;
+        }
+        let (count, first, step) = (arena[at] & !RUN, arena[at + 1], arena[at + 2]);
+        for j in 0..count {
+            keys.push(game.canonical(first + j * step)?);
+        }
+        at += 3;
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    arena.truncate(start);
+    arena.extend_from_slice(keys);
+    Ok(())
 }
 
 /// Marks the first word of a run in a list of options. Keys have at most
@@ -221,6 +262,8 @@ pub struct DenseSearch {
     /// The open positions: key, where its options start, the next to look at.
     stack: Vec<Frame>,
     spill: Vec<u32>,
+    /// The options of the position being opened, each for its orbit.
+    canonical: Vec<u64>,
 }
 
 impl DenseSearch {
@@ -234,6 +277,7 @@ impl DenseSearch {
             arena: Vec::new(),
             stack: Vec::new(),
             spill: Vec::new(),
+            canonical: Vec::new(),
         }
     }
 
@@ -244,12 +288,16 @@ impl DenseSearch {
     /// The value of the position with this key, searched if not known:
     /// `Ok(None)` when the compiled rules cannot answer.
     pub fn value(&mut self, root: u64, max_states: usize) -> Result<Option<u32>, Error> {
+        let Ok(root) = self.game.canonical(root) else {
+            return Ok(None);
+        };
         let mut search = Search {
             game: &mut *self.game,
             positions: &mut self.positions,
             arena: &mut self.arena,
             stack: &mut self.stack,
             spill: &mut self.spill,
+            canonical: &mut self.canonical,
             max_states,
         };
         let step = loop {
@@ -303,6 +351,7 @@ struct Search<'a> {
     arena: &'a mut Vec<u64>,
     stack: &'a mut Vec<Frame>,
     spill: &'a mut Vec<u32>,
+    canonical: &'a mut Vec<u64>,
     max_states: usize,
 }
 
@@ -330,7 +379,14 @@ impl Search<'_> {
             ));
         }
         let start = self.arena.len();
-        if self.game.options(key, self.arena).is_err() {
+        let listed = self.game.options(key, self.arena).and_then(|()| {
+            if self.game.has_symmetry() {
+                canonical_options(self.game, self.arena, start, self.canonical)?;
+            }
+            Ok(())
+        });
+        if listed.is_err() {
+            self.arena.truncate(start);
             *self.positions -= 1;
             return Ok(Some(Step::Abort));
         }

@@ -181,6 +181,16 @@ impl Memo {
         self.reaches[i] = reached;
     }
 
+    /// Records that `pos` has the result of `other`, found already (a
+    /// position of the same orbit under a declared symmetry), and reaches
+    /// what it reaches.
+    pub fn same_as(&mut self, pos: PosId, other: PosId) {
+        self.remember(pos, self.get(other));
+        if let Some(reached) = self.reached_from(other) {
+            self.remember_reach(pos, reached);
+        }
+    }
+
     /// Records a result found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, v: u32) {
         if v < ON_STACK {
@@ -301,10 +311,21 @@ impl Memo {
             }
         }
         moves.clear();
-        rules.options(pos, moves)?;
+        if measure == Measure::Value {
+            rules.value_options(pos, moves)?;
+        } else {
+            rules.options(pos, moves)?;
+        }
         let (mut pending, mut ends) = self.spare.pop().unwrap_or_default();
         for m in moves.iter() {
-            pending.extend_from_slice(&m.result);
+            if measure == Measure::Value {
+                // Values are stored for one position of each orbit only.
+                for &c in m.result.iter() {
+                    pending.push(rules.canonical(c)?);
+                }
+            } else {
+                pending.extend_from_slice(&m.result);
+            }
             ends.push((pending.len(), m.rule));
         }
         self.set(pos, ON_STACK);

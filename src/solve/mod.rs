@@ -58,6 +58,11 @@ impl std::fmt::Display for MoveLabel {
 pub trait Rules {
     /// The options of a position; none when the player to move has lost.
     fn options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<(), Error>;
+    /// The options, as the value search needs them: a move's result may
+    /// already be the position that stands for its orbit (see `canonical`).
+    fn value_options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<(), Error> {
+        self.options(pos, out)
+    }
     /// The same options, each with its label.
     fn labelled_options(&mut self, pos: PosId, out: &mut Vec<Move>) -> Result<(), Error>;
     /// The parts a position is declared equal to, if any.
@@ -92,6 +97,12 @@ pub trait Rules {
     fn compact_key(&self, _game: &dyn KeyGame, _pos: PosId) -> Option<u64> {
         None
     }
+    /// The position that stands for all those its game's `symmetry =`
+    /// declares equal to `pos` (the position itself when there are none):
+    /// the value search stores only such positions.
+    fn canonical(&mut self, pos: PosId) -> Result<PosId, Error> {
+        Ok(pos)
+    }
 }
 
 /// Compiled searches kept for later questions about their positions: at
@@ -118,6 +129,12 @@ impl Solver {
     /// The Grundy value of one component.
     pub fn value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
         if let Some(v) = self.values.peek(pos) {
+            return Ok(v);
+        }
+        let canonical = rules.canonical(pos)?;
+        if canonical != pos {
+            let v = self.value(rules, canonical)?;
+            self.values.same_as(pos, canonical);
             return Ok(v);
         }
         if let Some(v) = self.compact_value(rules, pos)? {

@@ -95,6 +95,11 @@ pub enum GameItem {
         parts: Expr,
         span: Span,
     },
+    /// `symmetry = [G(...), ...];`: the same position seen another way.
+    Symmetry {
+        images: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]

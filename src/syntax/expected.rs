@@ -283,8 +283,8 @@ fn rule_words(rule: Rule) -> Option<&'static str> {
         | Rule::fn_def
         | Rule::game_def
         | Rule::claim => "a definition (`game`, `fn`, `const` or `claim`)",
-        Rule::move_rule | Rule::lose_rule | Rule::parts_rule => {
-            "a rule (`move`, `lose if` or `parts =`)"
+        Rule::move_rule | Rule::lose_rule | Rule::parts_rule | Rule::symmetry_rule => {
+            "a rule (`move`, `lose if`, `parts =` or `symmetry =`)"
         }
         Rule::infix
         | Rule::or

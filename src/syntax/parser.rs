@@ -345,6 +345,10 @@ impl Builder {
                 span,
             }),
             Rule::let_item => self.let_binding(pair, 0).map(GameItem::Let),
+            Rule::symmetry_rule => Ok(GameItem::Symmetry {
+                images: self.expr(self.next(&pair, &mut inner)?, 0)?,
+                span,
+            }),
             _ => Err(self.malformed(&pair)),
         }
     }

@@ -6,11 +6,13 @@
 mod alphabet;
 pub mod enumerate;
 pub mod plan;
+mod symmetry;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::ir::GameKind;
 use crate::eval::{Interp, Value};
 use crate::session::Session;
+use crate::source::Span;
 use enumerate::{Enumerator, Refusal};
 use plan::{Plan, Verdict};
 use std::sync::Arc;
@@ -50,7 +52,13 @@ pub fn decompositions_within(
         match plan::of_game(&program, g) {
             Verdict::Nothing => {}
             Verdict::Cannot(why) => summary.unverifiable.push((name, why)),
-            Verdict::Verify(plan) => match positions(session, &plan, n, limit)? {
+            Verdict::Verify(plan) => match positions(
+                session,
+                &plan,
+                n,
+                limit,
+                ("the decomposition", "--verify-decomposition"),
+            )? {
                 Err(why) => summary.unverifiable.push((name, why)),
                 Ok(all) => {
                     let count = all.len();
@@ -69,13 +77,22 @@ pub fn decompositions_within(
     Ok(summary)
 }
 
+/// Verifies every declared symmetry on every position of size at most
+/// `n`, as `--verify-symmetry N` does.
+pub fn symmetries(session: &mut Session, n: usize) -> Result<Summary, Error> {
+    symmetry::symmetries(session, n, MAX_POSITIONS)
+}
+
 /// Every argument list of the game up to size `n`, smallest first; or why
 /// there is none.
+/// `(what, flag)` name the declaration verified and the option that asks,
+/// for the message when there are too many.
 fn positions(
     session: &Session,
     plan: &Plan,
     n: usize,
     limit: usize,
+    (what, flag): (&str, &str),
 ) -> Result<Result<Vec<Vec<Value>>, String>, Error> {
     let program = &session.interp.program;
     let game = &program.games[plan.game as usize];
@@ -94,7 +111,7 @@ fn positions(
             plan.span,
         )
         .with_context(format!(
-            "verifying the decomposition of `{}`; give a smaller N to --verify-decomposition",
+            "verifying {what} of `{}`; give a smaller N to {flag}",
             game.name
         ))
     };
@@ -163,8 +180,8 @@ fn compare(session: &mut Session, plan: &Plan, all: Vec<Vec<Value>>) -> Result<(
             ))
         };
         let decomposed =
-            value(&mut session.interp, plan.game, args.clone(), plan).map_err(context)?;
-        let searched = value(&mut searcher, plan.searched, args, plan).map_err(context)?;
+            value(&mut session.interp, plan.game, args.clone(), plan.span).map_err(context)?;
+        let searched = value(&mut searcher, plan.searched, args, plan.span).map_err(context)?;
         if decomposed != searched {
             return Err(Error::new(
                 ErrorKind::DecompositionWrong {
@@ -182,9 +199,11 @@ fn compare(session: &mut Session, plan: &Plan, all: Vec<Vec<Value>>) -> Result<(
     Ok(())
 }
 
-fn value(interp: &mut Interp, g: u32, args: Vec<Value>, plan: &Plan) -> Result<u32, Error> {
-    let made = interp.make_position(g, args, plan.span)?;
-    let Value::Pos(parts) = interp.to_sum(made, plan.span)? else {
+/// The value of game `g`'s position with arguments `args`; `span` is where
+/// an error in making it is reported.
+fn value(interp: &mut Interp, g: u32, args: Vec<Value>, span: Span) -> Result<u32, Error> {
+    let made = interp.make_position(g, args, span)?;
+    let Value::Pos(parts) = interp.to_sum(made, span)? else {
         return Ok(0);
     };
     interp.with_solver(|s, i| s.value_of_sum(i, &parts))

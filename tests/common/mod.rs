@@ -116,6 +116,30 @@ pub fn wait_or_kill(
     }
 }
 
+/// Values every position reachable from `starts` in `brute` (up to
+/// `limit` from each) in both sessions, which must agree; returns how many
+/// positions were compared.
+pub fn agree_on_reachable(
+    other: &mut Session,
+    brute: &mut Session,
+    starts: &[&str],
+    limit: usize,
+) -> usize {
+    let mut compared = 0;
+    for start in starts {
+        for pos in reachable(brute, start, limit) {
+            let shown = brute.show_sum(&[pos]);
+            assert_eq!(
+                value_of(other, &shown),
+                value_of(brute, &shown),
+                "{shown}, reached from {start}"
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
 /// Every position reachable from `start` by the interpreter alone (no
 /// lowered code), up to `limit` of them, the start first.
 pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId> {

@@ -34,8 +34,8 @@ impl Token<'_> {
 /// The reserved words of the language, and the words that start a
 /// definition or a rule.
 pub const KEYWORDS: &[&str] = &[
-    "game", "loopy", "fn", "const", "claim", "use", "move", "lose", "parts", "octal", "for", "in",
-    "if", "then", "else", "and", "or", "not", "true", "false",
+    "game", "loopy", "fn", "const", "claim", "use", "move", "lose", "parts", "symmetry", "octal",
+    "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
 ];
 
 /// Operator spellings, longest first.

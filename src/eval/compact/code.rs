@@ -151,6 +151,8 @@ pub enum Write {
     Several(Fields, Indices, u32),
     /// A list parameter's new elements, all of them.
     Whole(Fields, Vec<Num>),
+    /// `reverse(x)` of a list or string parameter, whole.
+    Reversed(Fields),
     /// `[element for var in over if guard]` as a list parameter's elements,
     /// or a grid's rows.
     Comprehension {
@@ -223,6 +225,11 @@ pub enum Indices {
 pub struct GameCode {
     pub lose: Option<Truth>,
     pub rules: Vec<Rule>,
+    /// What each image a `symmetry =` declares writes into the key.
+    pub images: Vec<Vec<Write>>,
+    /// Why the images could not be compiled, when they could not: the
+    /// search then stores every position of an orbit.
+    pub unimaged: Option<crate::eval::engine::Unsupported>,
     /// Scalar registers in all (the key's fields first).
     pub regs: u32,
     pub tuples: u32,

@@ -11,7 +11,7 @@ use super::fused;
 use super::layout::{Fields, Group, Layout};
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameKind, Ir, IrKind, Program};
+use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -71,17 +71,19 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     };
     let mut fixed = vec![true; game.params.len()];
     let mut letters = Vec::new();
-    for m in moves {
-        let IrKind::MakePos(target, args) = &m.result.kind else {
+    // An image is made as a move's result is: what it changes is not fixed.
+    let images = game.symmetry.iter().flat_map(|s| &s.images);
+    for result in moves.iter().map(|m| &m.result).chain(images) {
+        let IrKind::MakePos(target, args) = &result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game (a sum, a list or an alias)",
-                m.result.span,
+                result.span,
             ));
         };
         if *target != g || args.len() != fixed.len() {
             return Err(Unsupported::new(
                 "a result that is a position of another game",
-                m.result.span,
+                result.span,
             ));
         }
         for (i, a) in args.iter().enumerate() {
@@ -89,7 +91,7 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
                 fixed[i] = false;
             }
         }
-        written_letters(program, &m.result, 0, &mut letters);
+        written_letters(program, result, 0, &mut letters);
     }
     Ok((fixed, letters))
 }
@@ -192,21 +194,127 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     for m in moves {
         let mut scope = scope.clone();
         let mut gens = Vec::new();
-        for g in &m.generators {
+        let mut filter = None;
+        for (at, g) in m.generators.iter().enumerate() {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
             *scope
                 .get_mut(g.slot as usize)
                 .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
             gens.push(Gen { target, source });
+            if let Some(test) = cells_filter(g) {
+                // Tested before the guard, as the generator would: later
+                // generators would otherwise run on cells it leaves out.
+                if at + 1 < m.generators.len() {
+                    return Err(Unsupported::new(CELLS_FILTER, g.source.span));
+                }
+                filter = Some(c.truth(&mut scope, &test)?);
+            }
         }
         let guard = match &m.guard {
             Some(g) => Some(c.truth(&mut scope, g)?),
             None => None,
         };
-        let IrKind::MakePos(_, args) = &m.result.kind else {
+        let guard = match (filter, guard) {
+            (Some(f), Some(g)) => Some(Truth::And(Box::new(f), Box::new(g))),
+            (f, g) => f.or(g),
+        };
+        let writes = c.result(&mut scope, &m.result, layout)?;
+        let mut rule = Rule {
+            gens,
+            guard,
+            writes,
+            fused: None,
+        };
+        if fuse {
+            rule.fused = fused::recognise(&rule);
+        }
+        rules.push(rule);
+    }
+    // Each image is a result made from the position itself; images that
+    // cannot be compiled leave the search to store every position.
+    let images = game.symmetry.iter().flat_map(|s| &s.images);
+    let images = images
+        .map(|image| c.result(&mut scope.clone(), image, layout))
+        .collect::<Compiled<Vec<_>>>();
+    let (images, unimaged) = match images {
+        Ok(images) => (images, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
+    let mut code = GameCode {
+        lose,
+        rules,
+        images,
+        unimaged,
+        regs: c.regs,
+        tuples: c.tuples,
+        texts: c.texts,
+        cell: layout.cell,
+        decode: true,
+    };
+    code.decode = fused::needs_registers(&code);
+    Ok(code)
+}
+
+/// What it walks of `cells(g, c)`.
+const CELLS_FILTER: &str = "`cells(g, c)` before another generator: the compiled search walks \
+     the cells holding a letter in a rule's last generator only";
+
+/// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
+/// `g[t[0]][t[1]] == letter` on the generator's slot `t`: the compiled
+/// search walks every cell and tests it.
+fn cells_filter(g: &GenIr) -> Option<Ir> {
+    let IrKind::Builtin(Builtin::Cells, a) = &g.source.kind else {
+        return None;
+    };
+    let [grid, letter] = &a[..] else {
+        return None;
+    };
+    let span = g.source.span;
+    let ir = |kind| Ir { kind, span };
+    let element = |i: i64| {
+        ir(IrKind::Index(
+            Box::new(ir(IrKind::Local(g.slot))),
+            Box::new(ir(IrKind::Lit(Value::Int(i)))),
+        ))
+    };
+    let row = ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0))));
+    let cell = ir(IrKind::Index(Box::new(row), Box::new(element(1))));
+    Some(ir(IrKind::Binary(
+        BinaryOp::Eq,
+        Box::new(cell),
+        Box::new(letter.clone()),
+    )))
+}
+
+/// What the compiled code reads as a number.
+const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
+     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
+/// What it reads as a condition.
+const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
+     numbers or strings, `and`, `or`, `not`, `has(string, \"text\")` and helpers";
+/// What it walks.
+const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
+     `indices`, lists held in parameters, `subsets`, `product` and the cells of a grid";
+/// What it writes into a list or string.
+const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
+     on the parameter, the parameter reversed, list literals and comprehensions";
+/// What it works out as a string.
+const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
+     indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
+
+impl<'a> Compiler<'a> {
+    fn reg(&mut self) -> u32 {
+        self.regs += 1;
+        self.regs - 1
+    }
+
+    /// The writes that make a result `G(args)` of the layout's game from
+    /// the key: a move's result, or an image a `symmetry =` declares.
+    fn result(&mut self, scope: &mut Scope, result: &Ir, layout: &Layout) -> Compiled<Vec<Write>> {
+        let IrKind::MakePos(_, args) = &result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game",
-                m.result.span,
+                result.span,
             ));
         };
         let mut writes = Vec::new();
@@ -221,56 +329,13 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                         a.span,
                     ))
                 }
-                Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
+                Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
                 Group::List(_) | Group::Str(..) | Group::Grid(_) => {
-                    c.writes(&mut scope, a, i, group, &mut writes)?
+                    self.writes(scope, a, i, group, &mut writes)?
                 }
             }
         }
-        let mut rule = Rule {
-            gens,
-            guard,
-            writes,
-            fused: None,
-        };
-        if fuse {
-            rule.fused = fused::recognise(&rule);
-        }
-        rules.push(rule);
-    }
-    let mut code = GameCode {
-        lose,
-        rules,
-        regs: c.regs,
-        tuples: c.tuples,
-        texts: c.texts,
-        cell: layout.cell,
-        decode: true,
-    };
-    code.decode = fused::needs_registers(&code);
-    Ok(code)
-}
-
-/// What the compiled code reads as a number.
-const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
-     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
-/// What it reads as a condition.
-const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
-     numbers or strings, `and`, `or`, `not`, `has(string, \"text\")` and helpers";
-/// What it walks.
-const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
-     `indices`, lists held in parameters, `subsets` and `product`";
-/// What it writes into a list or string.
-const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
-     on the parameter, list literals and comprehensions";
-/// What it works out as a string.
-const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
-     indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
-
-impl<'a> Compiler<'a> {
-    fn reg(&mut self) -> u32 {
-        self.regs += 1;
-        self.regs - 1
+        Ok(writes)
     }
 
     fn tuple(&mut self) -> u32 {
@@ -391,6 +456,19 @@ impl<'a> Compiler<'a> {
             let source = self.product(scope, lists)?;
             let t = self.tuple();
             return Ok((Target::Tuple(t), source, Val::Tuple(t)));
+        }
+        if let IrKind::Builtin(Builtin::Cells, a) = &ir.kind {
+            // A packed grid is a rectangle, so its cells, row by row, are
+            // the product of its row and column numbers (those holding a
+            // letter are tested by the rule: see `cells_filter`).
+            if let [grid, ..] = &a[..] {
+                if let Some(Val::Grid(rows)) = self.val(scope, grid) {
+                    let t = self.tuple();
+                    let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
+                    let source = Source::ProductList(vec![upto(rows.fields.len), upto(rows.cols)]);
+                    return Ok((Target::Tuple(t), source, Val::Tuple(t)));
+                }
+            }
         }
         let seq = self.seq(scope, ir)?;
         let r = self.reg();
@@ -725,6 +803,13 @@ impl<'a> Compiler<'a> {
     ) -> Compiled<()> {
         let write = match (&ir.kind, group) {
             (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
+            // The whole parameter backwards: every element is written.
+            (IrKind::Builtin(Builtin::Reverse, a), Group::List(f) | Group::Str(f, _))
+                if out.is_empty()
+                    && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
+            {
+                Write::Reversed(*f)
+            }
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));

@@ -15,6 +15,7 @@ mod run;
 use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;
 use super::positions::PosId;
+use super::symmetry::MAX_ORBIT;
 use super::value::Value;
 use crate::solve::dense::{Abort, KeyGame};
 use code::GameCode;
@@ -37,12 +38,17 @@ pub enum Compact {
 
 /// How `--stats` names this engine.
 const COMPILED: &str = "the compiled search of packed keys";
+/// How `--stats` names the symmetry on packed keys, when it is turned down:
+/// the compiled search then stores every position of an orbit.
+const SYMMETRY: &str = "the symmetry on packed keys (every position is stored)";
 
 /// A game's rules compiled for one layout, ready to list options of keys.
 pub struct CompactGame {
     layout: Layout,
     code: GameCode,
     machine: Machine,
+    /// The orbit of the key being made canonical.
+    orbit: Vec<u64>,
 }
 
 impl KeyGame for CompactGame {
@@ -63,7 +69,43 @@ impl KeyGame for CompactGame {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn has_symmetry(&self) -> bool {
+        !self.code.images.is_empty()
+    }
+
+    /// The least key of the orbit; `Abort` where an image cannot be made
+    /// on the key (the general search then makes it, or reports why not).
+    fn canonical(&mut self, key: u64) -> Result<u64, Abort> {
+        if self.code.images.is_empty() {
+            return Ok(key);
+        }
+        let orbit = &mut self.orbit;
+        orbit.clear();
+        orbit.push(key);
+        let mut next = 0;
+        while next < orbit.len() {
+            for writes in &self.code.images {
+                let image = self
+                    .machine
+                    .image(&self.layout, orbit[next], writes)
+                    .ok_or(Abort)?;
+                if !orbit.contains(&image) {
+                    if orbit.len() >= MAX_ORBIT {
+                        return Err(Abort);
+                    }
+                    orbit.push(image);
+                }
+            }
+            next += 1;
+        }
+        Ok(orbit.iter().copied().min().unwrap_or(key))
+    }
 }
+
+/// A game compiled for a position: the game, the position's key, and why
+/// the game's images did not compile, if they did not.
+type Laid = (Box<dyn KeyGame>, u64, Option<Unsupported>);
 
 impl Interp {
     /// The game of `pos` compiled to keys, laid out to hold `pos`, and the
@@ -76,9 +118,10 @@ impl Interp {
         let mut args = Vec::new();
         let g = self.positions.args_into(pos, &mut args);
         match self.compile_compact(g, &args) {
-            Ok(Some(found)) => {
-                self.engines.record(g, Path::CompiledSearch, Vec::new());
-                Some(found)
+            Ok(Some((game, key, unimaged))) => {
+                let declined = unimaged.map(|why| (SYMMETRY, why)).into_iter().collect();
+                self.engines.record(g, Path::CompiledSearch, declined);
+                Some((game, key))
             }
             Ok(None) => {
                 let span = self.program.games.get(g as usize).map(|game| game.span);
@@ -100,7 +143,9 @@ impl Interp {
         }
     }
 
-    fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<(Box<dyn KeyGame>, u64)>> {
+    /// The compiled game and the key, with why its images did not compile
+    /// if they did not.
+    fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<Laid>> {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
@@ -123,15 +168,18 @@ impl Interp {
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
-        let code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
+        let mut code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
+        let unimaged = code.unimaged.take();
         let machine = Machine::new(&code, &layout);
         Ok(Some((
             Box::new(CompactGame {
                 layout,
                 code,
                 machine,
+                orbit: Vec::new(),
             }),
             key,
+            unimaged,
         )))
     }
 

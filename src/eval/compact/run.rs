@@ -83,6 +83,16 @@ impl Machine {
         Some(())
     }
 
+    /// The key of the image that `writes` make of `key`.
+    pub fn image(&mut self, layout: &Layout, key: u64, writes: &[Write]) -> Option<u64> {
+        if !matches!(writes, [Write::Reversed(_)]) {
+            layout.decode(key, &mut self.regs);
+        }
+        self.key = key;
+        self.steps = 0;
+        self.written(writes)
+    }
+
     fn step(&mut self) -> Option<()> {
         self.steps += 1;
         (self.steps <= MAX_STEPS).then_some(())
@@ -396,6 +406,9 @@ impl Machine {
                         k = put(k, f, i, v)?;
                     }
                 }
+                // The only write of its result (see `compile`): read off
+                // the key itself, which needs no registers.
+                Write::Reversed(f) => k = reversed(self.key, f),
                 Write::Whole(f, items) => {
                     for (i, n) in items.iter().enumerate() {
                         let v = self.num(n)?;
@@ -751,6 +764,32 @@ fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
     }
     let shift = f.shift_of(i);
     Some(key & !(f.mask() << shift) | (v as u64) << shift)
+}
+
+/// `key` with the fields of `f` in the opposite order.
+#[inline]
+fn reversed(key: u64, f: &Fields) -> u64 {
+    if f.len == 0 {
+        return key;
+    }
+    let all = if f.len * f.width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << (f.len * f.width)) - 1
+    };
+    let fields = (key >> f.shift) & all;
+    let turned = if f.width == 1 {
+        // One bit a cell: the bits themselves reversed.
+        fields.reverse_bits() >> (64 - f.len)
+    } else {
+        let mut turned = 0;
+        for i in 0..f.len {
+            let v = (fields >> (i * f.width)) & f.mask();
+            turned |= v << ((f.len - 1 - i) * f.width);
+        }
+        turned
+    };
+    key & !(all << f.shift) | turned << f.shift
 }
 
 /// How many tuples a product of these ranges has, or `None` past the

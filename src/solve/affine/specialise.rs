@@ -59,6 +59,8 @@ pub fn specialise(game: &GameIr, id: u32, args: &[Value], free: usize) -> Option
             lose: None,
             parts: None,
         },
+        // The images are positions of the game of every parameter.
+        symmetry: None,
         ..game.clone()
     })
 }

@@ -1,0 +1,177 @@
+//! `symmetry =`: positions declared to be one position seen another way.
+//! The value search stores one position of each orbit; every position
+//! reachable from small boards must get the value the rules alone give,
+//! and fewer positions must be stored for it.
+
+mod common;
+
+use common::{agree_on_reachable, session_with, value_of};
+use grundy::session::Session;
+
+const CRAM: &str = r##"
+fn width(g: grid) = if len(g) == 0 then 0 else len(g[0]);
+fn cover(row: str, c: nat) = set_at(row, c, "#");
+
+game Cram(g: grid) {
+  SYMMETRY
+  move across(r in indices(g), c in 0..width(g) - 1) if g[r][c] == "." and g[r][c + 1] == "."
+    => Cram(set_at(g, r, cover(cover(g[r], c), c + 1)));
+  move down(r in 0..len(g) - 1, c in 0..width(g)) if g[r][c] == "." and g[r + 1][c] == "."
+    => Cram(set_at(set_at(g, r, cover(g[r], c)), r + 1, cover(g[r + 1], c)));
+}
+"##;
+
+/// The symmetries of a square board (8), or of a rectangle (4).
+const SQUARE: &str = r#"symmetry = [Cram(reverse(g)), Cram(mirror(g)),
+                         Cram(if len(g) == width(g) then transpose(g) else g)];"#;
+/// Every board turned and reflected, a rectangle into the other shape too.
+const TURNS: &str = "symmetry = [Cram(rotate(g)), Cram(mirror(g))];";
+
+const TREBLECROSS: &str = r#"
+game Treblecross(board: str) {
+  lose if has(board, "XXX");
+  SYMMETRY
+  move place(i in indices(board)) if board[i] == "." => Treblecross(set_at(board, i, "X"));
+}
+"#;
+
+/// The values of every position reachable from `starts`, with the
+/// declaration and with the rules alone, agree; returns how many
+/// positions were compared.
+fn compare(game: &str, symmetry: &str, starts: &[&str]) -> usize {
+    let mut declared = session_with(&game.replace("SYMMETRY", symmetry));
+    let mut plain = session_with(&game.replace("SYMMETRY", ""));
+    agree_on_reachable(&mut declared, &mut plain, starts, 5000)
+}
+
+#[test]
+fn cram_with_its_symmetries_agrees_with_its_rules() {
+    let starts = [
+        r#"Cram(["...", "...", "..."])"#,
+        r#"Cram(["....", "....", "...."])"#,
+        r#"Cram(["....", ".#..", "...."])"#,
+    ];
+    let n = compare(CRAM, SQUARE, &starts);
+    assert!(n > 400, "only {n} positions compared");
+    assert_eq!(compare(CRAM, TURNS, &starts), n);
+}
+
+#[test]
+fn treblecross_reversed_agrees_with_its_rules() {
+    let starts = [
+        r#"Treblecross(".......")"#,
+        r#"Treblecross("..X......")"#,
+        r#"Treblecross("........")"#,
+    ];
+    let n = compare(
+        TREBLECROSS,
+        "symmetry = [Treblecross(reverse(board))];",
+        &starts,
+    );
+    assert!(n > 300, "only {n} positions compared");
+}
+
+/// Positions the interner holds after valuing `position` in a fresh session.
+fn stored(text: &str, position: &str) -> (u32, usize) {
+    let mut session: Session = session_with(text);
+    let v = value_of(&mut session, position);
+    (v, session.interp.positions.len())
+}
+
+#[test]
+fn a_square_board_stores_a_fraction_of_its_positions() {
+    let board = r#"Cram(["....", "....", "....", "...."])"#;
+    let (v, with) = stored(&CRAM.replace("SYMMETRY", SQUARE), board);
+    let (w, without) = stored(&CRAM.replace("SYMMETRY", ""), board);
+    // The second player wins on an even-by-even board by mirroring.
+    assert_eq!((v, w), (0, 0));
+    // 8 symmetries: close to an eighth; at most a quarter is pinned.
+    assert!(with * 4 <= without, "{with} stored with, {without} without");
+}
+
+#[test]
+fn an_orbit_that_never_comes_back_is_an_error() {
+    let mut session = session_with(
+        "game H(n: nat) { symmetry = [H(n + 1)]; move take(k in 1..=n) => H(n - k); }",
+    );
+    let parts = session.position("H(3)").expect("a position");
+    let errors = session.value(&parts).expect_err("the orbit grows forever");
+    let e = &errors[0];
+    assert_eq!(e.kind.code(), "symmetry-orbit", "{e:?}");
+}
+
+#[test]
+fn the_compiled_search_stores_one_row_of_each_pair() {
+    let row = r#"Treblecross("................")"#;
+    let stored = |symmetry: &str| {
+        let mut session = session_with(&TREBLECROSS.replace("SYMMETRY", symmetry));
+        let v = value_of(&mut session, row);
+        let engines = &session.interp.engines.entries;
+        assert!(engines.iter().all(|e| e.declined.is_empty()), "{engines:?}");
+        (v, session.interp.solver.dense_positions())
+    };
+    let (v, with) = stored("symmetry = [Treblecross(reverse(board))];");
+    let (w, without) = stored("");
+    assert_eq!((v, w), (1, 1));
+    // A row and its reverse are one position, except the few palindromes.
+    assert!(
+        with * 100 <= without * 51,
+        "{with} stored with, {without} without"
+    );
+}
+
+#[test]
+fn images_the_compiled_search_cannot_make_are_named_and_skipped() {
+    let game = TREBLECROSS.replace(
+        "SYMMETRY",
+        "symmetry = [Treblecross(join([reverse(board)]))];",
+    );
+    let mut declared = session_with(&game);
+    let mut plain = session_with(&TREBLECROSS.replace("SYMMETRY", ""));
+    let row = r#"Treblecross("..........")"#;
+    assert_eq!(value_of(&mut declared, row), value_of(&mut plain, row));
+    let declined: Vec<_> = declared
+        .interp
+        .engines
+        .entries
+        .iter()
+        .flat_map(|e| &e.declined)
+        .collect();
+    assert!(
+        declined
+            .iter()
+            .any(|(by, why)| by.contains("symmetry") && why.what.contains("cannot write")),
+        "{declined:?}"
+    );
+    assert_eq!(
+        declared.interp.solver.dense_positions(),
+        plain.interp.solver.dense_positions()
+    );
+}
+
+#[test]
+fn piles_and_rows_reversed_agree_on_fields_of_several_bits() {
+    let game = r#"
+game Piles(h: [nat]) {
+  SYMMETRY
+  move take(i in indices(h), k in 1..=h[i]) if k <= 2 => Piles(set_at(h, i, h[i] - k));
+}
+game Row(board: str) {
+  SYMMETRY
+  move x(i in indices(board)) if board[i] == "." and not has(board, "XOX") => Row(set_at(board, i, "X"));
+  move o(i in indices(board)) if board[i] == "." and not has(board, "XOX") => Row(set_at(board, i, "O"));
+}
+"#;
+    let declared = game
+        .replacen("SYMMETRY", "symmetry = [Piles(reverse(h))];", 1)
+        .replacen("SYMMETRY", "symmetry = [Row(reverse(board))];", 1);
+    let mut declared = session_with(&declared);
+    let mut plain = session_with(&game.replace("SYMMETRY", ""));
+    let n = agree_on_reachable(
+        &mut declared,
+        &mut plain,
+        &[r#"Row(".....")"#, r#"Row("X..O..")"#, "Piles([3, 1, 2, 3])"],
+        5000,
+    );
+    assert!(n > 300, "only {n} positions compared");
+}
