@@ -102,39 +102,22 @@ trait Val: Copy + Default + std::ops::BitXor<Output = Self> + 'static {
     fn from_usize(v: usize) -> Self;
     fn to_usize(self) -> usize;
 }
-impl Val for u8 {
-    const MAX: usize = u8::MAX as usize;
-    #[inline(always)]
-    fn from_usize(v: usize) -> Self {
-        v as u8
-    }
-    #[inline(always)]
-    fn to_usize(self) -> usize {
-        self as usize
-    }
+macro_rules! val {
+    ($($t:ty),*) => {$(
+        impl Val for $t {
+            const MAX: usize = <$t>::MAX as usize;
+            #[inline(always)]
+            fn from_usize(v: usize) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_usize(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
 }
-impl Val for u16 {
-    const MAX: usize = u16::MAX as usize;
-    #[inline(always)]
-    fn from_usize(v: usize) -> Self {
-        v as u16
-    }
-    #[inline(always)]
-    fn to_usize(self) -> usize {
-        self as usize
-    }
-}
-impl Val for u32 {
-    const MAX: usize = u32::MAX as usize;
-    #[inline(always)]
-    fn from_usize(v: usize) -> Self {
-        v as u32
-    }
-    #[inline(always)]
-    fn to_usize(self) -> usize {
-        self as usize
-    }
-}
+val!(u8, u16, u32);
 
 /// The state of a run: values so far, forwards and backwards.
 struct Table<V> {
