@@ -145,3 +145,19 @@ print_table() {
       }
     }' "$1"
 }
+
+# grid ROWS COLUMNS: a grid of empty cells, as the language writes it.
+grid() {
+  local row r s=""
+  row=$(printf '%*s' "$2" '' | tr ' ' '.')
+  for ((r = 0; r < $1; r++)); do s+="${s:+, }\"$row\""; done
+  echo "[$s]"
+}
+
+# repeated ITEM COUNT [SEPARATOR]: ITEM, COUNT times, separated by ", "
+# (or SEPARATOR).
+repeated() {
+  local i s="" sep="${3-, }"
+  for ((i = 0; i < $2; i++)); do s+="${s:+$sep}$1"; done
+  echo "$s"
+}

@@ -1,63 +1,87 @@
 #!/usr/bin/env bash
-# Checks every speed and memory target of issue 4 in one run: it times
-# `grundy table` against a hand-written baseline (bench/baseline) and
-# ogsolve (crates.io, installed into bench/.tools), runs the general search
-# benchmark (bench/search.sh), and prints one table of the targets with the
-# measured figures, their ratio, the goal and PASS or MISS. Every program's
-# values are checked against the others' before its time is shown.
+# Checks every speed and memory target of grundy's benchmarks in one run
+# and prints one table of them, each with its figure, what it is compared
+# with, the ratio, the goal and PASS or MISS. Every program's values are
+# checked against the others' before its time is shown. The rows, by the
+# group in their first column:
 #
-#   bench/run.sh            # every target: about 2.5 hours on a shared 2-core machine
-#   bench/run.sh --quick    # small sizes, one run each, no 10^8 run: under a minute once built
-#   bench/run.sh --no-long --no-search --sizes 100000   # the heap games at 10^5 only
+#   rewrite   every rewrite in bench/games/rewrites/ (the same heap games as
+#             a newcomer writes them) within 1.5x its game's fastest form
+#             (bench/rewrites.sh, at --rewrites-upto, default 10^5)
+#   10x       no heap game slower than 10x the hand-written baseline
+#             (bench/baseline, its best method): the fastest forms and every
+#             rewrite at --rewrites-upto, and the games of the heap rows
+#   search    the general search (bench/search.sh): Cram 5x5 and 4x6 on a
+#             grid, Chomp 12x10 as a grid and as column heights, Wythoff
+#             300x300, Mock Turtles on 20 coins, Treblecross on 28 cells,
+#             Moore's Nim k = 2 on five piles of 15, each within 2x its
+#             hand-written solver (bench/search-baseline; the goal is 1.2x)
+#             and at most 12 bytes a stored position
+#   symmetry  Cram 5x5 with its symmetries declared
+#             (bench/games/cram-symmetric.game) stores at most a third of
+#             the positions it stores without (n/a when that file is missing
+#             or does not check)
+#   quoted    no figure docs/performance.md quotes gets worse: each figure
+#             listed in bench/quoted.txt, measured again in this run (the
+#             rows below), against the figure quoted, with the allowance for
+#             noise given there
+#   heap, resume, memory: the targets behind those quoted figures:
+#     heap    Kayles (0.77), Dawson's Chess (0.137), 0.007 and Grundy's game
+#             written as rules: `grundy table FILE GAME --upto N
+#             --no-shortcut` within 1.2x the baseline's best of --method
+#             mask, bytes and rc, and faster than ogsolve's best of naive, rc
+#             and rc2 (ogsolve has no Grundy's game); 0.16 to 10^7 and 0.6 to
+#             10^6 faster than `ogsolve -m rc`. The time with the period
+#             shortcut on is shown in rows of its own, as information.
+#     resume  Grundy's game to 10^8 with --checkpoint: the run is stopped
+#             part-way (SIGINT, as Ctrl-C, after half the baseline's time),
+#             then the same command is run again and resumes; the two runs'
+#             wall time together within 1.2x the baseline's rc, and the
+#             output the baseline's values. One run of each.
+#     memory  grundy's peak resident memory at each game's largest N, less
+#             that of a run to N/10, over the 0.9 N values between (the fixed
+#             costs cancel): at most 4 bytes a value.
+#   kept      Moore's Nim [15,15,15,15] and Treblecross on 20 cells, the
+#             general-search sizes docs/performance.md quotes: within 2x the
+#             hand-written solver and at most 32 bytes a stored position
 #
-# The targets (issue 4), and what is run for them:
-#   1  Kayles (0.77), Dawson's Chess (0.137), 0.007 and Grundy's game written
-#      as rules: `grundy table FILE GAME --upto N --no-shortcut` within 1.2x
-#      the baseline's best of --method mask, bytes and rc, and faster than
-#      ogsolve's best of naive, rc and rc2 (ogsolve has no Grundy's game).
-#      The time with the period shortcut on (no --no-shortcut) is shown in
-#      rows of its own, as information.
-#   2  0.16 to 10^7 and 0.6 to 10^6: grundy faster than `ogsolve -m rc`; the
-#      ratio to the baseline's rc is shown too, as information.
-#   3  Grundy's game to 10^8 with --checkpoint: the run is stopped part-way
-#      (SIGINT, as Ctrl-C, after half the baseline's time), then the same
-#      command is run again and resumes; the two runs' wall time together
-#      within 1.2x the baseline's rc, and the output the baseline's values.
-#      One run of each (no median): the baseline's rc takes minutes here.
-#   4  Memory: grundy's peak resident memory at each game's largest N, less
-#      that of a run to N/10, over the 0.9 N values between (the fixed costs
-#      cancel): at most 4 bytes a value.
-#   5  The general search: bench/search.sh (Moore's Nim and the Treblecross
-#      board) within 2x the hand-written solvers and at most 32 bytes per
-#      stored position, read from the table it prints.
+#   bench/run.sh            # every target: several hours on a shared 2-core machine
+#   bench/run.sh --quick    # small sizes, one run each, no 10^8 run: a minute or two once built
+#   bench/run.sh --no-long --no-search --no-rewrites --sizes 100000   # the heap games at 10^5 only
 #
 # Options:
 #   --quick               sizes 20000, 0.16 to 10^6, 0.6 to 10^5, one run, no
 #                         10^8 run, a small search; other options override it
-#   --sizes LIST          N for target 1 (default 100000,1000000)
-#   --grundy-sizes LIST   N for Grundy's game in target 1 (default: --sizes)
+#   --sizes LIST          N for the heap rows (default 100000,1000000)
+#   --grundy-sizes LIST   N for Grundy's game in them (default: --sizes)
 #   --size-0.16 N         N for 0.16 (default 10000000)
 #   --size-0.6 N          N for 0.6 (default 1000000)
 #   --games LIST          which heap games (default kayles,dawsons-chess,0.007,grundy,0.16,0.6)
-#   --long | --no-long    run target 3 or not (default: run it, except with --quick)
-#   --long-size N         N for target 3 (default 100000000)
-#   --long-stop SECS      stop target 3's first run after SECS seconds
+#   --long | --no-long    run the resume rows or not (default: run it, except with --quick)
+#   --long-size N         N for the resume rows (default 100000000)
+#   --long-stop SECS      stop its first run after SECS seconds
 #                         (default: half the baseline's time, at least 1)
-#   --search | --no-search  run target 5 or not (default: run it)
+#   --search | --no-search  run the search, symmetry and kept rows or not (default: run them)
 #   --search-args "ARGS"  more arguments for bench/search.sh, such as
-#                         "--piles 9,9,9,9 --cells 16" (--quick uses those)
+#                         "--cram 4x4 --coins 12" (--quick passes --quick)
+#   --rewrites | --no-rewrites  run the rewrite and 10x rows or not (default: run them)
+#   --rewrites-upto N     N for the rewrites (default 100000; --quick 500)
+#   --rewrites-timeout S  give up on one rewrite's table after S seconds
+#                         (default 600; --quick 60): a MISS
 #   --runs R              time each command R times and report the median (default 3)
 #   --baseline-methods L  the baseline's methods to try (default mask,bytes,rc)
 #   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2)
 #   --timeout SECS        give up on a single run after SECS seconds (default
-#                         1800; the 10^8 runs of target 3 may want more on a
-#                         busy machine)
+#                         1800; the 10^8 runs of the resume rows may want more
+#                         on a busy machine)
 #
 # The full run's time goes mostly to the other programs at 10^6: ogsolve's
 # three methods are quadratic on Kayles, Dawson's Chess and 0.007 (minutes
 # each; about 1.5 hours together with the repeats), the baseline's mask and
-# bytes methods take about a minute each; target 3 takes 20 to 30 minutes,
-# the rest a few minutes.
+# bytes methods take about a minute each; the resume rows take 20 to 30
+# minutes; rewrites the heap-rule reader cannot read and general-search
+# games grundy runs on its reference interpreter take up to their time
+# limits.
 #
 # Where a program has several methods, each is run once, and only those
 # within 1.25x of the fastest first run are run the other R - 1 times: a
@@ -88,11 +112,12 @@ quick=0
 for arg in "$@"; do [ "$arg" = --quick ] && quick=1; done
 if [ "$quick" = 1 ]; then
   sizes="20000"; runs=1; size_016=1000000; size_06=100000; long=0
-  search_args="--piles 9,9,9,9 --cells 16"
+  search_args="--quick"; rewrites_upto=500; rewrites_timeout=60
 else
   sizes="100000,1000000"; runs=3; size_016=10000000; size_06=1000000; long=1
-  search_args=""
+  search_args=""; rewrites_upto=100000; rewrites_timeout=600
 fi
+rewrites=1
 grundy_sizes=""
 only="kayles,dawsons-chess,0.007,grundy,0.16,0.6"
 long_size=100000000
@@ -116,6 +141,10 @@ while [ $# -gt 0 ]; do
     --search) search=1; shift ;;
     --no-search) search=0; shift ;;
     --search-args) search_args="$2"; shift 2 ;;
+    --rewrites) rewrites=1; shift ;;
+    --no-rewrites) rewrites=0; shift ;;
+    --rewrites-upto) rewrites_upto="$2"; shift 2 ;;
+    --rewrites-timeout) rewrites_timeout="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --baseline-methods) base_methods="$2"; shift 2 ;;
     --ogsolve-methods) og_methods="$2"; shift 2 ;;
@@ -128,7 +157,8 @@ done
 for list in "$sizes" "$grundy_sizes"; do
   case "$list" in ""|*[!0-9,]*|,*|*,|*,,*) echo "run.sh: sizes are numbers such as 100000,1000000" >&2; exit 2 ;; esac
 done
-for number in "$size_016" "$size_06" "$long_size" "$runs" "$timeout_s" ${long_stop:+"$long_stop"}; do
+for number in "$size_016" "$size_06" "$long_size" "$runs" "$timeout_s" "$rewrites_upto" "$rewrites_timeout" \
+  ${long_stop:+"$long_stop"}; do
   case "$number" in ""|*[!0-9]*|0) echo "run.sh: '$number' is not a positive whole number" >&2; exit 2 ;; esac
 done
 sizes="${sizes//,/ }"
@@ -169,7 +199,7 @@ fi
 
 lib_init
 note "timing with $([ -n "$have_time" ] && echo /usr/bin/time || echo "bash's clock (no peak memory)"), median of $runs run(s); each run limited to ${timeout_s}s"
-[ -n "$have_timeout" ] || note "no 'timeout' command: runs are not limited, and target 3 cannot stop its first run"
+[ -n "$have_timeout" ] || note "no 'timeout' command: runs are not limited, and the resume rows cannot stop their first run"
 note "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
 note "grundy $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet -- src 2>/dev/null || echo ' (with uncommitted changes in src/)'), $(rustc --version)"
 
@@ -265,14 +295,14 @@ time_grundy() {
   if [ "$n" -ge 10000000 ]; then rm -f "$outfile"; fi
 }
 
-# small_peak N: grundy's peak memory in KB on the current game to N. Target
-# 4 takes the peak of a run to a tenth of the heaps off, so that what is
+# small_peak N: grundy's peak memory in KB on the current game to N. The
+# memory rows take the peak of a run to a tenth of the heaps off, so that what is
 # left is what the other nine tenths cost: every fixed cost (the program,
 # buffers sized by the largest value, the output) cancels.
 small_peak() {
   local how t p cmd=("$grundy_bin" table "$file" "$game" --upto "$1" --no-shortcut \
     --max-states "$(max_states "$1")")
-  note "  \$ $(shown_command "${cmd[@]}")   (the constant of target 4)"
+  note "  \$ $(shown_command "${cmd[@]}")   (the constant of the memory rows)"
   read -r how t p < <(run_once /dev/null /dev/null "$timeout_s" TERM "${cmd[@]}")
   echo "$p"
 }
@@ -288,7 +318,7 @@ seconds_cell() {
   if is_number "$2"; then echo "$what $2 s"; else echo "$what: $2"; fi
 }
 
-# memory_row TARGET LABEL N PEAK_KB: target 4 for one run. Peaks swing by a
+# memory_row GROUP LABEL N PEAK_KB: the memory row of one run. Peaks swing by a
 # few hundred KB from run to run, so below 10^6 heaps the figure is noise:
 # it is shown, as information only.
 memory_row() {
@@ -301,12 +331,12 @@ memory_row() {
   fi
   result="$(verdict "$per" "<=" 4)"
   [ "$3" -ge 1000000 ] || result="info (N < 10^6)"
-  row 4 "$2: bytes per heap value (peak less a run to N/10, over the 0.9 N values between)" \
+  row "$1" "$2: bytes per heap value (peak less a run to N/10, over the 0.9 N values between)" \
     "$(power_of_ten "$3")" "peak $(megabytes "$4") MB, to N/10: $(megabytes "$small") MB" "-" \
     "$per" "<= 4" "$result"
 }
 
-# --- targets 1 and 2: the heap games ------------------------------------------------
+# --- heap and 10x: the heap games ------------------------------------------------
 # key | label | .game file | game | baseline arguments | ogsolve code ("" = none) | target
 games=(
   "kayles|Kayles (0.77)|kayles.game|Kayles|octal 0.77|0.77|1"
@@ -357,29 +387,32 @@ for spec in "${games[@]}"; do
 
     shown_n="$(power_of_ten "$n")"
     grundy_cell="$(seconds_cell grundy "$g_secs")"
+    r="$(ratio "$g_secs" "$b_secs")"
+    row 10x "$label: within 10x the baseline's best" "$shown_n" "$grundy_cell" \
+      "$(seconds_cell baseline "$b_secs" "$b_method")" "$r" "<= 10" "$(verdict "$r" "<=" 10)"
     if [ "$target" = 1 ]; then
       r="$(ratio "$g_secs" "$b_secs")"
-      row 1 "$label: within 1.2x the baseline's best" "$shown_n" "$grundy_cell" \
+      row heap "$label: within 1.2x the baseline's best" "$shown_n" "$grundy_cell" \
         "$(seconds_cell baseline "$b_secs" "$b_method")" "$r" "<= 1.2" "$(verdict "$r" "<=" 1.2)"
       if [ -n "$og_code" ]; then
         r="$(ratio "$g_secs" "$o_secs")"
-        row 1 "$label: faster than ogsolve's best" "$shown_n" "$grundy_cell" \
+        row heap "$label: faster than ogsolve's best" "$shown_n" "$grundy_cell" \
           "$(seconds_cell ogsolve "$o_secs" "$o_method")" "$r" "< 1" "$(verdict "$r" "<" 1)"
       fi
-      row 1 "$label: period shortcut on (not a target)" "$shown_n" "$(seconds_cell grundy "$s_secs")" \
+      row heap "$label: period shortcut on (not a target)" "$shown_n" "$(seconds_cell grundy "$s_secs")" \
         "$(seconds_cell baseline "$b_secs" "$b_method")" "$(ratio "$s_secs" "$b_secs")" "-" "info"
     else
       r="$(ratio "$g_secs" "$o_secs")"
-      row 2 "$label: faster than ogsolve's rc" "$shown_n" "$grundy_cell" \
+      row heap "$label: faster than ogsolve's rc" "$shown_n" "$grundy_cell" \
         "$(seconds_cell ogsolve "$o_secs" "$o_method")" "$r" "< 1" "$(verdict "$r" "<" 1)"
-      row 2 "$label: against the baseline's rc (not a target)" "$shown_n" "$grundy_cell" \
+      row heap "$label: against the baseline's rc (not a target)" "$shown_n" "$grundy_cell" \
         "$(seconds_cell baseline "$b_secs" "$b_method")" "$(ratio "$g_secs" "$b_secs")" "-" "info"
     fi
   done
   if [ "$largest" -gt 0 ]; then memory+=("$label|$file|$game|$largest|$largest_peak"); fi
 done
 
-# --- target 3: Grundy's game to 10^8, stopped and resumed -------------------------------
+# --- resume: Grundy's game to 10^8, stopped and resumed -------------------------------
 if [ "$long" = 1 ]; then
   n="$long_size"
   label="Grundy's game (rules)"
@@ -434,66 +467,167 @@ if [ "$long" = 1 ]; then
   fi
   rm -f "$outfile"
   r="$(ratio "$total" "$b_secs")"
-  row 3 "$label, --checkpoint, stopped and resumed: within 1.2x the baseline's rc" "$(power_of_ten "$n")" \
+  row resume "$label, --checkpoint, stopped and resumed: within 1.2x the baseline's rc" "$(power_of_ten "$n")" \
     "$(seconds_cell grundy "$total")${resumed:+ ($resumed)}" "$(seconds_cell baseline "$b_secs" rc)" \
     "$r" "<= 1.2" "$(verdict "$r" "<=" 1.2)"
   case "$same" in identical) result="PASS" ;; different) result="MISS" ;; *) result="n/a" ;; esac
-  row 3 "$label, resumed output: the baseline's values" "$(power_of_ten "$n")" "$same" \
+  row resume "$label, resumed output: the baseline's values" "$(power_of_ten "$n")" "$same" \
     "checksum, largest value, last 1000 values" "-" "identical" "$result"
   if [ "$long_peak" -gt 0 ]; then memory+=("$label, checkpointed|$file|$game|$n|$long_peak"); fi
 fi
 
-# --- target 4: memory -------------------------------------------------------------------
+# --- memory -------------------------------------------------------------------
 for entry in "${memory[@]}"; do
   IFS='|' read -r label file game n peak <<<"$entry"
-  memory_row 4 "$label" "$n" "$peak"
+  memory_row memory "$label" "$n" "$peak"
 done
 
-# --- target 5: the general search ------------------------------------------------------
-search_table="$out/search-table.md"
-search_raw=0
-if [ "$search" = 1 ]; then
-  note "the general search: bench/search.sh (its log: bench/out/search-log.txt)"
-  # shellcheck disable=SC2086  # the extra arguments are words
-  set -- --runs "$runs" --timeout "$timeout_s" $search_args
-  note "  \$ bench/search.sh $*"
-  search_status=0
-  "$here/search.sh" "$@" 2>&1 >"$search_table" | tee -a "$log" >&2 || search_status=$?
-  cat "$search_table" >>"$log"
-  [ "$search_status" = 0 ] || { note "  bench/search.sh exited with $search_status"; mismatch=1; }
-  # Its table: | game | grundy s | hand-written s | ratio | positions | value |
-  # grundy bytes/position | ... ; the columns are found by their headings.
+# --- rewrite and 10x: the heap games as a newcomer writes them ---------------------------
+# baseline_args GAME N: the baseline's arguments for a rewrites game, or
+# nothing when it has none.
+baseline_args() {
+  case "$1" in
+    Kayles) echo "octal 0.77" ;;
+    DawsonsChess) echo "octal 0.137" ;;
+    Triple) echo "octal 0.007" ;;
+    Grundy) echo "grundy" ;;
+    Sub) echo "octal 0.3033" ;;
+    # Take any number (a 3 for every heap size), or split in two (the 4).
+    Lasker) echo "octal 4.$(printf '%*s' "$2" '' | tr ' ' 3)" ;;
+  esac
+}
+
+if [ "$rewrites" = 1 ]; then
+  note "the rewrites: bench/rewrites.sh (its log: bench/out/rewrites/log.txt)"
+  set -- --upto "$rewrites_upto" --timeout "$rewrites_timeout"
+  note "  \$ bench/rewrites.sh $*"
+  rewrites_table="$out/rewrites-table.md"
+  rewrites_status=0
+  "$here/rewrites.sh" "$@" 2>&1 >"$rewrites_table" | tee -a "$log" >&2 || rewrites_status=$?
+  cat "$rewrites_table" >>"$log"
+  [ "$rewrites_status" = 0 ] || { note "  bench/rewrites.sh exited with $rewrites_status"; mismatch=1; }
+  # Its table: | game | form | N | seconds | ratio to fastest | ...; the
+  # columns are found by their headings.
   parsed=$(awk -F'|' '
     function trim(s) { gsub(/^ +| +$/, "", s); return s }
-    /^\| *game *\|/ { for (i = 2; i < NF; i++) col[trim($i)] = i; next }
+    /^\| *game *\| *form *\|/ { for (i = 2; i < NF; i++) col[trim($i)] = i; next }
     /^\| *-/ { next }
-    /^\|/ && ("game" in col) {
-      printf "%s|%s|%s|%s|%s|%s\n", trim($col["game"]), trim($col["grundy s"]), trim($col["hand-written s"]),
-        trim($col["ratio"]), trim($col["positions"]), trim($col["grundy bytes/position"])
-    }' "$search_table")
-  if [ -z "$parsed" ]; then
-    search_raw=1
-    row 5 "the general search: bench/search.sh's table could not be read (below)" "-" "-" "-" "-" "-" "n/a"
-  fi
-  while IFS='|' read -r what g_s h_s r positions bytes; do
-    [ -n "$what" ] || continue
-    row 5 "$what: within 2x the hand-written solver" "$positions positions" "$(seconds_cell grundy "$g_s")" \
-      "$(seconds_cell hand-written "$h_s")" "$r" "<= 2" "$(verdict "$r" "<=" 2)"
-    row 5 "$what: bytes per stored position" "$positions positions" "-" "-" "$bytes" "<= 32" "$(verdict "$bytes" "<=" 32)"
+    /^\|/ && ("form" in col) && ("ratio to fastest" in col) {
+      printf "%s|%s|%s|%s\n", trim($col["game"]), trim($col["form"]), trim($col["seconds"]), trim($col["ratio to fastest"])
+    }' "$rewrites_table")
+  shown_n="$(power_of_ten "$rewrites_upto")"
+  [ -n "$parsed" ] || row rewrite "bench/rewrites.sh's table could not be read (bench/out/rewrites-table.md)" \
+    "$shown_n" "-" "-" "-" "<= 1.5" "n/a"
+  declare -A fastest=()
+  while IFS='|' read -r game form g_s r; do
+    [ -n "$game" ] || continue
+    if [[ "$form" == *"(fastest"* ]]; then fastest[$game]="$g_s"; continue; fi
+    result="$(verdict "$r" "<=" 1.5)"
+    if [ "$g_s" = timeout ]; then
+      g_s="over $rewrites_timeout"; result="MISS"
+      is_number "${fastest[$game]:-}" && r="over $(ratio "$rewrites_timeout" "${fastest[$game]}")"
+    fi
+    row rewrite "$game: $form within 1.5x the fastest form" "$shown_n" "grundy $g_s s" \
+      "fastest form ${fastest[$game]:--} s" "$r" "<= 1.5" "$result"
   done <<<"$parsed"
+
+  # 10x: every form of each game against the baseline at the same N; the
+  # fastest form's values must be the baseline's first.
+  for game in $(cut -d'|' -f1 <<<"$parsed" | sort -u); do
+    args="$(baseline_args "$game" "$rewrites_upto")"
+    reason="the baseline has no such game"
+    b_secs="-"; b_method=""
+    if [ -n "$args" ]; then
+      note "$game to $rewrites_upto: the baseline"
+      ref_digest=""; ref_name=""
+      # shellcheck disable=SC2086  # the baseline's arguments are words
+      best_of "baseline --method" "rewrites-$game.baseline" "$base_methods" agrees \
+        "$baseline_bin" $args "$rewrites_upto" --method @M@
+      b_secs="$best_secs"; b_method="$best_method"
+      reason="the baseline failed (bench/out/log.txt)"
+      fast_out="$here/out/rewrites/$(awk -F'|' -v g="$game" '$1 == g && $2 ~ /fastest/ { sub(/\.game.*/, "", $2); print $2; exit }' <<<"$parsed").txt"
+      if is_number "$b_secs" && ! check_grundy "grundy (the fastest form, bench/rewrites.sh)" "$fast_out"; then
+        b_secs="mismatch"; reason="the values differ"
+      fi
+    fi
+    while IFS='|' read -r g form g_s _; do
+      [ "$g" = "$game" ] || continue
+      r="$(ratio "$g_s" "$b_secs")"; result="$(verdict "$r" "<=" 10)"
+      if [ "$g_s" = timeout ]; then
+        g_s="over $rewrites_timeout"
+        result="n/a (stopped at the limit)"
+        if is_number "$b_secs"; then
+          r="over $(ratio "$rewrites_timeout" "$b_secs")"
+          less 10 "${r#over }" && result="MISS"
+        fi
+      fi
+      is_number "$b_secs" || result="n/a ($reason)"
+      row 10x "$game: $form within 10x the baseline's best" "$shown_n" "grundy $g_s s" \
+        "$(seconds_cell baseline "$b_secs" "$b_method")" "$r" "<= 10" "$result"
+    done <<<"$parsed"
+  done
 fi
+
+# --- search, symmetry and kept: the general search -------------------------------------
+# run_search GROUP ARGS...: runs bench/search.sh and adds the rows it wrote
+# (bench/out/search-targets.txt) under GROUP (its own groups for "search").
+run_search() {
+  local group="$1" table="$out/search-table-$1.md" status=0; shift
+  note "  \$ bench/search.sh $*"
+  "$here/search.sh" "$@" 2>&1 >"$table" | tee -a "$log" >&2 || status=$?
+  cat "$table" >>"$log"
+  [ "$status" = 0 ] || { note "  bench/search.sh exited with $status"; mismatch=1; }
+  if [ ! -s "$out/search-targets.txt" ]; then
+    row "$group" "bench/search.sh wrote no rows: see bench/out/log.txt" "-" "-" "-" "-" "-" "n/a"
+    return
+  fi
+  while IFS='|' read -r g what n grundy against r goal result; do
+    if [ "$group" = kept ]; then
+      g=kept
+      # The goal these sizes were quoted with: 32 bytes a position.
+      if [ "$goal" = "<= 12" ]; then goal="<= 32"; result="$(verdict "$r" "<=" 32)"; fi
+    fi
+    row "$g" "$what" "$n" "$grundy" "$against" "$r" "$goal" "$result"
+  done <"$out/search-targets.txt"
+}
+
+if [ "$search" = 1 ]; then
+  note "the general search: bench/search.sh (its log: bench/out/search-log.txt)"
+  # The sizes docs/performance.md quotes first, then the targets'.
+  run_search kept --games moore,treblecross --piles 15,15,15,15 --cells 20 --runs "$runs" --timeout "$timeout_s"
+  # shellcheck disable=SC2086  # the extra arguments are words
+  run_search search --runs "$runs" --timeout "$timeout_s" $search_args
+fi
+
+# --- quoted: no figure docs/performance.md quotes gets worse ------------------------------
+# Each line of bench/quoted.txt names a row of this table (its label and N),
+# the column whose figure was quoted (ratio, or grundy: the seconds in that
+# cell), the figure, and how far above it a figure still passes.
+while IFS='|' read -r what n column quoted allowance; do
+  case "$what" in ""|"#"*) continue ;; esac
+  now=$(awk -F'|' -v w="$what" -v n="$n" -v c="$column" '
+    NR > 1 && $2 == w && (n == "" || $3 == n) {
+      f = (c == "grundy") ? $4 : $6
+      if (match(f, /[0-9]+(\.[0-9]+)?/)) { print substr(f, RSTART, RLENGTH); exit }
+    }' "$rows")
+  r="$(ratio "${now:--}" "$quoted")"
+  result="$(verdict "$r" "<=" "$allowance")"
+  [ -n "$now" ] || result="n/a (not measured in this run)"
+  row quoted "$what: $column ${n:+at $n }no worse than quoted" "${n:--}" "${now:--}" "quoted $quoted" \
+    "$r" "<= $allowance" "$result"
+done <"$here/quoted.txt"
 
 # --- the table ----------------------------------------------------------------------------
 {
   echo
   print_table "$rows"
   echo
-  awk -F'|' 'NR > 1 { n[$8]++ } END {
+  awk -F'|' 'NR > 1 { r = $8; sub(/ .*/, "", r); n[r]++ } END {
     printf "targets: %d PASS, %d MISS, %d n/a (rows marked info are not targets)\n", n["PASS"], n["MISS"], n["n/a"] }' "$rows"
-  echo "seconds: median of $runs whole-process run(s) in this run (target 3: one run each); ratio:"
-  echo "grundy / the other (target 4: bytes per value; target 5: bench/search.sh's ratio and bytes"
-  echo "per position); baseline and ogsolve: their fastest method; exact commands: bench/out/log.txt"
-  if [ "$search_raw" = 1 ]; then echo; echo "bench/search.sh printed:"; cat "$search_table"; fi
+  echo "seconds: median of $runs whole-process run(s) in this run (resume: one run each; rewrites:"
+  echo "one run; search: one run above 30 s); ratio: grundy / the other (memory: bytes per value;"
+  echo "search: bytes per position; symmetry: positions stored with / without; quoted: the figure now"
+  echo "/ the figure quoted); baseline and ogsolve: their fastest method; commands: bench/out/log.txt"
 } | tee -a "$log"
 
 if [ "$mismatch" != 0 ]; then

@@ -3,7 +3,8 @@
 //! writes a one-off program for it.
 //!
 //! * Values live in a dense `Vec<u8>`, widened to `u16` the first time a
-//!   value reaches 256.
+//!   value reaches 256, and to `u32` past 65535 (Lasker's Nim, whose values
+//!   grow with the heap).
 //! * A second array holds the same values in reverse order (`rev[N - m] =
 //!   g(m)`), so the two heaps of a split, g(a) and g(rest - a), are read
 //!   from two slices that both run forwards: the xor of a chunk of options
@@ -95,25 +96,28 @@ enum Method {
     Rc,
 }
 
-/// A stored value: u8 or u16.
-trait Val: Copy + Default + Into<usize> + std::ops::BitXor<Output = Self> + 'static {
+/// A stored value: u8, u16 or u32.
+trait Val: Copy + Default + std::ops::BitXor<Output = Self> + 'static {
     const MAX: usize;
     fn from_usize(v: usize) -> Self;
+    fn to_usize(self) -> usize;
 }
-impl Val for u8 {
-    const MAX: usize = u8::MAX as usize;
-    #[inline(always)]
-    fn from_usize(v: usize) -> Self {
-        v as u8
-    }
+macro_rules! val {
+    ($($t:ty),*) => {$(
+        impl Val for $t {
+            const MAX: usize = <$t>::MAX as usize;
+            #[inline(always)]
+            fn from_usize(v: usize) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_usize(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
 }
-impl Val for u16 {
-    const MAX: usize = u16::MAX as usize;
-    #[inline(always)]
-    fn from_usize(v: usize) -> Self {
-        v as u16
-    }
-}
+val!(u8, u16, u32);
 
 /// The state of a run: values so far, forwards and backwards.
 struct Table<V> {
@@ -138,7 +142,7 @@ fn mask_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize) -> usize {
         if k >= n {
             break;
         }
-        options |= 1u64 << t.g[n - k].into();
+        options |= 1u64 << t.g[n - k].to_usize();
     }
     for &(k, strict) in &rules.split {
         if k + 2 > n {
@@ -158,11 +162,11 @@ fn mask_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize) -> usize {
         let mut rc = right.chunks_exact(8);
         for (l, r) in (&mut lc).zip(&mut rc) {
             for j in 0..8 {
-                acc[j] |= 1u64 << ((l[j] ^ r[j]).into() & 63);
+                acc[j] |= 1u64 << ((l[j] ^ r[j]).to_usize() & 63);
             }
         }
         for (&l, &r) in lc.remainder().iter().zip(rc.remainder()) {
-            acc[0] |= 1u64 << ((l ^ r).into() & 63);
+            acc[0] |= 1u64 << ((l ^ r).to_usize() & 63);
         }
         options |= acc.iter().fold(0, |a, b| a | b);
     }
@@ -171,9 +175,12 @@ fn mask_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize) -> usize {
 
 /// Options of heap n xor-ed a chunk at a time and marked a byte per value.
 #[inline(always)]
-fn bytes_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize, seen: &mut [u8]) -> usize {
+fn bytes_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize, seen: &mut Vec<u8>) -> usize {
     // Any xor of two values is below the next power of two past the largest.
     let size = (t.largest + 1).next_power_of_two() * 2;
+    if seen.len() < size {
+        seen.resize(size, 0);
+    }
     let seen = &mut seen[..size];
     seen.fill(0);
     if rules.take_all.contains(&n) {
@@ -183,7 +190,7 @@ fn bytes_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize, seen: &mut [u8]) -> 
         if k >= n {
             break;
         }
-        seen[t.g[n - k].into()] = 1;
+        seen[t.g[n - k].to_usize()] = 1;
     }
     let mut buf = [V::default(); CHUNK];
     for &(k, strict) in &rules.split {
@@ -204,7 +211,7 @@ fn bytes_mex<V: Val>(rules: &Rules, t: &Table<V>, n: usize, seen: &mut [u8]) -> 
                 *x = a ^ b;
             }
             for &x in buf.iter() {
-                seen[x.into() & (size - 1)] = 1;
+                seen[x.to_usize() & (size - 1)] = 1;
             }
         }
     }
@@ -222,7 +229,7 @@ fn fill<V: Val>(
     method: Method,
     mask: MaskMex<V>,
 ) -> Option<usize> {
-    let mut seen = vec![0u8; 2 * (V::MAX + 1)];
+    let mut seen = Vec::new();
     for n in t.g.len()..=t.upto {
         let v = if method == Method::Mask && t.largest < 64 {
             mask(rules, t, n)
@@ -298,8 +305,8 @@ fn mask_for<V: Val>(simd: Simd) -> MaskMex<V> {
     }
 }
 
-/// g(0..=upto) as u16, starting in u8 and widening when a value needs it.
-fn sequence(rules: &Rules, upto: usize, method: Method, simd: Simd) -> Vec<u16> {
+/// g(0..=upto), starting in u8 and widening when a value needs it.
+fn sequence(rules: &Rules, upto: usize, method: Method, simd: Simd) -> Vec<u32> {
     let mut t8 = Table::<u8> {
         upto,
         g: Vec::with_capacity(upto + 1),
@@ -307,7 +314,7 @@ fn sequence(rules: &Rules, upto: usize, method: Method, simd: Simd) -> Vec<u16> 
         largest: 0,
     };
     if fill(rules, &mut t8, method, mask_for(simd)).is_none() {
-        return t8.g.iter().map(|&v| v as u16).collect();
+        return t8.g.iter().map(|&v| u32::from(v)).collect();
     }
     let mut t16 = Table::<u16> {
         upto,
@@ -316,24 +323,35 @@ fn sequence(rules: &Rules, upto: usize, method: Method, simd: Simd) -> Vec<u16> 
         largest: t8.largest,
     };
     drop(t8);
-    if let Some(v) = fill(rules, &mut t16, method, mask_for(simd)) {
-        eprintln!("baseline: a value ({v}) does not fit 16 bits");
+    if fill(rules, &mut t16, method, mask_for(simd)).is_none() {
+        return t16.g.iter().map(|&v| u32::from(v)).collect();
+    }
+    let mut t32 = Table::<u32> {
+        upto,
+        g: t16.g.iter().map(|&v| u32::from(v)).collect(),
+        rev: t16.rev.iter().map(|&v| u32::from(v)).collect(),
+        largest: t16.largest,
+    };
+    drop(t16);
+    if let Some(v) = fill(rules, &mut t32, method, mask_for(simd)) {
+        eprintln!("baseline: a value ({v}) does not fit 32 bits");
         exit(1);
     }
-    t16.g
+    t32.g
 }
 
-/// ogsolve's checksum: Fletcher-32 over the values as u16.
-fn checksum(values: &[u16]) -> u32 {
+/// ogsolve's checksum: Fletcher-32 over the values as u16 (ogsolve's
+/// values are u16; a value past 65535 counts its low 16 bits).
+fn checksum(values: &[u32]) -> u32 {
     let (mut a, mut b) = (0u16, 0u16);
     for &v in values {
-        a = a.wrapping_add(v);
+        a = a.wrapping_add(v as u16);
         b = b.wrapping_add(a);
     }
     ((b as u32) << 16) | a as u32
 }
 
-fn digest(values: &[u16], last: usize) -> String {
+fn digest(values: &[u32], last: usize) -> String {
     let from = values.len().saturating_sub(last);
     let tail: Vec<String> = values[from..].iter().map(|v| v.to_string()).collect();
     format!(
@@ -348,13 +366,15 @@ fn digest(values: &[u16], last: usize) -> String {
 /// The values of `grundy table`'s output: the JSON document of `--json`, or
 /// the plain rows of ten (`   120:  1  4  7 ...`), read line by line so that
 /// a table of 10^8 heaps is never held as text.
-fn values_from_output(path: &str) -> Result<Vec<u16>, String> {
+fn values_from_output(path: &str) -> Result<Vec<u32>, String> {
     use std::io::{BufRead, BufReader, Read};
     let mut reader = BufReader::new(std::fs::File::open(path).map_err(|e| e.to_string())?);
     let json = matches!(reader.fill_buf(), Ok(b) if b.first() == Some(&b'{'));
     if json {
         let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(|e| e.to_string())?;
+        reader
+            .read_to_string(&mut text)
+            .map_err(|e| e.to_string())?;
         return values_from_json(&text);
     }
     values_from_rows(reader.lines().map(|l| l.map_err(|e| e.to_string())))
@@ -365,7 +385,7 @@ fn values_from_output(path: &str) -> Result<Vec<u16>, String> {
 /// Each row must start at the heap size that the rows before it reached.
 fn values_from_rows(
     lines: impl Iterator<Item = Result<String, String>>,
-) -> Result<Vec<u16>, String> {
+) -> Result<Vec<u32>, String> {
     let mut values = Vec::new();
     for line in lines {
         let line = line?;
@@ -380,7 +400,7 @@ fn values_from_rows(
         }
         for cell in cells.split_whitespace() {
             values.push(
-                cell.parse::<u16>()
+                cell.parse::<u32>()
                     .map_err(|e| format!("value `{cell}` in the row of {n}: {e}"))?,
             );
         }
@@ -392,7 +412,7 @@ fn values_from_rows(
 }
 
 /// The "values" array of `grundy table --json`, read without a JSON library.
-fn values_from_json(text: &str) -> Result<Vec<u16>, String> {
+fn values_from_json(text: &str) -> Result<Vec<u32>, String> {
     let start = text.find("\"values\"").ok_or("no \"values\" in the JSON")?;
     let open = start + text[start..].find('[').ok_or("no [ after \"values\"")?;
     let close = open + text[open..].find(']').ok_or("no ] after \"values\"")?;
@@ -401,9 +421,19 @@ fn values_from_json(text: &str) -> Result<Vec<u16>, String> {
         .filter(|s| !s.trim().is_empty())
         .map(|s| {
             s.trim()
-                .parse::<u16>()
+                .parse::<u32>()
                 .map_err(|e| format!("value `{}`: {e}", s.trim()))
         })
+        .collect()
+}
+
+/// The rare/common method from the values in `first` (few, and small: it
+/// keeps its values in 16 bits).
+fn rc_sequence(rules: &Rules, upto: usize, first: &[u32]) -> Vec<u32> {
+    let first = first.iter().map(|&v| v as u16).collect();
+    rc::sequence(rules, upto, first)
+        .into_iter()
+        .map(u32::from)
         .collect()
 }
 
@@ -476,7 +506,7 @@ fn main() {
             Method::Mask,
             simd_level(portable),
         );
-        rc::sequence(&rules, upto, first)
+        rc_sequence(&rules, upto, &first)
     } else {
         sequence(&rules, upto, method, simd_level(portable))
     };
@@ -488,8 +518,8 @@ mod tests {
     use super::*;
 
     /// The textbook method: every option listed, the mex found by search.
-    fn plain(rules: &Rules, upto: usize) -> Vec<u16> {
-        let mut g: Vec<u16> = Vec::new();
+    fn plain(rules: &Rules, upto: usize) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::new();
         for n in 0..=upto {
             let mut options = Vec::new();
             if rules.take_all.contains(&n) {
@@ -555,9 +585,8 @@ mod tests {
         for (rules, upto) in cases {
             let want = sequence(&rules, upto, Method::Mask, Simd::Portable);
             for warm in [0, 1, 5, 100, rc::WARM] {
-                let first = want[..=warm].to_vec();
                 assert_eq!(
-                    rc::sequence(&rules, upto, first),
+                    rc_sequence(&rules, upto, &want[..=warm]),
                     want,
                     "{rules:?} from {warm}"
                 );

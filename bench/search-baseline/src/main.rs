@@ -7,9 +7,17 @@
 //!
 //!   search-baseline moore K PILE...     Moore's Nim_K from these piles
 //!   search-baseline treblecross BOARD   Treblecross from a row such as "..X..."
+//!   search-baseline cram ROWS COLUMNS   Cram on an empty grid
+//!   search-baseline chomp ROWS COLUMNS  Chomp on a whole rectangle
+//!   search-baseline wythoff X Y         Wythoff's game from heaps X and Y
+//!   search-baseline turtles ROW         Mock Turtles from a row such as "HTHH"
 
+mod chomp;
+mod cram;
 mod moore;
 mod treblecross;
+mod turtles;
+mod wythoff;
 
 use std::process::ExitCode;
 
@@ -18,7 +26,15 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("moore") => moore::run(&args[1..]),
         Some("treblecross") => treblecross::run(&args[1..]),
-        _ => Err("usage: search-baseline moore K PILE... | treblecross BOARD".to_string()),
+        Some("cram") => cram::run(&args[1..]),
+        Some("chomp") => chomp::run(&args[1..]),
+        Some("wythoff") => wythoff::run(&args[1..]),
+        Some("turtles") => turtles::run(&args[1..]),
+        _ => Err(
+            "usage: search-baseline moore K PILE... | treblecross BOARD | cram ROWS COLUMNS \
+             | chomp ROWS COLUMNS | wythoff X Y | turtles ROW"
+                .to_string(),
+        ),
     };
     match result {
         Ok(report) => {
@@ -31,6 +47,23 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The numbers of a command line, such as ROWS and COLUMNS, named in the
+/// message when one is missing or not a number.
+pub fn numbers<const N: usize>(
+    game: &str,
+    names: [&str; N],
+    args: &[String],
+) -> Result<[usize; N], String> {
+    if args.len() != N {
+        return Err(format!("{game} needs {}", names.join(" and ")));
+    }
+    let mut parsed = [0; N];
+    for ((into, name), text) in parsed.iter_mut().zip(names).zip(args) {
+        *into = text.parse().map_err(|_| format!("bad {name} '{text}'"))?;
+    }
+    Ok(parsed)
 }
 
 /// What every solver prints.
