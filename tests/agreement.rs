@@ -29,7 +29,10 @@ use std::path::Path;
 /// Small starts of every game that is not a heap game, by file.
 const STARTS: &[(&str, &[&str])] = &[
     ("examples/candy-split.game", &["Candy(5, 4)", "Candy(3, 7)"]),
-    ("examples/chomp.game", &["Chomp([4, 2, 1])", "Chomp([3, 3])"]),
+    (
+        "examples/chomp.game",
+        &["Chomp([4, 2, 1])", "Chomp([3, 3])"],
+    ),
     ("examples/laskers-nim.game", &["Heaps([3, 5])"]),
     ("examples/misere.game", &["Nim([2, 3, 1])"]),
     ("examples/wythoff.game", &["Wythoff(5, 3)", "Wythoff(6, 6)"]),
