@@ -101,13 +101,8 @@ impl Options {
 }
 
 /// The `.game` files a command reads.
-const FILE_HELP: &str = "The .game files that define the games (every argument before the last)";
-/// `--help` for them: how files are told from the position or game.
-const FILES_HELP: &str = "\
-The .game files that define the games. Every argument before the last
-is a file, loaded in order as one program (a file a `use` line imports
-is loaded with it, and a file named twice is read once); the last
-argument is the position or the game.";
+const FILE_HELP: &str =
+    "The .game files that define the games: every argument before the last, loaded in order as one program";
 /// A position on the command line.
 const POSITION_HELP: &str =
     "A position, quoted for the shell: a game with its arguments, or a sum such as 'Heap(3) + Heap(5)'";
@@ -142,7 +137,7 @@ Examples:
   grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json
   grundy value examples/nim.game examples/octal.game 'Nim([1, 2]) + Kayles(5)'")]
     Value {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
@@ -156,7 +151,7 @@ Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
   grundy outcome examples/nim.game 'Nim([1,1])' --misere")]
     Outcome {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         #[arg(help = POSITION_HELP)]
@@ -173,7 +168,7 @@ Examples:
   grundy moves examples/nim.game 'Nim([3,5,7])' --winning
   grundy moves examples/subtraction.game 'T(8) + T(12)' --json")]
     Moves {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         #[arg(help = POSITION_HELP)]
@@ -194,7 +189,7 @@ Examples:
   grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
   grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
@@ -243,7 +238,7 @@ Examples:
   grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.svg
   grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// A position, such as 'Candy(3, 4)'.
@@ -272,7 +267,7 @@ Examples:
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.png")]
     Plot {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
