@@ -238,6 +238,34 @@ fn one_argument_is_the_file_and_the_position_is_missing() {
     );
 }
 
+#[test]
+fn files_without_a_position_after_them_are_a_usage_error() {
+    // Before, the second file was read as a position: a syntax error at
+    // its `.`, exit 1.
+    let run = grundy(&[
+        "value",
+        "tests/imports/heaps.game",
+        "tests/imports/pair.game",
+    ]);
+    assert_eq!(run.status, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "the last argument, `tests/imports/pair.game`, names a file, but it must be the position"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = grundy(&[
+        "table",
+        "tests/imports/heaps.game",
+        "pair.game",
+        "--upto",
+        "3",
+    ]);
+    assert_eq!(run.status, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("it must be the game"), "{}", run.stderr);
+}
+
 /// A scratch folder of its own for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("imports-{name}"));

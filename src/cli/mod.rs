@@ -65,7 +65,10 @@ pub struct Cli {
 pub fn parse() -> Cli {
     use clap::error::ErrorKind;
     let e = match Cli::try_parse() {
-        Ok(cli) => return cli,
+        Ok(cli) => match cli.command.last_is_a_file() {
+            None => return cli,
+            Some(e) => e,
+        },
         Err(e) => args::position_missing(e),
     };
     // As given: an argument that is not UTF-8 is for clap to refuse.
@@ -451,6 +454,31 @@ pub fn run(cli: Cli) -> i32 {
 }
 
 impl Command {
+    /// A command whose last argument, which must be the position or the
+    /// game, names a `.game` file: the user listed files and left the
+    /// position out. No position or game is written that way.
+    fn last_is_a_file(&self) -> Option<clap::Error> {
+        use clap::CommandFactory;
+        let (name, last, what) = match self {
+            Command::Value { position, .. } => ("value", position, "position"),
+            Command::Outcome { position, .. } => ("outcome", position, "position"),
+            Command::Moves { position, .. } => ("moves", position, "position"),
+            Command::Graph { position, .. } => ("graph", position, "position"),
+            Command::Table { game, .. } => ("table", game, "game"),
+            Command::Plot { game, .. } => ("plot", game, "game"),
+            _ => return None,
+        };
+        if !last.trim_end().ends_with(".game") {
+            return None;
+        }
+        let mut cli = Cli::command();
+        cli.build();
+        Some(cli.find_subcommand_mut(name)?.error(
+            clap::error::ErrorKind::MissingRequiredArgument,
+            format!("the last argument, `{last}`, names a file, but it must be the {what}: give the {what} after the files"),
+        ))
+    }
+
     /// Whether the answer, and so any error, is one JSON document.
     fn wants_json(&self) -> bool {
         match self {
