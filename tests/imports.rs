@@ -266,6 +266,24 @@ fn files_without_a_position_after_them_are_a_usage_error() {
     assert!(run.stderr.contains("it must be the game"), "{}", run.stderr);
 }
 
+/// An import of the terminal is refused rather than read: reading it
+/// would wait for typing, and Ctrl-C would not end the wait.
+#[test]
+#[cfg(unix)]
+fn an_import_of_the_terminal_is_refused() {
+    let dir = scratch("terminal");
+    std::fs::write(dir.join("tty.game"), "use \"/dev/tty\";\n").expect("write");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(["check", "tty.game"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    p.exp_string("cannot import `/dev/tty`: it is a terminal, not a file")
+        .expect("the terminal is refused");
+    p.exp_eof().expect("grundy ends");
+}
+
 /// A scratch folder of its own for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("imports-{name}"));
