@@ -302,6 +302,17 @@ fn a_document_sees_the_files_it_imports() {
         definition["range"],
         json!({"start": {"line": 4, "character": 5}, "end": {"line": 4, "character": 9}})
     );
+    // Completion offers the names of the imported files.
+    let completion = client.at("textDocument/completion", 1, 12);
+    let labels: Vec<&str> = completion
+        .as_array()
+        .expect("a list of items")
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    for expected in ["Take", "Beside", "Heap"] {
+        assert!(labels.contains(&expected), "{expected} in {labels:?}");
+    }
     // A name defined here and in an import: the other definition is
     // related information in its own file.
     let duplicate = std::fs::read_to_string(folder.join("duplicate.game")).expect("a fixture");
