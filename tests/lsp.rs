@@ -302,6 +302,13 @@ fn a_document_sees_the_files_it_imports() {
         definition["range"],
         json!({"start": {"line": 4, "character": 5}, "end": {"line": 4, "character": 9}})
     );
+    // Hover on `Take(5)`: the signature, the file it comes from, and the
+    // value, g(5) = 5 mod 4.
+    let hover = client.at("textDocument/hover", 1, 13);
+    let text = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("game Take(n: nat)"), "{text}");
+    assert!(text.contains("take-123.game`"), "{text}");
+    assert!(text.contains("value **1**"), "{text}");
     // Completion offers the names of the imported files.
     let completion = client.at("textDocument/completion", 1, 12);
     let labels: Vec<&str> = completion
