@@ -68,17 +68,14 @@ impl Report {
         if has_text(error.span) {
             drawn.push((error.span, printable(&error.kind.label()), true));
         }
-        let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if has_text(*span) {
                 drawn.push((*span, printable(label), false));
-            } else {
-                // A place with no text to show (a file that could not be
-                // read) is named rather than drawn.
-                help.push(format!("{label}: {}", location(sources, *span)));
             }
         }
-        help.extend(error.context.iter().map(|c| format!("while {c}")));
+        // A place with no text to show (a file that could not be read) is
+        // named rather than drawn.
+        let help = help_lines(error, sources, |span| !has_text(span));
         // One excerpt per text, the error's own first, each drawn under
         // its own name: a name defined in two files shows both.
         let mut texts: Vec<SourceId> = vec![error.span.source];
@@ -123,12 +120,26 @@ impl Report {
         Report {
             message: printable(&error.kind.to_string()),
             code: format!("grundy::{}", error.kind.code()),
-            help: (!help.is_empty()).then(|| printable(&help.join("\n"))),
+            help,
             source: excerpt,
             labels,
             warning: error.kind.is_warning(),
         }
     }
+}
+
+/// The help of an error: its advice, the related places `named` picks out
+/// of those in other texts (as `label: file:line:column`), and what was
+/// being done.
+fn help_lines(error: &Error, sources: &Sources, named: impl Fn(Span) -> bool) -> Option<String> {
+    let mut help: Vec<String> = error.kind.help().into_iter().collect();
+    for (span, label) in &error.related {
+        if span.source != error.span.source && named(*span) {
+            help.push(format!("{label}: {}", location(sources, *span)));
+        }
+    }
+    help.extend(error.context.iter().map(|c| format!("while {c}")));
+    (!help.is_empty()).then(|| printable(&help.join("\n")))
 }
 
 /// `file:line:column` of the start of a span.
@@ -173,7 +184,9 @@ pub fn fields(error: &Error, sources: &Sources) -> Fields {
         file: source.map(|s| s.name.clone()),
         line: place.map(|p| p.0),
         column: place.map(|p| p.1),
-        help: report.help,
+        // Output read by programs shows no excerpts: every place in
+        // another text is named in the help.
+        help: help_lines(error, sources, |_| true),
     }
 }
 

@@ -171,6 +171,13 @@ fn two_files_defining_one_name_are_refused_with_both_places() {
         "{said}"
     );
     assert!(said.contains("[tests/imports/heaps.game:2:6]"), "{said}");
+    // JSON, which shows no excerpts, names the other place in its help.
+    let run = grundy(&["check", "tests/imports/duplicate.game", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(
+        doc["files"][0]["errors"][0]["help"],
+        "rename one of them\nfirst defined here: tests/imports/heaps.game:2:6"
+    );
     // The same across two files on the command line.
     let said = diagnostics(&[
         "value",
