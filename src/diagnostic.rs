@@ -231,6 +231,36 @@ mod tests {
         prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
     }
 
+    /// A label in another text is drawn under that text's name and line,
+    /// even where the line numbers of the two texts follow on (the last
+    /// line shown of one is line 2, the first of the other line 3), which
+    /// must not read as one piece.
+    #[test]
+    fn places_in_two_texts_are_drawn_under_their_own_names() {
+        let mut sources = Sources::default();
+        let a = sources.add("a.game", "// a\n// a\n// a\ngame Heap(n: nat) = [];\n");
+        let b = sources.add("b.game", "// b\ngame Heap(n: nat) = [];\n");
+        let error = Error::new(
+            ErrorKind::Duplicate {
+                name: "Heap".into(),
+            },
+            Span::new(b, 10, 14),
+        )
+        .with_related(Span::new(a, 20, 24), "first defined here");
+        let shown = render(&error, &sources, false, 80);
+        assert!(shown.contains("╭─[b.game:2:6]"), "{shown}");
+        assert!(shown.contains("╭─[a.game:4:6]"), "{shown}");
+        let first_here = shown.find("first defined here").unwrap_or(0);
+        assert!(
+            shown.find("a.game:4:6").is_some_and(|at| at < first_here),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("help: rename one of them\n        first"),
+            "{shown}"
+        );
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
