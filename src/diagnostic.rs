@@ -68,17 +68,14 @@ impl Report {
         if has_text(error.span) {
             drawn.push((error.span, printable(&error.kind.label()), true));
         }
-        let mut help: Vec<String> = error.kind.help().into_iter().collect();
         for (span, label) in &error.related {
             if has_text(*span) {
                 drawn.push((*span, printable(label), false));
-            } else {
-                // A place with no text to show (a file that could not be
-                // read) is named rather than drawn.
-                help.push(format!("{label}: {}", location(sources, *span)));
             }
         }
-        help.extend(error.context.iter().map(|c| format!("while {c}")));
+        // A place with no text to show (a file that could not be read) is
+        // named rather than drawn.
+        let help = help_lines(error, sources, |span| !has_text(span));
         // One excerpt per text, the error's own first, each drawn under
         // its own name: a name defined in two files shows both.
         let mut texts: Vec<SourceId> = vec![error.span.source];
@@ -123,12 +120,26 @@ impl Report {
         Report {
             message: printable(&error.kind.to_string()),
             code: format!("grundy::{}", error.kind.code()),
-            help: (!help.is_empty()).then(|| printable(&help.join("\n"))),
+            help,
             source: excerpt,
             labels,
             warning: error.kind.is_warning(),
         }
     }
+}
+
+/// The help of an error: its advice, the related places `named` picks out
+/// of those in other texts (as `label: file:line:column`), and what was
+/// being done.
+fn help_lines(error: &Error, sources: &Sources, named: impl Fn(Span) -> bool) -> Option<String> {
+    let mut help: Vec<String> = error.kind.help().into_iter().collect();
+    for (span, label) in &error.related {
+        if span.source != error.span.source && named(*span) {
+            help.push(format!("{label}: {}", location(sources, *span)));
+        }
+    }
+    help.extend(error.context.iter().map(|c| format!("while {c}")));
+    (!help.is_empty()).then(|| printable(&help.join("\n")))
 }
 
 /// `file:line:column` of the start of a span.
@@ -173,7 +184,9 @@ pub fn fields(error: &Error, sources: &Sources) -> Fields {
         file: source.map(|s| s.name.clone()),
         line: place.map(|p| p.0),
         column: place.map(|p| p.1),
-        help: report.help,
+        // Output read by programs shows no excerpts: every place in
+        // another text is named in the help.
+        help: help_lines(error, sources, |_| true),
     }
 }
 
@@ -216,6 +229,36 @@ mod tests {
             (1usize..3000).prop_map(|n| "x".repeat(n)),
         ];
         prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+    }
+
+    /// A label in another text is drawn under that text's name and line,
+    /// even where the line numbers of the two texts follow on (the last
+    /// line shown of one is line 2, the first of the other line 3), which
+    /// must not read as one piece.
+    #[test]
+    fn places_in_two_texts_are_drawn_under_their_own_names() {
+        let mut sources = Sources::default();
+        let a = sources.add("a.game", "// a\n// a\n// a\ngame Heap(n: nat) = [];\n");
+        let b = sources.add("b.game", "// b\ngame Heap(n: nat) = [];\n");
+        let error = Error::new(
+            ErrorKind::Duplicate {
+                name: "Heap".into(),
+            },
+            Span::new(b, 10, 14),
+        )
+        .with_related(Span::new(a, 20, 24), "first defined here");
+        let shown = render(&error, &sources, false, 80);
+        assert!(shown.contains("╭─[b.game:2:6]"), "{shown}");
+        assert!(shown.contains("╭─[a.game:4:6]"), "{shown}");
+        let first_here = shown.find("first defined here").unwrap_or(0);
+        assert!(
+            shown.find("a.game:4:6").is_some_and(|at| at < first_here),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("help: rename one of them\n        first"),
+            "{shown}"
+        );
     }
 
     proptest! {

@@ -103,6 +103,11 @@ pub fn read_file(path: &str) -> Result<String, String> {
     use std::io::Read;
     refuse_pipes(path)?;
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // Reading a terminal (`/dev/tty`, named in a file's `use`) would wait
+    // for typing, and Ctrl-C does not end the wait.
+    if std::io::IsTerminal::is_terminal(&file) {
+        return Err("it is a terminal, not a file".to_string());
+    }
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

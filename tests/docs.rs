@@ -6,7 +6,9 @@
 //!   with, as in `grundy::CODE` (```game,fails=terminal-in-sum).
 //! * A block tagged `file=NAME` (```game file=sub.game) is a file that the
 //!   transcripts use. A later block with the same name adds to that file, so
-//!   it is loaded together with the blocks before it.
+//!   it is loaded together with the blocks before it. Such a block is
+//!   loaded as a file of a folder holding every named file, so that its
+//!   `use "OTHER.game";` finds the block named OTHER.game.
 //! * Every `$ grundy ...` line of a ```console block is run, in the order of
 //!   the document, in a directory holding the files written so far, and must
 //!   print exactly the lines under it (standard error, then standard output,
@@ -135,6 +137,7 @@ fn every_game_block_loads_and_its_claims_hold() {
     let doc = read_doc();
     let blocks = blocks(&doc);
     let texts = loadable_texts(&blocks);
+    let files = write_named_files(&blocks, "docs-language-files");
     let mut problems = Vec::new();
     let mut count = 0;
     for (block, text) in blocks.iter().zip(&texts) {
@@ -142,7 +145,11 @@ fn every_game_block_loads_and_its_claims_hold() {
             continue;
         }
         count += 1;
-        if let Err(problem) = check_game_block(count, block, text) {
+        let name = match &block.file {
+            Some(file) => files.join(file).display().to_string(),
+            None => format!("{DOC} block {count}"),
+        };
+        if let Err(problem) = check_game_block(&name, block, text) {
             let counted_from = match &block.file {
                 Some(name) => format!("the first block of file {name}"),
                 None => "the block's first line".to_string(),
@@ -162,8 +169,29 @@ fn every_game_block_loads_and_its_claims_hold() {
     );
 }
 
-/// Loads a block and runs its claims; Err says what is wrong with it.
-fn check_game_block(n: usize, block: &Block, text: &str) -> Result<(), String> {
+/// A fresh folder `name` holding every block tagged `file=NAME`, each file
+/// with all the blocks that add to it.
+fn write_named_files(blocks: &[Block], name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear the folder of named files");
+    }
+    std::fs::create_dir_all(&dir).expect("make the folder of named files");
+    let mut files: HashMap<&str, String> = HashMap::new();
+    for block in blocks {
+        if let Some(file) = &block.file {
+            files.entry(file).or_default().push_str(&block.text);
+        }
+    }
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write a file of the document");
+    }
+    dir
+}
+
+/// Loads a block under `name` and runs its claims; Err says what is wrong
+/// with it.
+fn check_game_block(name: &str, block: &Block, text: &str) -> Result<(), String> {
     let mut session = Session::new();
     let render = |session: &Session, errors: &[grundy::Error]| -> String {
         errors
@@ -171,7 +199,7 @@ fn check_game_block(n: usize, block: &Block, text: &str) -> Result<(), String> {
             .map(|e| grundy::diagnostic::render(e, &session.sources, false, 100))
             .collect()
     };
-    let errors = session.check_text(&format!("{DOC} block {n}"), text);
+    let errors = session.check_text(name, text);
     match (&block.fails, errors.first()) {
         (None, None) => Ok(()),
         (None, Some(_)) => Err(format!(

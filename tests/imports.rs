@@ -171,6 +171,13 @@ fn two_files_defining_one_name_are_refused_with_both_places() {
         "{said}"
     );
     assert!(said.contains("[tests/imports/heaps.game:2:6]"), "{said}");
+    // JSON, which shows no excerpts, names the other place in its help.
+    let run = grundy(&["check", "tests/imports/duplicate.game", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(
+        doc["files"][0]["errors"][0]["help"],
+        "rename one of them\nfirst defined here: tests/imports/heaps.game:2:6"
+    );
     // The same across two files on the command line.
     let said = diagnostics(&[
         "value",
@@ -236,6 +243,52 @@ fn one_argument_is_the_file_and_the_position_is_missing() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn files_without_a_position_after_them_are_a_usage_error() {
+    // Before, the second file was read as a position: a syntax error at
+    // its `.`, exit 1.
+    let run = grundy(&[
+        "value",
+        "tests/imports/heaps.game",
+        "tests/imports/pair.game",
+    ]);
+    assert_eq!(run.status, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "the last argument, `tests/imports/pair.game`, names a file, but it must be the position"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = grundy(&[
+        "table",
+        "tests/imports/heaps.game",
+        "pair.game",
+        "--upto",
+        "3",
+    ]);
+    assert_eq!(run.status, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("it must be the game"), "{}", run.stderr);
+}
+
+/// An import of the terminal is refused rather than read: reading it
+/// would wait for typing, and Ctrl-C would not end the wait.
+#[test]
+#[cfg(unix)]
+fn an_import_of_the_terminal_is_refused() {
+    let dir = scratch("terminal");
+    std::fs::write(dir.join("tty.game"), "use \"/dev/tty\";\n").expect("write");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(["check", "tty.game"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(20_000)).expect("a pseudo-terminal");
+    p.exp_string("cannot import `/dev/tty`: it is a terminal, not a file")
+        .expect("the terminal is refused");
+    p.exp_eof().expect("grundy ends");
 }
 
 /// A scratch folder of its own for one test.

@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
@@ -13,6 +14,8 @@ const WAIT: Duration = Duration::from_secs(30);
 const URI: &str = "file:///work/heap.game";
 
 struct Client {
+    /// The document the client has open.
+    uri: String,
     child: Child,
     stdin: ChildStdin,
     incoming: Receiver<Json>,
@@ -40,6 +43,7 @@ impl Client {
             }
         });
         Client {
+            uri: URI.to_string(),
             child,
             stdin,
             incoming,
@@ -91,7 +95,7 @@ impl Client {
         loop {
             let message = self.receive();
             if message["method"] == "textDocument/publishDiagnostics" {
-                assert_eq!(message["params"]["uri"], URI);
+                assert_eq!(message["params"]["uri"], self.uri.as_str());
                 return message["params"].clone();
             }
         }
@@ -106,7 +110,7 @@ impl Client {
     fn at(&mut self, method: &str, line: u32, character: u32) -> Json {
         self.request(
             method,
-            json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": character}}),
+            json!({"textDocument": {"uri": self.uri}, "position": {"line": line, "character": character}}),
         )
     }
 }
@@ -267,6 +271,94 @@ fn a_xor_of_two_numbers_is_a_warning() {
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["code"], "grundy::xor-of-numbers");
     assert_eq!(diagnostics[0]["severity"], 2, "a warning");
+    assert_eq!(client.request("shutdown", Json::Null), Json::Null);
+    client.notify("exit", Json::Null);
+    assert_eq!(wait(&mut client.child), Some(0));
+}
+
+/// A document beside the files of `tests/imports`, which it imports: its
+/// diagnostics, definitions and errors may lie in those files.
+#[test]
+fn a_document_sees_the_files_it_imports() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/imports");
+    let uri_of = |name: &str| format!("file://{}", folder.join(name).display());
+    let mut client = Client::start();
+    client.initialize();
+    let open = |client: &mut Client, name: &str, text: &str| {
+        client.uri = uri_of(name);
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": client.uri, "languageId": "game", "version": 1, "text": text}}),
+        );
+        client.diagnostics()
+    };
+    // An unsaved document: its imports are found beside it.
+    let text = "use \"subtract/take-123.game\";\nclaim value(Take(5) + Heap(2)) == 3;\n";
+    assert_eq!(open(&mut client, "unsaved.game", text), Vec::<Json>::new());
+    // Go to definition, into the imported file.
+    let definition = client.at("textDocument/definition", 1, 13);
+    assert_eq!(definition["uri"], uri_of("subtract/take-123.game"));
+    assert_eq!(
+        definition["range"],
+        json!({"start": {"line": 4, "character": 5}, "end": {"line": 4, "character": 9}})
+    );
+    // Hover on `Take(5)`: the signature, the file it comes from, and the
+    // value, g(5) = 5 mod 4.
+    let hover = client.at("textDocument/hover", 1, 13);
+    let text = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("game Take(n: nat)"), "{text}");
+    assert!(text.contains("take-123.game`"), "{text}");
+    assert!(text.contains("value **1**"), "{text}");
+    // Completion offers the names of the imported files.
+    let completion = client.at("textDocument/completion", 1, 12);
+    let labels: Vec<&str> = completion
+        .as_array()
+        .expect("a list of items")
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    for expected in ["Take", "Beside", "Heap"] {
+        assert!(labels.contains(&expected), "{expected} in {labels:?}");
+    }
+    // A name defined here and in an import: the other definition is
+    // related information in its own file.
+    let duplicate = std::fs::read_to_string(folder.join("duplicate.game")).expect("a fixture");
+    let diagnostics = open(&mut client, "duplicate.game", &duplicate);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "grundy::duplicate");
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({"line": 3, "character": 5})
+    );
+    let related = &diagnostics[0]["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], uri_of("heaps.game"));
+    assert_eq!(
+        related["location"]["range"]["start"],
+        json!({"line": 1, "character": 5})
+    );
+    // A loop among the files imported is shown on the `use` here, with
+    // each `use` on the loop as related information.
+    let diagnostics = open(&mut client, "unsaved.game", "\nuse \"cycle/first.game\";\n");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "grundy::import-cycle");
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({"line": 1, "character": 4})
+    );
+    let places: Vec<&str> = diagnostics[0]["relatedInformation"]
+        .as_array()
+        .expect("related information")
+        .iter()
+        .map(|r| r["location"]["uri"].as_str().unwrap_or(""))
+        .collect();
+    assert!(
+        places.contains(&uri_of("cycle/first.game").as_str()),
+        "{places:?}"
+    );
+    assert!(
+        places.contains(&uri_of("cycle/second.game").as_str()),
+        "{places:?}"
+    );
     assert_eq!(client.request("shutdown", Json::Null), Json::Null);
     client.notify("exit", Json::Null);
     assert_eq!(wait(&mut client.child), Some(0));

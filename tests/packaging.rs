@@ -48,7 +48,7 @@ fn completions_for_each_shell_know_every_subcommand() {
         assert!(script.contains("verify-decomposition"), "{shell}");
         // A .game file argument completes as a file name.
         if shell == "zsh" {
-            assert!(script.contains("defines the games:_files"), "{script}");
+            assert!(script.contains("as one program:_files"), "{script}");
         }
     }
     let (status, _) = grundy(&["completions", "no-such-shell"]);

@@ -91,7 +91,7 @@ impl Checker {
                 },
                 name.span,
             );
-            if let Some(first) = self.definition_span(&name.name) {
+            if let Some(first) = self.program.definition_span(&name.name) {
                 e = e.with_related(first, "first defined here");
             } else {
                 e = e.with_context(format!("`{}` is a built-in function", name.name));
@@ -100,19 +100,6 @@ impl Checker {
             return false;
         }
         true
-    }
-
-    fn definition_span(&self, name: &str) -> Option<Span> {
-        match self.program.callables.get(name) {
-            Some(Callable::Game(g)) => Some(self.program.games[*g as usize].span),
-            Some(Callable::Function(f)) => Some(self.program.functions[*f as usize].span),
-            None => self
-                .program
-                .consts
-                .iter()
-                .find(|c| c.name == name)
-                .map(|c| c.span),
-        }
     }
 
     fn params(&mut self, params: &[ast::Param], need_types: bool) -> Vec<Param> {

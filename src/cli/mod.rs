@@ -69,7 +69,10 @@ pub struct Cli {
 pub fn parse() -> Cli {
     use clap::error::ErrorKind;
     let e = match Cli::try_parse() {
-        Ok(cli) => return cli,
+        Ok(cli) => match cli.command.last_is_a_file() {
+            None => return cli,
+            Some(e) => e,
+        },
         Err(e) => args::position_missing(e),
     };
     // As given: an argument that is not UTF-8 is for clap to refuse.
@@ -122,13 +125,8 @@ fn locale_is_not_utf8() -> bool {
 }
 
 /// The `.game` files a command reads.
-const FILE_HELP: &str = "The .game files that define the games (every argument before the last)";
-/// `--help` for them: how files are told from the position or game.
-const FILES_HELP: &str = "\
-The .game files that define the games. Every argument before the last
-is a file, loaded in order as one program (a file a `use` line imports
-is loaded with it, and a file named twice is read once); the last
-argument is the position or the game.";
+const FILE_HELP: &str =
+    "The .game files that define the games: every argument before the last, loaded in order as one program";
 /// A position on the command line.
 const POSITION_HELP: &str =
     "A position, quoted for the shell: a game with its arguments, or a sum such as 'Heap(3) + Heap(5)'";
@@ -168,7 +166,7 @@ Examples:
   grundy value examples/octal.game 'Kayles(10) + Kayles(4)' --json
   grundy value examples/nim.game examples/octal.game 'Nim([1, 2]) + Kayles(5)'")]
     Value {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// A position, such as 'Nim([3,5,7])' or 'Kayles(10) + Kayles(4)'.
@@ -182,7 +180,7 @@ Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
   grundy outcome examples/nim.game 'Nim([1,1])' --misere")]
     Outcome {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         #[arg(help = POSITION_HELP)]
@@ -199,7 +197,7 @@ Examples:
   grundy moves examples/nim.game 'Nim([3,5,7])' --winning
   grundy moves examples/subtraction.game 'T(8) + T(12)' --json")]
     Moves {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         #[arg(help = POSITION_HELP)]
@@ -220,7 +218,7 @@ Examples:
   grundy table examples/octal.game Kayles --upto 1000 --format oeis > b002186.txt
   grundy table examples/grundys-game.game Grundy --upto 100000000 --checkpoint grundy.ckpt")]
     Table {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
@@ -269,7 +267,7 @@ Examples:
   grundy graph examples/candy-split.game 'Candy(3, 4)' -o candy.svg
   grundy graph examples/candy-split.game 'Candy(3, 4)' --json")]
     Graph {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// A position, such as 'Candy(3, 4)'.
@@ -298,7 +296,7 @@ Examples:
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.svg
   grundy plot examples/octal.game Kayles --upto 150 -o kayles.png")]
     Plot {
-        #[arg(help = FILE_HELP, long_help = FILES_HELP, required = true, value_name = "FILE",
+        #[arg(help = FILE_HELP, required = true, value_name = "FILE",
               value_hint = ValueHint::FilePath)]
         files: Vec<String>,
         /// The game's name, such as Kayles, or a position with `_` for the
@@ -490,6 +488,31 @@ pub fn run(cli: Cli) -> i32 {
 }
 
 impl Command {
+    /// A command whose last argument, which must be the position or the
+    /// game, names a `.game` file: the user listed files and left the
+    /// position out. No position or game is written that way.
+    fn last_is_a_file(&self) -> Option<clap::Error> {
+        use clap::CommandFactory;
+        let (name, last, what) = match self {
+            Command::Value { position, .. } => ("value", position, "position"),
+            Command::Outcome { position, .. } => ("outcome", position, "position"),
+            Command::Moves { position, .. } => ("moves", position, "position"),
+            Command::Graph { position, .. } => ("graph", position, "position"),
+            Command::Table { game, .. } => ("table", game, "game"),
+            Command::Plot { game, .. } => ("plot", game, "game"),
+            _ => return None,
+        };
+        if !last.trim_end().ends_with(".game") {
+            return None;
+        }
+        let mut cli = Cli::command();
+        cli.build();
+        Some(cli.find_subcommand_mut(name)?.error(
+            clap::error::ErrorKind::MissingRequiredArgument,
+            format!("the last argument, `{last}`, names a file, but it must be the {what}: give the {what} after the files"),
+        ))
+    }
+
     /// Whether the answer, and so any error, is one JSON document.
     fn wants_json(&self) -> bool {
         match self {

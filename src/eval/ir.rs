@@ -20,6 +20,17 @@ pub struct Program {
     pub callables: IndexMap<String, Callable>,
 }
 
+impl Program {
+    /// Where the game, function or constant `name` is defined (its name).
+    pub fn definition_span(&self, name: &str) -> Option<Span> {
+        match self.callables.get(name) {
+            Some(Callable::Game(g)) => self.games.get(*g as usize).map(|g| g.span),
+            Some(Callable::Function(f)) => self.functions.get(*f as usize).map(|f| f.span),
+            None => self.consts.iter().find(|c| c.name == name).map(|c| c.span),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Callable {
     Game(u32),

@@ -6,8 +6,13 @@ use super::symbols::Symbols;
 use super::text::LineIndex;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::session::Session;
-use crate::source::Span;
+use crate::source::{SourceId, Span};
+use lsp_types::{Location, Uri};
 use std::time::Duration;
+
+/// The document is the first text its session reads; the files it
+/// imports come after.
+pub const DOCUMENT: SourceId = SourceId(0);
 
 /// How long the claims of one version of a document may run in all.
 pub const CLAIM_TIME: Duration = Duration::from_secs(2);
@@ -82,6 +87,20 @@ impl Analysis {
             claims,
             session,
         }
+    }
+
+    /// Where a span is: in the document (`uri`), or in a file it imports.
+    pub fn location(&self, uri: &Uri, span: Span) -> Option<Location> {
+        if span.source == DOCUMENT {
+            let range = self
+                .lines
+                .range(&self.text, span.start as usize, span.end as usize);
+            return Some(Location::new(uri.clone(), range));
+        }
+        let source = self.session.sources.try_get(span.source)?;
+        let lines = LineIndex::new(&source.text);
+        let range = lines.range(&source.text, span.start as usize, span.end as usize);
+        Some(Location::new(super::files::uri_of(&source.name)?, range))
     }
 
     /// The Grundy value of the position written at `span`, if it names one

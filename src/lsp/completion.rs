@@ -1,9 +1,11 @@
 //! Completion: the file's games, helpers and constants, the names in scope
-//! at the cursor, the built-ins and the keywords.
+//! at the cursor, the names of the files it imports, the built-ins and the
+//! keywords.
 
 use super::analysis::Analysis;
 use super::symbols::Kind;
 use crate::eval::builtins::Builtin;
+use crate::eval::ir::Callable;
 use lsp_types::{CompletionItem, CompletionItemKind};
 
 /// Every word of the grammar that is not a name: the keywords proper and
@@ -39,6 +41,37 @@ pub fn items(analysis: &Analysis, offset: usize) -> Vec<CompletionItem> {
                 ..CompletionItem::default()
             });
         }
+    }
+    // Names from imported files: the session has them, with where each is
+    // defined.
+    let program = &analysis.session.interp.program;
+    let imported = program
+        .callables
+        .iter()
+        .map(|(name, c)| match c {
+            Callable::Game(_) => (name, CompletionItemKind::CLASS),
+            Callable::Function(_) => (name, CompletionItemKind::FUNCTION),
+        })
+        .chain(
+            program
+                .consts
+                .iter()
+                .map(|c| (&c.name, CompletionItemKind::CONSTANT)),
+        );
+    for (name, kind) in imported {
+        if items.iter().any(|i| &i.label == name) {
+            continue;
+        }
+        let place = program
+            .definition_span(name)
+            .and_then(|span| analysis.session.sources.try_get(span.source))
+            .map(|source| format!("from {}", source.name));
+        items.push(CompletionItem {
+            label: name.clone(),
+            kind: Some(kind),
+            detail: place,
+            ..CompletionItem::default()
+        });
     }
     items.extend(Builtin::ALL.iter().map(|b| CompletionItem {
         label: b.name().to_string(),

@@ -2,11 +2,11 @@
 //! same message, code and help (through the same miette report), the
 //! same spans.
 
-use super::analysis::Analysis;
+use super::analysis::{Analysis, DOCUMENT};
 use crate::diagnostic::Report;
 use crate::error::Error;
 use lsp_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString, Uri,
 };
 use miette::Diagnostic as _;
 
@@ -24,24 +24,35 @@ fn diagnostic(analysis: &Analysis, uri: &Uri, error: &Error) -> Diagnostic {
     if let Some(help) = report.help() {
         message.push_str(&format!("\nhelp: {help}"));
     }
-    let range = |span: crate::source::Span| {
-        analysis
-            .lines
-            .range(&analysis.text, span.start as usize, span.end as usize)
+    // An error in a file the document imports is shown on the `use` that
+    // brought that file in, and points to where it is.
+    let in_document = |span: &crate::source::Span| span.source == DOCUMENT;
+    let shown_at = if in_document(&error.span) {
+        Some(error.span)
+    } else {
+        error
+            .related
+            .iter()
+            .map(|(span, _)| *span)
+            .find(in_document)
     };
-    // Places elsewhere in the file; places in other texts are named in the
-    // help, as on the command line.
-    let related: Vec<DiagnosticRelatedInformation> = error
-        .related
+    let elsewhere = (!in_document(&error.span)).then(|| (error.span, error.kind.label()));
+    let related: Vec<DiagnosticRelatedInformation> = elsewhere
         .iter()
-        .filter(|(span, _)| span.source == error.span.source)
-        .map(|(span, label)| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), range(*span)),
-            message: label.clone(),
+        .chain(&error.related)
+        .filter_map(|(span, label)| {
+            Some(DiagnosticRelatedInformation {
+                location: analysis.location(uri, *span)?,
+                message: label.clone(),
+            })
         })
         .collect();
+    let range = shown_at
+        .and_then(|span| analysis.location(uri, span))
+        .map(|l| l.range)
+        .unwrap_or_default();
     Diagnostic {
-        range: range(error.span),
+        range,
         severity: Some(if error.kind.is_warning() {
             DiagnosticSeverity::WARNING
         } else {

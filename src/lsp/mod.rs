@@ -15,6 +15,7 @@
 mod analysis;
 mod completion;
 mod diagnostics;
+mod files;
 mod hover;
 mod lens;
 mod navigate;
@@ -34,7 +35,7 @@ use lsp_types::request::{
 };
 use lsp_types::{
     CodeLensOptions, CompletionOptions, CompletionResponse, GotoDefinitionResponse, Hover,
-    HoverContents, HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf,
+    HoverContents, HoverProviderCapability, MarkupContent, MarkupKind, OneOf,
     PublishDiagnosticsParams, ServerCapabilities, TextDocumentPositionParams,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
@@ -139,7 +140,7 @@ impl Server {
     /// their diagnostics.
     fn analyse_pending(&mut self, connection: &Connection) -> Result<(), String> {
         for (uri, (version, text)) in std::mem::take(&mut self.pending) {
-            let analysis = Analysis::new(uri.path().as_str(), text);
+            let analysis = Analysis::new(&files::path_of(&uri), text);
             let diagnostics = diagnostics::of(&analysis, &uri);
             self.documents.insert(uri.clone(), analysis);
             send(connection, publish(uri, diagnostics, Some(version)).into())?;
@@ -232,8 +233,7 @@ impl Server {
     fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
         let uri = at.text_document.uri.clone();
         let (analysis, offset) = self.located(at)?;
-        let range = navigate::definition(analysis, offset)?;
-        Some(GotoDefinitionResponse::Scalar(Location::new(uri, range)))
+        navigate::definition(analysis, &uri, offset).map(GotoDefinitionResponse::Scalar)
     }
 }
 

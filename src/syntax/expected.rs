@@ -149,6 +149,12 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
     if rest.starts_with('#') {
         return Some("comments start with `//`".into());
     }
+    if expected.contains("a string") && before.trim_end().ends_with("use") {
+        let path = rest.split([';', '\n']).next().unwrap_or("").trim();
+        return Some(format!(
+            "the file to import is a string, in double quotes: `use \"{path}\";`"
+        ));
+    }
     let word: String = rest
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')

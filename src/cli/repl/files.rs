@@ -25,8 +25,9 @@ impl Repl {
         if path.is_empty() {
             return Err(entry.missing("a file name"));
         }
-        if self.files.iter().any(|p| p == path) || self.session.is_loaded(path) {
-            let how = if self.files.iter().any(|p| p == path) {
+        let named = self.files.iter().any(|p| p == path);
+        if named || self.session.is_loaded(path) {
+            let how = if named {
                 ""
             } else {
                 ", imported by a file loaded before"

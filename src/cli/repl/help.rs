@@ -67,13 +67,13 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: ":load",
         usage: ":load FILE",
-        about: "load a .game file",
+        about: "load a .game file and the files it imports",
     },
     Command {
         name: ":reload",
         usage: ":reload",
         about:
-            "read the loaded files again if they changed, keeping bindings and typed definitions",
+            "read the loaded files (and their imports) again if they changed, keeping bindings and typed definitions",
     },
     Command {
         name: ":reset",
@@ -134,7 +134,8 @@ const TOPICS: &[(&str, &str)] = &[
     (
         "definitions",
         "Anything starting with `game`, `fn`, `const` or `claim` is a definition, as in a
-.game file; claims are checked at once, and one that fails is not kept. A
+.game file; claims are checked at once, and one that fails is not kept. `use \"FILE\";`
+imports a file, its path relative to the current folder. A
 definition may run over several lines, each further line after `...>`: the entry
 goes on while a bracket is open, a line ends in the middle of an expression, or
 the definition has not reached its `;` or closing `}`. An empty line ends it in
@@ -179,7 +180,7 @@ impl Repl {
                 out.line(format!("  {:<width$}  {}", c.usage, c.about));
             }
             out.line(
-                "anything else is a definition (game, fn, const, claim) or an expression to evaluate",
+                "anything else is a definition (game, fn, const, claim, use) or an expression to evaluate",
             );
             let topics: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
             out.line(format!(
