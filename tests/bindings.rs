@@ -120,18 +120,21 @@ fn scratch(name: &str, text: &str) -> String {
     path.to_str().expect("a UTF-8 path").to_string()
 }
 
+/// The labels `grundy moves` gives the moves of `position` in `game`.
+fn labels(game: &str, name: &str, position: &str) -> Vec<String> {
+    let file = scratch(&format!("{name}-labels"), game);
+    let (moves, _) = grundy_ok(&["moves", &file, position]);
+    moves
+        .lines()
+        .map(|l| l.split("  ").next().unwrap_or("").to_string())
+        .collect()
+}
+
 #[test]
 fn labels_name_the_pattern_parts_and_leave_let_names_out() {
-    let file = scratch("cram-labels", CRAM_BY_CELLS);
-    let (moves, _) = grundy_ok(&["moves", &file, r##"Cram(["..", "#."])"##]);
-    let labels: Vec<&str> = moves
-        .lines()
-        .map(|l| l.split("  ").next().unwrap_or(""))
-        .collect();
     assert_eq!(
-        labels,
-        ["across(r = 0, c = 0)", "down(r = 0, c = 1)"],
-        "{moves}"
+        labels(CRAM_BY_CELLS, "cram", r##"Cram(["..", "#."])"##),
+        ["across(r = 0, c = 0)", "down(r = 0, c = 1)"]
     );
 }
 
@@ -212,6 +215,37 @@ fn a_board_with_let_runs_on_the_compiled_search_as_without() {
     assert_eq!(
         engine,
         "stats: Row ran on the compiled search of packed keys"
+    );
+}
+
+const NIM_BY_ENUMERATE: &str = "game Nim(h: [nat]) {\n  \
+    move take((i, size) in enumerate(h), k in 1..=size) => Nim(set_at(h, i, size - k));\n}\n";
+
+#[test]
+fn nim_by_enumerate_runs_on_the_compiled_search_as_by_indices() {
+    // `enumerate` of a name is walked as its indices, the element read
+    // where it is used, as the written-out rule does.
+    let engine = same_engine(
+        "nim",
+        "game Nim(h: [nat]) {\n  move take(i in indices(h), k in 1..=h[i]) => Nim(set_at(h, i, h[i] - k));\n}\n",
+        NIM_BY_ENUMERATE,
+        &["value", "Nim([3, 5, 7, 4])"],
+    );
+    assert_eq!(
+        engine,
+        "stats: Nim ran on the compiled search of packed keys"
+    );
+}
+
+#[test]
+fn labels_of_nim_by_enumerate_name_the_place_and_the_size() {
+    assert_eq!(
+        labels(NIM_BY_ENUMERATE, "nim", "Nim([1, 2])"),
+        [
+            "take(i = 0, size = 1, k = 1)",
+            "take(i = 1, size = 2, k = 1)",
+            "take(i = 1, size = 2, k = 2)"
+        ]
     );
 }
 
