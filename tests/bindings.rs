@@ -139,6 +139,16 @@ fn labels_name_the_pattern_parts_and_leave_let_names_out() {
 }
 
 #[test]
+fn an_underscore_binds_nothing_and_is_not_shown() {
+    let game = "game G(h: [nat]) {\n  \
+        move m((_, x) in enumerate(h), (_, _) in [(7, 8)], k in 1..=x) => G([x - k]);\n}\n";
+    assert_eq!(
+        labels(game, "underscore", "G([2])"),
+        ["m(x = 2, k = 1)", "m(x = 2, k = 2)"]
+    );
+}
+
+#[test]
 fn a_failed_claim_names_the_pattern_parts() {
     let file = scratch(
         "claim-pattern",

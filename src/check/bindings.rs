@@ -57,8 +57,10 @@ impl Checker {
             return generator;
         }
         let slot = match &g.pattern {
-            ast::Pattern::Name(name) => scope.bind(&name.name, element.clone()),
-            ast::Pattern::Tuple(..) => scope.bind_hidden(element.clone()),
+            ast::Pattern::Name(name) if !is_wildcard(name) => {
+                scope.bind(&name.name, element.clone())
+            }
+            _ => scope.bind_hidden(element.clone()),
         };
         let whole = Ir {
             kind: IrKind::Local(slot),
@@ -104,7 +106,12 @@ impl Checker {
             Type::Tuple(types) => types.get(1).cloned().unwrap_or(Type::Unknown),
             _ => Type::Unknown,
         };
-        let slot = scope.bind(&index.name, Type::Nat);
+        let index_pattern = &parts[0];
+        let slot = if is_wildcard(index) {
+            scope.bind_hidden(Type::Nat)
+        } else {
+            scope.bind(&index.name, Type::Nat)
+        };
         let at = Ir {
             kind: IrKind::Local(slot),
             span: index.span,
@@ -114,7 +121,7 @@ impl Checker {
             span: item.span(),
         };
         self.bind_pattern(item, read.clone(), &item_type, scope);
-        let mut shown_names = vec![(index.name.clone(), at)];
+        let mut shown_names = shown(index_pattern, at);
         shown_names.extend(shown(item, read));
         Some(GenIr {
             slot,
@@ -151,6 +158,7 @@ impl Checker {
     /// Makes each name of `pattern` stand for its part of `value`.
     fn bind_pattern(&mut self, pattern: &ast::Pattern, value: Ir, ty: &Type, scope: &mut Scope) {
         let (parts, span) = match pattern {
+            ast::Pattern::Name(name) if is_wildcard(name) => return,
             ast::Pattern::Name(name) => return scope.alias(&name.name, value, ty.clone()),
             ast::Pattern::Tuple(parts, span) => (parts, *span),
         };
@@ -190,7 +198,11 @@ impl Checker {
 
     /// A pattern binds each name once: `(a, a)` is a mistake.
     fn distinct_names(&mut self, pattern: &ast::Pattern) {
-        let names = pattern.names();
+        let names: Vec<&ast::Ident> = pattern
+            .names()
+            .into_iter()
+            .filter(|n| !is_wildcard(n))
+            .collect();
         for (i, name) in names.iter().enumerate() {
             if let Some(first) = names[..i].iter().find(|n| n.name == name.name) {
                 self.errors.push(
@@ -211,6 +223,7 @@ impl Checker {
 /// `whole`, for labels.
 fn shown(pattern: &ast::Pattern, whole: Ir) -> Vec<(String, Ir)> {
     match pattern {
+        ast::Pattern::Name(name) if is_wildcard(name) => Vec::new(),
         ast::Pattern::Name(name) => vec![(name.name.clone(), whole)],
         ast::Pattern::Tuple(parts, _) => parts
             .iter()
@@ -218,6 +231,11 @@ fn shown(pattern: &ast::Pattern, whole: Ir) -> Vec<(String, Ir)> {
             .flat_map(|(i, part)| shown(part, element(&whole, i, part.span())))
             .collect(),
     }
+}
+
+/// `_`, which binds nothing: `(_, x) in pairs` reads only the second.
+fn is_wildcard(name: &ast::Ident) -> bool {
+    name.name == "_"
 }
 
 /// `whole[i]`, pointing at `at` (the name that reads it).
