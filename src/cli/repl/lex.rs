@@ -35,7 +35,7 @@ impl Token<'_> {
 /// definition or a rule.
 pub const KEYWORDS: &[&str] = &[
     "game", "fn", "const", "claim", "move", "lose", "parts", "octal", "for", "in", "if", "then",
-    "else", "and", "or", "not", "true", "false",
+    "else", "and", "or", "not", "true", "false", "let",
 ];
 
 /// Operator spellings, longest first.
