@@ -94,7 +94,7 @@ fn kayles_with_let_agrees_with_its_octal_code() {
 }
 
 #[test]
-fn let_in_helpers_and_patterns_in_comprehensions_and_claims_hold() {
+fn let_and_patterns_in_helpers_games_comprehensions_and_claims_hold() {
     let mut s = session_with(
         r#"
 fn square_plus_one(x: nat) = let y = x * x; y + 1;
@@ -103,10 +103,16 @@ claim square_plus_one(7) == 50 and swap((1, "a")) == ("a", 1);
 claim [i * x for (i, x) in enumerate([5, 6, 7])] == [0, 6, 14];
 claim [a + b for ((a, b), c) in zip(zip([1, 2], [10, 20]), "xy") if c == "y"] == [22];
 claim for (a, b) in zip(0..5, 1..6), let d = b - a: d == 1;
+// A game's `let` is seen by its rules wherever it stands.
+game Down(n: nat) {
+  move step() if n > 0 => Down(below);
+  let below = n - 1;
+}
+claim for n in 0..9: value(Down(n)) == n % 2;
 "#,
     );
     let results = s.run_claims(0);
-    assert_eq!(results.len(), 4);
+    assert_eq!(results.len(), 5);
     for r in results {
         assert!(r.failure.is_none(), "{:?}", r.failure);
     }

@@ -3,8 +3,10 @@
 //! Nothing here adds to what the engines run. A `let` name stands for its
 //! expression, which is put in wherever the name is used; a tuple pattern
 //! is one hidden slot holding the tuple, and each of its names stands for
-//! an element of that slot. A rule written with them compiles to the IR of
-//! the same rule written out by hand, so every engine reads it as before.
+//! an element of that slot; `(i, x) in enumerate(xs)` of a name is
+//! `i in indices(xs)` with `x` standing for `xs[i]`. A rule written with
+//! them compiles to the IR of the same rule written out by hand, so every
+//! engine reads it as before.
 
 use super::describe;
 use super::items::Checker;
