@@ -94,7 +94,7 @@ fn kayles_with_let_agrees_with_its_octal_code() {
 }
 
 #[test]
-fn let_in_helpers_and_patterns_in_comprehensions_and_claims_hold() {
+fn let_and_patterns_in_helpers_games_comprehensions_and_claims_hold() {
     let mut s = session_with(
         r#"
 fn square_plus_one(x: nat) = let y = x * x; y + 1;
@@ -103,10 +103,16 @@ claim square_plus_one(7) == 50 and swap((1, "a")) == ("a", 1);
 claim [i * x for (i, x) in enumerate([5, 6, 7])] == [0, 6, 14];
 claim [a + b for ((a, b), c) in zip(zip([1, 2], [10, 20]), "xy") if c == "y"] == [22];
 claim for (a, b) in zip(0..5, 1..6), let d = b - a: d == 1;
+// A game's `let` is seen by its rules wherever it stands.
+game Down(n: nat) {
+  move step() if n > 0 => Down(below);
+  let below = n - 1;
+}
+claim for n in 0..9: value(Down(n)) == n % 2;
 "#,
     );
     let results = s.run_claims(0);
-    assert_eq!(results.len(), 4);
+    assert_eq!(results.len(), 5);
     for r in results {
         assert!(r.failure.is_none(), "{:?}", r.failure);
     }
@@ -120,18 +126,31 @@ fn scratch(name: &str, text: &str) -> String {
     path.to_str().expect("a UTF-8 path").to_string()
 }
 
+/// The labels `grundy moves` gives the moves of `position` in `game`.
+fn labels(game: &str, name: &str, position: &str) -> Vec<String> {
+    let file = scratch(&format!("{name}-labels"), game);
+    let (moves, _) = grundy_ok(&["moves", &file, position]);
+    moves
+        .lines()
+        .map(|l| l.split("  ").next().unwrap_or("").to_string())
+        .collect()
+}
+
 #[test]
 fn labels_name_the_pattern_parts_and_leave_let_names_out() {
-    let file = scratch("cram-labels", CRAM_BY_CELLS);
-    let (moves, _) = grundy_ok(&["moves", &file, r##"Cram(["..", "#."])"##]);
-    let labels: Vec<&str> = moves
-        .lines()
-        .map(|l| l.split("  ").next().unwrap_or(""))
-        .collect();
     assert_eq!(
-        labels,
-        ["across(r = 0, c = 0)", "down(r = 0, c = 1)"],
-        "{moves}"
+        labels(CRAM_BY_CELLS, "cram", r##"Cram(["..", "#."])"##),
+        ["across(r = 0, c = 0)", "down(r = 0, c = 1)"]
+    );
+}
+
+#[test]
+fn an_underscore_binds_nothing_and_is_not_shown() {
+    let game = "game G(h: [nat]) {\n  \
+        move m((_, x) in enumerate(h), (_, _) in [(7, 8)], k in 1..=x) => G([x - k]);\n}\n";
+    assert_eq!(
+        labels(game, "underscore", "G([2])"),
+        ["m(x = 2, k = 1)", "m(x = 2, k = 2)"]
     );
 }
 
@@ -181,7 +200,8 @@ fn a_subtraction_game_with_let_runs_on_the_heap_kernel_as_without() {
     let engine = same_engine(
         "subtract",
         "game T(n: nat) {\n  move take(s in {2, 3, 5}) if s <= n => T(n - s);\n}\n",
-        "game T(n: nat) {\n  move take(s in {2, 3, 5}, let rest = n - s) if s <= n => T(rest);\n}\n",
+        "game T(n: nat) {\n  let heap = n;\n  \
+           move take(s in {2, 3, 5}, let rest = heap - s) if s <= heap => T(rest);\n}\n",
         &["table", "T", "--upto", "40"],
     );
     assert_eq!(
@@ -212,6 +232,37 @@ fn a_board_with_let_runs_on_the_compiled_search_as_without() {
     assert_eq!(
         engine,
         "stats: Row ran on the compiled search of packed keys"
+    );
+}
+
+const NIM_BY_ENUMERATE: &str = "game Nim(h: [nat]) {\n  \
+    move take((i, size) in enumerate(h), k in 1..=size) => Nim(set_at(h, i, size - k));\n}\n";
+
+#[test]
+fn nim_by_enumerate_runs_on_the_compiled_search_as_by_indices() {
+    // `enumerate` of a name is walked as its indices, the element read
+    // where it is used, as the written-out rule does.
+    let engine = same_engine(
+        "nim",
+        "game Nim(h: [nat]) {\n  move take(i in indices(h), k in 1..=h[i]) => Nim(set_at(h, i, h[i] - k));\n}\n",
+        NIM_BY_ENUMERATE,
+        &["value", "Nim([3, 5, 7, 4])"],
+    );
+    assert_eq!(
+        engine,
+        "stats: Nim ran on the compiled search of packed keys"
+    );
+}
+
+#[test]
+fn labels_of_nim_by_enumerate_name_the_place_and_the_size() {
+    assert_eq!(
+        labels(NIM_BY_ENUMERATE, "nim", "Nim([1, 2])"),
+        [
+            "take(i = 0, size = 1, k = 1)",
+            "take(i = 1, size = 2, k = 1)",
+            "take(i = 1, size = 2, k = 2)"
+        ]
     );
 }
 

@@ -3,15 +3,19 @@
 //! Nothing here adds to what the engines run. A `let` name stands for its
 //! expression, which is put in wherever the name is used; a tuple pattern
 //! is one hidden slot holding the tuple, and each of its names stands for
-//! an element of that slot. A rule written with them compiles to the IR of
-//! the same rule written out by hand, so every engine reads it as before.
+//! an element of that slot; `(i, x) in enumerate(xs)` of a name is
+//! `i in indices(xs)` with `x` standing for `xs[i]`. A rule written with
+//! them compiles to the IR of the same rule written out by hand, so every
+//! engine reads it as before.
 
 use super::describe;
 use super::items::Checker;
 use super::scope::Scope;
 use crate::error::{Error, ErrorKind};
-use crate::eval::ir::{GenIr, Ir, IrKind, Pattern};
+use crate::eval::builtins::Builtin;
+use crate::eval::ir::{GenIr, Ir, IrKind};
 use crate::eval::Value;
+use crate::source::Span;
 use crate::syntax::ast;
 use crate::types::Type;
 
@@ -51,23 +55,84 @@ impl Checker {
             }
         };
         self.distinct_names(&g.pattern);
+        if let Some(generator) = self.enumerated(&g.pattern, &source, &element, scope) {
+            return generator;
+        }
         let slot = match &g.pattern {
-            ast::Pattern::Name(name) => scope.bind(&name.name, element),
-            ast::Pattern::Tuple(_, span) => {
-                let slot = scope.bind_hidden(element.clone());
-                let whole = Ir {
-                    kind: IrKind::Local(slot),
-                    span: *span,
-                };
-                self.bind_pattern(&g.pattern, whole, &element, scope);
-                slot
+            ast::Pattern::Name(name) if !is_wildcard(name) => {
+                scope.bind(&name.name, element.clone())
             }
+            _ => scope.bind_hidden(element.clone()),
         };
+        let whole = Ir {
+            kind: IrKind::Local(slot),
+            span: g.pattern.span(),
+        };
+        if let ast::Pattern::Tuple(..) = &g.pattern {
+            self.bind_pattern(&g.pattern, whole.clone(), &element, scope);
+        }
         GenIr {
-            pattern: shown(&g.pattern),
             slot,
             source,
+            shown: shown(&g.pattern, whole),
         }
+    }
+
+    /// `(i, x) in enumerate(xs)` for a name `xs`, as it would be written
+    /// out: `i in indices(xs)`, with `x` standing for `xs[i]`. The engines
+    /// that walk indices of a variable walk this too, where they have no
+    /// list of pairs to walk.
+    fn enumerated(
+        &mut self,
+        pattern: &ast::Pattern,
+        source: &Ir,
+        element: &Type,
+        scope: &mut Scope,
+    ) -> Option<GenIr> {
+        let ast::Pattern::Tuple(parts, _) = pattern else {
+            return None;
+        };
+        let [ast::Pattern::Name(index), item] = &parts[..] else {
+            return None;
+        };
+        let IrKind::Builtin(Builtin::Enumerate, args) = &source.kind else {
+            return None;
+        };
+        let [named] = &args[..] else {
+            return None;
+        };
+        if !matches!(named.kind, IrKind::Local(_) | IrKind::Const(_)) {
+            return None;
+        }
+        let item_type = match element {
+            Type::Tuple(types) => types.get(1).cloned().unwrap_or(Type::Unknown),
+            _ => Type::Unknown,
+        };
+        let index_pattern = &parts[0];
+        let slot = if is_wildcard(index) {
+            scope.bind_hidden(Type::Nat)
+        } else {
+            scope.bind(&index.name, Type::Nat)
+        };
+        let at = Ir {
+            kind: IrKind::Local(slot),
+            span: index.span,
+        };
+        let read = Ir {
+            kind: IrKind::Index(Box::new(named.clone()), Box::new(at.clone())),
+            span: item.span(),
+        };
+        self.bind_pattern(item, read.clone(), &item_type, scope);
+        let mut shown_names = shown(index_pattern, at);
+        shown_names.extend(shown(item, read));
+        Some(GenIr {
+            slot,
+            source: Ir {
+                kind: IrKind::Builtin(Builtin::Indices, vec![named.clone()]),
+                span: source.span,
+            },
+            shown: shown_names,
+        })
     }
 
     /// `let pattern = value`: from here on, each name stands for its part
@@ -95,6 +160,7 @@ impl Checker {
     /// Makes each name of `pattern` stand for its part of `value`.
     fn bind_pattern(&mut self, pattern: &ast::Pattern, value: Ir, ty: &Type, scope: &mut Scope) {
         let (parts, span) = match pattern {
+            ast::Pattern::Name(name) if is_wildcard(name) => return,
             ast::Pattern::Name(name) => return scope.alias(&name.name, value, ty.clone()),
             ast::Pattern::Tuple(parts, span) => (parts, *span),
         };
@@ -128,22 +194,17 @@ impl Checker {
             }
         };
         for (i, (part, ty)) in parts.iter().zip(&types).enumerate() {
-            let at = part.span();
-            let index = Ir {
-                kind: IrKind::Lit(Value::Int(i as i64)),
-                span: at,
-            };
-            let element = Ir {
-                kind: IrKind::Index(Box::new(value.clone()), Box::new(index)),
-                span: at,
-            };
-            self.bind_pattern(part, element, ty, scope);
+            self.bind_pattern(part, element(&value, i, part.span()), ty, scope);
         }
     }
 
     /// A pattern binds each name once: `(a, a)` is a mistake.
     fn distinct_names(&mut self, pattern: &ast::Pattern) {
-        let names = pattern.names();
+        let names: Vec<&ast::Ident> = pattern
+            .names()
+            .into_iter()
+            .filter(|n| !is_wildcard(n))
+            .collect();
         for (i, name) in names.iter().enumerate() {
             if let Some(first) = names[..i].iter().find(|n| n.name == name.name) {
                 self.errors.push(
@@ -160,11 +221,34 @@ impl Checker {
     }
 }
 
-/// The pattern as labels show it.
-fn shown(pattern: &ast::Pattern) -> Pattern {
+/// Each name of `pattern` with the expression that reads its part of
+/// `whole`, for labels.
+fn shown(pattern: &ast::Pattern, whole: Ir) -> Vec<(String, Ir)> {
     match pattern {
-        ast::Pattern::Name(name) => Pattern::Name(name.name.clone()),
-        ast::Pattern::Tuple(parts, _) => Pattern::Tuple(parts.iter().map(shown).collect()),
+        ast::Pattern::Name(name) if is_wildcard(name) => Vec::new(),
+        ast::Pattern::Name(name) => vec![(name.name.clone(), whole)],
+        ast::Pattern::Tuple(parts, _) => parts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, part)| shown(part, element(&whole, i, part.span())))
+            .collect(),
+    }
+}
+
+/// `_`, which binds nothing: `(_, x) in pairs` reads only the second.
+fn is_wildcard(name: &ast::Ident) -> bool {
+    name.name == "_"
+}
+
+/// `whole[i]`, pointing at `at` (the name that reads it).
+fn element(whole: &Ir, i: usize, at: Span) -> Ir {
+    let index = Ir {
+        kind: IrKind::Lit(Value::Int(i as i64)),
+        span: at,
+    };
+    Ir {
+        kind: IrKind::Index(Box::new(whole.clone()), Box::new(index)),
+        span: at,
     }
 }
 

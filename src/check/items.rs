@@ -267,6 +267,13 @@ impl Checker {
         let mut lose_span = None;
         let mut parts_span = None;
         let mut seen_names: Vec<&ast::Ident> = Vec::new();
+        // A game's `let`s are seen by all its rules, wherever they stand,
+        // and each by the `let`s after it.
+        for item in items {
+            if let ast::GameItem::Let(binding) = item {
+                self.let_binding(binding, scope);
+            }
+        }
         for item in items {
             match item {
                 ast::GameItem::Move(m) => {
@@ -309,7 +316,7 @@ impl Checker {
                     parts = Some(self.position_expr(p, scope));
                     parts_span = Some(*span);
                 }
-                ast::GameItem::Let(binding) => self.let_binding(binding, scope),
+                ast::GameItem::Let(_) => {}
                 // Checked by `symmetry`.
                 ast::GameItem::Symmetry { .. } => {}
             }

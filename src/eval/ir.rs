@@ -106,42 +106,28 @@ pub struct MoveIr {
 /// `pattern in source`, with each element stored in `slot`.
 #[derive(Clone, Debug)]
 pub struct GenIr {
-    pub pattern: Pattern,
     pub slot: u32,
     pub source: Ir,
+    /// The names the user wrote for what the generator binds, each with
+    /// the expression that reads its value: `k` reads the slot, and `r`
+    /// of `(r, c)` its first element. Only labels and counterexamples
+    /// evaluate them; the rules read the same values where they use them.
+    pub shown: Vec<(String, Ir)>,
 }
 
-/// What a generator binds, as the user wrote it. Only labels and
-/// counterexamples read it: the checker has already turned each name of a
-/// tuple pattern into an element of the slot, wherever it is used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Pattern {
-    Name(String),
-    Tuple(Vec<Pattern>),
-}
-
-impl Pattern {
-    /// Each name the pattern binds, with the part of `value` it stands for.
-    pub fn bindings(&self, value: &Value) -> Vec<(String, Value)> {
-        let mut out = Vec::new();
-        self.bind_into(value, &mut out);
-        out
-    }
-
-    fn bind_into(&self, value: &Value, out: &mut Vec<(String, Value)>) {
-        match self {
-            Pattern::Name(name) => out.push((name.clone(), value.clone())),
-            Pattern::Tuple(parts) => {
-                for (i, part) in parts.iter().enumerate() {
-                    // A value too short for the pattern was refused by the
-                    // rule that read it; nothing is left to show then.
-                    if let Ok(element) = super::operators::element_at(value, i as i64) {
-                        part.bind_into(&element, out);
-                    }
-                }
-            }
+/// The names and values a move's or claim's generators have bound: what
+/// a label or a counterexample shows.
+pub fn shown_bindings(
+    generators: &[GenIr],
+    mut eval: impl FnMut(&Ir) -> Result<Value, crate::error::Error>,
+) -> Result<Vec<(String, Value)>, crate::error::Error> {
+    let mut out = Vec::new();
+    for g in generators {
+        for (name, read) in &g.shown {
+            out.push((name.clone(), eval(read)?));
         }
     }
+    Ok(out)
 }
 
 #[derive(Clone, Debug)]

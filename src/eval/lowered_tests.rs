@@ -47,9 +47,9 @@ fn generator(slot: u32) -> impl Strategy<Value = GenIr> {
         ))),
     ]
     .prop_map(move |source| GenIr {
-        pattern: super::ir::Pattern::Name(format!("v{slot}")),
         slot,
         source,
+        shown: Vec::new(),
     })
 }
 

@@ -2,7 +2,7 @@
 //! `lose if` condition and its declared parts, for the solver.
 
 use super::interp::{Env, Interp};
-use super::ir::{GameKind, MoveIr, Program};
+use super::ir::{shown_bindings, GameKind, MoveIr, Program};
 use super::lowered::{Lowered as LoweredCode, RuleCode};
 use super::positions::PosId;
 use super::value::Value;
@@ -158,22 +158,20 @@ impl Interp {
                 result.into()
             }
         };
-        let label = labels.then(|| {
-            let args: Vec<(String, Value)> = rule
-                .generators
-                .iter()
-                .flat_map(|g| g.pattern.bindings(&env[g.slot as usize]))
-                .collect();
+        let label = if labels {
+            let args = shown_bindings(&rule.generators, |read| self.eval(read, env))?;
             let bindings: Vec<String> = args
                 .iter()
                 .map(|(var, v)| format!("{var} = {}", self.show(v)))
                 .collect();
-            MoveLabel {
+            Some(MoveLabel {
                 text: format!("{}({})", rule.name, bindings.join(", ")),
                 rule: rule.name.clone(),
                 args,
-            }
-        });
+            })
+        } else {
+            None
+        };
         out.push(Move {
             rule: index,
             result,

@@ -389,12 +389,11 @@ impl ClaimRunner<'_> {
             return Ok(());
         }
         let mut detail = String::new();
-        let bindings: Vec<String> = claim
-            .generators
-            .iter()
-            .flat_map(|g| g.pattern.bindings(&env[g.slot as usize]))
-            .map(|(name, v)| format!("{name} = {}", self.interp.show(&v)))
-            .collect();
+        let bindings: Vec<String> =
+            crate::eval::ir::shown_bindings(&claim.generators, |read| self.interp.eval(read, env))?
+                .iter()
+                .map(|(name, v)| format!("{name} = {}", self.interp.show(v)))
+                .collect();
         if !bindings.is_empty() {
             detail.push_str(&format!(" for {}", bindings.join(", ")));
         }

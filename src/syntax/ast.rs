@@ -85,7 +85,7 @@ pub enum GameBody {
 #[derive(Clone, Debug)]
 pub enum GameItem {
     Move(MoveRule),
-    /// `let w = width(g);`: visible to the items after it.
+    /// `let w = width(g);`: seen by every rule of the game.
     Let(LetBinding),
     Lose {
         condition: Expr,

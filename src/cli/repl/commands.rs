@@ -173,7 +173,8 @@ impl Repl {
                 self.position(&entry, position)
                     .and_then(|p| play::play(&mut self.session, p, side == "first", input, out))
             }
-            "let" => self.bind(&entry, rest, out),
+            // `let y = 3; y + 1` is an expression, not a binding.
+            "let" if !is_expression(text) => self.bind(&entry, rest, out),
             "game" | "fn" | "const" | "claim" | "use" => self.define(text, out),
             "loopy" if rest.starts_with("game") => self.define(text, out),
             _ if word.starts_with(':') => Err(vec![Error::new(
@@ -569,4 +570,9 @@ fn signature_of_game(program: &crate::eval::Program, g: u32) -> String {
         GameKind::Octal(_) | GameKind::TakeBreak(_) => format!("{}(n: nat)", game.name),
         _ => format!("{}({})", game.name, params(&game.params)),
     }
+}
+
+/// Whether the whole line reads as one expression.
+fn is_expression(text: &str) -> bool {
+    crate::syntax::parse_position(crate::source::SourceId(0), text).is_ok()
 }

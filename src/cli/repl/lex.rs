@@ -35,7 +35,7 @@ impl Token<'_> {
 /// definition or a rule.
 pub const KEYWORDS: &[&str] = &[
     "game", "loopy", "fn", "const", "claim", "use", "move", "lose", "parts", "symmetry", "octal",
-    "for", "in", "if", "then", "else", "and", "or", "not", "true", "false",
+    "for", "in", "if", "then", "else", "and", "or", "not", "true", "false", "let",
 ];
 
 /// Operator spellings, longest first.

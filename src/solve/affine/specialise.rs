@@ -32,9 +32,13 @@ pub fn specialise(game: &GameIr, id: u32, args: &[Value], free: usize) -> Option
                     .iter()
                     .map(|g| {
                         Some(GenIr {
-                            pattern: g.pattern.clone(),
                             slot: g.slot,
                             source: rewriter.ir(&g.source)?,
+                            shown: g
+                                .shown
+                                .iter()
+                                .map(|(name, read)| Some((name.clone(), rewriter.ir(read)?)))
+                                .collect::<Option<_>>()?,
                         })
                     })
                     .collect::<Option<_>>()?,
@@ -81,6 +85,8 @@ impl Rewriter<'_> {
                 IrKind::Binary(*op, Box::new(self.ir(l)?), Box::new(self.ir(r)?))
             }
             IrKind::List(items) => IrKind::List(self.irs(items)?),
+            // Read by labels: an element of a tuple a pattern takes apart.
+            IrKind::Index(x, i) => IrKind::Index(Box::new(self.ir(x)?), Box::new(self.ir(i)?)),
             IrKind::Set(items) => IrKind::Set(self.irs(items)?),
             IrKind::MakePos(g, args) if *g == self.id => {
                 // The same game with the same fixed arguments: a heap.
