@@ -36,6 +36,9 @@ pub struct Defined {
     pub replaced: Vec<String>,
     /// The definitions that use a replaced name, checked again.
     pub rechecked: Vec<String>,
+    /// The claims typed earlier that use a replaced name (their indices in
+    /// the program), to be run again: a claim kept must hold.
+    pub claims_to_rerun: Vec<usize>,
     /// `let` names that no longer have a value, with why; they are gone.
     pub unbound: Vec<(String, Errors)>,
 }
@@ -92,23 +95,24 @@ impl Session {
         self.definitions.iter().filter(|d| d.typed).map(|d| &d.item)
     }
 
-    /// Forgets the last `count` claims, which failed: a session keeps only
-    /// claims that hold.
-    pub fn drop_last_claims(&mut self, count: usize) {
+    /// Forgets the claims at `indices` (in the program's order), which
+    /// failed: a session keeps only claims that hold.
+    pub fn drop_claims(&mut self, indices: &[usize]) {
         let mut program = (*self.interp.program).clone();
-        program
-            .claims
-            .truncate(program.claims.len().saturating_sub(count));
+        let mut index = 0;
+        program.claims.retain(|_| {
+            index += 1;
+            !indices.contains(&(index - 1))
+        });
         self.interp.program = Arc::new(program);
-        let mut left = count;
-        let mut i = self.definitions.len();
-        while left > 0 && i > 0 {
-            i -= 1;
-            if matches!(self.definitions[i].item, Item::Claim(_)) {
-                self.definitions.remove(i);
-                left -= 1;
+        let mut index = 0;
+        self.definitions.retain(|d| {
+            if !matches!(d.item, Item::Claim(_)) {
+                return true;
             }
-        }
+            index += 1;
+            !indices.contains(&(index - 1))
+        });
     }
 
     fn replace(&mut self, source: SourceId, items: Vec<Item>) -> Result<Defined, Errors> {
@@ -143,6 +147,21 @@ impl Session {
             .extend(warnings.into_iter().filter(|w| w.span.source == source));
         let claims = program.claims.len() - self.interp.program.claims.len();
         let rechecked = crate::reload::users(&program, &replaced);
+        // The claims come in the order of the definitions; the new ones
+        // are last and run anyway.
+        let typed_claims = all
+            .iter()
+            .filter(|d| matches!(d.item, Item::Claim(_)))
+            .map(|d| d.typed);
+        let claims_to_rerun = program.claims[..program.claims.len() - claims]
+            .iter()
+            .zip(typed_claims)
+            .enumerate()
+            .filter(|(_, (claim, typed))| {
+                *typed && crate::reload::claim_uses(&program, claim, &replaced)
+            })
+            .map(|(i, _)| i)
+            .collect();
 
         let shown: Vec<(String, String)> = self
             .bindings
@@ -164,6 +183,7 @@ impl Session {
             claims,
             replaced,
             rechecked,
+            claims_to_rerun,
             unbound,
         })
     }
