@@ -148,10 +148,11 @@ typed; `:reset` forgets it. See docs/language.md for the language.",
     ),
     (
         "keys",
-        "Tab completes commands, names and (after :load) file names; the grey hint
-after the cursor comes from your history (Right arrow takes it). Ctrl-C clears
-the line, or stops a computation (the values found so far are kept); Ctrl-D
-leaves. History is kept in grundy's folder of your data directory.",
+        "Tab completes commands, names and (after :load and :save) file names; the grey
+hint after the cursor comes from your history (Right arrow takes it). Ctrl-C
+clears the line, drops an unfinished entry, or stops a computation (the values
+found so far are kept); Ctrl-D leaves. History is kept in grundy's folder of
+your data directory.",
     ),
     (
         "scripts",
