@@ -286,6 +286,16 @@ impl Repl {
             out.note(format!("`{name}` no longer has a value, and is dropped:"));
             out.errors(errors, &self.session.sources);
         }
+        if !done.dropped_claims.is_empty() {
+            let count = done.dropped_claims.len();
+            out.note(format!(
+                "{} loaded earlier no longer {} with the new definition, and {} dropped:",
+                plural(count, "claim", "claims"),
+                if count == 1 { "checks" } else { "check" },
+                if count == 1 { "is" } else { "are" },
+            ));
+            out.errors(&done.dropped_claims, &self.session.sources);
+        }
         // A claim that does not hold is reported, not kept: the claims of
         // the session stay true, and `:save` writes them.
         let stale: Vec<(usize, Error)> = done

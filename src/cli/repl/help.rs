@@ -143,8 +143,9 @@ A definition whose name is taken (typed earlier or loaded from a file) replaces
 the old one: everything that uses it is checked again, the values computed with
 the old one are forgotten, and a typed claim that no longer holds is dropped. If
 something that uses it no longer checks, the new definition is refused and the
-old one kept. `:save FILE` writes what you
-typed; `:reset` forgets it. See docs/language.md for the language.",
+old one kept; to change both, type them together on one line. `:save FILE`
+writes what you typed; `:reset` forgets it. See docs/language.md for the
+language.",
     ),
     (
         "keys",
