@@ -249,9 +249,9 @@ impl Repl {
         let before = self.session.interp.program.clone();
         // Each typed definition is its own source, so a diagnostic that
         // points back at one ("first defined here") says which.
-        let name = format!("<definition {}>", self.typed.len() + 1);
+        self.definitions_typed += 1;
+        let name = format!("<definition {}>", self.definitions_typed);
         let done = self.session.define(&name, text)?;
-        self.typed.push(text.to_string());
         let program = self.session.interp.program.clone();
         let mut defined: Vec<String> = Vec::new();
         let mut replaced: Vec<String> = Vec::new();

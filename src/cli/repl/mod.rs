@@ -47,8 +47,8 @@ pub struct Repl {
     max_states: usize,
     /// Each file loaded, with the text it had, for `:reload`.
     files: Vec<(String, String)>,
-    /// Definitions typed at the prompt, replayed by `:reload`.
-    typed: Vec<String>,
+    /// How many definitions were typed at the prompt, to name each one.
+    definitions_typed: usize,
     /// What completion offers; refreshed after every entry.
     names: Rc<RefCell<Names>>,
     /// Whether each answer is followed by the time it took (`:time`).
@@ -267,7 +267,7 @@ impl Repl {
             session: opts.session(),
             max_states: opts.max_states,
             files: Vec::new(),
-            typed: Vec::new(),
+            definitions_typed: 0,
             names: Rc::new(RefCell::new(Names::default())),
             timing: false,
         };
