@@ -3,7 +3,7 @@
 //! and constant that game uses, directly or not: then its moves, and so its
 //! value, cannot have changed.
 
-use crate::eval::ir::{Callable, GameKind, Ir, IrKind, Program};
+use crate::eval::ir::{Callable, ClaimIr, GameKind, Ir, IrKind, Program};
 use crate::eval::{Interp, Value};
 use crate::session::Session;
 use crate::source::{Sources, Span};
@@ -104,6 +104,24 @@ pub fn users(program: &Program, names: &[String]) -> Vec<String> {
         .collect();
     found.sort_by_key(|(span, _)| (span.source, span.start));
     found.into_iter().map(|(_, name)| name).collect()
+}
+
+/// Whether a claim uses one of `names`, directly or through the games,
+/// helpers and constants it names.
+pub fn claim_uses(program: &Program, claim: &ClaimIr, names: &[String]) -> bool {
+    let mut uses = Vec::new();
+    for generator in &claim.generators {
+        references(&generator.source, &mut uses);
+    }
+    claim.filter.iter().for_each(|f| references(f, &mut uses));
+    references(&claim.body, &mut uses);
+    let mut closure = BTreeSet::new();
+    for used in uses {
+        collect(program, used, &mut closure);
+    }
+    closure
+        .iter()
+        .any(|&item| names.iter().any(|n| n == name_of(program, item).0))
 }
 
 fn name_of(program: &Program, item: Item) -> (&str, Span) {

@@ -249,16 +249,21 @@ fn saved_definitions_check_as_a_file() {
     let script = format!(
         "const S = {{1, 2}};
 game T(n: nat) {{ move take(s in S) if s <= n => T(n - s); }}
+claim value(T(7)) == 1;
 claim value(T(7)) == 3;
-claim for n in 0..30: value(T(n)) == [0, 0, 1, 1, 2, 2, 3][n % 7];
 const S = {{2, 3, 5}};
 claim for n in 0..30: value(T(n)) == [0, 0, 1, 1, 2, 2, 3][n % 7];
 :save {file}
 "
     );
     let (out, status) = run(&["repl"], &script, "save");
-    // The claim made under S = {1, 2} fails and is not kept.
+    // The claim that fails is not kept, and neither is the one that held
+    // under S = {1, 2} but not under the new S.
     assert_eq!(status, Some(1), "{out}");
+    assert!(
+        out.contains("1 claim typed earlier no longer holds with the new definition"),
+        "{out}"
+    );
     assert!(out.contains("wrote 3 definitions to"), "{out}");
     let saved = fs::read_to_string(file).expect("the file is written");
     assert_eq!(
@@ -290,7 +295,7 @@ claim for n in 0..30: value(T(n)) == [0, 0, 1, 1, 2, 2, 3][n % 7];
 }
 
 #[test]
-fn reload_reads_a_changed_file_and_keeps_bindings() {
+fn reload_reads_a_changed_file_and_keeps_bindings_and_typed_definitions() {
     let game = scratch("reload.game");
     fs::write(
         &game,
@@ -324,6 +329,17 @@ fn reload_reads_a_changed_file_and_keeps_bindings() {
     writeln!(stdin, "let p = H(5)\nvalue p").expect("grundy reads");
     assert_eq!(next("let"), "p = H(5)");
     assert_eq!(next("value"), "5");
+    // Typed definitions: one using another typed after it in the same
+    // entry, and a claim that fails, which is not kept.
+    writeln!(
+        stdin,
+        "game Far(n: nat) = Near(n); game Near(n: nat) = H(n) + H(1);\nclaim value(H(3)) == 0;"
+    )
+    .expect("grundy reads");
+    assert_eq!(
+        next("definitions"),
+        "defined game Far(n: nat), game Near(n: nat)"
+    );
     writeln!(stdin, ":reload").expect("grundy reads");
     assert_eq!(
         next(":reload"),
@@ -335,15 +351,28 @@ fn reload_reads_a_changed_file_and_keeps_bindings() {
         "game H(n: nat) { move take(k in 1..=min(2, n)) => H(n - k); }\n",
     )
     .expect("the game file can be rewritten");
-    writeln!(stdin, ":reload\nvalue p\n:quit").expect("grundy reads");
+    let saved = scratch("reload-saved.game");
+    let saved_path = saved.to_str().expect("a UTF-8 path");
+    writeln!(
+        stdin,
+        ":reload\nvalue p\nvalue Far(5)\n:save {saved_path} --force\n:quit"
+    )
+    .expect("grundy reads");
     assert!(
         next(":reload").starts_with("reloaded "),
         "reload says what it read"
     );
     assert_eq!(next("value after reload"), "2");
+    // The typed definitions are read again, under the new H: 2 ^ 1.
+    assert_eq!(next("a typed game after reload"), "3");
+    assert!(next(":save").starts_with("wrote 2 definitions"));
+    assert_eq!(
+        fs::read_to_string(&saved).expect("the saved file"),
+        "game Far(n: nat) = Near(n);\n\ngame Near(n: nat) = H(n) + H(1);\n"
+    );
     drop(stdin);
     let status = child.wait().expect("grundy ends");
-    assert!(status.success());
+    assert_eq!(status.code(), Some(1), "the claim that failed");
 }
 
 // ---- Pictures ----

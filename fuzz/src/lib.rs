@@ -332,12 +332,19 @@ pub fn claims(data: &[u8]) -> Verdict {
 }
 
 /// Whether a REPL script line reaches the file system: `:load` and
-/// `:reload` read files, `:graph` and `:plot` write them. The `repl`
+/// `:reload` read files, `:graph`, `:plot` and `:save` write them. The `repl`
 /// target leaves those out, so a run never reads a device or writes a
 /// file where it pleases.
 pub fn touches_files(line: &str) -> bool {
-    let word = line.split_whitespace().next().unwrap_or("");
-    matches!(word, ":load" | ":l" | ":reload" | ":r" | ":graph" | ":plot")
+    // `:time ENTRY` runs the entry.
+    let word = line
+        .split_whitespace()
+        .find(|w| *w != ":time")
+        .unwrap_or("");
+    matches!(
+        word,
+        ":load" | ":l" | ":reload" | ":r" | ":graph" | ":plot" | ":save"
+    )
 }
 
 /// `repl`: the first byte picks a file of `FILES` to load first; the rest,

@@ -349,6 +349,12 @@ impl Session {
             .collect()
     }
 
+    /// Runs the claim at `index`; why it fails, if it does.
+    pub fn run_claim_at(&mut self, index: usize) -> Option<Error> {
+        let program = self.interp.program.clone();
+        self.run_claim(program.claims.get(index)?).err()
+    }
+
     fn run_claim(&mut self, claim: &ClaimIr) -> Result<(), Error> {
         let mut env = vec![Value::Int(0); claim.frame_size];
         ClaimRunner {

@@ -11,7 +11,7 @@
 
 use super::Session;
 use crate::check;
-use crate::error::Errors;
+use crate::error::{Error, Errors};
 use crate::eval::ir::Program;
 use crate::eval::Interp;
 use crate::source::{SourceId, Span};
@@ -36,6 +36,11 @@ pub struct Defined {
     pub replaced: Vec<String>,
     /// The definitions that use a replaced name, checked again.
     pub rechecked: Vec<String>,
+    /// Claims loaded earlier that no longer check, with why; they are gone.
+    pub dropped_claims: Errors,
+    /// The claims typed earlier that use a replaced name (their indices in
+    /// the program), to be run again: a claim kept must hold.
+    pub claims_to_rerun: Vec<usize>,
     /// `let` names that no longer have a value, with why; they are gone.
     pub unbound: Vec<(String, Errors)>,
 }
@@ -59,6 +64,18 @@ pub fn span_of(item: &Item) -> Span {
         Item::Claim(c) => c.span,
         Item::Use(u) => u.span,
     }
+}
+
+/// Whether `inner` lies within `outer`.
+fn within(inner: Span, outer: Span) -> bool {
+    inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// Whether `text` names `name` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .any(|(at, _)| !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word))
 }
 
 fn defines(program: &Program, name: &str) -> bool {
@@ -93,23 +110,24 @@ impl Session {
         self.definitions.iter().filter(|d| d.typed).map(|d| &d.item)
     }
 
-    /// Forgets the last `count` claims, which failed: a session keeps only
-    /// claims that hold.
-    pub fn drop_last_claims(&mut self, count: usize) {
+    /// Forgets the claims at `indices` (in the program's order), which
+    /// failed: a session keeps only claims that hold.
+    pub fn drop_claims(&mut self, indices: &[usize]) {
         let mut program = (*self.interp.program).clone();
-        program
-            .claims
-            .truncate(program.claims.len().saturating_sub(count));
+        let mut index = 0;
+        program.claims.retain(|_| {
+            index += 1;
+            !indices.contains(&(index - 1))
+        });
         self.interp.program = Arc::new(program);
-        let mut left = count;
-        let mut i = self.definitions.len();
-        while left > 0 && i > 0 {
-            i -= 1;
-            if matches!(self.definitions[i].item, Item::Claim(_)) {
-                self.definitions.remove(i);
-                left -= 1;
+        let mut index = 0;
+        self.definitions.retain(|d| {
+            if !matches!(d.item, Item::Claim(_)) {
+                return true;
             }
-        }
+            index += 1;
+            !indices.contains(&(index - 1))
+        });
     }
 
     fn replace(&mut self, source: SourceId, items: Vec<Item>) -> Result<Defined, Errors> {
@@ -135,15 +153,65 @@ impl Session {
                 None => all.push(Definition { item, typed: true }),
             }
         }
-        let items: Vec<Item> = all.iter().map(|d| d.item.clone()).collect();
-        let mut warnings = Vec::new();
-        let program = check::check_items_warning(&items, &Program::default(), &mut warnings)
-            .map_err(|errors| self.blame(errors, source, &all, &replaced))?;
-        // The other definitions' warnings were shown when they were loaded.
-        self.warnings
-            .extend(warnings.into_iter().filter(|w| w.span.source == source));
-        let claims = program.claims.len() - self.interp.program.claims.len();
+        let claims = all
+            .iter()
+            .filter(|d| matches!(d.item, Item::Claim(_)) && span_of(&d.item).source == source)
+            .count();
+        let mut dropped_claims = Vec::new();
+        let program = loop {
+            let items: Vec<Item> = all.iter().map(|d| d.item.clone()).collect();
+            let mut warnings = Vec::new();
+            let errors =
+                match check::check_items_warning(&items, &Program::default(), &mut warnings) {
+                    Ok(program) => {
+                        // The other definitions' warnings were shown when they
+                        // were loaded.
+                        self.warnings
+                            .extend(warnings.into_iter().filter(|w| w.span.source == source));
+                        break program;
+                    }
+                    Err(errors) => errors,
+                };
+            // A claim loaded earlier that no longer checks is dropped
+            // rather than standing in the way: nothing depends on a claim.
+            let old_claim = |e: &Error| {
+                all.iter().position(|d| {
+                    matches!(d.item, Item::Claim(_))
+                        && span_of(&d.item).source != source
+                        && within(e.span, span_of(&d.item))
+                })
+            };
+            if !errors.iter().all(|e| old_claim(e).is_some()) {
+                let errors = errors
+                    .into_iter()
+                    .filter(|e| old_claim(e).is_none())
+                    .collect();
+                return Err(self.blame(errors, source, &all, &replaced));
+            }
+            let mut gone: Vec<usize> = errors.iter().filter_map(old_claim).collect();
+            gone.sort_unstable();
+            gone.dedup();
+            for i in gone.into_iter().rev() {
+                all.remove(i);
+            }
+            dropped_claims.extend(errors);
+        };
         let rechecked = crate::reload::users(&program, &replaced);
+        // The claims come in the order of the definitions; the new ones
+        // are last and run anyway.
+        let typed_claims = all
+            .iter()
+            .filter(|d| matches!(d.item, Item::Claim(_)))
+            .map(|d| d.typed);
+        let claims_to_rerun = program.claims[..program.claims.len() - claims]
+            .iter()
+            .zip(typed_claims)
+            .enumerate()
+            .filter(|(_, (claim, typed))| {
+                *typed && crate::reload::claim_uses(&program, claim, &replaced)
+            })
+            .map(|(i, _)| i)
+            .collect();
 
         let shown: Vec<(String, String)> = self
             .bindings
@@ -165,6 +233,8 @@ impl Session {
             claims,
             replaced,
             rechecked,
+            claims_to_rerun,
+            dropped_claims,
             unbound,
         })
     }
@@ -199,13 +269,8 @@ impl Session {
         let new_names: Vec<&Ident> = all
             .iter()
             .filter_map(|d| name_of(&d.item))
-            .filter(|n| n.span.source == source)
+            .filter(|n| n.span.source == source && replaced.contains(&n.name))
             .collect();
-        let names = replaced
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
         errors
             .into_iter()
             .map(|e| {
@@ -215,22 +280,27 @@ impl Session {
                 let user = all
                     .iter()
                     .map(|d| &d.item)
-                    .find(|item| {
-                        let span = span_of(item);
-                        span.source == e.span.source
-                            && span.start <= e.span.start
-                            && e.span.end <= span.end
-                    })
+                    .find(|item| within(e.span, span_of(item)));
+                let text = user.map_or("", |item| self.sources.slice(span_of(item)));
+                let user = user
                     .and_then(name_of)
-                    .map(|n| format!("`{}`", n.name))
-                    .unwrap_or_else(|| "a claim".to_string());
+                    .map_or_else(|| "a claim".to_string(), |n| format!("`{}`", n.name));
+                // The new definitions this one names, or all of them.
+                let mut blamed: Vec<&Ident> = new_names
+                    .iter()
+                    .copied()
+                    .filter(|n| mentions(text, &n.name))
+                    .collect();
+                if blamed.is_empty() {
+                    blamed = new_names.clone();
+                }
+                let names: Vec<String> = blamed.iter().map(|n| format!("`{}`", n.name)).collect();
                 let mut e = e.with_context(format!(
-                    "checking {user} again with the new {names}: the new definition is refused and the old one kept"
+                    "checking {user} again with the new {}: the new definition is refused and the old one kept",
+                    names.join(", ")
                 ));
-                for n in &new_names {
-                    if replaced.contains(&n.name) {
-                        e = e.with_related(n.span, format!("the new `{}`", n.name));
-                    }
+                for n in blamed {
+                    e = e.with_related(n.span, format!("the new `{}`", n.name));
                 }
                 e
             })
@@ -303,5 +373,21 @@ mod tests {
         let p = s.position("p").expect("p still names a position");
         // 4 mod 3 = 1, xor 1.
         assert_eq!(s.value(&p).expect("a value"), 0);
+    }
+
+    #[test]
+    fn a_loaded_claim_that_no_longer_checks_is_dropped_not_in_the_way() {
+        let mut s = session();
+        s.load_text("claims.game", "claim value(A(2)) == 2;")
+            .expect("the claim loads");
+        let done = s
+            .define(
+                "<definition 1>",
+                "game A(n: nat, m: nat) { move take(k in 1..=n) => A(n - k, m); }",
+            )
+            .expect("only a claim stood in the way");
+        assert_eq!(done.dropped_claims.len(), 1);
+        assert_eq!(s.claim_count(), 0);
+        assert_eq!(value(&mut s, "A(2, 7)"), 2);
     }
 }

@@ -251,9 +251,9 @@ impl Repl {
         let before = self.session.interp.program.clone();
         // Each typed definition is its own source, so a diagnostic that
         // points back at one ("first defined here") says which.
-        let name = format!("<definition {}>", self.typed.len() + 1);
+        self.definitions_typed += 1;
+        let name = format!("<definition {}>", self.definitions_typed);
         let done = self.session.define(&name, text)?;
-        self.typed.push(text.to_string());
         let program = self.session.interp.program.clone();
         let mut defined: Vec<String> = Vec::new();
         let mut replaced: Vec<String> = Vec::new();
@@ -288,17 +288,43 @@ impl Repl {
             out.note(format!("`{name}` no longer has a value, and is dropped:"));
             out.errors(errors, &self.session.sources);
         }
+        if !done.dropped_claims.is_empty() {
+            let count = done.dropped_claims.len();
+            out.note(format!(
+                "{} loaded earlier no longer {} with the new definition, and {} dropped:",
+                plural(count, "claim", "claims"),
+                if count == 1 { "checks" } else { "check" },
+                if count == 1 { "is" } else { "are" },
+            ));
+            out.errors(&done.dropped_claims, &self.session.sources);
+        }
+        // A claim that does not hold is reported, not kept: the claims of
+        // the session stay true, and `:save` writes them.
+        let stale: Vec<(usize, Error)> = done
+            .claims_to_rerun
+            .iter()
+            .filter_map(|&i| self.session.run_claim_at(i).map(|e| (i, e)))
+            .collect();
+        if !stale.is_empty() {
+            out.note(format!(
+                "{} typed earlier no longer {} with the new definition, and {} dropped:",
+                plural(stale.len(), "claim", "claims"),
+                if stale.len() == 1 { "holds" } else { "hold" },
+                if stale.len() == 1 { "is" } else { "are" },
+            ));
+            let (indices, errors): (Vec<usize>, Vec<Error>) = stale.into_iter().unzip();
+            out.errors(&errors, &self.session.sources);
+            self.session.drop_claims(&indices);
+        }
         if done.claims > 0 {
-            let failures: Vec<Error> = self
-                .session
-                .run_claims(self.session.claim_count() - done.claims)
-                .into_iter()
-                .filter_map(|r| r.failure)
+            let count = self.session.claim_count();
+            let new: Vec<usize> = (count - done.claims..count).collect();
+            let failures: Vec<Error> = new
+                .iter()
+                .filter_map(|&i| self.session.run_claim_at(i))
                 .collect();
             if !failures.is_empty() {
-                // A claim that does not hold is reported, not kept: the
-                // session's definitions stay true, and `:save` writes them.
-                self.session.drop_last_claims(done.claims);
+                self.session.drop_claims(&new);
                 return Err(failures);
             }
             out.line(if done.claims == 1 {

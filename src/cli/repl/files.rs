@@ -5,6 +5,7 @@ use super::super::Output;
 use super::commands::Entry;
 use super::{plural, Repl};
 use crate::error::{Error, ErrorKind, Errors};
+use crate::session::span_of;
 use crate::source::Span;
 
 impl Repl {
@@ -95,13 +96,26 @@ impl Repl {
                 Span::new(self.session.sources.add("<reload>", ""), 0, 0),
             )]);
         }
-        for (i, text) in self.typed.iter().enumerate() {
-            match fresh
+        // The definitions typed and in force (a replaced one as it reads
+        // now, a failed claim not at all) are read again after the files:
+        // together, since one may use another typed after it, or else one
+        // by one, so that those that still fit are kept.
+        let texts: Vec<&str> = self
+            .session
+            .typed_definitions()
+            .map(|item| self.session.sources.slice(span_of(item)))
+            .collect();
+        fresh.definitions_typed = self.definitions_typed;
+        if !texts.is_empty()
+            && fresh
                 .session
-                .define(&format!("<definition {}>", i + 1), text)
-            {
-                Ok(_) => fresh.typed.push(text.clone()),
-                Err(e) => {
+                .define("<typed definitions>", &texts.join("\n\n"))
+                .is_err()
+        {
+            for text in texts {
+                fresh.definitions_typed += 1;
+                let name = format!("<definition {}>", fresh.definitions_typed);
+                if let Err(e) = fresh.session.define(&name, text) {
                     out.note("a definition typed earlier no longer fits, and is dropped:");
                     out.errors(&e, &fresh.session.sources);
                 }

@@ -141,17 +141,20 @@ goes on while a bracket is open, a line ends in the middle of an expression, or
 the definition has not reached its `;` or closing `}`. An empty line ends it in
 any case.
 A definition whose name is taken (typed earlier or loaded from a file) replaces
-the old one: everything that uses it is checked again, and the values computed
-with the old one are forgotten. If something that uses it no longer checks, the
-new definition is refused and the old one kept. `:save FILE` writes what you
-typed; `:reset` forgets it. See docs/language.md for the language.",
+the old one: everything that uses it is checked again, the values computed with
+the old one are forgotten, and a typed claim that no longer holds is dropped. If
+something that uses it no longer checks, the new definition is refused and the
+old one kept; to change both, type them together on one line. `:save FILE`
+writes what you typed; `:reset` forgets it. See docs/language.md for the
+language.",
     ),
     (
         "keys",
-        "Tab completes commands, names and (after :load) file names; the grey hint
-after the cursor comes from your history (Right arrow takes it). Ctrl-C clears
-the line, or stops a computation (the values found so far are kept); Ctrl-D
-leaves. History is kept in grundy's folder of your data directory.",
+        "Tab completes commands, names and (after :load and :save) file names; the grey
+hint after the cursor comes from your history (Right arrow takes it). Ctrl-C
+clears the line, drops an unfinished entry, or stops a computation (the values
+found so far are kept); Ctrl-D leaves. History is kept in grundy's folder of
+your data directory.",
     ),
     (
         "scripts",

@@ -77,11 +77,11 @@ impl Completer for ReplHelper {
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = line.get(..pos).unwrap_or(line);
         let trimmed = before.trim_start();
-        if let Some(path) = trimmed
-            .strip_prefix(":load ")
-            .or_else(|| trimmed.strip_prefix(":l "))
+        // The commands whose argument is a file name.
+        if [":load ", ":l ", ":save "]
+            .iter()
+            .any(|command| trimmed.starts_with(command))
         {
-            let _ = path;
             return self.files.complete(line, pos, ctx);
         }
         // The word being completed: counted in bytes from the end, since
@@ -333,6 +333,22 @@ mod tests {
         assert!(shown.contains(&format!("{NAME}Heap{RESET}")), "{shown}");
         assert!(shown.contains(&format!("{NAME}Nim{RESET}")), "{shown}");
         assert!(!shown.contains(&format!("{NAME}Nope")), "{shown}");
+    }
+
+    /// After `:load` and `:save` Tab completes file names (the tests run
+    /// in the crate's folder, which holds `examples/`).
+    #[test]
+    fn tab_completes_file_names_after_load_and_save() {
+        let helper = helper();
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        for line in [":load exam", ":save exam"] {
+            let (_, found) = helper
+                .complete(line, line.len(), &ctx)
+                .expect("completion works");
+            let offered: Vec<&str> = found.iter().map(|p| p.replacement.as_str()).collect();
+            assert_eq!(offered, ["examples/"], "{line:?}");
+        }
     }
 
     #[test]

@@ -49,8 +49,8 @@ pub struct Repl {
     /// Each file loaded by name (the files they import are the session's
     /// to know), for `:reload`.
     files: Vec<String>,
-    /// Definitions typed at the prompt, replayed by `:reload`.
-    typed: Vec<String>,
+    /// How many definitions were typed at the prompt, to name each one.
+    definitions_typed: usize,
     /// What completion offers; refreshed after every entry.
     names: Rc<RefCell<Names>>,
     /// Whether each answer is followed by the time it took (`:time`).
@@ -269,7 +269,7 @@ impl Repl {
             session: opts.session(),
             max_states: opts.max_states,
             files: Vec::new(),
-            typed: Vec::new(),
+            definitions_typed: 0,
             names: Rc::new(RefCell::new(Names::default())),
             timing: false,
         };

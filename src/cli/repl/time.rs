@@ -17,6 +17,10 @@ impl Repl {
             });
             return Status::Done;
         }
+        // `:time :time ENTRY` is `:time ENTRY`: the inner one does it.
+        if rest.split_whitespace().next() == Some(":time") {
+            return self.handle(rest, input, out);
+        }
         let start = Instant::now();
         let status = self.run(rest, input, out);
         if status != Status::Quit {
