@@ -100,11 +100,12 @@ fn conclude(
     out.line(format!("so {name} has value {shown}: {verdict}"));
     if value.outcome() == Outcome::N {
         for m in session.moves(parts)?.iter().filter(|m| m.winning) {
-            out.line(format!(
-                "  {}  ->  {}",
-                m.label,
-                session.show_sum(&m.result)
-            ));
+            let played = if parts.len() > 1 {
+                format!("{} in {}", m.label, session.show_sum(&[m.part]))
+            } else {
+                m.label.text.clone()
+            };
+            out.line(format!("  {played}  ->  {}", session.show_sum(&m.result)));
         }
     }
     Ok(())
