@@ -235,3 +235,43 @@ proptest! {
         agree(&graphs, &start)?;
     }
 }
+
+/// An ordinary game that leads into a loopy one gets a generalised value
+/// (from Start(2) the only move enters a drawn position, so Start(2) is a
+/// draw too), and a cycle in a game not declared loopy stays an error even
+/// beside loopy games.
+#[test]
+fn ordinary_games_lead_into_loopy_ones_and_undeclared_cycles_stay_errors() {
+    let text = "\
+const EDGES = [[], [0], [1, 3], [2, 4], [0, 5], [4]];
+loopy game Token(v: nat) {
+  move slide(w in EDGES[v]) => Token(w);
+}
+game Start(v: nat) {
+  move enter() => Token(v);
+}
+game Spin(n: nat) {
+  move turn() => Spin((n + 1) % 3);
+}
+";
+    let mut session = Session::new();
+    session
+        .load_text("mixed.game", text)
+        .expect("the file loads");
+    let value = |s: &mut Session, p: &str| {
+        let parts = s.position(p).expect("a position");
+        s.general_value(&parts)
+    };
+    let start2 = value(&mut session, "Start(2)").expect("a value");
+    assert_eq!(start2.to_string(), "∞{}");
+    assert_eq!(start2.outcome(), Outcome::D);
+    let start1 = value(&mut session, "Start(1)").expect("a value");
+    assert_eq!(start1.to_string(), "0");
+    let start1_token2 = value(&mut session, "Start(1) + Token(2)").expect("a value");
+    assert_eq!(start1_token2.to_string(), "∞{1}");
+    let errors = value(&mut session, "Spin(0)").expect_err("a cycle");
+    assert!(
+        errors.iter().any(|e| e.kind.code() == "cycle"),
+        "{errors:?}"
+    );
+}

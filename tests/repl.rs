@@ -47,6 +47,8 @@ fn run(args: &[&str], stdin: &str, name: &str) -> (String, Option<i32>) {
         .args(args)
         .current_dir(root())
         .env("COLUMNS", "80")
+        // Infinite values of loopy games are written with ∞ in a UTF-8 locale.
+        .env("LC_ALL", "C.UTF-8")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::from(file))
