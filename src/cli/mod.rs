@@ -54,7 +54,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub stats: bool,
     /// Write an infinite value of a loopy game as inf{0,2} rather than
-    /// ∞{0,2}; chosen anyway when the locale's character set is not UTF-8.
+    /// with the infinity sign; chosen anyway when the locale's character
+    /// set is not UTF-8.
     #[arg(long, global = true)]
     pub ascii: bool,
 }
