@@ -159,7 +159,8 @@ Examples:
         #[arg(long, help = JSON_HELP)]
         json: bool,
     },
-    /// Print P (the previous player wins) or N (the next player wins).
+    /// Print P (the previous player wins) or N (the next player wins); D,
+    /// a draw, for a loopy game.
     #[command(after_help = "\
 Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'
