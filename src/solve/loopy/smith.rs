@@ -57,6 +57,10 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
     // pay for every position in every round.
     let mut open: Vec<u32> = (0..n as u32).collect();
     let mut touched: Vec<u32> = Vec::new();
+    // For each position, how many of its options have no finite value
+    // yet: kept up to date as values are given, so that a round starts
+    // without counting every option again.
+    let mut unfinished: Vec<u32> = graph.options.iter().map(|o| o.len() as u32).collect();
     while left > 0 {
         if crate::interrupt::requested() {
             return Err(Error::new(
@@ -71,10 +75,7 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
         open.retain(|&u| label[u as usize] == UNLABELLED);
         for &u in &open {
             let u = u as usize;
-            need[u] = graph.options[u]
-                .iter()
-                .filter(|&&v| label[v as usize] >= INFINITE)
-                .count() as u32;
+            need[u] = unfinished[u];
             if need[u] == 0 {
                 queue.push(u as u32);
             }
@@ -95,6 +96,7 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
             });
             for &p in &graph.before[u] {
                 let p = p as usize;
+                unfinished[p] -= 1;
                 if has_m[p] == 0 {
                     touched.push(p as u32);
                 }
