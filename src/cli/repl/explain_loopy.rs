@@ -54,10 +54,22 @@ pub fn explain(session: &mut Session, parts: &[PosId], out: &mut Output) -> Resu
             labelling.steps.len() - shown
         ));
     }
-    if labelling.steps.iter().any(|s| !s.finite) {
+    let infinite: Vec<String> = labelling
+        .steps
+        .iter()
+        .filter(|s| !s.finite)
+        .take(MAX_STEPS)
+        .map(|s| {
+            let node = s.node as usize;
+            let value = session.show_value(&labelling.values[node]);
+            format!("{} = {value}", session.show_sum(&graph.nodes[node]))
+        })
+        .collect();
+    if !infinite.is_empty() {
         out.line(format!(
-            "a position labelled {} carries the set of its options' finite values.",
-            infinity(session)
+            "a position labelled {} carries the set of its options' finite values: {}",
+            infinity(session),
+            infinite.join(", ")
         ));
     }
     let value = session.general_value(parts)?;
