@@ -11,7 +11,7 @@
 //! position that analysis finds lost, one move nearer the end.
 
 use grundy::session::Session;
-use grundy::solve::loopy::Outcome;
+use grundy::solve::loopy::{Generalised, Outcome};
 use proptest::prelude::*;
 use std::collections::{HashMap, VecDeque};
 
@@ -203,6 +203,78 @@ fn agree(graphs: &[Vec<Vec<usize>>; 2], start: &State) -> Result<(), TestCaseErr
     Ok(())
 }
 
+/// The conditions that define the generalised values (Winning Ways,
+/// chapter 12), checked on a token at every vertex of a graph: a finite
+/// value m is the mex of the finite values of the options, and every
+/// option of larger or infinite value has an option of value m (the
+/// opponent's escape can be reversed); an infinite value's set is exactly
+/// the finite values of the options.
+fn values_satisfy_the_definition(graph: &[Vec<usize>]) -> Result<(), TestCaseError> {
+    let graphs = [graph.to_vec(), vec![vec![]]];
+    let mut session = Session::new();
+    session
+        .load_text("random.game", &source(&graphs))
+        .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+    let values: Vec<Generalised> = (0..graph.len())
+        .map(|v| {
+            let parts = session
+                .position(&format!("Token({v})"))
+                .expect("a position");
+            session.general_value(&parts).expect("a value")
+        })
+        .collect();
+    for (v, value) in values.iter().enumerate() {
+        let finite: Vec<u32> = graph[v]
+            .iter()
+            .filter_map(|&w| values[w].finite())
+            .collect();
+        match value.finite() {
+            Some(m) => {
+                prop_assert!(
+                    !finite.contains(&m),
+                    "Token({}) = {} has an option of value {}",
+                    v,
+                    m,
+                    m
+                );
+                for j in 0..m {
+                    prop_assert!(
+                        finite.contains(&j),
+                        "Token({}) = {} has no option of value {}",
+                        v,
+                        m,
+                        j
+                    );
+                }
+                for &w in &graph[v] {
+                    if values[w].finite().is_none_or(|x| x > m) {
+                        prop_assert!(
+                            graph[w].iter().any(|&x| values[x].finite() == Some(m)),
+                            "Token({}) = {}: its option Token({}) = {} cannot be reversed",
+                            v,
+                            m,
+                            w,
+                            &values[w]
+                        );
+                    }
+                }
+            }
+            None => {
+                let mut k = finite.clone();
+                k.sort_unstable();
+                k.dedup();
+                prop_assert_eq!(
+                    value.clone(),
+                    Generalised::Infinite(k.into()),
+                    "Token({})",
+                    v
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -213,6 +285,7 @@ proptest! {
         for v in 0..g.len() {
             agree(&graphs, &vec![Part::Token(0, v)])?;
         }
+        values_satisfy_the_definition(&g)?;
     }
 
     /// Sums of tokens on two random graphs and a Nim heap.
