@@ -187,7 +187,7 @@ pub enum ErrorKind {
     BadValue { detail: String },
     /// A question only finite games answer, asked of a position of a
     /// loopy game or of one whose play can reach one.
-    #[error("{position} is a position of the loopy game `{game}`: its value is a generalised one, which this question does not handle")]
+    #[error("from {position} play reaches the loopy game `{game}`, whose values are generalised ones, which this question does not handle")]
     LoopyNotHandled { position: String, game: String },
     #[error("misère play of the loopy game `{game}` is out of scope")]
     LoopyMisere { game: String },

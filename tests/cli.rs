@@ -1394,3 +1394,71 @@ fn a_xor_of_two_numbers_warns_but_answers() {
     r.assert_status(0, "a file whose only fault is a warning");
     assert!(r.stderr.contains("exclusive or"), "{}", r.stderr);
 }
+
+/// An infinite value is written `∞{1}` in a UTF-8 locale (or with none
+/// set), and `inf{1}` with `--ascii` or in a locale of another character
+/// set, where `∞` would not show.
+#[test]
+fn infinite_values_are_written_in_ascii_where_asked_or_needed() {
+    let token = "examples/token-graph.game";
+    let with = |vars: &[(&str, &str)], extra: &[&str]| {
+        let mut args = vec!["value", token, "Token(2)"];
+        args.extend_from_slice(extra);
+        let mut command = grundy(&args);
+        command
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
+            .env_remove("LANG");
+        for (k, v) in vars {
+            command.env(k, v);
+        }
+        let r = finish(command, "");
+        r.assert_success("value of Token(2)");
+        r.stdout.trim().to_string()
+    };
+    assert_eq!(with(&[], &[]), "∞{1}");
+    assert_eq!(with(&[("LANG", "en_GB.UTF-8")], &[]), "∞{1}");
+    assert_eq!(with(&[("LANG", "C.utf8")], &[]), "∞{1}");
+    assert_eq!(with(&[], &["--ascii"]), "inf{1}");
+    assert_eq!(with(&[("LANG", "C")], &[]), "inf{1}");
+    assert_eq!(
+        with(&[("LANG", "en_GB.UTF-8"), ("LC_ALL", "POSIX")], &[]),
+        "inf{1}"
+    );
+}
+
+/// Misère play of a loopy game is refused with a diagnostic saying it is
+/// out of scope, and a table of a loopy game with one saying tables are
+/// for finite games.
+#[test]
+fn misere_play_and_tables_of_a_loopy_game_are_refused() {
+    let r = run(&[
+        "outcome",
+        "--misere",
+        "examples/token-graph.game",
+        "Token(1)",
+    ]);
+    r.assert_user_error("misère outcome of a loopy game");
+    assert!(r.stderr.contains("grundy::loopy-misere"), "{}", r.output());
+    assert!(r.stderr.contains("out of scope"), "{}", r.output());
+    let r = run(&["table", "examples/climb.game", "Climb", "--upto", "5"]);
+    r.assert_user_error("table of a loopy game");
+    assert!(
+        r.stderr.contains("grundy::loopy-not-handled"),
+        "{}",
+        r.output()
+    );
+}
+
+/// A loopy game with endlessly many positions stops at the state limit,
+/// and at the time limit, instead of exploring for ever.
+#[test]
+fn an_endless_loopy_game_stops_at_the_limits() {
+    let file = "tests/cli/endless-walk.game";
+    let r = run(&["value", file, "Walk(3)", "--max-states", "1000"]);
+    r.assert_user_error("an endless loopy game under a state limit");
+    assert!(r.stderr.contains("grundy::state-limit"), "{}", r.output());
+    let r = run(&["value", file, "Walk(3)", "--timeout", "1"]);
+    r.assert_user_error("an endless loopy game under a time limit");
+    assert!(r.stderr.contains("grundy::time-limit"), "{}", r.output());
+}

@@ -380,6 +380,8 @@ fn run(dir: &Path, command: &str) -> Result<String, String> {
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("COLUMNS", "100")
+        // Infinite values of loopy games are written with ∞ in a UTF-8 locale.
+        .env("LC_ALL", "C.UTF-8")
         .stdin(stdin)
         .output()
         .map_err(|e| e.to_string())?;

@@ -671,3 +671,33 @@ fn ctrl_c_under_json_is_an_errors_document_with_status_130() {
     assert!(run.stdout.is_empty());
     assert_eq!(run.stderr.trim(), "interrupted");
 }
+
+/// A loopy game's infinite values and draws, as scripts read them: ∞{1}
+/// is `{"infinity": [1]}`, a draw is `"D"`, and of the moves from
+/// Token(7) only the one to Token(5) wins (the move back to Token(6), also
+/// of value 0, would not bring the end nearer).
+#[test]
+fn loopy_values_draws_and_winning_moves_fit_the_schema() {
+    const TOKEN: &str = "examples/token-graph.game";
+    let doc = answer("value", &["value", "--json", TOKEN, "Token(2)"]);
+    assert_eq!(doc["value"], json!({ "infinity": [1] }));
+    let doc = answer("value", &["value", "--json", TOKEN, "Token(7)"]);
+    assert_eq!(doc["value"], json!(1));
+    let doc = answer(
+        "outcome",
+        &["outcome", "--json", TOKEN, "Token(2) + Token(3)"],
+    );
+    assert_eq!(doc["outcome"], "D");
+    let doc = answer("moves", &["moves", "--json", TOKEN, "Token(7)"]);
+    let moves = doc["moves"].as_array().expect("moves");
+    let winning: Vec<&Json> = moves.iter().filter(|m| m["winning"] == true).collect();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(winning.len(), 1);
+    assert_eq!(winning[0]["result"]["text"], "Token(5)");
+    assert!(moves.iter().all(|m| m["value"] == json!(0)));
+    let position = json!({ "text": "Token(2)", "parts": [] });
+    assert!(
+        !schema("value").is_valid(&json!({ "position": position, "value": { "infinity": [-1] } }))
+    );
+    assert!(!schema("value").is_valid(&json!({ "position": position, "value": { "inf": [1] } })));
+}

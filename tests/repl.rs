@@ -47,6 +47,8 @@ fn run(args: &[&str], stdin: &str, name: &str) -> (String, Option<i32>) {
         .args(args)
         .current_dir(root())
         .env("COLUMNS", "80")
+        // Infinite values of loopy games are written with ∞ in a UTF-8 locale.
+        .env("LC_ALL", "C.UTF-8")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::from(file))
@@ -198,6 +200,39 @@ fn explain_of_t8_t12_t13_finds_seed_002s_winning_move() {
     // Taking 2 from T13 leaves T11 (seed 002).
     assert!(
         out.contains("in T(13) (value 3, and 3 ^ 1 = 2): take(s = 2)  ->  T(8) + T(11) + T(12)"),
+        "{out}"
+    );
+}
+
+/// From an N-position of a loopy game, the computer wins against an
+/// opponent who steers back towards positions already played: each of
+/// the computer's moves brings the end nearer, so no position comes back,
+/// though moving back to a position of value 0 (from 7 to 6, from 10 to 5)
+/// would also "win" by value alone and let the game go round for ever.
+#[test]
+fn the_computer_wins_a_loopy_game_against_an_opponent_who_repeats() {
+    let script = "play Token(7) + Token(2) second\n\
+                  Token(6) + Token(1)\n\
+                  Token(7) + Token(0)\n\
+                  Token(10) + Token(0)\n";
+    let (out, status) = run(&["repl", "examples/token-graph.game"], script, "loopy-play");
+    assert_eq!(status, Some(0), "{out}");
+    assert!(out.contains("you cannot move: the computer wins"), "{out}");
+    let positions: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("position: "))
+        .collect();
+    let mut distinct = positions.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        positions.len(),
+        "a position came back: {out}"
+    );
+    assert!(!out.contains("the computer: slide(w = 6)"), "{out}");
+    assert!(
+        !out.contains("the computer: slide(w = 5) in Token(10)"),
         "{out}"
     );
 }

@@ -59,7 +59,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub stats: bool,
     /// Write an infinite value of a loopy game as inf{0,2} rather than
-    /// ∞{0,2}; chosen anyway when the locale's character set is not UTF-8.
+    /// with the infinity sign; chosen anyway when the locale's character
+    /// set is not UTF-8.
     #[arg(long, global = true)]
     pub ascii: bool,
 }
@@ -174,7 +175,8 @@ Examples:
         #[arg(long, help = JSON_HELP)]
         json: bool,
     },
-    /// Print P (the previous player wins) or N (the next player wins).
+    /// Print P (the previous player wins) or N (the next player wins); D,
+    /// a draw, for a loopy game.
     #[command(after_help = "\
 Examples:
   grundy outcome examples/candy-split.game 'Candy(3,4) + Candy(1,2)'

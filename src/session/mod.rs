@@ -259,10 +259,16 @@ impl Session {
         self.pinned(r)
     }
 
-    /// Who wins a sum with a loopy part, and in how many moves, from the
-    /// backward analysis of the whole sum.
-    pub fn loopy_play(&mut self, parts: &[PosId]) -> Result<crate::solve::loopy::Play, Errors> {
-        let r = crate::solve::loopy::play(&mut self.interp, parts);
+    /// Who wins a sum with a loopy part, and in how many moves, and the
+    /// same after each of its moves, from the backward analysis of the
+    /// whole sum.
+    pub fn loopy_play(
+        &mut self,
+        parts: &[PosId],
+        moves: &[SumMove],
+    ) -> Result<(crate::solve::loopy::Play, Vec<crate::solve::loopy::Play>), Errors> {
+        let results: Vec<&[PosId]> = moves.iter().map(|m| &m.result[..]).collect();
+        let r = crate::solve::loopy::play(&mut self.interp, parts, &results);
         self.pinned(r)
     }
 
@@ -306,7 +312,16 @@ impl Session {
                 let game = &program.games[*g as usize];
                 let heap_like = matches!(game.kind, GameKind::Octal(_))
                     || (game.params.len() == 1 && game.params[0].ty.fits(&Type::Nat));
-                if heap_like {
+                if game.loopy {
+                    Err(vec![Error::new(
+                        ErrorKind::LoopyNotHandled {
+                            position: format!("{name}(n)"),
+                            game: name.to_string(),
+                        },
+                        span,
+                    )
+                    .with_related(game.span, "declared loopy here")])
+                } else if heap_like {
                     Ok(*g)
                 } else {
                     Err(vec![Error::new(

@@ -230,6 +230,10 @@ impl Session {
     /// `None` for any other position (the solver searches it).
     pub(super) fn large_heap_value(&mut self, pos: PosId) -> Result<Option<u32>, Errors> {
         let (game, args) = self.interp.positions.get(pos);
+        if self.interp.program.games[game as usize].loopy {
+            // Tables hold finite values only.
+            return Ok(None);
+        }
         let (family, n) = match args[..] {
             [Value::Int(n)] if n >= TABLE_FROM => (Family::heaps(game), n),
             _ => return Ok(None),

@@ -400,6 +400,9 @@ impl Repl {
                         if parts.is_some() {
                             what.push_str(", parts");
                         }
+                        if g.loopy {
+                            what.push_str(", loopy");
+                        }
                         what
                     }
                     GameKind::Alias(_) => "another position or a sum".to_string(),

@@ -54,10 +54,22 @@ pub fn explain(session: &mut Session, parts: &[PosId], out: &mut Output) -> Resu
             labelling.steps.len() - shown
         ));
     }
-    if labelling.steps.iter().any(|s| !s.finite) {
+    let infinite: Vec<String> = labelling
+        .steps
+        .iter()
+        .filter(|s| !s.finite)
+        .take(MAX_STEPS)
+        .map(|s| {
+            let node = s.node as usize;
+            let value = session.show_value(&labelling.values[node]);
+            format!("{} = {value}", session.show_sum(&graph.nodes[node]))
+        })
+        .collect();
+    if !infinite.is_empty() {
         out.line(format!(
-            "a position labelled {} carries the set of its options' finite values.",
-            infinity(session)
+            "a position labelled {} carries the set of its options' finite values: {}",
+            infinity(session),
+            infinite.join(", ")
         ));
     }
     let value = session.general_value(parts)?;
@@ -100,11 +112,12 @@ fn conclude(
     out.line(format!("so {name} has value {shown}: {verdict}"));
     if value.outcome() == Outcome::N {
         for m in session.moves(parts)?.iter().filter(|m| m.winning) {
-            out.line(format!(
-                "  {}  ->  {}",
-                m.label,
-                session.show_sum(&m.result)
-            ));
+            let played = if parts.len() > 1 {
+                format!("{} in {}", m.label, session.show_sum(&[m.part]))
+            } else {
+                m.label.text.clone()
+            };
+            out.line(format!("  {played}  ->  {}", session.show_sum(&m.result)));
         }
     }
     Ok(())

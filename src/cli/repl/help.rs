@@ -16,12 +16,12 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "value",
         usage: "value POSITION",
-        about: "the Grundy value (nim-value) of a position or a sum",
+        about: "the Grundy value (nim-value) of a position or a sum; in a loopy game, a number or infinity with a set, such as ∞{0,2}",
     },
     Command {
         name: "outcome",
         usage: "outcome POSITION",
-        about: "P (the player to move loses) or N (the player to move wins)",
+        about: "P (the player to move loses) or N (the player to move wins); D, a draw, in a loopy game",
     },
     Command {
         name: "misere",
@@ -41,7 +41,7 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "explain",
         usage: "explain POSITION",
-        about: "why the value is what it is: the mex of the options, or the xor of a sum's parts",
+        about: "why the value is what it is: the mex of the options, or the xor of a sum's parts; for a loopy game, the rounds of its labelling",
     },
     Command {
         name: "height",

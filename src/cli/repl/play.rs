@@ -2,13 +2,17 @@
 //! picks a move by its number or by writing the position it leads to; the
 //! computer answers with a winning move when it has one, and otherwise
 //! with the move that keeps the game longest (as seed 003's program does),
-//! hoping for a mistake.
+//! hoping for a mistake. Where play can repeat (a loopy game), a winning
+//! move also brings the end nearer, so that the win comes however the
+//! user plays; from a drawn position the computer says so and keeps the
+//! draw.
 
 use super::super::Output;
 use super::{Input, Line};
 use crate::error::{Error, ErrorKind, Errors};
 use crate::eval::{PosId, Value};
 use crate::session::Session;
+use crate::solve::loopy::Play;
 use crate::solve::SumMove;
 use std::sync::Arc;
 
@@ -29,9 +33,11 @@ pub fn play(
         "you play {} against the computer: type a move's number or the position it leads to (`:quit` gives up)",
         if user_first { "first" } else { "second" }
     ));
+    let loopy = session.reaches_loopy(&start)?;
     let mut current = start;
     let mut user_turn = user_first;
     let mut refused = 0;
+    let mut draw_told = false;
     loop {
         out.line(format!("position: {}", session.show_sum(&current)));
         for row in board_rows(session, &current) {
@@ -45,6 +51,16 @@ pub fn play(
                 "the computer cannot move: you win"
             });
             break;
+        }
+        let plays = if loopy {
+            Some(session.loopy_play(&current, &moves)?)
+        } else {
+            None
+        };
+        let drawn = matches!(plays, Some((Play::Drawn, _)));
+        if drawn && !draw_told {
+            out.line("this position is a draw: neither player can force a win, and the computer keeps it drawn (`:quit` stops)");
+            draw_told = true;
         }
         let several_parts = current.len() > 1;
         let describe = |session: &Session, m: &SumMove| {
@@ -70,10 +86,16 @@ pub fn play(
             match choose(session, &current, &moves, input, out, &mut refused) {
                 Some(i) => i,
                 None => {
-                    out.line("you give up: the computer wins");
+                    out.line(if drawn {
+                        "you stop: the game is drawn"
+                    } else {
+                        "you give up: the computer wins"
+                    });
                     break;
                 }
             }
+        } else if let Some((_, after)) = &plays {
+            loopy_computer_move(&moves, after)
         } else {
             computer_move(session, &moves)?
         };
@@ -93,7 +115,7 @@ pub fn play(
 /// A winning move if there is one, otherwise the move after which the
 /// game can last longest; the first such move in the list.
 fn computer_move(session: &mut Session, moves: &[SumMove]) -> Result<usize, Errors> {
-    if let Some(i) = moves.iter().position(|m| m.value == 0) {
+    if let Some(i) = moves.iter().position(|m| m.winning) {
         return Ok(i);
     }
     let mut best = (0, 0);
@@ -104,6 +126,25 @@ fn computer_move(session: &mut Session, moves: &[SumMove]) -> Result<usize, Erro
         }
     }
     Ok(best.0)
+}
+
+/// Where play can repeat: a winning move (one nearer the end) if there is
+/// one, else a move that keeps a draw, else the move after which the
+/// user's win is furthest off.
+fn loopy_computer_move(moves: &[SumMove], after: &[Play]) -> usize {
+    if let Some(i) = moves.iter().position(|m| m.winning) {
+        return i;
+    }
+    if let Some(i) = after.iter().position(|p| *p == Play::Drawn) {
+        return i;
+    }
+    let delay = |p: &Play| match p {
+        Play::Won(r) => *r,
+        _ => 0,
+    };
+    (0..after.len())
+        .max_by_key(|&i| (delay(&after[i]), std::cmp::Reverse(i)))
+        .unwrap_or(0)
 }
 
 /// Reads moves until one is legal; `None` if the user gives up or the

@@ -117,9 +117,25 @@ pub fn moves(
     Ok(out)
 }
 
-/// Who wins a sum and how soon, from the backward analysis of the whole
-/// sum (not part by part): what `play` follows.
-pub fn play(rules: &mut dyn Rules, parts: &[PosId]) -> Result<Play, Error> {
+/// Who wins a sum and how soon, and the same for each of the sums its
+/// moves lead to (`results`), from the backward analysis of the whole sum
+/// (not part by part): what `play` follows.
+pub fn play(
+    rules: &mut dyn Rules,
+    parts: &[PosId],
+    results: &[&[PosId]],
+) -> Result<(Play, Vec<Play>), Error> {
     let graph = graph::explore(rules, parts)?;
-    Ok(remoteness::analyse(&graph)[Graph::ROOT as usize])
+    let play = remoteness::analyse(&graph);
+    let mut after = Vec::with_capacity(results.len());
+    for result in results {
+        let node = graph::normalise(rules, result)?;
+        // Every move's result is in the graph of where it was made.
+        after.push(
+            graph
+                .node_of(&node)
+                .map_or(Play::Drawn, |n| play[n as usize]),
+        );
+    }
+    Ok((play[Graph::ROOT as usize], after))
 }

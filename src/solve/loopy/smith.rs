@@ -52,6 +52,15 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
     let mut has_m = vec![0u32; n];
     let mut need = vec![0u32; n];
     let mut queue = Vec::new();
+    // Each round looks only at the positions still unlabelled, and resets
+    // only the counts it raised, so that a game with large values does not
+    // pay for every position in every round.
+    let mut open: Vec<u32> = (0..n as u32).collect();
+    let mut touched: Vec<u32> = Vec::new();
+    // For each position, how many of its options have no finite value
+    // yet: kept up to date as values are given, so that a round starts
+    // without counting every option again.
+    let mut unfinished: Vec<u32> = graph.options.iter().map(|o| o.len() as u32).collect();
     while left > 0 {
         if crate::interrupt::requested() {
             return Err(Error::new(
@@ -59,17 +68,16 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
                 Default::default(),
             ));
         }
-        has_m.fill(0);
-        for u in 0..n {
-            need[u] = 0;
-            if label[u] == UNLABELLED {
-                need[u] = graph.options[u]
-                    .iter()
-                    .filter(|&&v| label[v as usize] >= INFINITE)
-                    .count() as u32;
-                if need[u] == 0 {
-                    queue.push(u as u32);
-                }
+        for &p in &touched {
+            has_m[p as usize] = 0;
+        }
+        touched.clear();
+        open.retain(|&u| label[u as usize] == UNLABELLED);
+        for &u in &open {
+            let u = u as usize;
+            need[u] = unfinished[u];
+            if need[u] == 0 {
+                queue.push(u as u32);
             }
         }
         while let Some(u) = queue.pop() {
@@ -88,6 +96,10 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
             });
             for &p in &graph.before[u] {
                 let p = p as usize;
+                unfinished[p] -= 1;
+                if has_m[p] == 0 {
+                    touched.push(p as u32);
+                }
                 has_m[p] += 1;
                 // An unlabelled or infinite option of the positions before
                 // `p` now has an option labelled m.
@@ -104,7 +116,8 @@ pub fn label(graph: &Graph) -> Result<Labelling, Error> {
                 }
             }
         }
-        for u in 0..n {
+        for &u in &open {
+            let u = u as usize;
             if label[u] == UNLABELLED && has_m[u] == 0 {
                 label[u] = INFINITE;
                 left -= 1;
