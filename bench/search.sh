@@ -212,7 +212,6 @@ if [[ ",$only," == *",symmetry,"* ]]; then
   sym_positions="-"; sym_secs="-"; sym_ratio="-"; sym_result="n/a"; sym_note=""
   if [ -z "$plain" ]; then
     # No plain Cram in this run: the hand-written solver counts them.
-    # shellcheck disable=SC2046
     plain=$("$baseline_bin" cram "${b%x*}" "${b#*x}" | sed -n 's/^positions //p')
   fi
   if [ ! -f "$sym_file" ]; then
