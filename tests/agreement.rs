@@ -35,6 +35,10 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     ("examples/laskers-nim.game", &["Heaps([3, 5])"]),
     ("examples/misere.game", &["Nim([2, 3, 1])"]),
+    (
+        "examples/nim-with-additions.game",
+        &["Nim([1, 0, 1, 1])", "Nim([5, 1])"],
+    ),
     ("examples/wythoff.game", &["Wythoff(5, 3)", "Wythoff(6, 6)"]),
     (
         "examples/cram.game",
@@ -57,7 +61,10 @@ const STARTS: &[(&str, &[&str])] = &[
         "examples/subtraction.game",
         &["Subtract({1, 3, 4}, 12)", "Subtract({}, 4)"],
     ),
-    ("examples/sums.game", &["Candy(4, 6)"]),
+    (
+        "examples/sums.game",
+        &["Candy(4, 6)", "Subtract({1, 2, 4}, 9)"],
+    ),
     (
         "examples/treblecross.game",
         &[

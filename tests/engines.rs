@@ -118,13 +118,15 @@ fn a_board_runs_on_the_compiled_search() {
 }
 
 #[test]
-fn a_grid_parameter_is_named_as_what_stops_the_compiled_search() {
-    let file = "bench/games/cram.game";
-    let s = stats_of(&["value", file, "Cram([\"...\", \"...\"])", "--stats"]);
-    assert_has(&s, "stats: Cram ran on the reference interpreter");
+fn a_parameter_that_does_not_pack_is_named_as_what_stops_the_compiled_search() {
+    let text = "game Pairs(ps: [(nat, nat)]) {\n  move dec(i in indices(ps)) if ps[i][0] > 0 => Pairs(set_at(ps, i, (ps[i][0] - 1, ps[i][1])));\n}\n";
+    let file = scratch("pairs", text);
+    let file = file.as_str();
+    let s = stats_of(&["value", file, "Pairs([(2, 1), (3, 0)])", "--stats"]);
+    assert_has(&s, "stats: Pairs ran on the reference interpreter");
     assert_has(
         &s,
-        &format!("stopped at `g` ({file}:7:11): a parameter of type grid"),
+        &format!("stopped at `ps` ({file}:1:12): a parameter of type [(nat, nat)]"),
     );
 }
 

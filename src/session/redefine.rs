@@ -89,6 +89,8 @@ impl Session {
     pub fn define(&mut self, name: &str, text: &str) -> Result<Defined, Errors> {
         let source = self.sources.add(name, text);
         let file = parse_file(source, text)?;
+        // `use` typed at the prompt imports relative to the current folder.
+        self.load_imports(name, &file)?;
         let program = self.interp.program.clone();
         let replacing = file
             .items

@@ -11,7 +11,7 @@ syn keyword gameDefine const fn nextgroup=gameName skipwhite
 syn match gameType "\<game\>"
 syn match gameDefine "\<game\>\ze\s\+\h" nextgroup=gameName skipwhite
 syn match gameName "\<\h\w*" contained
-syn keyword gameRule move lose parts claim octal loopy let
+syn keyword gameRule move lose parts symmetry claim octal loopy let
 " `use "other.game";` imports another file.
 syn keyword gameInclude use
 " Control words and word operators.
@@ -23,7 +23,7 @@ syn keyword gameBoolean true false
 syn keyword gameType nat int bool str grid
 
 " The built-in functions, where they are called.
-syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|enumerate\|zip\|index_of\|cells\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\|infinite\)\ze\s*("
+syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|transpose\|rotate\|mirror\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|enumerate\|zip\|index_of\|cells\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\|infinite\)\ze\s*("
 
 syn match gameNumber "\<\d\+\>"
 syn match gameOctal "\<\d\.\d*\>"
