@@ -11,7 +11,7 @@ syn keyword gameDefine const fn nextgroup=gameName skipwhite
 syn match gameType "\<game\>"
 syn match gameDefine "\<game\>\ze\s\+\h" nextgroup=gameName skipwhite
 syn match gameName "\<\h\w*" contained
-syn keyword gameRule move lose parts claim octal
+syn keyword gameRule move lose parts symmetry claim octal
 " Control words and word operators.
 syn keyword gameConditional if then else
 syn keyword gameRepeat for
@@ -21,7 +21,7 @@ syn keyword gameBoolean true false
 syn keyword gameType nat int bool str grid
 
 " The built-in functions, where they are called.
-syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\)\ze\s*("
+syn match gameBuiltin "\<\(len\|count\|min\|max\|sum\|sort\|reverse\|transpose\|rotate\|mirror\|set_at\|remove_at\|slice\|runs\|regions\|xor\|mex\|abs\|pow\|popcount\|indices\|has\|subsets\|product\|all\|any\|repeat\|join\|list\|set\|value\|outcome\|misere\|height\|moves\|winning\)\ze\s*("
 
 syn match gameNumber "\<\d\+\>"
 syn match gameOctal "\<\d\.\d*\>"
