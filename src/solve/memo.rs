@@ -292,11 +292,15 @@ impl Memo {
         }
         if measure == Measure::Value {
             if let Some(parts) = rules.parts(pos)? {
+                let pending = parts
+                    .iter()
+                    .map(|&c| rules.canonical(c))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.set(pos, ON_STACK);
                 return Ok(Frame {
                     pos,
                     ends: vec![(parts.len(), 0)],
-                    pending: parts.to_vec(),
+                    pending,
                     next: 0,
                     is_parts: true,
                 });
