@@ -329,6 +329,9 @@ impl Repl {
                         if parts.is_some() {
                             what.push_str(", parts");
                         }
+                        if g.symmetry.is_some() {
+                            what.push_str(", symmetry");
+                        }
                         what
                     }
                     GameKind::Alias(_) => "another position or a sum".to_string(),
