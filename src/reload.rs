@@ -175,6 +175,13 @@ fn collect(program: &Program, item: Item, closure: &mut BTreeSet<Item>) {
         return;
     }
     let mut uses = Vec::new();
+    // A wrong symmetry gives wrong values: what its images use counts too.
+    if let Item::Game(g) = item {
+        let symmetry = program.games[g as usize].symmetry.iter();
+        for image in symmetry.flat_map(|s| &s.images) {
+            references(image, &mut uses);
+        }
+    }
     match item {
         Item::Game(g) => match &program.games[g as usize].kind {
             GameKind::Rules { moves, lose, parts } => {
@@ -286,6 +293,31 @@ pub(crate) mod tests {
         assert_eq!(value(&mut new, "A(5)"), 5);
         assert_eq!(value(&mut new, "C(5)"), 2);
         assert_eq!(value(&mut new, "B(5)"), 2);
+    }
+
+    #[test]
+    fn a_game_whose_images_changed_through_a_helper_loses_its_values() {
+        // Wrong at first: the helper swaps the heaps of a game that is not
+        // symmetric, so P(3, 0) is given the value of P(0, 3).
+        const GAMES: &str = "
+            fn turned(a: nat, b: nat) = b;
+            game P(a: nat, b: nat) {
+              symmetry = [P(turned(a, b), turned(b, a))];
+              move left(k in 1..=a) => P(a - k, b);
+              move right(k in 1..=b) if k <= 2 => P(a, b - k);
+            }
+        ";
+        let mut old = session(GAMES);
+        old.interp.compact = crate::eval::Compact::Off;
+        assert_eq!(value(&mut old, "P(3, 0)"), 0);
+        let fixed = GAMES.replace(
+            "fn turned(a: nat, b: nat) = b;",
+            "fn turned(a: nat, b: nat) = a;",
+        );
+        let mut new = session(&fixed);
+        carry_over(&old, &mut new);
+        assert!(!known(&mut new, "P(3, 0)"), "P is searched again");
+        assert_eq!(value(&mut new, "P(3, 0)"), 3);
     }
 
     #[test]

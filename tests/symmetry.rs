@@ -54,6 +54,10 @@ fn cram_with_its_symmetries_agrees_with_its_rules() {
     let n = compare(CRAM, SQUARE, &starts);
     assert!(n > 400, "only {n} positions compared");
     assert_eq!(compare(CRAM, TURNS, &starts), n);
+    // With the board split into its regions too, each region stands for
+    // its orbit.
+    let split = format!("{SQUARE}\n  parts = [Cram(r) for r in regions(g, \".\")];");
+    assert_eq!(compare(CRAM, &split, &starts), n);
 }
 
 #[test]
@@ -175,4 +179,41 @@ game Row(board: str) {
         5000,
     );
     assert!(n > 300, "only {n} positions compared");
+}
+
+/// `grundy value --stats FILE POSITION`: the value, the positions the
+/// search says it stored, and all it says.
+fn value_and_stored(position: &str) -> (String, usize, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["value", "--stats", "tests/cli/cram-symmetry.game", position])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("grundy runs");
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // "stats: N positions searched in ... s (...); M stored in ..."
+    let stored = stderr
+        .split("; ")
+        .find_map(|part| part.split_once(" stored in ").map(|(n, _)| n.to_string()))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of positions stored in\n{stderr}"));
+    let value = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    (value, stored, stderr.into_owned())
+}
+
+#[test]
+fn stats_show_the_positions_a_symmetry_saves() {
+    let board = r#"[".....", ".....", "....."]"#;
+    let (v, without, plain) = value_and_stored(&format!("Cram({board})"));
+    let (w, with, stats) = value_and_stored(&format!("Turned({board})"));
+    let note = "one position stored for each family its `symmetry =` makes";
+    assert!(
+        stats.contains(note) && !plain.contains(note),
+        "{stats}\n{plain}"
+    );
+    assert_eq!(v, w, "the same board, with and without its symmetry");
+    // A 3x5 board has 4 symmetries that keep its shape, and the quarter
+    // turn adds its 5x3 twin: well under half is stored.
+    assert!(with * 3 <= without, "{with} stored with, {without} without");
 }

@@ -74,12 +74,20 @@ fn engines(session: &Session) -> Vec<String> {
         let has_rules = game.is_some_and(|g| matches!(g.kind, GameKind::Rules { .. }));
         let mut declined = entry.declined.clone();
         let mut path = entry.path.describe();
+        // Turned down on packed keys, a symmetry is named with the reason.
+        let symmetric = session.interp.has_symmetry(entry.game)
+            && !declined.iter().any(|(by, _)| by.contains("symmetry"));
         if entry.path == Path::Interpreter {
             let unlowered = session.interp.unlowered(entry.game);
-            if unlowered.is_empty() && has_rules {
+            // A symmetric game's results are made by the interpreter, which
+            // turns them into the position that stands for their family.
+            if unlowered.is_empty() && has_rules && !symmetric {
                 path.push_str(", every rule as lowered code");
             }
             declined.extend(unlowered.into_iter().map(|why| ("the lowered code", why)));
+        }
+        if symmetric {
+            path.push_str(", one position stored for each family its `symmetry =` makes");
         }
         lines.push(format!("stats: {name} ran on {path}"));
         for (by, why) in &declined {

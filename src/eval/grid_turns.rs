@@ -21,6 +21,9 @@ pub enum Turn {
 /// The grid `g` turned; an error if it is not a list of strings of one
 /// length.
 pub fn turn(how: Turn, name: &str, g: &Value) -> Result<Value, ErrorKind> {
+    if let Some(turned) = turn_ascii(how, g) {
+        return Ok(turned);
+    }
     let rows = cells(name, g)?;
     let height = rows.len();
     let width = rows.first().map_or(0, Vec::len);
@@ -39,6 +42,45 @@ pub fn turn(how: Turn, name: &str, g: &Value) -> Result<Value, ErrorKind> {
             .collect(),
     };
     Ok(Value::list(turned))
+}
+
+/// `turn` for a grid of ASCII rows of one length, a byte a cell (boards
+/// are turned for every move of a search with a symmetry); `None` for any
+/// other value, which `turn` then reads a character at a time.
+fn turn_ascii(how: Turn, g: &Value) -> Option<Value> {
+    let Value::List(items) = g else {
+        return None;
+    };
+    let mut rows: Vec<&[u8]> = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        match item {
+            Value::Str(s) if s.is_ascii() => rows.push(s.as_bytes()),
+            _ => return None,
+        }
+    }
+    let width = rows.first().map_or(0, |r| r.len());
+    if rows.iter().any(|r| r.len() != width) {
+        return None;
+    }
+    let height = rows.len();
+    let row = |bytes: Vec<u8>| {
+        String::from_utf8(bytes)
+            .ok()
+            .map(|s| Value::Str(Arc::from(s)))
+    };
+    let turned: Option<Vec<Value>> = match how {
+        Turn::Transpose => (0..width)
+            .map(|c| row((0..height).map(|r| rows[r][c]).collect()))
+            .collect(),
+        Turn::Rotate => (0..width)
+            .map(|c| row((0..height).rev().map(|r| rows[r][c]).collect()))
+            .collect(),
+        Turn::Mirror => rows
+            .iter()
+            .map(|cells| row(cells.iter().rev().copied().collect()))
+            .collect(),
+    };
+    turned.map(Value::list)
 }
 
 /// The characters of each row, checked to be a grid.
@@ -102,6 +144,15 @@ mod tests {
         }
         assert_eq!(turned, g);
         assert_eq!(turn(Turn::Rotate, "rotate", &grid(&[])), Ok(grid(&[])));
+    }
+
+    #[test]
+    fn letters_past_ascii_turn_the_same_way() {
+        let g = grid(&["aé", "çd"]);
+        let turned = |how| turn(how, "t", &g).expect("a grid");
+        assert_eq!(turned(Turn::Rotate), grid(&["ça", "dé"]));
+        assert_eq!(turned(Turn::Transpose), grid(&["aç", "éd"]));
+        assert_eq!(turned(Turn::Mirror), grid(&["éa", "dç"]));
     }
 
     #[test]

@@ -37,8 +37,10 @@ pub struct Memo {
 }
 
 /// How many positions are opened between looks at how far the state limit
-/// is: a few times a second.
-const FORESEE_EVERY: u64 = 1 << 14;
+/// is: often enough for a slow game (a grid whose every move is turned
+/// round to find the position that stands for its orbit opens a thousand
+/// or two a second in a debug build), and the look is a clock read.
+const FORESEE_EVERY: u64 = 1 << 10;
 
 /// A frame's `pending` and `ends`, emptied.
 type FrameLists = (Vec<PosId>, Vec<(usize, u32)>);
@@ -300,11 +302,15 @@ impl Memo {
         }
         if measure == Measure::Value {
             if let Some(parts) = rules.parts(pos)? {
+                let pending = parts
+                    .iter()
+                    .map(|&c| rules.canonical(c))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.set(pos, ON_STACK);
                 return Ok(Frame {
                     pos,
                     ends: vec![(parts.len(), 0)],
-                    pending: parts.to_vec(),
+                    pending,
                     next: 0,
                     is_parts: true,
                 });

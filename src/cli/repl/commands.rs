@@ -403,6 +403,9 @@ impl Repl {
                         if g.loopy {
                             what.push_str(", loopy");
                         }
+                        if g.symmetry.is_some() {
+                            what.push_str(", symmetry");
+                        }
                         what
                     }
                     GameKind::Alias(_) => "another position or a sum".to_string(),
