@@ -117,6 +117,12 @@ game Tall(g: grid) {
   move paint(r in indices(g)) if g[r] == "." => Tall(set_at(g, r, "r"));
   move blue(r in indices(g)) if g[r] == "r" => Tall(set_at(g, r, "b"));
 }
+// Letters passed to a helper, one of them outside the alphabet.
+fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
+game Letters(s: str) {
+  move up(i in indices(s)) if s[i] == "a" => Letters(set_at(s, i, next_letter(s[i])));
+  move odd(i in indices(s)) if next_letter("Q") == "Q" and s[i] == "b" => Letters(set_at(s, i, "c"));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -168,6 +174,7 @@ const STARTS: &[&str] = &[
     "Ragged([\"....\", \"....\"])",
     "Past([\"..\", \"..\"])",
     "Two(\"....\")",
+    "Letters(\"aab\")",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",

@@ -37,6 +37,10 @@ pub enum Char {
     Cell(Fields, Box<Num>),
     /// A literal; -1 for a letter outside the alphabet (it matches no cell).
     Code(i64),
+    /// A helper's one-letter argument.
+    Reg(u32),
+    If(Box<Truth>, Box<Char>, Box<Char>),
+    Let(Box<Bind>, Box<Char>),
     /// Any other string, which must be one letter long.
     Text(Box<Text>),
 }
@@ -54,6 +58,8 @@ pub enum Text {
     Row(Fields, u32, Box<Num>),
     /// A helper's string argument.
     Reg(u32),
+    /// A helper's one-letter argument, held as its code.
+    Letter(u32),
     /// `text[i]`.
     At(Box<Text>, Box<Num>),
     /// `set_at(text, i, letter)`.
@@ -92,8 +98,20 @@ pub enum Truth {
 /// natural when `nat` is set) or a string (in a string register).
 #[derive(Debug)]
 pub enum Bind {
-    Num { reg: u32, value: Num, nat: bool },
-    Text { reg: u32, value: Text },
+    Num {
+        reg: u32,
+        value: Num,
+        nat: bool,
+    },
+    Text {
+        reg: u32,
+        value: Text,
+    },
+    /// One letter's code, in a number register.
+    Letter {
+        reg: u32,
+        value: Char,
+    },
 }
 
 /// What a `for`, `subsets` or comprehension walks.

@@ -32,6 +32,8 @@ enum Val {
     Grid(Rows),
     /// A string in a string register.
     Text(u32),
+    /// One letter, its code in a register.
+    Letter(u32),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -287,7 +289,10 @@ impl<'a> Compiler<'a> {
     fn is_text(&self, scope: &Scope, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Lit(v) => matches!(v, Value::Str(_)),
-            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Str(..) | Val::Text(_))),
+            IrKind::Local(_) => matches!(
+                self.val(scope, ir),
+                Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
+            ),
             IrKind::Index(target, _) => {
                 matches!(self.val(scope, target), Some(Val::Grid(_))) || self.is_text(scope, target)
             }
@@ -317,6 +322,7 @@ impl<'a> Compiler<'a> {
             IrKind::Local(_) => match self.val(scope, ir) {
                 Some(Val::Str(f, _)) => Text::Param(f),
                 Some(Val::Text(t)) => Text::Reg(t),
+                Some(Val::Letter(r)) => Text::Letter(r),
                 _ => return Err(refused()),
             },
             IrKind::Index(target, index) => match self.val(scope, target) {
@@ -580,42 +586,63 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// `a == b` (or `!=`) between characters of one string's alphabet.
+    /// `a == b` (or `!=`) between letters: cells of strings, literals and
+    /// helpers' one-letter arguments. `None` for other strings, which are
+    /// compared whole.
     fn same_char(&mut self, scope: &mut Scope, eq: bool, l: &Ir, r: &Ir) -> Option<Truth> {
-        let board = |ir: &Ir| match &ir.kind {
-            IrKind::Index(target, _) => match self.val(scope, target) {
-                Some(Val::Str(f, alphabet)) => Some((f, alphabet)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some((_, alphabet)) = board(l).or_else(|| board(r)) else {
-            // Two literals.
-            return Some(Truth::Lit((letter(l)? == letter(r)?) == eq));
-        };
-        // A cell against a letter or a cell; anything else is compared as
-        // strings.
-        let simple = |ir: &Ir| letter(ir).is_some() || board(ir).is_some();
-        if !simple(l) || !simple(r) {
+        if !self.is_letter(scope, l) || !self.is_letter(scope, r) {
             return None;
         }
-        let a = self.char(scope, l, &alphabet).ok()?;
-        let b = self.char(scope, r, &alphabet).ok()?;
+        if let (Some(a), Some(b)) = (letter(l), letter(r)) {
+            return Some(Truth::Lit((a == b) == eq));
+        }
+        let a = self.char(scope, l).ok()?;
+        let b = self.char(scope, r).ok()?;
         Some(Truth::SameChar(eq, a, b))
     }
 
-    /// A character of the string in fields `f` (whose alphabet is given),
-    /// or a literal coded in that alphabet.
-    fn char(&mut self, scope: &mut Scope, ir: &Ir, alphabet: &[u8]) -> Compiled<Char> {
-        if let Some(c) = letter(ir) {
-            return Ok(Char::Code(
-                alphabet.binary_search(&c).map_or(-1, |i| i as i64),
-            ));
+    /// Whether an expression is one letter read without working out a
+    /// string: a literal, a string parameter's cell, a letter argument.
+    fn is_letter(&self, scope: &Scope, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Str(..))),
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Letter(_))),
+            _ => letter(ir).is_some(),
         }
-        if let IrKind::Index(target, index) = &ir.kind {
-            if let Some(Val::Str(g, _)) = self.val(scope, target) {
-                return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+    }
+
+    /// A letter, as its code in the game's alphabet (-1 for a literal
+    /// outside it): read directly where it can be, `if` and helpers worked
+    /// out on codes, anything else through its string.
+    fn char(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Char> {
+        if let Some(c) = letter(ir) {
+            let code = self.layout.alphabet.binary_search(&c);
+            return Ok(Char::Code(code.map_or(-1, |i| i as i64)));
+        }
+        match &ir.kind {
+            IrKind::Index(target, index) => {
+                if let Some(Val::Str(g, _)) = self.val(scope, target) {
+                    return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+                }
             }
+            IrKind::Local(_) => {
+                if let Some(Val::Letter(r)) = self.val(scope, ir) {
+                    return Ok(Char::Reg(r));
+                }
+            }
+            IrKind::If(cond, then, otherwise) => {
+                return Ok(Char::If(
+                    Box::new(self.truth(scope, cond)?),
+                    Box::new(self.char(scope, then)?),
+                    Box::new(self.char(scope, otherwise)?),
+                ))
+            }
+            IrKind::CallFn(f, args) => {
+                return self.inline(scope, ir, *f, args, Self::char, |b, c| {
+                    Char::Let(b, Box::new(c))
+                })
+            }
+            _ => {}
         }
         Ok(Char::Text(Box::new(self.text(scope, ir)?)))
     }
@@ -678,7 +705,7 @@ impl<'a> Compiler<'a> {
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
-                Some(v @ (Val::Str(..) | Val::Text(_))) if string => Some(v),
+                Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
                     return Err(refused())
@@ -687,6 +714,13 @@ impl<'a> Compiler<'a> {
             };
             inner[i] = Some(match passed {
                 Some(v) => v,
+                // A letter stays a code in a register.
+                None if string && self.is_letter(scope, arg) => {
+                    let value = self.char(scope, arg)?;
+                    let reg = self.reg();
+                    binds.push(Bind::Letter { reg, value });
+                    Val::Letter(reg)
+                }
                 None if string && self.is_text(scope, arg) => {
                     let value = self.text(scope, arg)?;
                     let reg = self.text_reg();
@@ -794,9 +828,9 @@ impl<'a> Compiler<'a> {
         value: &Ir,
     ) -> Compiled<Write> {
         Ok(match group {
-            Group::Str(f, alphabet) => {
+            Group::Str(f, _) => {
                 let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.char(scope, value, alphabet)?)
+                Write::Cell(*f, i, self.char(scope, value)?)
             }
             Group::Grid(rows) => {
                 let i = self.num(scope, index)?;

@@ -469,6 +469,18 @@ impl Machine {
                 let i = self.index(f, i)?;
                 Some(self.regs[(f.first + i) as usize])
             }
+            Char::Reg(r) => Some(self.regs[*r as usize]),
+            Char::If(c, a, b) => {
+                if self.truth(c)? {
+                    self.char(a)
+                } else {
+                    self.char(b)
+                }
+            }
+            Char::Let(bind, body) => {
+                self.bind(bind)?;
+                self.char(body)
+            }
             Char::Text(t) => match self.text(t)? {
                 (word, 1) => Some(word as i64),
                 _ => None,
@@ -502,6 +514,7 @@ impl Machine {
                 (self.regs[(f.first + i) as usize] as u64, *cols)
             }
             Text::Reg(r) => self.texts[*r as usize],
+            Text::Letter(r) => (self.regs[*r as usize] as u64, 1),
             Text::At(t, i) => {
                 let (word, len) = self.text(t)?;
                 let i = self.num(i)?;
@@ -597,6 +610,11 @@ impl Machine {
                 let t = self.text(value)?;
                 self.texts[*reg as usize] = t;
             }
+            Bind::Letter { reg, value } => {
+                // A letter outside the alphabet is not held.
+                let code = self.char(value).filter(|&c| c >= 0)?;
+                self.regs[*reg as usize] = code;
+            }
         }
         Some(())
     }
@@ -691,7 +709,14 @@ impl Machine {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 compare(*op, a, b)?
             }
-            Truth::SameChar(eq, a, b) => (self.char(a)? == self.char(b)?) == *eq,
+            Truth::SameChar(eq, a, b) => {
+                let (a, b) = (self.char(a)?, self.char(b)?);
+                // Two letters outside the alphabet may differ.
+                if a < 0 && b < 0 {
+                    return None;
+                }
+                (a == b) == *eq
+            }
             Truth::Has(f, codes) => match codes {
                 Some(codes) => has(self.key, f, codes),
                 None => false,
