@@ -117,6 +117,16 @@ game Tall(g: grid) {
   move paint(r in indices(g)) if g[r] == "." => Tall(set_at(g, r, "r"));
   move blue(r in indices(g)) if g[r] == "r" => Tall(set_at(g, r, "b"));
 }
+// Sets passed on unchanged are held aside: walked, and asked about.
+game Subtract(s: {nat}, n: nat) {
+  move take(k in s) if 1 <= k and k <= n => Subtract(s, n - k);
+}
+fn allowed(s: {nat}, m: nat) = m not in s;
+game Avoid(s: {nat}, n: nat) {
+  move down(k in 1..=3) if k <= n and allowed(s, n - k) => Avoid(s, n - k);
+  move jump(k in 1..=n) if k in s and k * 2 <= n => Avoid(s, n - 2 * k);
+}
+
 // Letters passed to a helper, one of them outside the alphabet.
 fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
 game Letters(s: str) {
@@ -175,6 +185,8 @@ const STARTS: &[&str] = &[
     "Past([\"..\", \"..\"])",
     "Two(\"....\")",
     "Letters(\"aab\")",
+    "Subtract({2, 3, 5}, 30)",
+    "Avoid({4, 7}, 25)",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -280,6 +292,8 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Turtles(\"HHHHHH\")",
         "Paint([\"..\", \".b\"])",
         "Cut(\"aabab\")",
+        "Subtract({2, 3, 5}, 30)",
+        "Avoid({4, 7}, 25)",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

@@ -5,6 +5,7 @@
 
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
+use std::rc::Rc;
 
 #[derive(Debug)]
 pub enum Num {
@@ -88,6 +89,8 @@ pub enum Truth {
     Has(Fields, Option<Vec<i64>>),
     /// `==` (flag set) or `!=` between strings.
     SameText(bool, Text, Text),
+    /// `n in items` (flag set) or `n not in items`, for a set held aside.
+    In(bool, Num, Rc<[i64]>),
     /// `has(text, "...")` on a string worked out by the rules: the
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
@@ -123,6 +126,8 @@ pub enum Seq {
     Fields(Fields),
     /// The elements of a tuple register.
     Tuple(u32),
+    /// The elements of a set held aside.
+    Items(Rc<[i64]>),
 }
 
 #[derive(Debug)]

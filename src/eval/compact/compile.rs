@@ -16,6 +16,7 @@ use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::types::Type;
+use std::rc::Rc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
@@ -30,6 +31,8 @@ enum Val {
     Str(Fields, Vec<u8>),
     Tuple(u32),
     Grid(Rows),
+    /// A set of numbers held aside.
+    Items(Rc<[i64]>),
     /// A string in a string register.
     Text(u32),
     /// One letter, its code in a register.
@@ -171,7 +174,22 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     let mut scope: Scope = vec![None; game.frame_size.max(game.params.len())];
     for (i, group) in layout.groups.iter().enumerate() {
         scope[i] = Some(match group {
-            Group::Fixed(n) => Val::Const(*n),
+            Group::Fixed(Value::Int(n)) => Val::Const(*n),
+            Group::Fixed(Value::Set(xs)) => Val::Items(
+                xs.iter()
+                    .map(|x| match x {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()
+                    .or_unsupported("a set held aside of other than numbers", game.span)?,
+            ),
+            Group::Fixed(_) => {
+                return Err(Unsupported::new(
+                    "a value held aside of another kind",
+                    game.span,
+                ))
+            }
             Group::Scalar(f) => Val::Num(f.first),
             Group::List(f) => Val::List(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
@@ -463,6 +481,7 @@ impl<'a> Compiler<'a> {
             }
             IrKind::Local(_) => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
+                Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
                 _ => Err(Unsupported::new(SOURCES, ir.span)),
             },
@@ -527,6 +546,7 @@ impl<'a> Compiler<'a> {
     fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
             Some(Val::Tuple(t)) => Num::TupleLen(t),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
@@ -556,6 +576,10 @@ impl<'a> Compiler<'a> {
                     None => Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?),
                 }
             }
+            IrKind::Binary(op @ (In | NotIn), x, s) => match self.val(scope, s) {
+                Some(Val::Items(xs)) => Truth::In(*op == In, self.num(scope, x)?, xs),
+                _ => return Err(refused()),
+            },
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
@@ -707,6 +731,7 @@ impl<'a> Compiler<'a> {
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
+                Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
                     return Err(refused())
                 }
@@ -847,6 +872,14 @@ impl<'a> Compiler<'a> {
             },
             Group::Fixed(_) | Group::Scalar(_) => return Err(Unsupported::new(WRITES, call.span)),
         })
+    }
+}
+
+fn set_of_numbers(ty: &Type) -> bool {
+    match ty {
+        Type::Set(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
     }
 }
 

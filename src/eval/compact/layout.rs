@@ -19,8 +19,9 @@ use std::rc::Rc;
 /// One parameter's place in the key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Group {
-    /// A number every rule passes on unchanged: held aside, no bits.
-    Fixed(i64),
+    /// A number, or a set of numbers, that every rule passes on unchanged:
+    /// held aside, no bits.
+    Fixed(Value),
     /// A natural number.
     Scalar(Fields),
     /// A list of natural numbers of a fixed length.
@@ -75,11 +76,22 @@ pub struct Layout {
     pub rows: Rc<RefCell<RowTable>>,
 }
 
-/// Whether a parameter of this type can be a group of a layout.
-pub fn packs(ty: &Type) -> bool {
+/// Whether a parameter of this type can be a group of a layout, when
+/// every rule passes it on unchanged (`fixed`) or not.
+pub fn packs(ty: &Type, fixed: bool) -> bool {
     match ty {
         Type::Nat | Type::Int | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
+        Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
+        _ => false,
+    }
+}
+
+/// Whether a value can be held aside: a number, or a set of them.
+fn held(v: &Value) -> bool {
+    match v {
+        Value::Int(_) => true,
+        Value::Set(xs) => xs.iter().all(|x| matches!(x, Value::Int(_))),
         _ => false,
     }
 }
@@ -154,7 +166,9 @@ impl Layout {
         };
         for ((ty, arg), &fixed) in types.iter().zip(args).zip(fixed) {
             let group = match (ty, arg) {
-                (Type::Nat | Type::Int, Value::Int(n)) if fixed => Group::Fixed(*n),
+                (Type::Nat | Type::Int | Type::Set(_), v) if fixed && held(v) => {
+                    Group::Fixed(v.clone())
+                }
                 (Type::Nat | Type::Int, Value::Int(n)) => {
                     Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
                 }
@@ -231,7 +245,7 @@ impl Layout {
         };
         for (group, arg) in self.groups.iter().zip(args) {
             match (group, arg) {
-                (Group::Fixed(n), Value::Int(m)) if n == m => {}
+                (Group::Fixed(v), w) if v == w => {}
                 (Group::Scalar(s), Value::Int(n)) => put(&mut key, s, 0, *n)?,
                 (Group::List(s), Value::List(xs)) if xs.len() == s.len as usize => {
                     for (i, x) in xs.iter().enumerate() {

@@ -146,6 +146,7 @@ impl Machine {
                 (lo, if *inclusive { hi.checked_add(1)? } else { hi })
             }
             Seq::Fields(f) => (0, i64::from(f.len)),
+            Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
         })
     }
@@ -155,6 +156,7 @@ impl Machine {
         Some(match seq {
             Seq::Range(..) => i,
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
+            Seq::Items(xs) => *xs.get(i as usize)?,
             Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
         })
     }
@@ -728,6 +730,7 @@ impl Machine {
                     None => false,
                 }
             }
+            Truth::In(is_in, n, xs) => xs.contains(&self.num(n)?) == *is_in,
             Truth::SameText(eq, a, b) => {
                 match (self.text_or_foreign(a)?, self.text_or_foreign(b)?) {
                     (Some(a), Some(b)) => (a == b) == *eq,
