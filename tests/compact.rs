@@ -8,6 +8,7 @@ mod common;
 
 use common::{reachable, session_with};
 use grundy::eval::Compact;
+use grundy::solve::dense::written_out;
 
 /// Games in every shape the compiler knows, and some it refuses or must
 /// give up on part way; the grid and string games of the benchmarks as
@@ -304,4 +305,55 @@ fn the_benchmark_shapes_are_searched_as_keys() {
             "{start} was not searched as keys"
         );
     }
+}
+
+/// The options the compiled code lists for every position reachable from
+/// each start are the interpreter's, in the interpreter's order, fused and
+/// step by step; where the interpreter reports an error, the compiled code
+/// gives the position back to it.
+#[test]
+fn options_come_in_the_interpreters_order() {
+    let mut compared = 0;
+    for start in STARTS {
+        for mode in [Compact::Plain, Compact::Fused] {
+            let mut session = session_with(GAMES);
+            session.interp.compact = mode;
+            let parts = session.position(start).expect("a position");
+            let Some((mut game, _)) = session.interp.compact_game(parts[0]) else {
+                continue;
+            };
+            let positions = reachable(&mut session, start, 300);
+            session.interp.lowering = false;
+            for pos in positions {
+                let Some(key) = session.interp.compact_key(&*game, pos) else {
+                    continue;
+                };
+                let shown = session.show_sum(&[pos]);
+                let mut moves = Vec::new();
+                let general = session.interp.moves_of(pos, false, &mut moves);
+                let mut listed = Vec::new();
+                let compiled = game.options(key, &mut listed);
+                if general.is_err() {
+                    assert!(
+                        compiled.is_err(),
+                        "{shown} ({mode:?}): the interpreter fails"
+                    );
+                    continue;
+                }
+                // Options past what the layout holds stop the compiled code.
+                let keys: Option<Vec<u64>> = moves
+                    .iter()
+                    .map(|m| match &m.result[..] {
+                        [p] => session.interp.compact_key(&*game, *p),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(keys) = keys else { continue };
+                assert_eq!(compiled, Ok(()), "{shown} ({mode:?})");
+                assert_eq!(written_out(&listed), keys, "{shown} ({mode:?})");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 3000, "only {compared} option lists compared");
 }

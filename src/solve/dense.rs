@@ -46,6 +46,24 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
     out.extend_from_slice(&[RUN | count, first, step]);
 }
 
+/// The keys of a list of options as `KeyGame::options` writes it, its
+/// runs written out key by key.
+pub fn written_out(options: &[u64]) -> Vec<u64> {
+    let mut keys = Vec::new();
+    let mut at = 0;
+    while at < options.len() {
+        if options[at] & RUN == 0 {
+            keys.push(options[at]);
+            at += 1;
+            continue;
+        }
+        let (count, first, step) = (options[at] & !RUN, options[at + 1], options[at + 2]);
+        keys.extend((0..count).map(|j| first + j * step));
+        at += 3;
+    }
+    keys
+}
+
 /// Keys this short get a table with an entry for every key from the start.
 const DENSE_FIRST_BITS: u32 = 20;
 /// Keys up to this long start in the packed table and move to one with an
