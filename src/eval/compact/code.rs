@@ -36,6 +36,8 @@ pub enum Num {
 #[derive(Debug)]
 pub enum Char {
     Cell(Fields, Box<Num>),
+    /// `grid[r][c]`, read off the row's register.
+    GridCell(Rows, Box<Num>, Box<Num>),
     /// A literal; -1 for a letter outside the alphabet (it matches no cell).
     Code(i64),
     /// A helper's one-letter argument.

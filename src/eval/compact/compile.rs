@@ -629,7 +629,10 @@ impl<'a> Compiler<'a> {
     /// string: a literal, a string parameter's cell, a letter argument.
     fn is_letter(&self, scope: &Scope, ir: &Ir) -> bool {
         match &ir.kind {
-            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Str(..))),
+            IrKind::Index(target, _) => match &target.kind {
+                IrKind::Index(grid, _) => matches!(self.val(scope, grid), Some(Val::Grid(_))),
+                _ => matches!(self.val(scope, target), Some(Val::Str(..))),
+            },
             IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Letter(_))),
             _ => letter(ir).is_some(),
         }
@@ -647,6 +650,13 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => {
                 if let Some(Val::Str(g, _)) = self.val(scope, target) {
                     return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+                }
+                if let IrKind::Index(grid, row) = &target.kind {
+                    if let Some(Val::Grid(rows)) = self.val(scope, grid) {
+                        let r = self.num(scope, row)?;
+                        let c = self.num(scope, index)?;
+                        return Ok(Char::GridCell(rows, Box::new(r), Box::new(c)));
+                    }
                 }
             }
             IrKind::Local(_) => {

@@ -471,6 +471,13 @@ impl Machine {
                 let i = self.index(f, i)?;
                 Some(self.regs[(f.first + i) as usize])
             }
+            Char::GridCell(rows, r, c) => {
+                let r = self.index(&rows.fields, r)?;
+                let c = self.num(c)?;
+                let c = u32::try_from(c).ok().filter(|&c| c < rows.cols)?;
+                let row = self.regs[(rows.fields.first + r) as usize] as u64;
+                Some(((row >> (c * self.cell)) & low_bits(self.cell)) as i64)
+            }
             Char::Reg(r) => Some(self.regs[*r as usize]),
             Char::If(c, a, b) => {
                 if self.truth(c)? {
