@@ -128,6 +128,16 @@ game Avoid(s: {nat}, n: nat) {
   move jump(k in 1..=n) if k in s and k * 2 <= n => Avoid(s, n - 2 * k);
 }
 
+// Guards tested as soon as their generator is set: one that fails on
+// the last i (past the list) and one that never does.
+game Early(xs: [nat]) {
+  move m(i in 0..len(xs) + 1, j in 0..i) if xs[i] > 0 and j < xs[i] => Early(set_at(xs, i, j));
+}
+game Soon(xs: [nat]) {
+  move m(i in indices(xs), j in 0..i, k in 0..=j) if xs[i] > 0 and k < xs[i] and j != k
+    => Soon(set_at(xs, i, k));
+}
+
 // Letters passed to a helper, one of them outside the alphabet.
 fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
 game Letters(s: str) {
@@ -188,6 +198,8 @@ const STARTS: &[&str] = &[
     "Letters(\"aab\")",
     "Subtract({2, 3, 5}, 30)",
     "Avoid({4, 7}, 25)",
+    "Early([2, 1, 3])",
+    "Soon([3, 1, 2, 4])",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",

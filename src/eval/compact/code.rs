@@ -213,6 +213,10 @@ pub struct Rows {
 #[derive(Debug)]
 pub struct Rule {
     pub gens: Vec<Gen>,
+    /// Tests of the guard made as soon as generator `i` is set (see
+    /// `early`), one entry a generator.
+    pub early: Vec<Option<Truth>>,
+    /// The rest of the guard.
     pub guard: Option<Truth>,
     pub writes: Vec<Write>,
     /// The last generator, the guard and the writes run as one step on

@@ -7,6 +7,7 @@ use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
+use super::early;
 use super::fused;
 use super::layout::{Fields, Group, Layout};
 use crate::eval::builtins::Builtin;
@@ -115,7 +116,7 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
 }
 
 /// Calls `f` on each expression directly inside `ir`.
-fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
+pub(super) fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
     match &ir.kind {
         IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
         IrKind::CallFn(_, xs)
@@ -219,10 +220,16 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                 .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
             gens.push(Gen { target, source });
         }
-        let guard = match &m.guard {
-            Some(g) => Some(c.truth(&mut scope, g)?),
-            None => None,
+        let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
+        let (early, rest) = match &m.guard {
+            Some(g) => early::split(&m.generators, g, &safe),
+            None => (vec![Vec::new(); gens.len()], Vec::new()),
         };
+        let early = early
+            .iter()
+            .map(|tests| c.all(&mut scope, tests))
+            .collect::<Compiled<_>>()?;
+        let guard = c.all(&mut scope, &rest)?;
         let IrKind::MakePos(_, args) = &m.result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game",
@@ -249,6 +256,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         }
         let mut rule = Rule {
             gens,
+            early,
             guard,
             writes,
             fused: None,
@@ -540,6 +548,19 @@ impl<'a> Compiler<'a> {
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// Every one of `tests`, in order; `None` for none.
+    fn all(&mut self, scope: &mut Scope, tests: &[&Ir]) -> Compiled<Option<Truth>> {
+        let mut all: Option<Truth> = None;
+        for t in tests {
+            let t = self.truth(scope, t)?;
+            all = Some(match all {
+                Some(before) => Truth::And(Box::new(before), Box::new(t)),
+                None => t,
+            });
+        }
+        Ok(all)
     }
 
     /// `len(x)`.

@@ -7,6 +7,7 @@
 
 mod code;
 mod compile;
+mod early;
 mod fused;
 mod layout;
 mod rows;

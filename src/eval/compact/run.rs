@@ -94,6 +94,11 @@ impl Machine {
     }
 
     fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+        if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
+            if !self.truth(test)? {
+                return Some(());
+            }
+        }
         if let Some(fused) = &rule.fused {
             if depth + 1 == rule.gens.len() {
                 return self.fused(fused, rule, out);
