@@ -138,6 +138,15 @@ game Soon(xs: [nat]) {
     => Soon(set_at(xs, i, k));
 }
 
+// Booleans, one bit each: tested, written, compared and passed to helpers.
+fn is_odd(n: nat) = n % 2 == 1;
+fn pick(b: bool, x: nat) = if b then x else 0;
+game Switch(on: bool, n: nat) {
+  move take(k in 1..=n) if (on or k == 1) and k > pick(not on, 1) - 1 => Switch(not on, n - k);
+  move wait(k in 0..1) if on and n > 0 and is_odd(n) == on => Switch(false, n - 1);
+  move flip(k in 0..1) if (if n > 3 then not on else false) => Switch(true, n - 3);
+}
+
 // Letters passed to a helper, one of them outside the alphabet.
 fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
 game Letters(s: str) {
@@ -200,6 +209,8 @@ const STARTS: &[&str] = &[
     "Avoid({4, 7}, 25)",
     "Early([2, 1, 3])",
     "Soon([3, 1, 2, 4])",
+    "Switch(true, 12)",
+    "Switch(false, 9)",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -307,6 +318,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Cut(\"aabab\")",
         "Subtract({2, 3, 5}, 30)",
         "Avoid({4, 7}, 25)",
+        "Switch(true, 12)",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

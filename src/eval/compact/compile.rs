@@ -38,6 +38,8 @@ enum Val {
     Text(u32),
     /// One letter, its code in a register.
     Letter(u32),
+    /// A boolean, 1 or 0 in a register.
+    Flag(u32),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -192,6 +194,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                 ))
             }
             Group::Scalar(f) => Val::Num(f.first),
+            Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
@@ -249,6 +252,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                     ))
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, c.num(&mut scope, a)?)),
+                Group::Flag(f) => writes.push(Write::Scalar(*f, c.flag(&mut scope, a)?)),
                 Group::List(_) | Group::Str(..) | Group::Grid(_) => {
                     c.writes(&mut scope, a, i, group, &mut writes)?
                 }
@@ -575,11 +579,62 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Whether an expression is a boolean.
+    fn is_flag(&self, scope: &Scope, ir: &Ir) -> bool {
+        use BinaryOp::*;
+        match &ir.kind {
+            IrKind::Lit(v) => matches!(v, Value::Bool(_)),
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Flag(_))),
+            IrKind::Unary(UnaryOp::Not, _) => true,
+            IrKind::Binary(op, ..) => {
+                matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
+            }
+            IrKind::Builtin(Builtin::Has, _) => true,
+            IrKind::If(_, a, b) => self.is_flag(scope, a) || self.is_flag(scope, b),
+            IrKind::CallFn(f, _) => self
+                .program
+                .functions
+                .get(*f as usize)
+                .is_some_and(|func| func.ret == Type::Bool),
+            _ => false,
+        }
+    }
+
+    /// A boolean as a number: 1 or 0.
+    fn flag(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        let t = self.truth(scope, ir)?;
+        Ok(Num::If(
+            Box::new(t),
+            Box::new(Num::Lit(1)),
+            Box::new(Num::Lit(0)),
+        ))
+    }
+
     fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Local(_) if matches!(self.val(scope, ir), Some(Val::Flag(_))) => {
+                let Some(Val::Flag(r)) = self.val(scope, ir) else {
+                    return Err(refused());
+                };
+                Truth::Compare(Ne, Num::Reg(r), Num::Lit(0))
+            }
+            IrKind::If(cond, then, otherwise) => {
+                // (c and a) or (not c and b), with c tested once: as numbers.
+                let n = Num::If(
+                    Box::new(self.truth(scope, cond)?),
+                    Box::new(self.flag(scope, then)?),
+                    Box::new(self.flag(scope, otherwise)?),
+                );
+                Truth::Compare(Ne, n, Num::Lit(0))
+            }
+            IrKind::Binary(op @ (Eq | Ne), l, r)
+                if self.is_flag(scope, l) || self.is_flag(scope, r) =>
+            {
+                Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?)
+            }
             IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
             IrKind::Binary(And, l, r) => Truth::And(
                 Box::new(self.truth(scope, l)?),
@@ -777,6 +832,16 @@ impl<'a> Compiler<'a> {
                     binds.push(Bind::Letter { reg, value });
                     Val::Letter(reg)
                 }
+                None if param.ty == Type::Bool && self.is_flag(scope, arg) => {
+                    let value = self.flag(scope, arg)?;
+                    let reg = self.reg();
+                    binds.push(Bind::Num {
+                        reg,
+                        value,
+                        nat: false,
+                    });
+                    Val::Flag(reg)
+                }
                 None if string && self.is_text(scope, arg) => {
                     let value = self.text(scope, arg)?;
                     let reg = self.text_reg();
@@ -901,7 +966,9 @@ impl<'a> Compiler<'a> {
                 }
                 _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
             },
-            Group::Fixed(_) | Group::Scalar(_) => return Err(Unsupported::new(WRITES, call.span)),
+            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
+                return Err(Unsupported::new(WRITES, call.span))
+            }
         })
     }
 }

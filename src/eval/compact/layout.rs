@@ -24,6 +24,8 @@ pub enum Group {
     Fixed(Value),
     /// A natural number.
     Scalar(Fields),
+    /// A boolean, one bit.
+    Flag(Fields),
     /// A list of natural numbers of a fixed length.
     List(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
@@ -80,7 +82,7 @@ pub struct Layout {
 /// every rule passes it on unchanged (`fixed`) or not.
 pub fn packs(ty: &Type, fixed: bool) -> bool {
     match ty {
-        Type::Nat | Type::Int | Type::Str | Type::Grid => true,
+        Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
         Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
         _ => false,
@@ -172,6 +174,7 @@ impl Layout {
                 (Type::Nat | Type::Int, Value::Int(n)) => {
                     Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
                 }
+                (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, 1)?),
                 (Type::List(t), Value::List(xs)) if matches!(**t, Type::Nat | Type::Int) => {
                     let mut most = 0u64;
                     for x in xs.iter() {
@@ -247,6 +250,7 @@ impl Layout {
             match (group, arg) {
                 (Group::Fixed(v), w) if v == w => {}
                 (Group::Scalar(s), Value::Int(n)) => put(&mut key, s, 0, *n)?,
+                (Group::Flag(s), Value::Bool(b)) => put(&mut key, s, 0, i64::from(*b))?,
                 (Group::List(s), Value::List(xs)) if xs.len() == s.len as usize => {
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Int(n) = x else { return None };
@@ -292,7 +296,7 @@ impl Layout {
                     }
                     continue;
                 }
-                Group::Scalar(s) | Group::List(s) | Group::Str(s, _) => s,
+                Group::Scalar(s) | Group::Flag(s) | Group::List(s) | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };
             let mask = s.mask();

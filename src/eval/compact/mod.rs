@@ -109,8 +109,8 @@ impl Interp {
             if !layout::packs(&param.ty, fixed) {
                 return Err(Unsupported::new(
                     format!(
-                        "a parameter of type {}: the compiled search packs numbers, lists of \
-                         numbers, strings and grids into a key, and holds sets of numbers \
+                        "a parameter of type {}: the compiled search packs numbers, booleans, \
+                         lists of numbers, strings and grids into a key, and holds sets of numbers \
                          aside when every rule passes them on unchanged",
                         param.ty
                     ),
