@@ -147,6 +147,13 @@ game Switch(on: bool, n: nat) {
   move flip(k in 0..1) if (if n > 3 then not on else false) => Switch(true, n - 3);
 }
 
+// A tuple of small numbers, fields of the key like a list's.
+fn total(p: (nat, nat)) = p[0] + p[1];
+game Duo(p: (nat, nat)) {
+  move left(k in 1..=p[0]) => Duo((p[0] - k, p[1]));
+  move both(k in 1..=min(p[0], p[1])) if total(p) % 3 != 0 => Duo((p[0] - k, p[1] - k));
+}
+
 // Letters passed to a helper, one of them outside the alphabet.
 fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
 game Letters(s: str) {
@@ -211,6 +218,7 @@ const STARTS: &[&str] = &[
     "Soon([3, 1, 2, 4])",
     "Switch(true, 12)",
     "Switch(false, 9)",
+    "Duo((7, 5))",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -319,6 +327,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Subtract({2, 3, 5}, 30)",
         "Avoid({4, 7}, 25)",
         "Switch(true, 12)",
+        "Duo((7, 5))",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

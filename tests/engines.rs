@@ -125,14 +125,15 @@ fn a_grid_runs_on_the_compiled_search() {
 
 #[test]
 fn a_parameter_type_outside_the_compiled_search_is_named() {
-    let text = "game Duo(p: (nat, nat)) {\n  move m(k in 1..=p[0]) => Duo((p[0] - k, p[1]));\n}\n";
-    let file = scratch("duo", text);
+    let text =
+        "game Nest(xs: [[nat]]) {\n  move m(k in 1..=len(xs)) => Nest(slice(xs, k, len(xs)));\n}\n";
+    let file = scratch("nest", text);
     let file = file.as_str();
-    let s = stats_of(&["value", file, "Duo((3, 4))", "--stats"]);
-    assert_has(&s, "stats: Duo ran on the reference interpreter");
+    let s = stats_of(&["value", file, "Nest([[1], [2, 3]])", "--stats"]);
+    assert_has(&s, "stats: Nest ran on the reference interpreter");
     assert_has(
         &s,
-        &format!("stopped at `p` ({file}:1:10): a parameter of type (nat, nat)"),
+        &format!("stopped at `xs` ({file}:1:11): a parameter of type [[nat]]"),
     );
 }
 

@@ -888,7 +888,7 @@ impl<'a> Compiler<'a> {
                 self.set_at(scope, ir, group, index, value)?
             }
             // Every element is written, so earlier writes would be lost.
-            (IrKind::List(items), Group::List(f))
+            (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
                 if out.is_empty() && items.len() == f.len as usize =>
             {
                 Write::Whole(*f, self.nums(scope, items)?)
@@ -992,6 +992,9 @@ fn grid(ty: &Type) -> bool {
 fn list_of_numbers(ty: &Type) -> bool {
     match ty {
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
+        Type::Tuple(ts) => ts
+            .iter()
+            .all(|t| matches!(t, Type::Nat | Type::Int | Type::Unknown)),
         Type::Unknown => true,
         _ => false,
     }

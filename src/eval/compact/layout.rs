@@ -26,7 +26,7 @@ pub enum Group {
     Scalar(Fields),
     /// A boolean, one bit.
     Flag(Fields),
-    /// A list of natural numbers of a fixed length.
+    /// A list (or tuple) of natural numbers of a fixed length.
     List(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
     Str(Fields, Vec<u8>),
@@ -85,6 +85,7 @@ pub fn packs(ty: &Type, fixed: bool) -> bool {
         Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
         Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
+        Type::Tuple(ts) => ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)),
         _ => false,
     }
 }
@@ -175,7 +176,10 @@ impl Layout {
                     Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
                 }
                 (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, 1)?),
-                (Type::List(t), Value::List(xs)) if matches!(**t, Type::Nat | Type::Int) => {
+                (Type::List(_), Value::List(xs)) | (Type::Tuple(_), Value::Tuple(xs))
+                    if matches!(ty, Type::Tuple(_))
+                        || matches!(ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)) =>
+                {
                     let mut most = 0u64;
                     for x in xs.iter() {
                         let Value::Int(n) = x else { return None };
@@ -251,7 +255,9 @@ impl Layout {
                 (Group::Fixed(v), w) if v == w => {}
                 (Group::Scalar(s), Value::Int(n)) => put(&mut key, s, 0, *n)?,
                 (Group::Flag(s), Value::Bool(b)) => put(&mut key, s, 0, i64::from(*b))?,
-                (Group::List(s), Value::List(xs)) if xs.len() == s.len as usize => {
+                (Group::List(s), Value::List(xs) | Value::Tuple(xs))
+                    if xs.len() == s.len as usize =>
+                {
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Int(n) = x else { return None };
                         put(&mut key, s, i as u32, *n)?;
