@@ -276,8 +276,9 @@ fn packed_searches_agree_with_the_general_search() {
     assert!(compared > 2000, "only {compared} positions compared");
 }
 
-/// Random starts of the two benchmark games, and of a list game whose
-/// moves set several elements at once.
+/// Random starts of the benchmark games (Moore's Nim, Treblecross, Cram
+/// and Chomp on grids with some cells taken, Mock Turtles), and of a list
+/// game whose moves set several elements at once.
 #[test]
 fn random_starts_agree_with_the_general_search() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -298,6 +299,23 @@ fn random_starts_agree_with_the_general_search() {
         let xs: Vec<String> = (0..1 + next(3)).map(|_| next(5).to_string()).collect();
         let at: Vec<String> = (0..next(3)).map(|_| next(4).to_string()).collect();
         starts.push(format!("Lower([{}], [{}])", xs.join(", "), at.join(", ")));
+        if starts.len() % 2 == 0 {
+            let (rows, cols) = (1 + next(3), 1 + next(4));
+            let mut grid = Vec::new();
+            for _ in 0..rows {
+                let row: String = (0..cols)
+                    .map(|_| if next(4) == 0 { '#' } else { '.' })
+                    .collect();
+                grid.push(format!("\"{row}\""));
+            }
+            let grid = grid.join(", ");
+            starts.push(format!("Cram([{grid}])"));
+            starts.push(format!("Chomp([{grid}])"));
+            let coins: String = (0..1 + next(7))
+                .map(|_| if next(2) == 0 { 'H' } else { 'T' })
+                .collect();
+            starts.push(format!("Turtles(\"{coins}\")"));
+        }
     }
     compare(&starts);
 }
