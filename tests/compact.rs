@@ -8,6 +8,7 @@ mod common;
 
 use common::{reachable, session_with};
 use grundy::eval::Compact;
+use grundy::solve::dense::written_out;
 
 /// Games in every shape the compiler knows, and some it refuses or must
 /// give up on part way; the grid and string games of the benchmarks as
@@ -125,6 +126,49 @@ game CellCram(g: grid) {
   move down((r, c) in cells(g, ".")) if g[r + 1][c] == "."
     => CellCram(set_at(set_at(g, r, set_at(g[r], c, "#")), r + 1, set_at(g[r + 1], c, "#")));
 }
+
+// Sets passed on unchanged are held aside: walked, and asked about.
+game Subtract(s: {nat}, n: nat) {
+  move take(k in s) if 1 <= k and k <= n => Subtract(s, n - k);
+}
+fn allowed(s: {nat}, m: nat) = m not in s;
+game Avoid(s: {nat}, n: nat) {
+  move down(k in 1..=3) if k <= n and allowed(s, n - k) => Avoid(s, n - k);
+  move jump(k in 1..=n) if k in s and k * 2 <= n => Avoid(s, n - 2 * k);
+}
+
+// Guards tested as soon as their generator is set: one that fails on
+// the last i (past the list) and one that never does.
+game Early(xs: [nat]) {
+  move m(i in 0..len(xs) + 1, j in 0..i) if xs[i] > 0 and j < xs[i] => Early(set_at(xs, i, j));
+}
+game Soon(xs: [nat]) {
+  move m(i in indices(xs), j in 0..i, k in 0..=j) if xs[i] > 0 and k < xs[i] and j != k
+    => Soon(set_at(xs, i, k));
+}
+
+// Booleans, one bit each: tested, written, compared and passed to helpers.
+fn is_odd(n: nat) = n % 2 == 1;
+fn pick(b: bool, x: nat) = if b then x else 0;
+game Switch(on: bool, n: nat) {
+  move take(k in 1..=n) if (on or k == 1) and k > pick(not on, 1) - 1 => Switch(not on, n - k);
+  move wait(k in 0..1) if on and n > 0 and is_odd(n) == on => Switch(false, n - 1);
+  move flip(k in 0..1) if (if n > 3 then not on else false) => Switch(true, n - 3);
+}
+
+// A tuple of small numbers, fields of the key like a list's.
+fn total(p: (nat, nat)) = p[0] + p[1];
+game Duo(p: (nat, nat)) {
+  move left(k in 1..=p[0]) => Duo((p[0] - k, p[1]));
+  move both(k in 1..=min(p[0], p[1])) if total(p) % 3 != 0 => Duo((p[0] - k, p[1] - k));
+}
+
+// Letters passed to a helper, one of them outside the alphabet.
+fn next_letter(c: str) = if c == "a" then "b" else if c == "Q" then "Q" else c;
+game Letters(s: str) {
+  move up(i in indices(s)) if s[i] == "a" => Letters(set_at(s, i, next_letter(s[i])));
+  move odd(i in indices(s)) if next_letter("Q") == "Q" and s[i] == "b" => Letters(set_at(s, i, "c"));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -176,6 +220,14 @@ const STARTS: &[&str] = &[
     "Ragged([\"....\", \"....\"])",
     "Past([\"..\", \"..\"])",
     "Two(\"....\")",
+    "Letters(\"aab\")",
+    "Subtract({2, 3, 5}, 30)",
+    "Avoid({4, 7}, 25)",
+    "Early([2, 1, 3])",
+    "Soon([3, 1, 2, 4])",
+    "Switch(true, 12)",
+    "Switch(false, 9)",
+    "Duo((7, 5))",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -235,8 +287,9 @@ fn packed_searches_agree_with_the_general_search() {
     assert!(compared > 2000, "only {compared} positions compared");
 }
 
-/// Random starts of the two benchmark games, and of a list game whose
-/// moves set several elements at once.
+/// Random starts of the benchmark games (Moore's Nim, Treblecross, Cram
+/// and Chomp on grids with some cells taken, Mock Turtles), and of a list
+/// game whose moves set several elements at once.
 #[test]
 fn random_starts_agree_with_the_general_search() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -257,6 +310,23 @@ fn random_starts_agree_with_the_general_search() {
         let xs: Vec<String> = (0..1 + next(3)).map(|_| next(5).to_string()).collect();
         let at: Vec<String> = (0..next(3)).map(|_| next(4).to_string()).collect();
         starts.push(format!("Lower([{}], [{}])", xs.join(", "), at.join(", ")));
+        if starts.len() % 2 == 0 {
+            let (rows, cols) = (1 + next(3), 1 + next(4));
+            let mut grid = Vec::new();
+            for _ in 0..rows {
+                let row: String = (0..cols)
+                    .map(|_| if next(4) == 0 { '#' } else { '.' })
+                    .collect();
+                grid.push(format!("\"{row}\""));
+            }
+            let grid = grid.join(", ");
+            starts.push(format!("Cram([{grid}])"));
+            starts.push(format!("Chomp([{grid}])"));
+            let coins: String = (0..1 + next(7))
+                .map(|_| if next(2) == 0 { 'H' } else { 'T' })
+                .collect();
+            starts.push(format!("Turtles(\"{coins}\")"));
+        }
     }
     compare(&starts);
 }
@@ -283,6 +353,10 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Turtles(\"HHHHHH\")",
         "Paint([\"..\", \".b\"])",
         "Cut(\"aabab\")",
+        "Subtract({2, 3, 5}, 30)",
+        "Avoid({4, 7}, 25)",
+        "Switch(true, 12)",
+        "Duo((7, 5))",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
@@ -293,4 +367,55 @@ fn the_benchmark_shapes_are_searched_as_keys() {
             "{start} was not searched as keys"
         );
     }
+}
+
+/// The options the compiled code lists for every position reachable from
+/// each start are the interpreter's, in the interpreter's order, fused and
+/// step by step; where the interpreter reports an error, the compiled code
+/// gives the position back to it.
+#[test]
+fn options_come_in_the_interpreters_order() {
+    let mut compared = 0;
+    for start in STARTS {
+        for mode in [Compact::Plain, Compact::Fused] {
+            let mut session = session_with(GAMES);
+            session.interp.compact = mode;
+            let parts = session.position(start).expect("a position");
+            let Some((mut game, _)) = session.interp.compact_game(parts[0]) else {
+                continue;
+            };
+            let positions = reachable(&mut session, start, 300);
+            session.interp.lowering = false;
+            for pos in positions {
+                let Some(key) = session.interp.compact_key(&*game, pos) else {
+                    continue;
+                };
+                let shown = session.show_sum(&[pos]);
+                let mut moves = Vec::new();
+                let general = session.interp.moves_of(pos, false, &mut moves);
+                let mut listed = Vec::new();
+                let compiled = game.options(key, &mut listed);
+                if general.is_err() {
+                    assert!(
+                        compiled.is_err(),
+                        "{shown} ({mode:?}): the interpreter fails"
+                    );
+                    continue;
+                }
+                // Options past what the layout holds stop the compiled code.
+                let keys: Option<Vec<u64>> = moves
+                    .iter()
+                    .map(|m| match &m.result[..] {
+                        [p] => session.interp.compact_key(&*game, *p),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(keys) = keys else { continue };
+                assert_eq!(compiled, Ok(()), "{shown} ({mode:?})");
+                assert_eq!(written_out(&listed), keys, "{shown} ({mode:?})");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 3000, "only {compared} option lists compared");
 }

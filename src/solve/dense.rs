@@ -1,9 +1,10 @@
 //! The search of a game whose positions pack into one integer key (see
 //! `eval::compact`): options are keys made straight from keys, and values
 //! live in a table indexed by the key itself when the keys are short (a
-//! byte or two a possible position), in an open-addressing table of key
-//! and value packed in eight bytes when they are longer (see `packed`), or
-//! in a hash map past 56 bits. The
+//! byte or two a possible position) or once the search has stored an
+//! eighth of the keys, in an open-addressing table of key and value packed
+//! in eight bytes otherwise (see `packed`), or in a hash map past 56 bits.
+//! The
 //! search is depth-first with its own stack, as the general memo's is.
 //!
 //! Whatever the compiled rules cannot answer as the interpreter would (an
@@ -86,8 +87,32 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
     out.extend_from_slice(&[RUN | count, first, step]);
 }
 
-/// Keys this short get a table with an entry for every key.
+/// The keys of a list of options as `KeyGame::options` writes it, its
+/// runs written out key by key.
+pub fn written_out(options: &[u64]) -> Vec<u64> {
+    let mut keys = Vec::new();
+    let mut at = 0;
+    while at < options.len() {
+        if options[at] & RUN == 0 {
+            keys.push(options[at]);
+            at += 1;
+            continue;
+        }
+        let (count, first, step) = (options[at] & !RUN, options[at + 1], options[at + 2]);
+        keys.extend((0..count).map(|j| first + j * step));
+        at += 3;
+    }
+    keys
+}
+
+/// Keys this short get a table with an entry for every key from the start.
+const DENSE_FIRST_BITS: u32 = 20;
+/// Keys up to this long start in the packed table and move to one with an
+/// entry for every key once it stores an eighth of them (a byte a key then
+/// costs at most 8 a stored position): Cram on a 4x6 board has 24-bit keys
+/// and stores 607,751 positions, 27.6 bytes each in a table of every key.
 const DENSE_BITS: u32 = 24;
+const DENSE_FROM: usize = 8;
 /// Keys up to this long get a table that holds key and value together in
 /// eight bytes (see `packed`); longer ones a hash map.
 pub const PACKED_BITS: u32 = 64 - MIN_CODE_BITS;
@@ -110,6 +135,10 @@ trait Store {
     fn get(&self, key: u64) -> u32;
     /// Stores a value or a mark; `Full` for a value too wide for it.
     fn set(&mut self, key: u64, v: u32) -> Result<(), Full>;
+    /// Whether a table of another kind would now serve better.
+    fn outgrown(&self) -> bool {
+        false
+    }
 }
 
 /// A value wider than a table's entries.
@@ -151,32 +180,47 @@ impl Store for Hashed {
     }
 }
 
-impl Store for PackedTable {
+/// A packed table, and how many keys it may store before it would be
+/// better as a table of every key.
+struct Packed {
+    table: PackedTable,
+    dense_from: Option<usize>,
+}
+
+impl Store for Packed {
     #[inline(always)]
     fn get(&self, key: u64) -> u32 {
-        PackedTable::get(self, key)
+        self.table.get(key)
     }
 
     #[inline(always)]
     fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
-        PackedTable::set(self, key, v);
+        self.table.set(key, v);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn outgrown(&self) -> bool {
+        self.dense_from.is_some_and(|n| self.table.len() >= n)
     }
 }
 
 enum Table {
     Narrow(Dense<u8>),
     Wide(Dense<u16>),
-    Packed(PackedTable),
+    Packed(Packed),
     Hashed(Hashed),
 }
 
 impl Table {
     fn new(bits: u32) -> Table {
-        if bits <= DENSE_BITS {
+        if bits <= DENSE_FIRST_BITS {
             Table::Narrow(Dense(vec![0; 1 << bits]))
         } else if bits <= PACKED_BITS {
-            Table::Packed(PackedTable::new(bits))
+            Table::Packed(Packed {
+                table: PackedTable::new(bits),
+                dense_from: (bits <= DENSE_BITS).then_some((1 << bits) / DENSE_FROM),
+            })
         } else {
             Table::Hashed(Hashed(HashMap::default()))
         }
@@ -190,11 +234,32 @@ impl Table {
         }
     }
 
+    /// The packed table as a table of every key, holding the same entries:
+    /// a byte a key if every value fits, else two (or as it is, if a value
+    /// does not fit two bytes, never to be asked again).
+    fn densify(&mut self) {
+        let Table::Packed(packed) = self else { return };
+        let entries = || packed.table.entries();
+        let size = 1usize << packed.table.key_bits();
+        let most = entries().map(|(_, v)| v.wrapping_add(2)).max().unwrap_or(0);
+        if most <= u32::from(u8::MAX) {
+            let mut dense = Dense(vec![0u8; size]);
+            entries().for_each(|(k, v)| drop(dense.set(k, v)));
+            *self = Table::Narrow(dense);
+        } else if most <= u32::from(u16::MAX) {
+            let mut dense = Dense(vec![0u16; size]);
+            entries().for_each(|(k, v)| drop(dense.set(k, v)));
+            *self = Table::Wide(dense);
+        } else {
+            packed.dense_from = None;
+        }
+    }
+
     fn heap_bytes(&self) -> usize {
         match self {
             Table::Narrow(t) => t.0.capacity(),
             Table::Wide(t) => t.0.capacity() * 2,
-            Table::Packed(t) => t.heap_bytes(),
+            Table::Packed(t) => t.table.heap_bytes(),
             // A key, a value (padded to 16 bytes) and a control byte a slot.
             Table::Hashed(m) => m.0.capacity() * 17,
         }
@@ -311,6 +376,7 @@ impl DenseSearch {
                 // The open positions and their options stay as they are:
                 // the search goes on in the wider table.
                 (Ok(Step::Full), Table::Narrow(_)) => self.table.widen(),
+                (Ok(Step::Full), Table::Packed(_)) => self.table.densify(),
                 (step, _) => break step,
             }
         };
@@ -320,7 +386,7 @@ impl DenseSearch {
                 match &mut self.table {
                     Table::Narrow(t) => t.set(frame.key, UNKNOWN),
                     Table::Wide(t) => t.set(frame.key, UNKNOWN),
-                    Table::Packed(t) => Store::set(t, frame.key, UNKNOWN),
+                    Table::Packed(t) => t.set(frame.key, UNKNOWN),
                     Table::Hashed(t) => t.set(frame.key, UNKNOWN),
                 }
                 .ok();
@@ -340,7 +406,8 @@ enum Step {
     Done(u32),
     /// The compiled rules cannot answer.
     Abort,
-    /// A value too wide for the table; the open positions are kept.
+    /// A value too wide for the table, or a table outgrown; the open
+    /// positions are kept.
     Full,
 }
 
@@ -470,7 +537,7 @@ impl Search<'_> {
             if v == 64 && frame.high {
                 v = self.mex_past_64(table, start);
             }
-            if table.set(key, v).is_err() {
+            if table.outgrown() || table.set(key, v).is_err() {
                 return Ok(Step::Full);
             }
             self.arena.truncate(start);
@@ -508,5 +575,60 @@ impl Search<'_> {
             }
         }
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys of 21 bits, the top one always set; a move clears one of the
+    /// 19 lowest bits that is set, so a position's value is the parity of
+    /// those bits, and 2^19 positions are reachable from the top: a quarter
+    /// of the keys, past the eighth at which the packed table gives way.
+    struct ClearOne;
+
+    const TOP: u64 = 1 << 20;
+
+    impl KeyGame for ClearOne {
+        fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
+            let mut bits = key & ((1 << 19) - 1);
+            while bits != 0 {
+                let low = bits & bits.wrapping_neg();
+                out.push(key & !low);
+                bits &= bits - 1;
+            }
+            Ok(())
+        }
+
+        fn bits(&self) -> u32 {
+            21
+        }
+
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn a_packed_table_moves_to_one_of_every_key_part_way() {
+        let mut search = DenseSearch::new(Box::new(ClearOne));
+        assert!(matches!(search.table, Table::Packed(_)));
+        let root = TOP | ((1 << 19) - 1);
+        assert_eq!(search.value(root, usize::MAX).ok().flatten(), Some(1));
+        assert!(matches!(search.table, Table::Narrow(_)));
+        assert_eq!(search.positions, 1 << 19);
+        // Values found before the move and after it are all there.
+        for key in [
+            TOP,
+            TOP | 1,
+            TOP | 0b110,
+            TOP | 0b1_0110_1000_0000_0001,
+            root - 1,
+        ] {
+            let parity = (key & !TOP).count_ones() % 2;
+            assert_eq!(search.value(key, usize::MAX).ok().flatten(), Some(parity));
+        }
+        assert_eq!(search.positions, 1 << 19, "nothing searched twice");
     }
 }

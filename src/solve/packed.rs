@@ -70,9 +70,20 @@ impl PackedTable {
     }
 
     /// Keys stored (with a value, a mark or "unknown").
-    #[cfg(test)]
-    fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.len
+    }
+
+    pub fn key_bits(&self) -> u32 {
+        self.key_bits
+    }
+
+    /// Every key stored, with its value or mark.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.slots.iter().filter(|&&s| s != 0).map(|&slot| {
+            let h = slot >> self.code_bits;
+            (self.unscramble(h), self.decode(h, slot))
+        })
     }
 
     pub fn heap_bytes(&self) -> usize {
@@ -108,6 +119,15 @@ impl PackedTable {
         let mut h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
         h ^= h >> self.key_bits.div_ceil(2);
         h.wrapping_mul(0xD6E8_FEB8_6659_FD93) & mask
+    }
+
+    /// The key that `scramble` made `h` of: each step undone in turn.
+    fn unscramble(&self, h: u64) -> u64 {
+        let mask = u64::MAX >> (64 - self.key_bits);
+        let mut key = h.wrapping_mul(inverse(0xD6E8_FEB8_6659_FD93)) & mask;
+        // Shifting by at least half the bits, the step is its own inverse.
+        key ^= key >> self.key_bits.div_ceil(2);
+        key.wrapping_mul(inverse(0x9E37_79B9_7F4A_7C15)) & mask
     }
 
     #[inline(always)]
@@ -219,6 +239,19 @@ impl PackedTable {
     }
 }
 
+/// The inverse of an odd number modulo 2^64 (so modulo any power of two
+/// below it too), by Newton's iteration: each step doubles the bits that
+/// are right.
+const fn inverse(odd: u64) -> u64 {
+    let mut x = odd;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +296,12 @@ mod tests {
             assert_eq!(table.get(k), want, "key {k:#x} of {key_bits} bits");
         }
         assert_eq!(table.len(), map.len());
+        // Read back whole, every key comes back with its value.
+        let mut entries: Vec<(u64, u32)> = table.entries().collect();
+        entries.sort_unstable();
+        let mut expected: Vec<(u64, u32)> = map.iter().map(|(&k, &v)| (k, v)).collect();
+        expected.sort_unstable();
+        assert_eq!(entries, expected);
         // Keys never stored are unknown.
         for k in numbers(seed ^ 0x5555).take(2000) {
             let k = k & mask;

@@ -5,6 +5,7 @@
 
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
+use std::rc::Rc;
 
 #[derive(Debug)]
 pub enum Num {
@@ -35,8 +36,14 @@ pub enum Num {
 #[derive(Debug)]
 pub enum Char {
     Cell(Fields, Box<Num>),
+    /// `grid[r][c]`, read off the row's register.
+    GridCell(Rows, Box<Num>, Box<Num>),
     /// A literal; -1 for a letter outside the alphabet (it matches no cell).
     Code(i64),
+    /// A helper's one-letter argument.
+    Reg(u32),
+    If(Box<Truth>, Box<Char>, Box<Char>),
+    Let(Box<Bind>, Box<Char>),
     /// Any other string, which must be one letter long.
     Text(Box<Text>),
 }
@@ -54,6 +61,8 @@ pub enum Text {
     Row(Fields, u32, Box<Num>),
     /// A helper's string argument.
     Reg(u32),
+    /// A helper's one-letter argument, held as its code.
+    Letter(u32),
     /// `text[i]`.
     At(Box<Text>, Box<Num>),
     /// `set_at(text, i, letter)`.
@@ -82,6 +91,8 @@ pub enum Truth {
     Has(Fields, Option<Vec<i64>>),
     /// `==` (flag set) or `!=` between strings.
     SameText(bool, Text, Text),
+    /// `n in items` (flag set) or `n not in items`, for a set held aside.
+    In(bool, Num, Rc<[i64]>),
     /// `has(text, "...")` on a string worked out by the rules: the
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
@@ -92,8 +103,20 @@ pub enum Truth {
 /// natural when `nat` is set) or a string (in a string register).
 #[derive(Debug)]
 pub enum Bind {
-    Num { reg: u32, value: Num, nat: bool },
-    Text { reg: u32, value: Text },
+    Num {
+        reg: u32,
+        value: Num,
+        nat: bool,
+    },
+    Text {
+        reg: u32,
+        value: Text,
+    },
+    /// One letter's code, in a number register.
+    Letter {
+        reg: u32,
+        value: Char,
+    },
 }
 
 /// What a `for`, `subsets` or comprehension walks.
@@ -105,6 +128,8 @@ pub enum Seq {
     Fields(Fields),
     /// The elements of a tuple register.
     Tuple(u32),
+    /// The elements of a set held aside.
+    Items(Rc<[i64]>),
 }
 
 #[derive(Debug)]
@@ -190,6 +215,10 @@ pub struct Rows {
 #[derive(Debug)]
 pub struct Rule {
     pub gens: Vec<Gen>,
+    /// Tests of the guard made as soon as generator `i` is set (see
+    /// `early`), one entry a generator.
+    pub early: Vec<Option<Truth>>,
+    /// The rest of the guard.
     pub guard: Option<Truth>,
     pub writes: Vec<Write>,
     /// The last generator, the guard and the writes run as one step on

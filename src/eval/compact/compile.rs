@@ -7,6 +7,7 @@ use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
+use super::early;
 use super::fused;
 use super::layout::{Fields, Group, Layout};
 use crate::eval::builtins::Builtin;
@@ -16,6 +17,7 @@ use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::types::Type;
+use std::rc::Rc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
@@ -30,8 +32,14 @@ enum Val {
     Str(Fields, Vec<u8>),
     Tuple(u32),
     Grid(Rows),
+    /// A set of numbers held aside.
+    Items(Rc<[i64]>),
     /// A string in a string register.
     Text(u32),
+    /// One letter, its code in a register.
+    Letter(u32),
+    /// A boolean, 1 or 0 in a register.
+    Flag(u32),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -112,7 +120,7 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
 }
 
 /// Calls `f` on each expression directly inside `ir`.
-fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
+pub(super) fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
     match &ir.kind {
         IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
         IrKind::CallFn(_, xs)
@@ -171,8 +179,24 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     let mut scope: Scope = vec![None; game.frame_size.max(game.params.len())];
     for (i, group) in layout.groups.iter().enumerate() {
         scope[i] = Some(match group {
-            Group::Fixed(n) => Val::Const(*n),
+            Group::Fixed(Value::Int(n)) => Val::Const(*n),
+            Group::Fixed(Value::Set(xs)) => Val::Items(
+                xs.iter()
+                    .map(|x| match x {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()
+                    .or_unsupported("a set held aside of other than numbers", game.span)?,
+            ),
+            Group::Fixed(_) => {
+                return Err(Unsupported::new(
+                    "a value held aside of another kind",
+                    game.span,
+                ))
+            }
             Group::Scalar(f) => Val::Num(f.first),
+            Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
@@ -194,33 +218,36 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     for m in moves {
         let mut scope = scope.clone();
         let mut gens = Vec::new();
-        let mut filter = None;
-        for (at, g) in m.generators.iter().enumerate() {
+        for g in &m.generators {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
             *scope
                 .get_mut(g.slot as usize)
                 .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
             gens.push(Gen { target, source });
-            if let Some(test) = cells_filter(g) {
-                // Tested before the guard, as the generator would: later
-                // generators would otherwise run on cells it leaves out.
-                if at + 1 < m.generators.len() {
-                    return Err(Unsupported::new(CELLS_FILTER, g.source.span));
-                }
-                filter = Some(c.truth(&mut scope, &test)?);
+        }
+        // `cells(g, letter)` keeps the cells holding the letter: each is
+        // tested as soon as its generator sets it, before anything else,
+        // so later generators and the guard never see the others.
+        let filters: Vec<Option<Ir>> = m.generators.iter().map(cells_filter).collect();
+        let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
+        let (mut early, rest) = match &m.guard {
+            Some(g) => early::split(&m.generators, g, &safe),
+            None => (vec![Vec::new(); gens.len()], Vec::new()),
+        };
+        for (tests, filter) in early.iter_mut().zip(&filters) {
+            if let Some(filter) = filter {
+                tests.insert(0, filter);
             }
         }
-        let guard = match &m.guard {
-            Some(g) => Some(c.truth(&mut scope, g)?),
-            None => None,
-        };
-        let guard = match (filter, guard) {
-            (Some(f), Some(g)) => Some(Truth::And(Box::new(f), Box::new(g))),
-            (f, g) => f.or(g),
-        };
+        let early = early
+            .iter()
+            .map(|tests| c.all(&mut scope, tests))
+            .collect::<Compiled<_>>()?;
+        let guard = c.all(&mut scope, &rest)?;
         let writes = c.result(&mut scope, &m.result, layout)?;
         let mut rule = Rule {
             gens,
+            early,
             guard,
             writes,
             fused: None,
@@ -254,10 +281,6 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     code.decode = fused::needs_registers(&code);
     Ok(code)
 }
-
-/// What it walks of `cells(g, c)`.
-const CELLS_FILTER: &str = "`cells(g, c)` before another generator: the compiled search walks \
-     the cells holding a letter in a rule's last generator only";
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
 /// `g[t[0]][t[1]] == letter` on the generator's slot `t`: the compiled
@@ -330,6 +353,7 @@ impl<'a> Compiler<'a> {
                     ))
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
+                Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
                 Group::List(_) | Group::Str(..) | Group::Grid(_) => {
                     self.writes(scope, a, i, group, &mut writes)?
                 }
@@ -352,7 +376,10 @@ impl<'a> Compiler<'a> {
     fn is_text(&self, scope: &Scope, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Lit(v) => matches!(v, Value::Str(_)),
-            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Str(..) | Val::Text(_))),
+            IrKind::Local(_) => matches!(
+                self.val(scope, ir),
+                Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
+            ),
             IrKind::Index(target, _) => {
                 matches!(self.val(scope, target), Some(Val::Grid(_))) || self.is_text(scope, target)
             }
@@ -382,6 +409,7 @@ impl<'a> Compiler<'a> {
             IrKind::Local(_) => match self.val(scope, ir) {
                 Some(Val::Str(f, _)) => Text::Param(f),
                 Some(Val::Text(t)) => Text::Reg(t),
+                Some(Val::Letter(r)) => Text::Letter(r),
                 _ => return Err(refused()),
             },
             IrKind::Index(target, index) => match self.val(scope, target) {
@@ -535,6 +563,7 @@ impl<'a> Compiler<'a> {
             }
             IrKind::Local(_) => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
+                Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
                 _ => Err(Unsupported::new(SOURCES, ir.span)),
             },
@@ -595,10 +624,24 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Every one of `tests`, in order; `None` for none.
+    fn all(&mut self, scope: &mut Scope, tests: &[&Ir]) -> Compiled<Option<Truth>> {
+        let mut all: Option<Truth> = None;
+        for t in tests {
+            let t = self.truth(scope, t)?;
+            all = Some(match all {
+                Some(before) => Truth::And(Box::new(before), Box::new(t)),
+                None => t,
+            });
+        }
+        Ok(all)
+    }
+
     /// `len(x)`.
     fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
             Some(Val::Tuple(t)) => Num::TupleLen(t),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
@@ -606,11 +649,62 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Whether an expression is a boolean.
+    fn is_flag(&self, scope: &Scope, ir: &Ir) -> bool {
+        use BinaryOp::*;
+        match &ir.kind {
+            IrKind::Lit(v) => matches!(v, Value::Bool(_)),
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Flag(_))),
+            IrKind::Unary(UnaryOp::Not, _) => true,
+            IrKind::Binary(op, ..) => {
+                matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
+            }
+            IrKind::Builtin(Builtin::Has, _) => true,
+            IrKind::If(_, a, b) => self.is_flag(scope, a) || self.is_flag(scope, b),
+            IrKind::CallFn(f, _) => self
+                .program
+                .functions
+                .get(*f as usize)
+                .is_some_and(|func| func.ret == Type::Bool),
+            _ => false,
+        }
+    }
+
+    /// A boolean as a number: 1 or 0.
+    fn flag(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        let t = self.truth(scope, ir)?;
+        Ok(Num::If(
+            Box::new(t),
+            Box::new(Num::Lit(1)),
+            Box::new(Num::Lit(0)),
+        ))
+    }
+
     fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Local(_) if matches!(self.val(scope, ir), Some(Val::Flag(_))) => {
+                let Some(Val::Flag(r)) = self.val(scope, ir) else {
+                    return Err(refused());
+                };
+                Truth::Compare(Ne, Num::Reg(r), Num::Lit(0))
+            }
+            IrKind::If(cond, then, otherwise) => {
+                // (c and a) or (not c and b), with c tested once: as numbers.
+                let n = Num::If(
+                    Box::new(self.truth(scope, cond)?),
+                    Box::new(self.flag(scope, then)?),
+                    Box::new(self.flag(scope, otherwise)?),
+                );
+                Truth::Compare(Ne, n, Num::Lit(0))
+            }
+            IrKind::Binary(op @ (Eq | Ne), l, r)
+                if self.is_flag(scope, l) || self.is_flag(scope, r) =>
+            {
+                Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?)
+            }
             IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
             IrKind::Binary(And, l, r) => Truth::And(
                 Box::new(self.truth(scope, l)?),
@@ -628,6 +722,10 @@ impl<'a> Compiler<'a> {
                     None => Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?),
                 }
             }
+            IrKind::Binary(op @ (In | NotIn), x, s) => match self.val(scope, s) {
+                Some(Val::Items(xs)) => Truth::In(*op == In, self.num(scope, x)?, xs),
+                _ => return Err(refused()),
+            },
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
@@ -658,42 +756,73 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// `a == b` (or `!=`) between characters of one string's alphabet.
+    /// `a == b` (or `!=`) between letters: cells of strings, literals and
+    /// helpers' one-letter arguments. `None` for other strings, which are
+    /// compared whole.
     fn same_char(&mut self, scope: &mut Scope, eq: bool, l: &Ir, r: &Ir) -> Option<Truth> {
-        let board = |ir: &Ir| match &ir.kind {
-            IrKind::Index(target, _) => match self.val(scope, target) {
-                Some(Val::Str(f, alphabet)) => Some((f, alphabet)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some((_, alphabet)) = board(l).or_else(|| board(r)) else {
-            // Two literals.
-            return Some(Truth::Lit((letter(l)? == letter(r)?) == eq));
-        };
-        // A cell against a letter or a cell; anything else is compared as
-        // strings.
-        let simple = |ir: &Ir| letter(ir).is_some() || board(ir).is_some();
-        if !simple(l) || !simple(r) {
+        if !self.is_letter(scope, l) || !self.is_letter(scope, r) {
             return None;
         }
-        let a = self.char(scope, l, &alphabet).ok()?;
-        let b = self.char(scope, r, &alphabet).ok()?;
+        if let (Some(a), Some(b)) = (letter(l), letter(r)) {
+            return Some(Truth::Lit((a == b) == eq));
+        }
+        let a = self.char(scope, l).ok()?;
+        let b = self.char(scope, r).ok()?;
         Some(Truth::SameChar(eq, a, b))
     }
 
-    /// A character of the string in fields `f` (whose alphabet is given),
-    /// or a literal coded in that alphabet.
-    fn char(&mut self, scope: &mut Scope, ir: &Ir, alphabet: &[u8]) -> Compiled<Char> {
-        if let Some(c) = letter(ir) {
-            return Ok(Char::Code(
-                alphabet.binary_search(&c).map_or(-1, |i| i as i64),
-            ));
+    /// Whether an expression is one letter read without working out a
+    /// string: a literal, a string parameter's cell, a letter argument.
+    fn is_letter(&self, scope: &Scope, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Index(target, _) => match &target.kind {
+                IrKind::Index(grid, _) => matches!(self.val(scope, grid), Some(Val::Grid(_))),
+                _ => matches!(self.val(scope, target), Some(Val::Str(..))),
+            },
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Letter(_))),
+            _ => letter(ir).is_some(),
         }
-        if let IrKind::Index(target, index) = &ir.kind {
-            if let Some(Val::Str(g, _)) = self.val(scope, target) {
-                return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+    }
+
+    /// A letter, as its code in the game's alphabet (-1 for a literal
+    /// outside it): read directly where it can be, `if` and helpers worked
+    /// out on codes, anything else through its string.
+    fn char(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Char> {
+        if let Some(c) = letter(ir) {
+            let code = self.layout.alphabet.binary_search(&c);
+            return Ok(Char::Code(code.map_or(-1, |i| i as i64)));
+        }
+        match &ir.kind {
+            IrKind::Index(target, index) => {
+                if let Some(Val::Str(g, _)) = self.val(scope, target) {
+                    return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+                }
+                if let IrKind::Index(grid, row) = &target.kind {
+                    if let Some(Val::Grid(rows)) = self.val(scope, grid) {
+                        let r = self.num(scope, row)?;
+                        let c = self.num(scope, index)?;
+                        return Ok(Char::GridCell(rows, Box::new(r), Box::new(c)));
+                    }
+                }
             }
+            IrKind::Local(_) => {
+                if let Some(Val::Letter(r)) = self.val(scope, ir) {
+                    return Ok(Char::Reg(r));
+                }
+            }
+            IrKind::If(cond, then, otherwise) => {
+                return Ok(Char::If(
+                    Box::new(self.truth(scope, cond)?),
+                    Box::new(self.char(scope, then)?),
+                    Box::new(self.char(scope, otherwise)?),
+                ))
+            }
+            IrKind::CallFn(f, args) => {
+                return self.inline(scope, ir, *f, args, Self::char, |b, c| {
+                    Char::Let(b, Box::new(c))
+                })
+            }
+            _ => {}
         }
         Ok(Char::Text(Box::new(self.text(scope, ir)?)))
     }
@@ -756,8 +885,9 @@ impl<'a> Compiler<'a> {
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
-                Some(v @ (Val::Str(..) | Val::Text(_))) if string => Some(v),
+                Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
+                Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
                     return Err(refused())
                 }
@@ -765,6 +895,23 @@ impl<'a> Compiler<'a> {
             };
             inner[i] = Some(match passed {
                 Some(v) => v,
+                // A letter stays a code in a register.
+                None if string && self.is_letter(scope, arg) => {
+                    let value = self.char(scope, arg)?;
+                    let reg = self.reg();
+                    binds.push(Bind::Letter { reg, value });
+                    Val::Letter(reg)
+                }
+                None if param.ty == Type::Bool && self.is_flag(scope, arg) => {
+                    let value = self.flag(scope, arg)?;
+                    let reg = self.reg();
+                    binds.push(Bind::Num {
+                        reg,
+                        value,
+                        nat: false,
+                    });
+                    Val::Flag(reg)
+                }
                 None if string && self.is_text(scope, arg) => {
                     let value = self.text(scope, arg)?;
                     let reg = self.text_reg();
@@ -818,7 +965,7 @@ impl<'a> Compiler<'a> {
                 self.set_at(scope, ir, group, index, value)?
             }
             // Every element is written, so earlier writes would be lost.
-            (IrKind::List(items), Group::List(f))
+            (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
                 if out.is_empty() && items.len() == f.len as usize =>
             {
                 Write::Whole(*f, self.nums(scope, items)?)
@@ -879,9 +1026,9 @@ impl<'a> Compiler<'a> {
         value: &Ir,
     ) -> Compiled<Write> {
         Ok(match group {
-            Group::Str(f, alphabet) => {
+            Group::Str(f, _) => {
                 let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.char(scope, value, alphabet)?)
+                Write::Cell(*f, i, self.char(scope, value)?)
             }
             Group::Grid(rows) => {
                 let i = self.num(scope, index)?;
@@ -896,8 +1043,18 @@ impl<'a> Compiler<'a> {
                 }
                 _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
             },
-            Group::Fixed(_) | Group::Scalar(_) => return Err(Unsupported::new(WRITES, call.span)),
+            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
+                return Err(Unsupported::new(WRITES, call.span))
+            }
         })
+    }
+}
+
+fn set_of_numbers(ty: &Type) -> bool {
+    match ty {
+        Type::Set(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
     }
 }
 
@@ -912,6 +1069,9 @@ fn grid(ty: &Type) -> bool {
 fn list_of_numbers(ty: &Type) -> bool {
     match ty {
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
+        Type::Tuple(ts) => ts
+            .iter()
+            .all(|t| matches!(t, Type::Nat | Type::Int | Type::Unknown)),
         Type::Unknown => true,
         _ => false,
     }

@@ -19,11 +19,14 @@ use std::rc::Rc;
 /// One parameter's place in the key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Group {
-    /// A number every rule passes on unchanged: held aside, no bits.
-    Fixed(i64),
+    /// A number, or a set of numbers, that every rule passes on unchanged:
+    /// held aside, no bits.
+    Fixed(Value),
     /// A natural number.
     Scalar(Fields),
-    /// A list of natural numbers of a fixed length.
+    /// A boolean, one bit.
+    Flag(Fields),
+    /// A list (or tuple) of natural numbers of a fixed length.
     List(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
     Str(Fields, Vec<u8>),
@@ -75,11 +78,23 @@ pub struct Layout {
     pub rows: Rc<RefCell<RowTable>>,
 }
 
-/// Whether a parameter of this type can be a group of a layout.
-pub fn packs(ty: &Type) -> bool {
+/// Whether a parameter of this type can be a group of a layout, when
+/// every rule passes it on unchanged (`fixed`) or not.
+pub fn packs(ty: &Type, fixed: bool) -> bool {
     match ty {
-        Type::Nat | Type::Int | Type::Str | Type::Grid => true,
+        Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
+        Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
+        Type::Tuple(ts) => ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)),
+        _ => false,
+    }
+}
+
+/// Whether a value can be held aside: a number, or a set of them.
+fn held(v: &Value) -> bool {
+    match v {
+        Value::Int(_) => true,
+        Value::Set(xs) => xs.iter().all(|x| matches!(x, Value::Int(_))),
         _ => false,
     }
 }
@@ -154,11 +169,17 @@ impl Layout {
         };
         for ((ty, arg), &fixed) in types.iter().zip(args).zip(fixed) {
             let group = match (ty, arg) {
-                (Type::Nat | Type::Int, Value::Int(n)) if fixed => Group::Fixed(*n),
+                (Type::Nat | Type::Int | Type::Set(_), v) if fixed && held(v) => {
+                    Group::Fixed(v.clone())
+                }
                 (Type::Nat | Type::Int, Value::Int(n)) => {
                     Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
                 }
-                (Type::List(t), Value::List(xs)) if matches!(**t, Type::Nat | Type::Int) => {
+                (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, 1)?),
+                (Type::List(_), Value::List(xs)) | (Type::Tuple(_), Value::Tuple(xs))
+                    if matches!(ty, Type::Tuple(_))
+                        || matches!(ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)) =>
+                {
                     let mut most = 0u64;
                     for x in xs.iter() {
                         let Value::Int(n) = x else { return None };
@@ -231,9 +252,12 @@ impl Layout {
         };
         for (group, arg) in self.groups.iter().zip(args) {
             match (group, arg) {
-                (Group::Fixed(n), Value::Int(m)) if n == m => {}
+                (Group::Fixed(v), w) if v == w => {}
                 (Group::Scalar(s), Value::Int(n)) => put(&mut key, s, 0, *n)?,
-                (Group::List(s), Value::List(xs)) if xs.len() == s.len as usize => {
+                (Group::Flag(s), Value::Bool(b)) => put(&mut key, s, 0, i64::from(*b))?,
+                (Group::List(s), Value::List(xs) | Value::Tuple(xs))
+                    if xs.len() == s.len as usize =>
+                {
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Int(n) = x else { return None };
                         put(&mut key, s, i as u32, *n)?;
@@ -278,7 +302,7 @@ impl Layout {
                     }
                     continue;
                 }
-                Group::Scalar(s) | Group::List(s) | Group::Str(s, _) => s,
+                Group::Scalar(s) | Group::Flag(s) | Group::List(s) | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };
             let mask = s.mask();

@@ -7,6 +7,7 @@
 
 mod code;
 mod compile;
+mod early;
 mod fused;
 mod layout;
 mod rows;
@@ -149,12 +150,13 @@ impl Interp {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
-        for param in &game.params {
-            if !layout::packs(&param.ty) {
+        for (param, &fixed) in game.params.iter().zip(&fixed) {
+            if !layout::packs(&param.ty, fixed) {
                 return Err(Unsupported::new(
                     format!(
-                        "a parameter of type {}: the compiled search packs numbers, lists of \
-                         numbers, strings and grids into a key",
+                        "a parameter of type {}: the compiled search packs numbers, booleans, \
+                         lists of numbers, strings and grids into a key, and holds sets of numbers \
+                         aside when every rule passes them on unchanged",
                         param.ty
                     ),
                     param.span,

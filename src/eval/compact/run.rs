@@ -104,6 +104,11 @@ impl Machine {
     }
 
     fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+        if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
+            if !self.truth(test)? {
+                return Some(());
+            }
+        }
         if let Some(fused) = &rule.fused {
             if depth + 1 == rule.gens.len() {
                 return self.fused(fused, rule, out);
@@ -156,6 +161,7 @@ impl Machine {
                 (lo, if *inclusive { hi.checked_add(1)? } else { hi })
             }
             Seq::Fields(f) => (0, i64::from(f.len)),
+            Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
         })
     }
@@ -165,6 +171,7 @@ impl Machine {
         Some(match seq {
             Seq::Range(..) => i,
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
+            Seq::Items(xs) => *xs.get(i as usize)?,
             Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
         })
     }
@@ -482,6 +489,25 @@ impl Machine {
                 let i = self.index(f, i)?;
                 Some(self.regs[(f.first + i) as usize])
             }
+            Char::GridCell(rows, r, c) => {
+                let r = self.index(&rows.fields, r)?;
+                let c = self.num(c)?;
+                let c = u32::try_from(c).ok().filter(|&c| c < rows.cols)?;
+                let row = self.regs[(rows.fields.first + r) as usize] as u64;
+                Some(((row >> (c * self.cell)) & low_bits(self.cell)) as i64)
+            }
+            Char::Reg(r) => Some(self.regs[*r as usize]),
+            Char::If(c, a, b) => {
+                if self.truth(c)? {
+                    self.char(a)
+                } else {
+                    self.char(b)
+                }
+            }
+            Char::Let(bind, body) => {
+                self.bind(bind)?;
+                self.char(body)
+            }
             Char::Text(t) => match self.text(t)? {
                 (word, 1) => Some(word as i64),
                 _ => None,
@@ -515,6 +541,7 @@ impl Machine {
                 (self.regs[(f.first + i) as usize] as u64, *cols)
             }
             Text::Reg(r) => self.texts[*r as usize],
+            Text::Letter(r) => (self.regs[*r as usize] as u64, 1),
             Text::At(t, i) => {
                 let (word, len) = self.text(t)?;
                 let i = self.num(i)?;
@@ -610,6 +637,11 @@ impl Machine {
                 let t = self.text(value)?;
                 self.texts[*reg as usize] = t;
             }
+            Bind::Letter { reg, value } => {
+                // A letter outside the alphabet is not held.
+                let code = self.char(value).filter(|&c| c >= 0)?;
+                self.regs[*reg as usize] = code;
+            }
         }
         Some(())
     }
@@ -704,7 +736,14 @@ impl Machine {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 compare(*op, a, b)?
             }
-            Truth::SameChar(eq, a, b) => (self.char(a)? == self.char(b)?) == *eq,
+            Truth::SameChar(eq, a, b) => {
+                let (a, b) = (self.char(a)?, self.char(b)?);
+                // Two letters outside the alphabet may differ.
+                if a < 0 && b < 0 {
+                    return None;
+                }
+                (a == b) == *eq
+            }
             Truth::Has(f, codes) => match codes {
                 Some(codes) => has(self.key, f, codes),
                 None => false,
@@ -716,6 +755,7 @@ impl Machine {
                     None => false,
                 }
             }
+            Truth::In(is_in, n, xs) => xs.contains(&self.num(n)?) == *is_in,
             Truth::SameText(eq, a, b) => {
                 match (self.text_or_foreign(a)?, self.text_or_foreign(b)?) {
                     (Some(a), Some(b)) => (a == b) == *eq,
