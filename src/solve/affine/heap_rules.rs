@@ -10,7 +10,7 @@
 //! larger heap, a split missing its middle) keeps the game on the affine
 //! method.
 
-use super::{AffineGame, Rule};
+use super::{Affine, AffineGame, Rule};
 use crate::solve::sparse::HeapRules;
 
 /// The moves one rule stands for, for its fixed k.
@@ -58,6 +58,15 @@ impl AffineGame {
             .iter()
             .any(|r| r.range(0).is_none_or(|(lo, hi)| lo < hi))
         {
+            return None;
+        }
+        // (A stop asked for is honoured as below.)
+        let fine_throughout = |rule: &Rule| {
+            (0..=upto).all(|n| {
+                rule.range(n).is_some() && !(n % (1 << 16) == 0 && crate::interrupt::requested())
+            })
+        };
+        if !self.checks.iter().all(fine_throughout) {
             return None;
         }
         let mut heap_rules = HeapRules::default();
@@ -137,9 +146,8 @@ impl Moves {
 
 impl Rule {
     fn kind(&self) -> Option<Kind> {
-        let fixed = |t: &super::Affine| t.a == 0 && t.n == 0;
-        match self.heaps.as_slice() {
-            [] => (fixed(&self.lo) && fixed(&self.hi)).then_some(Kind::Nothing),
+        match self.heaps_left()?.as_slice() {
+            [] => Some(Kind::Nothing),
             [h] if h.a == 0 && h.n == 1 && h.c < 0 => Some(Kind::One {
                 k: h.c.checked_neg()?,
             }),
@@ -151,6 +159,39 @@ impl Rule {
             }
             _ => None,
         }
+    }
+
+    /// The heaps a move leaves, where it is allowed: with `a` put in where
+    /// the rule allows one value of it only (a lower bound `l` and an upper
+    /// bound `l + 1`, as `a == n - 2`, or `a > 0` beside `a < 2`), and
+    /// without the heaps of size 0, which add nothing.
+    fn heaps_left(&self) -> Option<Vec<Affine>> {
+        // (A test on a multiple of `a` pins nothing here.)
+        let bounds = super::shape::bounds(self);
+        let pinned = bounds.as_ref().and_then(|bounds| {
+            bounds.lows.iter().find(|low| {
+                bounds
+                    .highs
+                    .iter()
+                    .any(|high| high.s == low.s && Some(high.c) == low.c.checked_add(1))
+            })
+        });
+        let heaps = match pinned {
+            None => self.heaps.clone(),
+            Some(at) => self
+                .heaps
+                .iter()
+                .map(|h| {
+                    Some(Affine {
+                        a: 0,
+                        n: h.a.checked_mul(at.s)?.checked_add(h.n)?,
+                        c: h.a.checked_mul(at.c)?.checked_add(h.c)?,
+                    })
+                })
+                .collect::<Option<_>>()?,
+        };
+        let empty = |h: &Affine| h.a == 0 && h.n == 0 && h.c == 0;
+        Some(heaps.into_iter().filter(|h| !empty(h)).collect())
     }
 
     /// The one heap at which a rule leaving nothing applies.
