@@ -73,7 +73,11 @@ impl AffineGame {
         for rule in &self.rules {
             let kind = rule.kind()?;
             let k = match kind {
-                Kind::Nothing => rule.first_heap_allowed(upto)?,
+                Kind::Nothing => match rule.first_heap_allowed(upto) {
+                    Some(k) => k,
+                    // Never allowed here (a case whose tests contradict).
+                    None => continue,
+                },
                 Kind::One { k } | Kind::Two { k } => k,
             };
             let moves = match_moves(rule, kind, k, upto)?;
@@ -105,8 +109,8 @@ impl AffineGame {
     }
 }
 
-/// The moves a rule would stand for, read off the heaps k, k + 1 and
-/// k + 2, where each kind of move first shows (checked later at every heap).
+/// The moves a rule would stand for, read off the heaps k to k + 3, where
+/// each kind of move first shows (checked later at every heap).
 fn match_moves(rule: &Rule, kind: Kind, k: i64, upto: i64) -> Option<Moves> {
     let at = |n: i64| match n <= upto {
         true => rule.allowed(kind, n),
@@ -116,9 +120,11 @@ fn match_moves(rule: &Rule, kind: Kind, k: i64, upto: i64) -> Option<Moves> {
             split_up_to: 0,
         }),
     };
-    let split = match (kind, at(k.checked_add(2)?)?.split_up_to) {
-        (Kind::Two { .. }, 1) => Some(false),
-        (Kind::Two { .. }, _) => Some(true),
+    // Two equal parts first show at k + 2, unequal ones at k + 3 (a rule
+    // that never applies shows neither).
+    let split = match kind {
+        Kind::Two { .. } if at(k.checked_add(2)?)?.split_up_to == 1 => Some(false),
+        Kind::Two { .. } if at(k.checked_add(3)?)?.split_up_to >= 1 => Some(true),
         _ => None,
     };
     Some(Moves {
