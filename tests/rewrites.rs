@@ -144,7 +144,7 @@ mod random_spellings {
                     format!("move m{i}() if whole{i}(n) => [G(0)];")
                 }
             },
-            Move::Take(k) => match way % 5 {
+            Move::Take(k) => match way % 6 {
                 0 => format!("move m{i}() if n > {k} => G(n - {k});"),
                 1 => format!("move m{i}(j in 1..=n) if (j == {k} or j == {k}) and j != n => [G(n - j)];"),
                 2 => format!("move m{i}(j in [{k}]) if j < n => G(n - j);"),
@@ -152,14 +152,16 @@ mod random_spellings {
                     helpers.push_str(&format!("fn left{i}(n: nat) = n - {k};\n"));
                     format!("move m{i}() if {k} < n => G(left{i}(n));")
                 }
-                _ => format!("move m{i}(a in 0..n) if a == 0 and n >= {k} + 1 => if a == 0 then G(n - {k}) else G(0);"),
+                4 => format!("move m{i}(a in 0..n) if a == 0 and n >= {k} + 1 => if a == 0 then G(n - {k}) else G(0);"),
+                _ => format!("move m{i}(a in 0..n, j in 1..=n - a) if a == 0 and j == {k} and j < n => G(n - j);"),
             },
             Move::Split(k, strict) => {
                 let differ = if strict { [" and a != n - {k} - a", " and not (a == n - {k} - a)", " and (a < n - {k} - a or a > n - {k} - a)"][way % 3].replace("{k}", &k.to_string()) } else { String::new() };
-                match way % 4 {
+                match way % 5 {
                     0 => format!("move m{i}(a in 1..n) if a + {k} < n{differ} => G(a) + G(n - {k} - a);"),
                     1 => format!("move m{i}(a in 0..n, j in {{{k}}}) if a >= 1 and a + j < n{differ} => [G(a), G(n - j - a)];"),
                     2 => format!("move m{i}(a in 1..n) if not (a + {k} >= n){differ} => [G(p) for p in [a, n - {k} - a]];"),
+                    3 => format!("move m{i}(a in 1..n, b in 1..n) if a + b + {k} == n{differ} => G(a) + G(b);"),
                     _ => {
                         helpers.push_str(&format!("fn rest{i}(n: nat, a: nat) = n - {k} - a;\n"));
                         format!("move m{i}(a in 1..n) if rest{i}(n, a) >= 1{differ} => G(a) + G(rest{i}(n, a));")

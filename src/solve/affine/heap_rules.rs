@@ -189,9 +189,9 @@ impl Rule {
                 .iter()
                 .map(|h| {
                     Some(Affine {
-                        a: 0,
                         n: h.a.checked_mul(at.s)?.checked_add(h.n)?,
                         c: h.a.checked_mul(at.c)?.checked_add(h.c)?,
+                        ..Affine::default()
                     })
                 })
                 .collect::<Option<_>>()?,

@@ -14,6 +14,7 @@
 //! falls back to the plain method, which reports it properly.
 
 mod alias;
+mod eliminate;
 mod heap_rules;
 mod read;
 mod shape;
@@ -30,10 +31,13 @@ use crate::solve::values::Values;
 use crate::types::Type;
 use std::ops::ControlFlow;
 
-/// `a·A + n·N + c`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `a·A + n·N + c`, and `b·B` while a rule is read: a second generator
+/// over a range that grows with the heap, which the reading then
+/// eliminates (see `read`), so that a rule's arithmetic never has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Affine {
     a: i64,
+    b: i64,
     n: i64,
     c: i64,
 }
@@ -51,6 +55,7 @@ impl Affine {
         let term = |x: i64, y: i64| x.checked_add(y.checked_mul(sign)?);
         Some(Affine {
             a: term(self.a, other.a)?,
+            b: term(self.b, other.b)?,
             n: term(self.n, other.n)?,
             c: term(self.c, other.c)?,
         })
@@ -60,6 +65,7 @@ impl Affine {
     fn scaled(self, k: i64) -> Option<Affine> {
         Some(Affine {
             a: self.a.checked_mul(k)?,
+            b: self.b.checked_mul(k)?,
             n: self.n.checked_mul(k)?,
             c: self.c.checked_mul(k)?,
         })
@@ -75,7 +81,7 @@ impl Affine {
     }
 
     fn is_constant(self) -> bool {
-        self.a == 0 && self.n == 0
+        self.a == 0 && self.b == 0 && self.n == 0
     }
 }
 
@@ -88,6 +94,19 @@ enum Test {
 }
 
 impl Test {
+    fn map(self, f: impl Fn(Affine) -> Option<Affine>) -> Option<Test> {
+        Some(match self {
+            Test::Below(t) => Test::Below(f(t)?),
+            Test::AtMost(t) => Test::AtMost(f(t)?),
+            Test::Zero(t) => Test::Zero(f(t)?),
+        })
+    }
+
+    fn uses_b(self) -> bool {
+        let (Test::Below(t) | Test::AtMost(t) | Test::Zero(t)) = self;
+        t.b != 0
+    }
+
     /// Whether it holds, if that depends on neither the heap nor `a`.
     fn constant(self) -> Option<bool> {
         match self {
@@ -228,6 +247,10 @@ fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
                                                   // Into `lo..=hi` (an empty range stays empty).
     let clamp = |x: i128| x.max(i128::from(lo)).min(i128::from(hi)) as i64;
     match k.cmp(&0) {
+        // The common slopes, without a division (this runs for every test
+        // at every heap).
+        _ if k == 1 => (lo, clamp(bound + 1)),
+        _ if k == -1 => (clamp(-bound), hi),
         std::cmp::Ordering::Greater => (lo, clamp(bound.div_euclid(k) + 1)),
         // a >= ceil(bound / k) with k < 0: a·(-k) >= -bound.
         std::cmp::Ordering::Less => (clamp((-bound - k - 1).div_euclid(-k)), hi),
@@ -338,6 +361,21 @@ impl AffineGame {
                 match h.g {
                     Values::Narrow(g) => seen.pairs(&g[first..=last], right),
                     Values::Wide(g) => seen.pairs(&g[first..=last], right),
+                }
+                continue;
+            }
+            if let [heap @ Affine { a: 1 | -1, .. }] = rule.heaps.as_slice() {
+                // One heap running over a stretch of smaller heaps (take
+                // any number): their values as they lie.
+                let (x, y) = (heap.at(ni, lo)?, heap.at(ni, hi - 1)?);
+                let (first, last) = (x.min(y), x.max(y));
+                if first < 0 || last >= ni {
+                    return None;
+                }
+                let (first, last) = (first as usize, last as usize);
+                match h.g {
+                    Values::Narrow(g) => seen.each(&g[first..=last]),
+                    Values::Wide(g) => seen.each(&g[first..=last]),
                 }
                 continue;
             }
@@ -491,6 +529,13 @@ impl Options {
         self.stamps[v] = self.stamp;
     }
 
+    /// Marks each value.
+    fn each<T: Copy + Into<u32>>(&mut self, values: &[T]) {
+        for &v in values {
+            self.mark(v.into());
+        }
+    }
+
     /// Marks the xor of each pair: the loop a split spends its time in.
     fn pairs<T: Copy + Into<u32>>(&mut self, left: &[T], right: &[u32]) {
         if self.small {
@@ -556,4 +601,36 @@ fn bits_of_xors<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
         }
     }
     fold(left, right)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrow;
+
+    /// `narrow` keeps exactly the values a brute force keeps, for every
+    /// small slope, offset and range (the slopes ±1 take a path of their
+    /// own).
+    #[test]
+    fn narrow_keeps_what_a_brute_force_keeps() {
+        for k in -3..=3i64 {
+            for r in -7..=7i64 {
+                for (lo, hi) in [(-4, 5), (0, 3), (2, 2), (3, 1), (-2, 0)] {
+                    for strict in [true, false] {
+                        let kept: Vec<i64> = (lo..hi)
+                            .filter(|a| {
+                                if strict {
+                                    k * a + r < 0
+                                } else {
+                                    k * a + r <= 0
+                                }
+                            })
+                            .collect();
+                        let (from, to) = narrow(lo, hi, k, r, strict);
+                        let found: Vec<i64> = (from..to).collect();
+                        assert_eq!(found, kept, "k {k}, r {r}, {lo}..{hi}, strict {strict}");
+                    }
+                }
+            }
+        }
+    }
 }

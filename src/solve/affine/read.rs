@@ -18,6 +18,7 @@
 //! checks at every heap. Whatever this reading cannot follow is declined
 //! with the construct and its place, never approximated.
 
+use super::eliminate::{eliminate, Second};
 use super::{Affine, Rule, Step, Test};
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, Unsupported};
@@ -90,26 +91,35 @@ pub(super) struct Read {
 }
 
 impl Read {
-    fn rule(mut case: Case, var: Option<Var>, heaps: Vec<Affine>) -> Rule {
-        let (lo, hi, first) = match var {
+    /// The case as a rule (a second generator eliminated, `None` if it
+    /// cannot be).
+    fn rule(case: Case, vars: Vars, heaps: Vec<Affine>, moves: bool) -> Option<Rule> {
+        let (lo, hi, first) = match vars.a {
             Some(v) => (v.lo, v.hi, v.first_step),
             None => (constant(0), constant(1), 0),
         };
-        let steps = case.steps.split_off(first);
-        Rule {
+        let (tests, mut steps, heaps) = match vars.b {
+            None => (case.tests, case.steps, heaps),
+            Some(second) => eliminate((case.tests, case.steps, heaps), second, moves)?,
+        };
+        // Steps before `a` are free of `b` too, so still the first ones.
+        let body = steps.split_off(first.min(steps.len()));
+        Some(Rule {
             lo,
             hi,
-            tests: case.tests,
+            tests,
             heaps,
-            bounds: case.steps,
-            steps,
-        }
+            bounds: steps,
+            steps: body,
+        })
     }
 
     /// A case that makes no move, kept for its steps.
-    fn check(&mut self, case: &Case, var: Option<Var>, span: Span) -> Compiled<()> {
+    fn check(&mut self, case: &Case, vars: Vars, span: Span) -> Compiled<()> {
         if !case.steps.is_empty() {
-            self.checks.push(Read::rule(case.clone(), var, Vec::new()));
+            let rule = Read::rule(case.clone(), vars, Vec::new(), false)
+                .ok_or_else(|| Unsupported::new(TWO_RANGES, span))?;
+            self.checks.push(rule);
         }
         self.limit(span)
     }
@@ -125,13 +135,21 @@ impl Read {
 /// Values found along each case, the cases a run split into.
 type Forks<T> = Vec<(Case, T)>;
 
-/// Where `a` comes from in a rule: its slot, its range, and how many steps
-/// were worked out before it (once per heap, whatever `a` is).
+/// Where `a` comes from in a rule: its range, and how many steps were
+/// worked out before it (once per heap, whatever `a` is).
 #[derive(Clone, Copy)]
 struct Var {
     lo: Affine,
     hi: Affine,
     first_step: usize,
+}
+
+/// The generators over ranges that grow with the heap met so far: `a`,
+/// and a second one `b` that each case must fix by an equation.
+#[derive(Clone, Copy, Default)]
+struct Vars {
+    a: Option<Var>,
+    b: Option<Second>,
 }
 
 pub(super) struct Reader<'a> {
@@ -144,18 +162,35 @@ fn decline<T>(what: &str, span: Span) -> Compiled<T> {
     Err(Unsupported::new(what, span))
 }
 
-const A: Affine = Affine { a: 1, n: 0, c: 0 };
+const A: Affine = Affine {
+    a: 1,
+    b: 0,
+    n: 0,
+    c: 0,
+};
+const B: Affine = Affine {
+    a: 0,
+    b: 1,
+    n: 0,
+    c: 0,
+};
 
 fn constant(c: i64) -> Affine {
-    Affine { a: 0, n: 0, c }
+    Affine {
+        c,
+        ..Affine::default()
+    }
 }
 
 impl Reader<'_> {
     /// The rules one move stands for.
     pub fn rules(&self, m: &MoveIr, frame: usize, out: &mut Read) -> Compiled<()> {
         let mut env: Env = vec![None; frame.max(1)];
-        env[0] = Some(Sym::Num(Affine { a: 0, n: 1, c: 0 }));
-        self.generators(m, &m.generators, env, Case::default(), None, out)
+        env[0] = Some(Sym::Num(Affine {
+            n: 1,
+            ..Affine::default()
+        }));
+        self.generators(m, &m.generators, env, Case::default(), Vars::default(), out)
     }
 
     fn generators(
@@ -164,39 +199,50 @@ impl Reader<'_> {
         gens: &[GenIr],
         env: Env,
         case: Case,
-        var: Option<Var>,
+        vars: Vars,
         out: &mut Read,
     ) -> Compiled<()> {
         let Some((g, rest)) = gens.split_first() else {
-            return self.guard_and_result(m, &env, case, var, out);
+            return self.guard_and_result(m, &env, case, vars, out);
         };
         for (case, source) in self.eval(&g.source, &env, case, 0)? {
             if let Some(values) = unrolled(&source) {
                 if values.is_empty() {
                     // No move, but the source was worked out.
-                    out.check(&case, var, m.span)?;
+                    out.check(&case, vars, m.span)?;
                 }
                 for value in values {
                     let mut env = env.clone();
                     env[g.slot as usize] = Some(value);
-                    self.generators(m, rest, env, case.clone(), var, out)?;
+                    self.generators(m, rest, env, case.clone(), vars, out)?;
                 }
                 continue;
             }
             let Sym::Range(lo, hi) = source else {
                 return decline(GENERATOR, g.source.span);
             };
-            if var.is_some() || lo.a != 0 || hi.a != 0 {
-                return decline(TWO_RANGES, g.source.span);
-            }
-            let var = Var {
-                lo,
-                hi,
-                first_step: case.steps.len(),
-            };
             let mut env = env.clone();
-            env[g.slot as usize] = Some(Sym::Num(A));
-            self.generators(m, rest, env, case, Some(var), out)?;
+            let mut vars = vars;
+            match vars.a {
+                None if lo.a == 0 && hi.a == 0 && lo.b == 0 && hi.b == 0 => {
+                    vars.a = Some(Var {
+                        lo,
+                        hi,
+                        first_step: case.steps.len(),
+                    });
+                    env[g.slot as usize] = Some(Sym::Num(A));
+                }
+                Some(_) if vars.b.is_none() && lo.b == 0 && hi.b == 0 => {
+                    vars.b = Some(Second {
+                        lo,
+                        hi,
+                        first_test: case.tests.len(),
+                    });
+                    env[g.slot as usize] = Some(Sym::Num(B));
+                }
+                _ => return decline(TWO_RANGES, g.source.span),
+            }
+            self.generators(m, rest, env, case, vars, out)?;
         }
         Ok(())
     }
@@ -206,7 +252,7 @@ impl Reader<'_> {
         m: &MoveIr,
         env: &Env,
         case: Case,
-        var: Option<Var>,
+        vars: Vars,
         out: &mut Read,
     ) -> Compiled<()> {
         let passing = match &m.guard {
@@ -218,7 +264,7 @@ impl Reader<'_> {
                         passing.push(case);
                     } else {
                         // No move, but the guard was worked out.
-                        out.check(&case, var, m.span)?;
+                        out.check(&case, vars, m.span)?;
                     }
                 }
                 passing
@@ -228,7 +274,8 @@ impl Reader<'_> {
             for (case, result) in self.eval(&m.result, env, case, 0)? {
                 let heaps =
                     heaps_of(result).ok_or_else(|| Unsupported::new(RESULT, m.result.span))?;
-                let rule = Read::rule(case, var, heaps);
+                let rule = Read::rule(case, vars, heaps, true)
+                    .ok_or_else(|| Unsupported::new(TWO_RANGES, m.span))?;
                 out.rules.push(rule);
                 out.limit(m.span)?;
             }
@@ -736,8 +783,9 @@ fn too_large(span: Span) -> Unsupported {
 /// What the reader accepts, for the reasons it gives.
 const GENERATOR: &str = "a generator the heap-rule reader cannot read: it reads ranges, \
      and lists or sets of numbers";
-const TWO_RANGES: &str = "a second generator over a range that grows with the heap: the \
-     heap-rule reader reads one such range a rule, the others over fixed numbers";
+const TWO_RANGES: &str = "generators over ranges that grow with the heap that the heap-rule \
+     reader cannot reduce to one: it reads one such range, and a second only where an \
+     equation of the guard fixes it (`a + b == n`)";
 const RESULT: &str = "a result the heap-rule reader cannot read: it reads positions of the \
      same game, summed or in a list";
 const HEAP: &str = "a heap the heap-rule reader cannot read: it reads sums and multiples of \
