@@ -225,3 +225,40 @@ fn an_overflow_in_a_guard_that_fails_stops_every_path_where_the_interpreter_stop
          move m() if n - 2 >= n + 9223372036854775807 - 9223372036854775807 => [];\n}\n",
     );
 }
+
+/// A rule the heap-rule reader cannot follow is named with the construct
+/// that stopped it: here a product of two numbers that both vary.
+#[test]
+fn a_product_of_two_varying_numbers_is_named_as_what_stops_the_reader() {
+    let text = "game Sq(n: nat) {\n  move take(k in 1..=n) if k * k <= n => Sq(n - k * k);\n}\n";
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("rewrites-squares.game");
+    std::fs::write(&file, text).expect("the scratch file can be written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "table",
+            &file.to_string_lossy(),
+            "Sq",
+            "--upto",
+            "30",
+            "--stats",
+        ])
+        .output()
+        .expect("grundy runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the heap-rule reader stopped at `k * k`")
+            && stderr.contains("a product of two numbers that both vary"),
+        "{stderr}"
+    );
+}
+
+/// The rule never makes a move, but working out its range overflows from
+/// heap 1 on.
+#[test]
+fn an_overflow_in_a_rule_that_never_applies_stops_every_path_where_the_interpreter_stops() {
+    agrees_with_the_interpreter(
+        "game G(n: nat) {\n  move m0() if n < n - 3 => G(n - 1);\n  \
+         move m1(a in 0..n + 9223372036854775807 - 9223372036854775807) => [];\n}\n",
+    );
+}

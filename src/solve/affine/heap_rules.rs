@@ -75,8 +75,10 @@ impl AffineGame {
             let k = match kind {
                 Kind::Nothing => match rule.first_heap_allowed(upto) {
                     Some(k) => k,
-                    // Never allowed here (a case whose tests contradict).
-                    None => continue,
+                    // Never allowed here (a case whose tests contradict),
+                    // but its arithmetic must still be fine at every heap.
+                    None if fine_throughout(rule) => continue,
+                    None => return None,
                 },
                 Kind::One { k } | Kind::Two { k } => k,
             };

@@ -454,6 +454,9 @@ impl Reader<'_> {
                 .try_into()
                 .map_err(|_| Unsupported::new(OPERATOR, span))?;
             match (op, x, y) {
+                (Mul, Sym::Num(x), Sym::Num(y)) if !x.is_constant() && !y.is_constant() => {
+                    return decline(PRODUCT, span);
+                }
                 (Add | Sub | Mul, Sym::Num(x), Sym::Num(y)) => {
                     let v = match op {
                         Add => x.combine(y, 1),
@@ -798,6 +801,8 @@ const VARIABLE: &str = "a variable the heap-rule reader does not follow";
 const EXPRESSION: &str = "an expression the heap-rule reader cannot read: it reads sums, \
      differences, multiples by constants, comparisons, `and`, `or`, `not`, `in`, `if`, \
      `max`, `min`, `abs`, helpers, lists, sets and comprehensions over them";
+const PRODUCT: &str = "a product of two numbers that both vary: the heap-rule reader reads \
+     multiples by constants";
 const OPERATOR: &str = "an operator the heap-rule reader cannot read here: it reads `+`, \
      `-`, `*` by a constant, comparisons, `and`, `or`, `not`, `in` and ranges";
 const MEMBERSHIP: &str = "a test of membership the heap-rule reader cannot read: it reads \

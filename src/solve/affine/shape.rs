@@ -129,6 +129,19 @@ pub(super) fn bounds(rule: &Rule) -> Option<Bounds> {
     })
 }
 
+/// Whether a rule's bounds contradict at every heap: a low bound at or
+/// above a high one of the same slope (`a < 1` beside `a == 3`). Such
+/// cases come from splitting a guard, and cost time at every heap.
+pub(super) fn never_applies(rule: &Rule) -> bool {
+    bounds(rule).is_some_and(|b| {
+        b.lows.iter().any(|low| {
+            b.highs
+                .iter()
+                .any(|high| high.s == low.s && high.c <= low.c)
+        })
+    })
+}
+
 /// The rule's form for large heaps, or `None` if it has none the theorem
 /// covers (a range that grows at another rate, a test on `2·a`, ...).
 /// `largest_constant` grows to cover every constant the rule uses.
