@@ -137,7 +137,7 @@ struct Rule {
 /// bits and stops with an error if one does not fit (or, for a `nat`
 /// argument of a helper, is negative), so the arithmetic here may stand for
 /// it only where every step is fine.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Step {
     value: Affine,
     /// Whether it must not be negative.
@@ -216,19 +216,35 @@ pub fn recognise(
     for m in moves {
         reader.rules(m, game.frame_size, &mut read)?;
     }
-    // A case that never applies is dropped unless it works numbers out
-    // before `a` runs (at every heap): what it works out after, where
-    // earlier tests hold, a case beside it that does apply works out too.
-    let possible = |rules: Vec<Rule>| -> Vec<Rule> {
+    // A case that never applies is dropped; what it works out before `a`
+    // runs (at every heap) is still checked, once for all such cases.
+    // What it works out after, where earlier tests hold, a case beside it
+    // that does apply works out too.
+    let mut before_a: Vec<Step> = Vec::new();
+    let mut possible = |rules: Vec<Rule>| -> Vec<Rule> {
+        let (never, rules): (Vec<Rule>, Vec<Rule>) =
+            rules.into_iter().partition(shape::never_applies);
+        for step in never.iter().flat_map(|r| &r.bounds) {
+            if !before_a.contains(step) {
+                before_a.push(*step);
+            }
+        }
         rules
-            .into_iter()
-            .filter(|r| !r.bounds.is_empty() || !shape::never_applies(r))
-            .collect()
     };
-    Ok(AffineGame {
-        rules: possible(read.rules),
-        checks: possible(read.checks),
-    })
+    let rules = possible(read.rules);
+    let mut checks = possible(read.checks);
+    if !before_a.is_empty() {
+        let nothing = Affine::default();
+        checks.push(Rule {
+            lo: nothing,
+            hi: nothing,
+            tests: Vec::new(),
+            heaps: Vec::new(),
+            bounds: before_a,
+            steps: Vec::new(),
+        });
+    }
+    Ok(AffineGame { rules, checks })
 }
 
 impl Test {
