@@ -313,7 +313,7 @@ impl Session {
             _ => None,
         }
         .or_unsupported(
-            "fixed arguments that a move changes, or rules the heap-rule reader cannot read with them put in",
+            "fixed arguments that a move changes (the heap-rule reader reads moves to the same arguments but the heap)",
             ir.span,
         )?;
         affine::recognise(&heap_game, family.game, functions, consts)

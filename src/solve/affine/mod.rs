@@ -195,7 +195,7 @@ pub fn recognise(
         } => return Err(Unsupported::new("a `lose if` or `parts =` rule", rule.span)),
         GameKind::Alias(ir) => {
             return Err(Unsupported::new(
-                "an alias (the heap-rule reader reads move rules)",
+                "an alias that is not another game at the heap or the heap plus a constant, its other arguments fixed",
                 ir.span,
             ))
         }
