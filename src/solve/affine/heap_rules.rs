@@ -60,9 +60,21 @@ impl AffineGame {
         {
             return None;
         }
+        // Past the heap where every rule has settled into its last form
+        // (see `shape`), and below the first where arithmetic might
+        // overflow, what a rule allows changes no more: the heaps checked
+        // a little past that stand for the rest, both parities of a split
+        // among them.
+        let checked = match self.shape() {
+            Some(shape) if shape.exact_below > upto as u64 => {
+                let past = shape.settled.saturating_add(2 * shape.most_taken + 16);
+                upto.min(i64::try_from(past).unwrap_or(i64::MAX))
+            }
+            _ => upto,
+        };
         // (A stop asked for is honoured as below.)
         let fine_throughout = |rule: &Rule| {
-            (0..=upto).all(|n| {
+            (0..=checked).all(|n| {
                 rule.range(n).is_some() && !(n % (1 << 16) == 0 && crate::interrupt::requested())
             })
         };
@@ -73,7 +85,7 @@ impl AffineGame {
         for rule in &self.rules {
             let kind = rule.kind()?;
             let k = match kind {
-                Kind::Nothing => match rule.first_heap_allowed(upto) {
+                Kind::Nothing => match rule.first_heap_allowed(checked) {
                     Some(k) => k,
                     // Never allowed here (a case whose tests contradict),
                     // but its arithmetic must still be fine at every heap.
@@ -83,7 +95,7 @@ impl AffineGame {
                 Kind::One { k } | Kind::Two { k } => k,
             };
             let moves = match_moves(rule, kind, k, upto)?;
-            for n in 0..=upto {
+            for n in 0..=checked {
                 if rule.allowed(kind, n)? != moves.allowed(k, n) {
                     return None;
                 }
