@@ -131,8 +131,13 @@ fn the_usual_heap_rules_are_read_as_arithmetic() {
             .iter()
             .position(|g| g.name == name)
             .expect("defined") as u32;
-        grundy::solve::affine::recognise(&program.games[g as usize], g, &session.interp.consts)
-            .is_ok()
+        grundy::solve::affine::recognise(
+            &program.games[g as usize],
+            g,
+            &program.functions,
+            &session.interp.consts,
+        )
+        .is_ok()
     };
     for name in ["Grundy", "Kayles", "T", "Nim"] {
         assert!(recognised(name), "{name} should be read as arithmetic");
@@ -193,8 +198,9 @@ fn rules_read_as_take_and_break_moves_agree_with_the_plain_method() {
     let mut read = Vec::new();
     for (g, game) in program.games.iter().enumerate() {
         let g = g as u32;
-        let affine = grundy::solve::affine::recognise(game, g, &session.interp.consts)
-            .expect("every game here is affine");
+        let affine =
+            grundy::solve::affine::recognise(game, g, &program.functions, &session.interp.consts)
+                .expect("every game here is affine");
         let Some(rules) = affine.heap_rules(upto) else {
             continue;
         };
@@ -275,8 +281,13 @@ fn rules_with_a_part_of_0_are_read_as_takes_only_while_heap_0_has_no_move() {
     let mut session = Session::new();
     session.load_text("zero.game", text).expect("loads");
     let program = session.interp.program.clone();
-    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
-        .expect("affine");
+    let affine = grundy::solve::affine::recognise(
+        &program.games[0],
+        0,
+        &program.functions,
+        &session.interp.consts,
+    )
+    .expect("affine");
     let rules = affine.heap_rules(100).expect("read as takes and splits");
     assert_eq!(
         rules,
@@ -299,8 +310,13 @@ fn a_period_speaks_only_for_heaps_whose_arithmetic_fits() {
     let mut session = Session::new();
     session.load_text("edge.game", &text).expect("loads");
     let program = session.interp.program.clone();
-    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
-        .expect("affine");
+    let affine = grundy::solve::affine::recognise(
+        &program.games[0],
+        0,
+        &program.functions,
+        &session.interp.consts,
+    )
+    .expect("affine");
     assert_eq!(affine.exact_below(), 42);
     assert_eq!(affine.shape().map(|s| s.exact_below), Some(42));
     // The table to 30 proves period 2 from heap 1 on, for heaps below 42.
@@ -326,7 +342,12 @@ fn a_period_speaks_only_for_heaps_whose_arithmetic_fits() {
     let mut session = Session::new();
     session.load_text("nim.game", nim).expect("loads");
     let program = session.interp.program.clone();
-    let affine = grundy::solve::affine::recognise(&program.games[0], 0, &session.interp.consts)
-        .expect("affine");
+    let affine = grundy::solve::affine::recognise(
+        &program.games[0],
+        0,
+        &program.functions,
+        &session.interp.consts,
+    )
+    .expect("affine");
     assert_eq!(affine.exact_below(), i64::MAX as u64);
 }

@@ -123,7 +123,12 @@ pub fn compare(question: &Question) -> Result<Vec<&'static str>, String> {
             }
         }
         compare_heap_rules(&HeapRules::octal(code), &reference, upto, &cuts, &mut check)?;
-    } else if let Ok(affine) = crate::solve::affine::recognise(ir, game, &fast.interp.consts) {
+    } else if let Ok(affine) = crate::solve::affine::recognise(
+        ir,
+        game,
+        &fast.interp.program.functions,
+        &fast.interp.consts,
+    ) {
         for cut in cuts {
             let found = affine.sequence(known(cut), upto, go_on);
             let agrees = match found {

@@ -144,6 +144,12 @@ impl Session {
                 )])
             }
         };
+        // An alias of another game at the same heap has its table.
+        let inner = self.alias_family(family);
+        let family = match &inner {
+            Some((inner, 0)) => inner,
+            _ => family,
+        };
         let resume = request.resume;
         let mut known = match request.known.is_empty() && resume {
             true => self.kept_from_a_stopped_run(family, upto),
@@ -302,18 +308,72 @@ impl Session {
     fn affine(&self, family: &Family) -> Compiled<AffineGame> {
         let ir = &self.interp.program.games[family.game as usize];
         let consts = &self.interp.consts;
+        let functions = &self.interp.program.functions;
         if family.is_whole_game() {
-            return affine::recognise(ir, family.game, consts);
+            return affine::recognise(ir, family.game, functions, consts);
         }
         let heap_game = match family.free[..] {
             [free] => affine::specialise(ir, family.game, &family.args, free),
             _ => None,
         }
         .or_unsupported(
-            "fixed arguments that a move changes, or rules the heap-rule reader cannot read with them put in",
+            "fixed arguments that a move changes (the heap-rule reader reads moves to the same arguments but the heap)",
             ir.span,
         )?;
-        affine::recognise(&heap_game, family.game, consts)
+        affine::recognise(&heap_game, family.game, functions, consts)
+    }
+
+    /// The family an alias of another game stands for, and how much larger
+    /// its heap is there: `game Sub(n: nat) = Subtract({1, 3, 4}, n)` is
+    /// `Subtract` with its first argument fixed, at the same heap.
+    fn alias_family(&mut self, family: &Family) -> Option<(Family, usize)> {
+        if !family.is_whole_game() {
+            return None;
+        }
+        let ir = &self.interp.program.games[family.game as usize];
+        let (heap, span) = (affine::alias_heap(ir)?, ir.span);
+        // The fixed arguments, as the interpreter works them out.
+        let parts = self.family_position(family, &[0], span).ok()?;
+        let [pos] = parts[..] else {
+            return None;
+        };
+        let (game, args) = self.interp.positions.get(pos);
+        if game != heap.target {
+            return None;
+        }
+        let mut args = args.to_vec();
+        *args.get_mut(heap.free)? = Value::Int(0);
+        let inner = Family {
+            game,
+            args,
+            free: vec![heap.free],
+        };
+        Some((inner, heap.offset))
+    }
+
+    /// The values of an alias of another game at a larger heap: that
+    /// game's, from the shift on (what is known is worked out again).
+    fn compute_shifted(
+        &mut self,
+        inner: &Family,
+        offset: usize,
+        upto: usize,
+        hook: &mut Hook,
+    ) -> Result<Values, Errors> {
+        let mut shifted = Values::default();
+        let mut shifted_hook = |values: &Values| {
+            shifted.truncate(values.len().saturating_sub(offset));
+            for m in offset + shifted.len()..values.len() {
+                shifted.push(values.at(m));
+            }
+            hook(&shifted)
+        };
+        let values = self.compute(inner, Values::default(), upto + offset, &mut shifted_hook)?;
+        let mut shifted = Values::default();
+        for m in offset..values.len() {
+            shifted.push(values.at(m));
+        }
+        Ok(shifted)
     }
 
     /// The values by the fastest method that applies.
@@ -324,6 +384,9 @@ impl Session {
         upto: usize,
         hook: &mut Hook,
     ) -> Result<Values, Errors> {
+        if let Some((inner, offset @ 1..)) = self.alias_family(family) {
+            return self.compute_shifted(&inner, offset, upto, hook);
+        }
         let game = family.game;
         let ir = &self.interp.program.games[game as usize];
         let known = if let GameKind::Octal(code) = &ir.kind {
@@ -344,7 +407,17 @@ impl Session {
                             self.interp
                                 .engines
                                 .record(game, Path::HeapKernelRules, Vec::new());
-                            heap_values(&rules, &mut dense, known, upto, hook)
+                            // Moves an octal code has: its dense method,
+                            // faster than reading the rules' arithmetic.
+                            match rules.as_octal() {
+                                Some(code) => {
+                                    let mut dense = |known, upto, hook: &mut Hook| {
+                                        Ok(kernel::octal_sequence(&code, known, upto, hook))
+                                    };
+                                    heap_values(&rules, &mut dense, known, upto, hook)
+                                }
+                                None => heap_values(&rules, &mut dense, known, upto, hook),
+                            }
                         }
                         None => {
                             self.interp

@@ -10,7 +10,7 @@
 //! larger heap, a split missing its middle) keeps the game on the affine
 //! method.
 
-use super::{AffineGame, Rule};
+use super::{Affine, AffineGame, Rule};
 use crate::solve::sparse::HeapRules;
 
 /// The moves one rule stands for, for its fixed k.
@@ -60,15 +60,42 @@ impl AffineGame {
         {
             return None;
         }
+        // Past the heap where every rule has settled into its last form
+        // (see `shape`), and below the first where arithmetic might
+        // overflow, what a rule allows changes no more: the heaps checked
+        // a little past that stand for the rest, both parities of a split
+        // among them.
+        let checked = match self.shape() {
+            Some(shape) if shape.exact_below > upto as u64 => {
+                let past = shape.settled.saturating_add(2 * shape.most_taken + 16);
+                upto.min(i64::try_from(past).unwrap_or(i64::MAX))
+            }
+            _ => upto,
+        };
+        // (A stop asked for is honoured as below.)
+        let fine_throughout = |rule: &Rule| {
+            (0..=checked).all(|n| {
+                rule.range(n).is_some() && !(n % (1 << 16) == 0 && crate::interrupt::requested())
+            })
+        };
+        if !self.checks.iter().all(fine_throughout) {
+            return None;
+        }
         let mut heap_rules = HeapRules::default();
         for rule in &self.rules {
             let kind = rule.kind()?;
             let k = match kind {
-                Kind::Nothing => rule.first_heap_allowed(upto)?,
+                Kind::Nothing => match rule.first_heap_allowed(checked) {
+                    Some(k) => k,
+                    // Never allowed here (a case whose tests contradict),
+                    // but its arithmetic must still be fine at every heap.
+                    None if fine_throughout(rule) => continue,
+                    None => return None,
+                },
                 Kind::One { k } | Kind::Two { k } => k,
             };
             let moves = match_moves(rule, kind, k, upto)?;
-            for n in 0..=upto {
+            for n in 0..=checked {
                 if rule.allowed(kind, n)? != moves.allowed(k, n) {
                     return None;
                 }
@@ -96,8 +123,8 @@ impl AffineGame {
     }
 }
 
-/// The moves a rule would stand for, read off the heaps k, k + 1 and
-/// k + 2, where each kind of move first shows (checked later at every heap).
+/// The moves a rule would stand for, read off the heaps k to k + 3, where
+/// each kind of move first shows (checked later at every heap).
 fn match_moves(rule: &Rule, kind: Kind, k: i64, upto: i64) -> Option<Moves> {
     let at = |n: i64| match n <= upto {
         true => rule.allowed(kind, n),
@@ -107,9 +134,11 @@ fn match_moves(rule: &Rule, kind: Kind, k: i64, upto: i64) -> Option<Moves> {
             split_up_to: 0,
         }),
     };
-    let split = match (kind, at(k.checked_add(2)?)?.split_up_to) {
-        (Kind::Two { .. }, 1) => Some(false),
-        (Kind::Two { .. }, _) => Some(true),
+    // Two equal parts first show at k + 2, unequal ones at k + 3 (a rule
+    // that never applies shows neither).
+    let split = match kind {
+        Kind::Two { .. } if at(k.checked_add(2)?)?.split_up_to == 1 => Some(false),
+        Kind::Two { .. } if at(k.checked_add(3)?)?.split_up_to >= 1 => Some(true),
         _ => None,
     };
     Some(Moves {
@@ -137,9 +166,8 @@ impl Moves {
 
 impl Rule {
     fn kind(&self) -> Option<Kind> {
-        let fixed = |t: &super::Affine| t.a == 0 && t.n == 0;
-        match self.heaps.as_slice() {
-            [] => (fixed(&self.lo) && fixed(&self.hi)).then_some(Kind::Nothing),
+        match self.heaps_left()?.as_slice() {
+            [] => Some(Kind::Nothing),
             [h] if h.a == 0 && h.n == 1 && h.c < 0 => Some(Kind::One {
                 k: h.c.checked_neg()?,
             }),
@@ -151,6 +179,39 @@ impl Rule {
             }
             _ => None,
         }
+    }
+
+    /// The heaps a move leaves, where it is allowed: with `a` put in where
+    /// the rule allows one value of it only (a lower bound `l` and an upper
+    /// bound `l + 1`, as `a == n - 2`, or `a > 0` beside `a < 2`), and
+    /// without the heaps of size 0, which add nothing.
+    fn heaps_left(&self) -> Option<Vec<Affine>> {
+        // (A test on a multiple of `a` pins nothing here.)
+        let bounds = super::shape::bounds(self);
+        let pinned = bounds.as_ref().and_then(|bounds| {
+            bounds.lows.iter().find(|low| {
+                bounds
+                    .highs
+                    .iter()
+                    .any(|high| high.s == low.s && Some(high.c) == low.c.checked_add(1))
+            })
+        });
+        let heaps = match pinned {
+            None => self.heaps.clone(),
+            Some(at) => self
+                .heaps
+                .iter()
+                .map(|h| {
+                    Some(Affine {
+                        n: h.a.checked_mul(at.s)?.checked_add(h.n)?,
+                        c: h.a.checked_mul(at.c)?.checked_add(h.c)?,
+                        ..Affine::default()
+                    })
+                })
+                .collect::<Option<_>>()?,
+        };
+        let empty = |h: &Affine| h.a == 0 && h.n == 0 && h.c == 0;
+        Some(heaps.into_iter().filter(|h| !empty(h)).collect())
     }
 
     /// The one heap at which a rule leaving nothing applies.

@@ -1,34 +1,43 @@
-//! Heap games whose rules are affine: each move has at most one generator
-//! `a in lo..hi` with bounds linear in the heap `n`, a guard made of linear
-//! comparisons, and a result that is one or two heaps of the same game at
-//! sizes linear in `n` and `a` (Grundy's game, Kayles written out by hand,
-//! subtraction by a fixed amount). Such rules are read once from the IR and
-//! their options computed with integer arithmetic, bottom-up in a dense
-//! array, instead of by running the interpreter for every option.
+//! Heap games whose rules are affine once read by what they mean: each
+//! rule, case by case, lets one number `a` run over a range with bounds
+//! linear in the heap `n`, keeps the values where linear tests hold, and
+//! moves to heaps of the same game at sizes linear in `n` and `a`
+//! (Grundy's game, Kayles written out by hand, subtraction by fixed
+//! amounts, however the guard, helpers and result are spelled: see
+//! `read`). Such rules are read once from the IR and their options
+//! computed with integer arithmetic, bottom-up in a dense array, instead
+//! of by running the interpreter for every option.
 //!
-//! Anything outside that shape is not recognised, and anything surprising
-//! at run time (a heap that is not smaller, a negative heap) gives up, so
-//! the caller falls back to the plain method, which reports it properly.
+//! Anything the reading cannot follow is not recognised, and anything
+//! surprising at run time (a heap that is not smaller, a negative heap, a
+//! step of the arithmetic that would overflow) gives up, so the caller
+//! falls back to the plain method, which reports it properly.
 
+mod alias;
+mod eliminate;
 mod heap_rules;
+mod read;
 mod shape;
 mod specialise;
 
+pub use alias::{alias_heap, AliasHeap};
 pub use specialise::specialise;
 
-use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameIr, GameKind, Ir, IrKind, MoveIr};
+use crate::eval::engine::{Compiled, Unsupported};
+use crate::eval::ir::{FnIr, GameIr, GameKind};
 use crate::eval::Value;
 use crate::solve::kernel::STRETCH;
 use crate::solve::values::Values;
-use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 use std::ops::ControlFlow;
 
-/// `a·A + n·N + c`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `a·A + n·N + c`, and `b·B` while a rule is read: a second generator
+/// over a range that grows with the heap, which the reading then
+/// eliminates (see `read`), so that a rule's arithmetic never has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Affine {
     a: i64,
+    b: i64,
     n: i64,
     c: i64,
 }
@@ -46,15 +55,33 @@ impl Affine {
         let term = |x: i64, y: i64| x.checked_add(y.checked_mul(sign)?);
         Some(Affine {
             a: term(self.a, other.a)?,
+            b: term(self.b, other.b)?,
             n: term(self.n, other.n)?,
             c: term(self.c, other.c)?,
         })
     }
 
-    /// Whether `at(n, a)` fits in 64 bits for every `a` in `from..=to`
-    /// (it is affine in `a`, so the two ends decide).
-    fn fits(self, n: i64, from: i64, to: i64) -> bool {
-        self.at(n, from).is_some() && self.at(n, to).is_some()
+    /// `k·self`.
+    fn scaled(self, k: i64) -> Option<Affine> {
+        Some(Affine {
+            a: self.a.checked_mul(k)?,
+            b: self.b.checked_mul(k)?,
+            n: self.n.checked_mul(k)?,
+            c: self.c.checked_mul(k)?,
+        })
+    }
+
+    /// `self·other`, when one of them is a constant.
+    fn times(self, other: Affine) -> Option<Affine> {
+        match (self.is_constant(), other.is_constant()) {
+            (true, _) => other.scaled(self.c),
+            (_, true) => self.scaled(other.c),
+            _ => None,
+        }
+    }
+
+    fn is_constant(self) -> bool {
+        self.a == 0 && self.b == 0 && self.n == 0
     }
 }
 
@@ -66,340 +93,85 @@ enum Test {
     Zero(Affine),
 }
 
-/// One move rule, read as arithmetic.
+impl Test {
+    fn map(self, f: impl Fn(Affine) -> Option<Affine>) -> Option<Test> {
+        Some(match self {
+            Test::Below(t) => Test::Below(f(t)?),
+            Test::AtMost(t) => Test::AtMost(f(t)?),
+            Test::Zero(t) => Test::Zero(f(t)?),
+        })
+    }
+
+    fn uses_b(self) -> bool {
+        let (Test::Below(t) | Test::AtMost(t) | Test::Zero(t)) = self;
+        t.b != 0
+    }
+
+    /// Whether it holds, if that depends on neither the heap nor `a`.
+    fn constant(self) -> Option<bool> {
+        match self {
+            Test::Below(t) => t.is_constant().then_some(t.c < 0),
+            Test::AtMost(t) => t.is_constant().then_some(t.c <= 0),
+            Test::Zero(t) => t.is_constant().then_some(t.c == 0),
+        }
+    }
+}
+
+/// One case of a move rule, read as arithmetic.
 #[derive(Clone, Debug)]
 struct Rule {
-    /// `a` runs over `lo..hi` (the rule has no generator: `a` is unused and
-    /// the range is one value).
+    /// `a` runs over `lo..hi` (the rule has no generator over a range that
+    /// grows with the heap: `a` is unused and the range is one value).
     lo: Affine,
     hi: Affine,
     tests: Vec<Test>,
     heaps: Vec<Affine>,
-    /// Every number the interpreter works out on the way, in three groups
-    /// by how often it does: see `Steps`.
-    steps: Steps,
+    /// The numbers the interpreter works out before `a` runs, once per
+    /// heap (free of `a`).
+    bounds: Vec<Step>,
+    /// The numbers it works out for each `a`, in order.
+    steps: Vec<Step>,
 }
 
-/// The intermediate results of a rule's arithmetic: the interpreter
-/// computes each in 64 bits and stops with an overflow error if one does
-/// not fit, so the arithmetic here may stand for it only where none
-/// overflows.
-#[derive(Clone, Debug, Default)]
-struct Steps {
-    /// The generator's bounds: once per heap (free of `a`).
-    bounds: Vec<Affine>,
-    /// The guard: for every `a` of the generator's range.
-    guard: Vec<Affine>,
-    /// The resulting heaps: for every `a` the guard lets through.
-    result: Vec<Affine>,
+/// A number the interpreter works out on the way: it computes each in 64
+/// bits and stops with an error if one does not fit (or, for a `nat`
+/// argument of a helper, is negative), so the arithmetic here may stand for
+/// it only where every step is fine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    value: Affine,
+    /// Whether it must not be negative.
+    nat: bool,
+    /// Worked out only where the first `after` tests of the rule hold.
+    after: usize,
+}
+
+impl Step {
+    /// Whether the step is fine at heap n for every `a` in `from..=to`
+    /// (it is affine in `a`, so the two ends decide).
+    fn holds(self, n: i64, from: i64, to: i64) -> bool {
+        [from, to]
+            .iter()
+            .all(|&a| self.value.at(n, a).is_some_and(|v| !self.nat || v >= 0))
+    }
 }
 
 /// A game recognised as affine.
 #[derive(Clone, Debug)]
 pub struct AffineGame {
     rules: Vec<Rule>,
-}
-
-/// Slot 0 holds the heap; the last generator, if any, is `a`; earlier
-/// generators over fixed values are substituted one value at a time.
-struct Reader {
-    game: u32,
-    a_slot: Option<u32>,
-    fixed: Vec<(u32, i64)>,
-}
-
-impl Reader {
-    /// The expression as arithmetic; it and every part of it on the way
-    /// are pushed onto `steps`.
-    fn affine(&self, ir: &Ir, steps: &mut Vec<Affine>) -> Option<Affine> {
-        let step = match &ir.kind {
-            IrKind::Lit(Value::Int(c)) => Affine { a: 0, n: 0, c: *c },
-            IrKind::Local(0) => Affine { a: 0, n: 1, c: 0 },
-            IrKind::Local(s) if Some(*s) == self.a_slot => Affine { a: 1, n: 0, c: 0 },
-            IrKind::Local(s) => {
-                let c = self.fixed.iter().find(|(slot, _)| slot == s)?.1;
-                Affine { a: 0, n: 0, c }
-            }
-            IrKind::Binary(BinaryOp::Add, l, r) => {
-                self.affine(l, steps)?.combine(self.affine(r, steps)?, 1)?
-            }
-            IrKind::Binary(BinaryOp::Sub, l, r) => {
-                self.affine(l, steps)?.combine(self.affine(r, steps)?, -1)?
-            }
-            IrKind::Binary(BinaryOp::Mul, l, r) => {
-                let (l, r) = (self.affine(l, steps)?, self.affine(r, steps)?);
-                let (k, x) = match (l, r) {
-                    (Affine { a: 0, n: 0, c }, x) | (x, Affine { a: 0, n: 0, c }) => (c, x),
-                    _ => return None,
-                };
-                Affine {
-                    a: x.a.checked_mul(k)?,
-                    n: x.n.checked_mul(k)?,
-                    c: x.c.checked_mul(k)?,
-                }
-            }
-            _ => return None,
-        };
-        steps.push(step);
-        Some(step)
-    }
-
-    /// A guard: comparisons joined by `and`. Each comparison is read as
-    /// the sign of the difference of its sides, which the interpreter never
-    /// works out: it is not a step.
-    fn tests(&self, ir: &Ir, out: &mut Vec<Test>, steps: &mut Vec<Affine>) -> Option<()> {
-        let IrKind::Binary(op, l, r) = &ir.kind else {
-            return None;
-        };
-        if *op == BinaryOp::And {
-            self.tests(l, out, steps)?;
-            return self.tests(r, out, steps);
-        }
-        let (l, r) = (self.affine(l, steps)?, self.affine(r, steps)?);
-        out.push(match op {
-            BinaryOp::Lt => Test::Below(l.combine(r, -1)?),
-            BinaryOp::Le => Test::AtMost(l.combine(r, -1)?),
-            BinaryOp::Gt => Test::Below(r.combine(l, -1)?),
-            BinaryOp::Ge => Test::AtMost(r.combine(l, -1)?),
-            BinaryOp::Eq => Test::Zero(l.combine(r, -1)?),
-            _ => return None,
-        });
-        Some(())
-    }
-
-    /// The heaps a result names: `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`.
-    fn heaps(&self, ir: &Ir, out: &mut Vec<Affine>, steps: &mut Vec<Affine>) -> Option<()> {
-        match &ir.kind {
-            IrKind::MakePos(g, args) if *g == self.game && args.len() == 1 => {
-                out.push(self.affine(&args[0], steps)?);
-            }
-            IrKind::Binary(BinaryOp::Add, l, r) => {
-                self.heaps(l, out, steps)?;
-                self.heaps(r, out, steps)?;
-            }
-            IrKind::List(items) => {
-                for item in items {
-                    self.heaps(item, out, steps)?;
-                }
-            }
-            _ => return None,
-        }
-        (out.len() <= 2).then_some(())
-    }
-}
-
-/// The values a generator over fixed numbers takes: a constant range, a
-/// set or list of numbers written out, or a constant holding one.
-fn fixed_values(source: &Ir, consts: &[Value]) -> Option<Vec<i64>> {
-    const MOST: usize = 64;
-    let fixed = |value: &Value| -> Option<Vec<i64>> {
-        match value {
-            Value::Set(items) | Value::List(items) => items
-                .iter()
-                .map(|v| match v {
-                    Value::Int(n) => Some(*n),
-                    _ => None,
-                })
-                .collect(),
-            Value::Range(lo, hi) if hi.saturating_sub(*lo) <= MOST as i64 => {
-                Some((*lo..*hi).collect())
-            }
-            _ => None,
-        }
-    };
-    let values = match &source.kind {
-        IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
-            let (IrKind::Lit(Value::Int(lo)), IrKind::Lit(Value::Int(hi))) = (&lo.kind, &hi.kind)
-            else {
-                return None;
-            };
-            let hi = if *op == BinaryOp::RangeInclusive {
-                hi.checked_add(1)?
-            } else {
-                *hi
-            };
-            if hi.saturating_sub(*lo) > MOST as i64 {
-                return None;
-            }
-            (*lo..hi).collect()
-        }
-        IrKind::Set(items) | IrKind::List(items) => items
-            .iter()
-            .map(|i| match i.kind {
-                IrKind::Lit(Value::Int(n)) => Some(n),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
-        // A constant, or a game's argument fixed for a table.
-        IrKind::Const(c) => fixed(consts.get(*c as usize)?)?,
-        IrKind::Lit(value) => fixed(value)?,
-        _ => return None,
-    };
-    (values.len() <= MOST).then_some(values)
-}
-
-/// One move rule as arithmetic: one `Rule` for each choice of the values of
-/// its fixed generators.
-fn rules(game: u32, m: &MoveIr, consts: &[Value], out: &mut Vec<Rule>) -> Compiled<()> {
-    let (last, fixed) = match m.generators.split_last() {
-        None => (None, &[][..]),
-        Some((last, fixed)) => (Some(last), fixed),
-    };
-    let choices: Vec<(u32, Vec<i64>)> = fixed
-        .iter()
-        .map(|g| {
-            let values = fixed_values(&g.source, consts).or_unsupported(FIXED, g.source.span)?;
-            Ok((g.slot, values))
-        })
-        .collect::<Compiled<_>>()?;
-    // Every combination of the fixed generators' values.
-    let mut combos: Vec<Vec<(u32, i64)>> = vec![Vec::new()];
-    for (slot, values) in &choices {
-        combos = combos
-            .iter()
-            .flat_map(|c| {
-                values.iter().map(move |v| {
-                    let mut c = c.clone();
-                    c.push((*slot, *v));
-                    c
-                })
-            })
-            .collect();
-        if combos.len() > 256 {
-            return Err(Unsupported::new(
-                "more than 256 choices of the generators before the last one",
-                m.span,
-            ));
-        }
-    }
-    for fixed in combos {
-        let mut reader = Reader {
-            game,
-            a_slot: last.map(|g| g.slot),
-            fixed,
-        };
-        let mut bounds = Vec::new();
-        let (lo, hi) = match last {
-            None => (Affine { a: 0, n: 0, c: 0 }, Affine { a: 0, n: 0, c: 1 }),
-            Some(g) => match &g.source.kind {
-                IrKind::Binary(
-                    op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive),
-                    lo,
-                    hi,
-                ) => {
-                    let lo = reader
-                        .affine(lo, &mut bounds)
-                        .or_unsupported(RANGE, g.source.span)?;
-                    let mut hi = reader
-                        .affine(hi, &mut bounds)
-                        .or_unsupported(RANGE, g.source.span)?;
-                    if *op == BinaryOp::RangeInclusive {
-                        // The interpreter works out the bound past the last.
-                        hi.c = hi.c.checked_add(1).or_unsupported(RANGE, g.source.span)?;
-                        bounds.push(hi);
-                    }
-                    if lo.a != 0 || hi.a != 0 {
-                        return Err(Unsupported::new(RANGE, g.source.span));
-                    }
-                    (lo, hi)
-                }
-                _ => {
-                    // The last generator ranges over fixed values too: read
-                    // it as `a` taking each of them in turn.
-                    let values =
-                        fixed_values(&g.source, consts).or_unsupported(FIXED, g.source.span)?;
-                    reader.a_slot = None;
-                    for v in values {
-                        reader.fixed.push((g.slot, v));
-                        rules_with(
-                            &reader,
-                            m,
-                            Affine { a: 0, n: 0, c: 0 },
-                            Affine { a: 0, n: 0, c: 1 },
-                            Vec::new(),
-                            out,
-                        )?;
-                        reader.fixed.pop();
-                    }
-                    continue;
-                }
-            },
-        };
-        rules_with(&reader, m, lo, hi, bounds, out)?;
-    }
-    Ok(())
-}
-
-fn rules_with(
-    reader: &Reader,
-    m: &MoveIr,
-    lo: Affine,
-    hi: Affine,
-    bounds: Vec<Affine>,
-    out: &mut Vec<Rule>,
-) -> Compiled<()> {
-    let mut steps = Steps {
-        bounds,
-        ..Steps::default()
-    };
-    let mut tests = Vec::new();
-    if let Some(guard) = &m.guard {
-        if reader.tests(guard, &mut tests, &mut steps.guard).is_none() {
-            return Err(Unsupported::new(GUARD, unread_test(reader, guard).span));
-        }
-    }
-    let mut heaps = Vec::new();
-    if reader
-        .heaps(&m.result, &mut heaps, &mut steps.result)
-        .is_none()
-    {
-        return Err(Unsupported::new(
-            RESULT,
-            unread_heap(reader, &m.result).span,
-        ));
-    }
-    out.push(Rule {
-        lo,
-        hi,
-        steps,
-        tests,
-        heaps,
-    });
-    Ok(())
-}
-
-/// The first comparison of a guard the reader cannot read (the whole guard
-/// when its parts each read).
-fn unread_test<'a>(reader: &Reader, guard: &'a Ir) -> &'a Ir {
-    if let IrKind::Binary(BinaryOp::And, l, r) = &guard.kind {
-        for part in [l, r] {
-            if reader
-                .tests(part, &mut Vec::new(), &mut Vec::new())
-                .is_none()
-            {
-                return unread_test(reader, part);
-            }
-        }
-    }
-    guard
-}
-
-/// The first heap of a result the reader cannot read (the whole result
-/// when it names too many heaps).
-fn unread_heap<'a>(reader: &Reader, result: &'a Ir) -> &'a Ir {
-    let parts: Vec<&Ir> = match &result.kind {
-        IrKind::Binary(BinaryOp::Add, l, r) => vec![l, r],
-        IrKind::List(items) => items.iter().collect(),
-        _ => return result,
-    };
-    parts
-        .into_iter()
-        .find(|p| reader.heaps(p, &mut Vec::new(), &mut Vec::new()).is_none())
-        .map_or(result, |p| unread_heap(reader, p))
+    /// Cases that make no move but work numbers out on the way: at a heap
+    /// where one of those is not fine, the interpreter stops.
+    checks: Vec<Rule>,
 }
 
 /// The game's rules as arithmetic, if they all have the affine shape.
-pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Compiled<AffineGame> {
+pub fn recognise(
+    game: &GameIr,
+    id: u32,
+    functions: &[FnIr],
+    consts: &[Value],
+) -> Compiled<AffineGame> {
     let heap = match game.params.as_slice() {
         [param] if param.ty == Type::Nat => param,
         _ => {
@@ -423,7 +195,7 @@ pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Compiled<AffineGam
         } => return Err(Unsupported::new("a `lose if` or `parts =` rule", rule.span)),
         GameKind::Alias(ir) => {
             return Err(Unsupported::new(
-                "an alias (the heap-rule reader reads move rules)",
+                "an alias that is not another game at the heap or the heap plus a constant, its other arguments fixed",
                 ir.span,
             ))
         }
@@ -435,24 +207,61 @@ pub fn recognise(game: &GameIr, id: u32, consts: &[Value]) -> Compiled<AffineGam
             ))
         }
     };
-    let mut out = Vec::new();
+    let reader = read::Reader {
+        game: id,
+        functions,
+        consts,
+    };
+    let mut read = read::Read::default();
     for m in moves {
-        rules(id, m, consts, &mut out)?;
+        reader.rules(m, game.frame_size, &mut read)?;
     }
-    Ok(AffineGame { rules: out })
+    // A case that never applies is dropped; what it works out before `a`
+    // runs (at every heap) is still checked, once for all such cases.
+    // What it works out after, where earlier tests hold, a case beside it
+    // that does apply works out too.
+    let mut before_a: Vec<Step> = Vec::new();
+    let mut possible = |rules: Vec<Rule>| -> Vec<Rule> {
+        let (never, rules): (Vec<Rule>, Vec<Rule>) =
+            rules.into_iter().partition(shape::never_applies);
+        for step in never.iter().flat_map(|r| &r.bounds) {
+            if !before_a.contains(step) {
+                before_a.push(*step);
+            }
+        }
+        rules
+    };
+    let rules = possible(read.rules);
+    let mut checks = possible(read.checks);
+    if !before_a.is_empty() {
+        let nothing = Affine::default();
+        checks.push(Rule {
+            lo: nothing,
+            hi: nothing,
+            tests: Vec::new(),
+            heaps: Vec::new(),
+            bounds: before_a,
+            steps: Vec::new(),
+        });
+    }
+    Ok(AffineGame { rules, checks })
 }
 
-/// What the reader accepts, for the reasons it gives.
-const FIXED: &str = "a generator the heap-rule reader cannot read: before the last, it reads \
-     ranges of constants, sets and lists of numbers written out, and constants holding them \
-     (at most 64 values)";
-const RANGE: &str = "a range the heap-rule reader cannot read: its ends must be sums of the \
-     heap, earlier generators and constants";
-const GUARD: &str = "a condition the heap-rule reader cannot read: it reads comparisons (<, <=, \
-     >, >=, ==) of sums of the heap, the generators and constants, joined by `and`";
-const RESULT: &str = "a result the heap-rule reader cannot read: it reads one or two heaps of \
-     the same game, as `G(e)`, `G(e1) + G(e2)` or `[G(e1), G(e2)]`, each heap a sum of the \
-     heap, the generators and constants";
+impl Test {
+    /// The part of `lo..hi` where the test holds at heap n.
+    fn narrow(self, n: i64, lo: i64, hi: i64) -> Option<(i64, i64)> {
+        let rest = |t: Affine| t.n.checked_mul(n)?.checked_add(t.c);
+        Some(match self {
+            Test::Below(t) => narrow(lo, hi, t.a, rest(t)?, true),
+            Test::AtMost(t) => narrow(lo, hi, t.a, rest(t)?, false),
+            Test::Zero(t) => {
+                // t == 0: t <= 0 and -t <= 0.
+                let (lo, hi) = narrow(lo, hi, t.a, rest(t)?, false);
+                narrow(lo, hi, t.a.checked_neg()?, rest(t)?.checked_neg()?, false)
+            }
+        })
+    }
+}
 
 /// The part of `lo..hi` where `k·a + r < 0` (or `<= 0`) holds. Worked
 /// out in 128 bits, where no step can overflow.
@@ -463,6 +272,10 @@ fn narrow(lo: i64, hi: i64, k: i64, r: i64, strict: bool) -> (i64, i64) {
                                                   // Into `lo..=hi` (an empty range stays empty).
     let clamp = |x: i128| x.max(i128::from(lo)).min(i128::from(hi)) as i64;
     match k.cmp(&0) {
+        // The common slopes, without a division (this runs for every test
+        // at every heap).
+        _ if k == 1 => (lo, clamp(bound + 1)),
+        _ if k == -1 => (clamp(-bound), hi),
         std::cmp::Ordering::Greater => (lo, clamp(bound.div_euclid(k) + 1)),
         // a >= ceil(bound / k) with k < 0: a·(-k) >= -bound.
         std::cmp::Ordering::Less => (clamp((-bound - k - 1).div_euclid(-k)), hi),
@@ -481,7 +294,11 @@ impl AffineGame {
     /// in 64 bits (a bound: it may fit there still). Below it, the values
     /// worked out here are the interpreter's.
     pub fn exact_below(&self) -> u64 {
-        let exact = |last: i64| self.rules.iter().all(|r| r.exact_through(last));
+        let exact = |last: i64| {
+            (self.rules.iter())
+                .chain(&self.checks)
+                .all(|r| r.exact_through(last))
+        };
         if exact(i64::MAX) {
             return u64::MAX;
         }
@@ -546,6 +363,9 @@ impl AffineGame {
 
     /// Marks the options of heap n; `None` if one falls outside the shape.
     fn mark_options(&self, ni: i64, h: Halves, seen: &mut Options) -> Option<()> {
+        for check in &self.checks {
+            check.range(ni)?;
+        }
         for rule in &self.rules {
             let (lo, hi) = rule.range(ni)?;
             if lo >= hi {
@@ -566,6 +386,21 @@ impl AffineGame {
                 match h.g {
                     Values::Narrow(g) => seen.pairs(&g[first..=last], right),
                     Values::Wide(g) => seen.pairs(&g[first..=last], right),
+                }
+                continue;
+            }
+            if let [heap @ Affine { a: 1 | -1, .. }] = rule.heaps.as_slice() {
+                // One heap running over a stretch of smaller heaps (take
+                // any number): their values as they lie.
+                let (x, y) = (heap.at(ni, lo)?, heap.at(ni, hi - 1)?);
+                let (first, last) = (x.min(y), x.max(y));
+                if first < 0 || last >= ni {
+                    return None;
+                }
+                let (first, last) = (first as usize, last as usize);
+                match h.g {
+                    Values::Narrow(g) => seen.each(&g[first..=last]),
+                    Values::Wide(g) => seen.each(&g[first..=last]),
                 }
                 continue;
             }
@@ -595,70 +430,75 @@ struct Halves<'a> {
 
 impl Rule {
     /// The values of `a` this rule allows at heap n: its range narrowed by
-    /// every test of its guard. `None` if the interpreter would overflow
-    /// on the way (or a test's arithmetic here would).
+    /// every test. `None` if the interpreter would stop on the way (a step
+    /// that overflows or a `nat` that is negative, where it is worked out)
+    /// or a test's arithmetic here would overflow.
     fn range(&self, n: i64) -> Option<(i64, i64)> {
-        let steps = &self.steps;
-        if !steps.bounds.iter().all(|s| s.fits(n, 0, 0)) {
+        if !self.bounds.iter().all(|s| s.holds(n, 0, 0)) {
             return None;
         }
-        let (lo, hi) = self.narrowed(n)?;
-        let (from, to) = (self.lo.at(n, 0)?, self.hi.at(n, 0)?);
-        let fit = |group: &[Affine], from: i64, hi: i64| {
-            from >= hi || group.iter().all(|s| s.fits(n, from, hi - 1))
-        };
-        (fit(&steps.guard, from, to) && fit(&steps.result, lo, hi)).then_some((lo, hi))
-    }
-
-    /// Whether the interpreter's arithmetic fits in 64 bits at every heap
-    /// up to `last`: each step is affine, so over a box of heaps and values
-    /// of `a` it is largest and smallest at a corner. The box holds every
-    /// `a` of the generator's range at any of those heaps.
-    fn exact_through(&self, last: i64) -> bool {
-        let ends = [0, last];
-        let fits = |s: &Affine, a: i128, n: i64| {
-            let v = (i128::from(s.a).checked_mul(a))
-                .and_then(|v| v.checked_add(i128::from(s.n) * i128::from(n)))
-                .and_then(|v| v.checked_add(i128::from(s.c)));
-            v.is_some_and(|v| i64::try_from(v).is_ok())
-        };
-        let steps = &self.steps;
-        if !steps
-            .bounds
-            .iter()
-            .all(|s| ends.iter().all(|&n| fits(s, 0, n)))
-        {
-            return false;
-        }
-        // The generator's bounds at both ends (affine in n as well).
-        let at_ends = |bound: Affine| Some((bound.at(0, 0)?, bound.at(last, 0)?));
-        let (Some(lo), Some(hi)) = (at_ends(self.lo), at_ends(self.hi)) else {
-            return false;
-        };
-        let (lo, hi) = (lo.0.min(lo.1), hi.0.max(hi.1));
-        let (first, last_a) = (i128::from(lo), i128::from(hi) - 1);
-        first > last_a
-            || steps.guard.iter().chain(&steps.result).all(|s| {
-                ends.iter()
-                    .all(|&n| fits(s, first, n) && fits(s, last_a, n))
-            })
-    }
-
-    fn narrowed(&self, n: i64) -> Option<(i64, i64)> {
         let (mut lo, mut hi) = (self.lo.at(n, 0)?, self.hi.at(n, 0)?);
-        for test in &self.tests {
-            let rest = |t: Affine| t.n.checked_mul(n)?.checked_add(t.c);
-            match *test {
-                Test::Below(t) => (lo, hi) = narrow(lo, hi, t.a, rest(t)?, true),
-                Test::AtMost(t) => (lo, hi) = narrow(lo, hi, t.a, rest(t)?, false),
-                Test::Zero(t) => {
-                    // t == 0: t <= 0 and -t <= 0.
-                    (lo, hi) = narrow(lo, hi, t.a, rest(t)?, false);
-                    (lo, hi) = narrow(lo, hi, -t.a, rest(t)?.checked_neg()?, false);
+        let mut steps = self.steps.iter().peekable();
+        for j in 0..=self.tests.len() {
+            while let Some(step) = steps.next_if(|s| s.after == j) {
+                if lo < hi && !step.holds(n, lo, hi - 1) {
+                    return None;
                 }
+            }
+            if let Some(test) = self.tests.get(j) {
+                (lo, hi) = test.narrow(n, lo, hi)?;
             }
         }
         Some((lo, hi))
+    }
+
+    /// Whether the interpreter's arithmetic is fine at every heap up to
+    /// `last`. Each step is affine, and the pairs (n, a) with `a` in the
+    /// generator's range at heap n lie within the four corners of that
+    /// range at the first and last heaps where it is not empty: the step
+    /// is fine wherever it is worked out if it is fine at those corners.
+    fn exact_through(&self, last: i64) -> bool {
+        let fine = |s: &Step, n: i64, a: i64| s.holds(n, a, a);
+        if !self
+            .bounds
+            .iter()
+            .all(|s| fine(s, 0, 0) && fine(s, last, 0))
+        {
+            return false;
+        }
+        let Some((first, end)) = self.live(last) else {
+            return true;
+        };
+        let corners = [first, end].map(|n| {
+            let ends = (
+                self.lo.at(n, 0),
+                self.hi.at(n, 0).and_then(|h| h.checked_sub(1)),
+            );
+            (n, ends)
+        });
+        corners.iter().all(|&(n, ends)| match ends {
+            (Some(lo), Some(hi)) => self.steps.iter().all(|s| fine(s, n, lo) && fine(s, n, hi)),
+            _ => false,
+        })
+    }
+
+    /// The first and last heaps in `0..=last` at which the generator's
+    /// range is not empty (they are consecutive: `hi - lo` is affine in
+    /// n); `None` if there are none.
+    fn live(&self, last: i64) -> Option<(i64, i64)> {
+        // hi - lo = s·n + c > 0.
+        let s = i128::from(self.hi.n) - i128::from(self.lo.n);
+        let c = i128::from(self.hi.c) - i128::from(self.lo.c);
+        let (mut from, mut to) = (0i128, i128::from(last));
+        match s.cmp(&0) {
+            // n > -c / s.
+            std::cmp::Ordering::Greater => from = from.max((-c).div_euclid(s) + 1),
+            // n < c / -s.
+            std::cmp::Ordering::Less => to = to.min((c - 1).div_euclid(-s)),
+            std::cmp::Ordering::Equal if c <= 0 => return None,
+            std::cmp::Ordering::Equal => {}
+        }
+        (from <= to).then_some((from as i64, to as i64))
     }
 
     /// For a split into heaps `a + b1` and `b2 - a` (in either order), b1
@@ -712,6 +552,13 @@ impl Options {
             self.stamps.resize((v + 1).next_power_of_two(), 0);
         }
         self.stamps[v] = self.stamp;
+    }
+
+    /// Marks each value.
+    fn each<T: Copy + Into<u32>>(&mut self, values: &[T]) {
+        for &v in values {
+            self.mark(v.into());
+        }
     }
 
     /// Marks the xor of each pair: the loop a split spends its time in.
@@ -779,4 +626,36 @@ fn bits_of_xors<T: Copy + Into<u32>>(left: &[T], right: &[u32]) -> u64 {
         }
     }
     fold(left, right)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::narrow;
+
+    /// `narrow` keeps exactly the values a brute force keeps, for every
+    /// small slope, offset and range (the slopes ±1 take a path of their
+    /// own).
+    #[test]
+    fn narrow_keeps_what_a_brute_force_keeps() {
+        for k in -3..=3i64 {
+            for r in -7..=7i64 {
+                for (lo, hi) in [(-4, 5), (0, 3), (2, 2), (3, 1), (-2, 0)] {
+                    for strict in [true, false] {
+                        let kept: Vec<i64> = (lo..hi)
+                            .filter(|a| {
+                                if strict {
+                                    k * a + r < 0
+                                } else {
+                                    k * a + r <= 0
+                                }
+                            })
+                            .collect();
+                        let (from, to) = narrow(lo, hi, k, r, strict);
+                        let found: Vec<i64> = (from..to).collect();
+                        assert_eq!(found, kept, "k {k}, r {r}, {lo}..{hi}, strict {strict}");
+                    }
+                }
+            }
+        }
+    }
 }

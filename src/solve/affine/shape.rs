@@ -14,9 +14,9 @@ use crate::solve::period::Shape;
 
 /// `s·n + c`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Line {
-    s: i64,
-    c: i64,
+pub(super) struct Line {
+    pub s: i64,
+    pub c: i64,
 }
 
 impl Line {
@@ -80,10 +80,17 @@ impl AffineGame {
     }
 }
 
-/// The rule's form for large heaps, or `None` if it has none the theorem
-/// covers (a range that grows at another rate, a test on `2·a`, ...).
-/// `largest_constant` grows to cover every constant the rule uses.
-fn settled_form(rule: &Rule, largest_constant: &mut i64) -> Option<Form> {
+/// A rule's range and tests as bounds on `a` (`lows[i] <= a < highs[j]`)
+/// and conditions on the heap alone (`line < 0`, `<= 0` or `== 0`, as the
+/// two flags say: strict, equal).
+pub(super) struct Bounds {
+    pub lows: Vec<Line>,
+    pub highs: Vec<Line>,
+    pub conditions: Vec<(Line, bool, bool)>,
+}
+
+/// The bounds of a rule, or `None` if a test is on a multiple of `a`.
+pub(super) fn bounds(rule: &Rule) -> Option<Bounds> {
     let mut lows = vec![Line::of(rule.lo)];
     let mut highs = vec![Line::of(rule.hi)];
     let mut conditions = Vec::new();
@@ -115,6 +122,35 @@ fn settled_form(rule: &Rule, largest_constant: &mut i64) -> Option<Form> {
             _ => return None,
         }
     }
+    Some(Bounds {
+        lows,
+        highs,
+        conditions,
+    })
+}
+
+/// Whether a rule's bounds contradict at every heap: a low bound at or
+/// above a high one of the same slope (`a < 1` beside `a == 3`). Such
+/// cases come from splitting a guard, and cost time at every heap.
+pub(super) fn never_applies(rule: &Rule) -> bool {
+    bounds(rule).is_some_and(|b| {
+        b.lows.iter().any(|low| {
+            b.highs
+                .iter()
+                .any(|high| high.s == low.s && high.c <= low.c)
+        })
+    })
+}
+
+/// The rule's form for large heaps, or `None` if it has none the theorem
+/// covers (a range that grows at another rate, a test on `2·a`, ...).
+/// `largest_constant` grows to cover every constant the rule uses.
+fn settled_form(rule: &Rule, largest_constant: &mut i64) -> Option<Form> {
+    let Bounds {
+        lows,
+        highs,
+        conditions,
+    } = bounds(rule)?;
     let heaps: Vec<Line> = rule.heaps.iter().map(|h| Line::of(*h)).collect();
     for line in lows
         .iter()

@@ -3,10 +3,10 @@
 //! arithmetic (and its period proven) exactly as a game written with the
 //! constant set is.
 //!
-//! Only the forms the affine reader understands are rewritten; anything
-//! else gives `None`, and the table is computed the plain way.
+//! A move to the same game with other fixed arguments cannot be rewritten:
+//! it gives `None`, and the table is computed the plain way.
 
-use crate::eval::ir::{GameIr, GameKind, GenIr, Ir, IrKind, MoveIr, Param};
+use crate::eval::ir::{CompIr, GameIr, GameKind, GenIr, Ir, IrKind, MoveIr, Param};
 use crate::eval::Value;
 
 /// The game with the arguments `args` fixed except at `free`: its heap in
@@ -30,22 +30,9 @@ pub fn specialise(game: &GameIr, id: u32, args: &[Value], free: usize) -> Option
                 generators: m
                     .generators
                     .iter()
-                    .map(|g| {
-                        Some(GenIr {
-                            slot: g.slot,
-                            source: rewriter.ir(&g.source)?,
-                            shown: g
-                                .shown
-                                .iter()
-                                .map(|(name, read)| Some((name.clone(), rewriter.ir(read)?)))
-                                .collect::<Option<_>>()?,
-                        })
-                    })
+                    .map(|g| rewriter.generator(g))
                     .collect::<Option<_>>()?,
-                guard: match &m.guard {
-                    Some(guard) => Some(rewriter.ir(guard)?),
-                    None => None,
-                },
+                guard: rewriter.optional(&m.guard)?,
                 result: rewriter.ir(&m.result)?,
                 span: m.span,
             })
@@ -81,13 +68,29 @@ impl Rewriter<'_> {
             IrKind::Lit(v) => IrKind::Lit(v.clone()),
             IrKind::Const(c) => IrKind::Const(*c),
             IrKind::Local(s) => self.local(*s),
-            IrKind::Binary(op, l, r) => {
-                IrKind::Binary(*op, Box::new(self.ir(l)?), Box::new(self.ir(r)?))
-            }
+            IrKind::Binary(op, l, r) => IrKind::Binary(*op, self.boxed(l)?, self.boxed(r)?),
+            IrKind::Unary(op, x) => IrKind::Unary(*op, self.boxed(x)?),
+            IrKind::If(c, t, e) => IrKind::If(self.boxed(c)?, self.boxed(t)?, self.boxed(e)?),
+            IrKind::Index(x, i) => IrKind::Index(self.boxed(x)?, self.boxed(i)?),
             IrKind::List(items) => IrKind::List(self.irs(items)?),
             // Read by labels: an element of a tuple a pattern takes apart.
-            IrKind::Index(x, i) => IrKind::Index(Box::new(self.ir(x)?), Box::new(self.ir(i)?)),
             IrKind::Set(items) => IrKind::Set(self.irs(items)?),
+            IrKind::Tuple(items) => IrKind::Tuple(self.irs(items)?),
+            // A helper's body has its own frame: only its arguments change.
+            IrKind::CallFn(f, args) => IrKind::CallFn(*f, self.irs(args)?),
+            IrKind::Builtin(b, args) => IrKind::Builtin(*b, self.irs(args)?),
+            IrKind::Comprehension { element, clauses } => IrKind::Comprehension {
+                element: self.boxed(element)?,
+                clauses: clauses
+                    .iter()
+                    .map(|c| {
+                        Some(CompIr {
+                            generator: self.generator(&c.generator)?,
+                            guard: self.optional(&c.guard)?,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+            },
             IrKind::MakePos(g, args) if *g == self.id => {
                 // The same game with the same fixed arguments: a heap.
                 let same = args.iter().enumerate().all(|(i, arg)| {
@@ -98,11 +101,34 @@ impl Rewriter<'_> {
                 }
                 IrKind::MakePos(*g, vec![self.ir(&args[self.free])?])
             }
-            _ => return None,
+            IrKind::MakePos(g, args) => IrKind::MakePos(*g, self.irs(args)?),
         };
         Some(Ir {
             kind,
             span: ir.span,
+        })
+    }
+
+    fn boxed(&self, ir: &Ir) -> Option<Box<Ir>> {
+        self.ir(ir).map(Box::new)
+    }
+
+    fn optional(&self, ir: &Option<Ir>) -> Option<Option<Ir>> {
+        match ir {
+            Some(ir) => Some(Some(self.ir(ir)?)),
+            None => Some(None),
+        }
+    }
+
+    fn generator(&self, g: &GenIr) -> Option<GenIr> {
+        Some(GenIr {
+            slot: g.slot,
+            source: self.ir(&g.source)?,
+            shown: g
+                .shown
+                .iter()
+                .map(|(name, read)| Some((name.clone(), self.ir(read)?)))
+                .collect::<Option<_>>()?,
         })
     }
 

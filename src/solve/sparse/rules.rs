@@ -35,6 +35,32 @@ impl HeapRules {
         rules
     }
 
+    /// The octal code with exactly these moves, if there is one: every
+    /// split may leave equal heaps, and no move takes more than 63.
+    pub fn as_octal(&self) -> Option<OctalCode> {
+        let most = (self.take_all.iter().chain(&self.take))
+            .chain(self.split.iter().map(|(k, _)| k))
+            .copied()
+            .max()
+            .unwrap_or(0);
+        if most >= 64 || self.split.iter().any(|&(_, strict)| strict) {
+            return None;
+        }
+        let mut digits = vec![0u8; most + 1];
+        for &k in &self.take_all {
+            digits[k] |= 1;
+        }
+        for &k in &self.take {
+            digits[k] |= 2;
+        }
+        for &(k, _) in &self.split {
+            digits[k] |= 4;
+        }
+        let (before, after) = digits.split_first()?;
+        let text: String = after.iter().map(|d| char::from(b'0' + d)).collect();
+        OctalCode::parse(&format!("{before}.{text}")).ok()
+    }
+
     /// Split a heap into two unequal non-empty heaps.
     pub fn grundys_game() -> HeapRules {
         HeapRules {
