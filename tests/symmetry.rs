@@ -106,7 +106,7 @@ fn the_compiled_search_turns_boards_as_the_rules_do() {
     ];
     let mut general = session_with(&CRAM.replace("SYMMETRY", ""));
     general.interp.compact = Compact::Off;
-    for symmetry in [EXAMPLE, SQUARE, ""] {
+    for symmetry in [EXAMPLE, SQUARE, TURNS, ""] {
         let mut compiled = session_with(&CRAM.replace("SYMMETRY", symmetry));
         let n = agree_on_reachable(&mut compiled, &mut general, &starts, 700);
         assert!(n > 1500, "only {n} positions compared");

@@ -233,10 +233,14 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     }
     // Each image is a result made from the position itself; images that
     // cannot be compiled leave the search to store every position.
-    let images = game.symmetry.iter().flat_map(|s| &s.images);
-    let images = images
-        .map(|image| c.result(&mut scope.clone(), image, layout))
-        .collect::<Compiled<Vec<_>>>();
+    let images: Vec<&Ir> = game.symmetry.iter().flat_map(|s| &s.images).collect();
+    let images = match turned_grid(&images, layout) {
+        Some(turns) => Ok(turns),
+        None => images
+            .iter()
+            .map(|image| c.result(&mut scope.clone(), image, layout))
+            .collect::<Compiled<Vec<_>>>(),
+    };
     let (images, unimaged) = match images {
         Ok(images) => (images, None),
         Err(why) => (Vec::new(), Some(why)),
@@ -254,6 +258,27 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     };
     code.decode = fused::needs_registers(&code);
     Ok(code)
+}
+
+/// The images as the turns of a grid that keep its shape, where some of
+/// them change it (see `turn::keeping_shape`).
+fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
+    layout
+        .groups
+        .iter()
+        .enumerate()
+        .find_map(|(param, group)| match group {
+            Group::Grid(rows) if !rows.numbered => {
+                let turns = turn::keeping_shape(images, rows, param)?;
+                Some(
+                    turns
+                        .into_iter()
+                        .map(|cells| vec![Write::Turned(*rows, Some(cells))])
+                        .collect(),
+                )
+            }
+            _ => None,
+        })
 }
 
 /// What it walks of `cells(g, c)`.

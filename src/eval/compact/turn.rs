@@ -76,16 +76,69 @@ pub const TURNS: [Builtin; 4] = [
 /// What `ir` makes of grid parameter `param` (of shape `rows`), if it is
 /// the parameter turned by `reverse`, `mirror`, `transpose` and `rotate`.
 pub fn of(ir: &Ir, param: usize, rows: &Rows) -> Option<Turned> {
+    of_shape(ir, param, rows.fields.len, rows.cols)
+}
+
+/// `of` for a grid of `height` rows of `width` letters.
+fn of_shape(ir: &Ir, param: usize, height: u32, width: u32) -> Option<Turned> {
     match &ir.kind {
-        IrKind::Local(s) if *s as usize == param => {
-            Some(Turned::identity(rows.fields.len, rows.cols))
-        }
+        IrKind::Local(s) if *s as usize == param => Some(Turned::identity(height, width)),
         IrKind::Builtin(how, args) if TURNS.contains(how) => match &args[..] {
-            [inner] => of(inner, param, rows)?.then(*how),
+            [inner] => of_shape(inner, param, height, width)?.then(*how),
             _ => None,
         },
         _ => None,
     }
+}
+
+/// Turns a group of them may hold: the 8 of a square, twice over.
+const MAX_TURNS: usize = 16;
+
+/// For a symmetry whose images each turn one grid parameter and pass the
+/// others on, some into another shape (a quarter turn of a rectangle):
+/// the turns they make together, composed, that keep the grid's shape.
+/// Two positions of one layout are images of each other only through such
+/// a turn, so these give the search the same families on its keys. `None`
+/// when the images are not all such turns, or all keep the shape (they
+/// are then compiled one by one).
+pub fn keeping_shape(images: &[&Ir], rows: &Rows, param: usize) -> Option<Vec<Box<[u32]>>> {
+    let mut turns = Vec::new();
+    for image in images {
+        let IrKind::MakePos(_, args) = &image.kind else {
+            return None;
+        };
+        for (i, arg) in args.iter().enumerate() {
+            let passed_on = matches!(arg.kind, IrKind::Local(s) if s as usize == i);
+            if i != param && !passed_on {
+                return None;
+            }
+        }
+        turns.push(args.get(param)?);
+    }
+    let start = Turned::identity(rows.fields.len, rows.cols);
+    let mut group = vec![start.clone()];
+    let mut next = 0;
+    while let Some(done) = group.get(next).cloned() {
+        next += 1;
+        for ir in &turns {
+            let more = of_shape(ir, param, done.height, done.width)?;
+            let from = more.from.iter().map(|&i| done.from[i as usize]).collect();
+            let composed = Turned { from, ..more };
+            if !group.contains(&composed) {
+                if group.len() >= MAX_TURNS {
+                    return None;
+                }
+                group.push(composed);
+            }
+        }
+    }
+    if group.iter().all(|t| t.keeps_shape(rows)) {
+        return None;
+    }
+    let kept = group
+        .into_iter()
+        .filter(|t| t.keeps_shape(rows) && *t != start);
+    Some(kept.map(Turned::into_cells).collect())
 }
 
 /// `key` with the grid of `rows` (letters side by side, `cell` bits each)
