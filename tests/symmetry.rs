@@ -6,6 +6,7 @@
 mod common;
 
 use common::{agree_on_reachable, session_with, value_of};
+use grundy::eval::engine::Path;
 use grundy::eval::Compact;
 use grundy::session::Session;
 
@@ -155,6 +156,38 @@ fn the_compiled_search_stores_one_row_of_each_pair() {
         with * 100 <= without * 51,
         "{with} stored with, {without} without"
     );
+}
+
+/// A board of three rows of 20 is too large for its letters to sit side
+/// by side in a key, so its rows are numbered: the compiled search turns
+/// it upside down, and names a reflection as what it cannot make.
+#[test]
+fn a_board_whose_rows_are_numbered_is_turned_only_upside_down() {
+    let wall = |n| "#".repeat(n);
+    let board = &format!(
+        r#"Cram(["...{}", "..{}.", "{}.."])"#,
+        wall(17),
+        wall(17),
+        wall(18)
+    );
+    let mut general = session_with(&CRAM.replace("SYMMETRY", ""));
+    general.interp.compact = Compact::Off;
+    let expected = value_of(&mut general, board);
+    for (symmetry, turned) in [("symmetry = [Cram(reverse(g))];", true), (EXAMPLE, false)] {
+        let mut session = session_with(&CRAM.replace("SYMMETRY", symmetry));
+        assert_eq!(value_of(&mut session, board), expected, "{symmetry}");
+        let engines = &session.interp.engines.entries;
+        assert!(
+            engines.iter().all(|e| e.path == Path::CompiledSearch),
+            "{engines:?}"
+        );
+        let declined: Vec<_> = engines.iter().flat_map(|e| &e.declined).collect();
+        let numbered = declined
+            .iter()
+            .any(|(_, why)| why.what.contains("rows are numbered"));
+        assert_eq!(numbered, !turned, "{declined:?}");
+        assert_eq!(declined.is_empty(), turned, "{declined:?}");
+    }
 }
 
 #[test]
