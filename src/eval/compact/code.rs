@@ -193,6 +193,17 @@ pub enum Write {
     Row(Rows, Num, Text),
     /// A grid's new rows, all of them.
     Rows(Rows, Vec<Text>),
+    /// The grid turned or reflected (see `turn`): for each cell, the cell
+    /// it takes its letter from; `None` for a turn into another shape,
+    /// which no key of the layout holds.
+    Turned(Rows, Option<Box<[u32]>>),
+    /// `if test then .. else ..` as a parameter's new value: the writes of
+    /// the branch taken.
+    Choose {
+        test: Truth,
+        then: Vec<Write>,
+        otherwise: Vec<Write>,
+    },
 }
 
 /// A new list's element: a number, or a grid's row.

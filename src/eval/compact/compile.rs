@@ -10,6 +10,7 @@ use super::code::{
 use super::early;
 use super::fused;
 use super::layout::{Fields, Group, Layout};
+use super::turn;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
@@ -259,10 +260,14 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     }
     // Each image is a result made from the position itself; images that
     // cannot be compiled leave the search to store every position.
-    let images = game.symmetry.iter().flat_map(|s| &s.images);
-    let images = images
-        .map(|image| c.result(&mut scope.clone(), image, layout))
-        .collect::<Compiled<Vec<_>>>();
+    let images: Vec<&Ir> = game.symmetry.iter().flat_map(|s| &s.images).collect();
+    let images = match turned_grid(&images, layout) {
+        Some(turns) => Ok(turns),
+        None => images
+            .iter()
+            .map(|image| c.result(&mut scope.clone(), image, layout))
+            .collect::<Compiled<Vec<_>>>(),
+    };
     let (images, unimaged) = match images {
         Ok(images) => (images, None),
         Err(why) => (Vec::new(), Some(why)),
@@ -280,6 +285,27 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     };
     code.decode = fused::needs_registers(&code);
     Ok(code)
+}
+
+/// The images as the turns of a grid that keep its shape, where some of
+/// them change it (see `turn::keeping_shape`).
+fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
+    layout
+        .groups
+        .iter()
+        .enumerate()
+        .find_map(|(param, group)| match group {
+            Group::Grid(rows) if !rows.numbered => {
+                let turns = turn::keeping_shape(images, rows, param)?;
+                Some(
+                    turns
+                        .into_iter()
+                        .map(|cells| vec![Write::Turned(*rows, Some(cells))])
+                        .collect(),
+                )
+            }
+            _ => None,
+        })
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
@@ -321,6 +347,14 @@ const SOURCES: &str = "a generator the compiled search cannot walk: it walks ran
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";
+/// Which grids it turns.
+const NUMBERED_TURN: &str = "a grid turned or reflected whose rows are numbered (too many \
+     letters to hold side by side in a key): the compiled search turns such a grid only upside \
+     down, with `reverse`";
+/// Which turns it makes.
+const RESHAPED: &str = "a `transpose` or `rotate` that changes the grid's shape (a board that is \
+     not square), which no key of the same layout holds: `if len(g) == width(g) then \
+     rotate(g) else ...` turns square boards only";
 /// What it works out as a string.
 const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
      indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
@@ -951,12 +985,22 @@ impl<'a> Compiler<'a> {
         let write = match (&ir.kind, group) {
             (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
             // The whole parameter backwards: every element is written.
-            (IrKind::Builtin(Builtin::Reverse, a), Group::List(f) | Group::Str(f, _))
-                if out.is_empty()
-                    && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
+            (
+                IrKind::Builtin(Builtin::Reverse, a),
+                Group::List(f) | Group::Str(f, _) | Group::Grid(Rows { fields: f, .. }),
+            ) if out.is_empty()
+                && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
             {
                 Write::Reversed(*f)
             }
+            (IrKind::Builtin(b, _), Group::Grid(rows)) if turn::TURNS.contains(b) => {
+                self.turned(ir, param, rows, false)?
+            }
+            (IrKind::If(test, then, otherwise), Group::List(_) | Group::Grid(_)) => Write::Choose {
+                test: self.truth(scope, test)?,
+                then: self.branch(scope, then, param, group)?,
+                otherwise: self.branch(scope, otherwise, param, group)?,
+            },
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
@@ -1014,6 +1058,43 @@ impl<'a> Compiler<'a> {
         };
         out.push(write);
         Ok(())
+    }
+
+    /// A grid parameter turned or reflected (see `turn`). In a branch of
+    /// an `if`, a turn into another shape is kept as one that no key holds:
+    /// the condition may rule it out, as `if len(g) == width(g) then
+    /// rotate(g) else g` does on a board that is not square.
+    fn turned(&self, ir: &Ir, param: usize, rows: &Rows, in_branch: bool) -> Compiled<Write> {
+        if rows.numbered {
+            return Err(Unsupported::new(NUMBERED_TURN, ir.span));
+        }
+        let turned = turn::of(ir, param, rows).or_unsupported(WRITES, ir.span)?;
+        if turned.keeps_shape(rows) {
+            Ok(Write::Turned(*rows, Some(turned.into_cells())))
+        } else if in_branch {
+            Ok(Write::Turned(*rows, None))
+        } else {
+            Err(Unsupported::new(RESHAPED, ir.span))
+        }
+    }
+
+    /// The writes of one branch of an `if` that makes a parameter's new
+    /// value.
+    fn branch(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        param: usize,
+        group: &Group,
+    ) -> Compiled<Vec<Write>> {
+        if let Group::Grid(rows) = group {
+            if !rows.numbered && turn::of(ir, param, rows).is_some() {
+                return Ok(vec![self.turned(ir, param, rows, true)?]);
+            }
+        }
+        let mut out = Vec::new();
+        self.writes(scope, ir, param, group, &mut out)?;
+        Ok(out)
     }
 
     /// One `set_at(x, index, value)` on a list or string parameter.

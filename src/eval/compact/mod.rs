@@ -12,6 +12,7 @@ mod fused;
 mod layout;
 mod rows;
 mod run;
+mod turn;
 
 use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;

@@ -10,6 +10,7 @@ use super::code::{
 };
 use super::layout::{Fields, Layout};
 use super::rows::RowTable;
+use super::turn;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::solve::dense::push_run;
@@ -85,7 +86,7 @@ impl Machine {
 
     /// The key of the image that `writes` make of `key`.
     pub fn image(&mut self, layout: &Layout, key: u64, writes: &[Write]) -> Option<u64> {
-        if !matches!(writes, [Write::Reversed(_)]) {
+        if !matches!(writes, [Write::Reversed(_) | Write::Turned(..)]) {
             layout.decode(key, &mut self.regs);
         }
         self.key = key;
@@ -385,7 +386,12 @@ impl Machine {
 
     /// The key of the position a move's writes make from the current key.
     fn written(&mut self, writes: &[Write]) -> Option<u64> {
-        let mut k = self.key;
+        self.written_onto(self.key, writes)
+    }
+
+    /// `writes` made onto `k`, which holds the fields they write as the
+    /// current key does.
+    fn written_onto(&mut self, mut k: u64, writes: &[Write]) -> Option<u64> {
         for w in writes {
             match w {
                 Write::Scalar(f, n) => {
@@ -413,9 +419,21 @@ impl Machine {
                         k = put(k, f, i, v)?;
                     }
                 }
-                // The only write of its result (see `compile`): read off
-                // the key itself, which needs no registers.
-                Write::Reversed(f) => k = reversed(self.key, f),
+                // The first write of its parameter (see `compile`), whose
+                // fields `k` still holds as the key does: read off the key
+                // itself, which needs no registers.
+                Write::Reversed(f) => k = reversed(k, f),
+                Write::Turned(rows, cells) => {
+                    k = turn::apply(k, rows, self.cell, cells.as_deref()?);
+                }
+                Write::Choose {
+                    test,
+                    then,
+                    otherwise,
+                } => {
+                    let branch = if self.truth(test)? { then } else { otherwise };
+                    k = self.written_onto(k, branch)?;
+                }
                 Write::Whole(f, items) => {
                     for (i, n) in items.iter().enumerate() {
                         let v = self.num(n)?;
