@@ -306,11 +306,23 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
 /// A search past the state limit stops with the same error in every
 /// engine, pointing at the same place.
 #[test]
-#[ignore = "the compiled search reports the state limit at the position asked about, the \
-            interpreter at the move that went past it"]
 fn a_search_past_the_state_limit_stops_alike_in_every_engine() {
     let path = "bench/games/wythoff.game";
-    compare_from(path, &read(path), "Wythoff(90, 90)");
+    let start = "Wythoff(90, 90)";
+    let text = read(path);
+    compare_from(path, &text, start);
+    // The whole error, the line saying what the search was doing included.
+    let whole = |compact: Compact| {
+        let mut s = session(path, &text, compact, true).expect("it loaded before");
+        let parts = s.position(start).expect("a position");
+        let errors = s.value(&parts).expect_err("past the state limit");
+        let e = errors.first().expect("an error");
+        (format!("{:?}", e.kind), e.span, e.context.clone())
+    };
+    let want = whole(Compact::Off);
+    assert!(!want.2.is_empty(), "the reference says where: {want:?}");
+    assert_eq!(whole(Compact::Plain), want);
+    assert_eq!(whole(Compact::Fused), want);
 }
 
 /// Every file named in `STARTS` is one the test reads: a renamed example

@@ -9,11 +9,11 @@
 //!
 //! Whatever the compiled rules cannot answer as the interpreter would (an
 //! overflow, an index out of range, a value that does not fit the key, a
-//! cycle) stops this search with `Abort`; the general search then answers,
-//! and reports any error with its span.
+//! cycle) stops this search with `Abort`, and so does the state limit;
+//! the general search then answers, and reports any error with its span.
 
 use super::packed::{PackedTable, MIN_CODE_BITS};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
 use std::any::Any;
@@ -429,12 +429,12 @@ impl Search<'_> {
     fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Option<Step>, Error> {
         *self.positions += 1;
         if *self.positions > self.max_states {
-            return Err(Error::new(
-                ErrorKind::StateLimit {
-                    limit: self.max_states,
-                },
-                Default::default(),
-            ));
+            // The general search reports the limit, at the move that went
+            // past it: a key knows no rule or span. That search counts
+            // every position it makes, this one only those it opens, so it
+            // meets the limit after little work of its own.
+            *self.positions -= 1;
+            return Ok(Some(Step::Abort));
         }
         if (*self.positions).is_multiple_of(CHECK_EVERY) {
             crate::interrupt::foresee_state_limit(*self.positions, self.max_states);
