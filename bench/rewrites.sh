@@ -142,20 +142,6 @@ fi
 search_rows="$out/search.rows"
 echo "game|position|seconds|positions searched|positions/s|bytes/position|engine (--stats)" > "$search_rows"
 
-# board ROWS COLUMNS: a grid of empty cells, as the language writes it.
-board() {
-  local row r s=""
-  row=$(printf '%*s' "$2" '' | tr ' ' '.')
-  for ((r = 0; r < $1; r++)); do s+="${s:+, }\"$row\""; done
-  echo "[$s]"
-}
-# repeated ITEM COUNT: ITEM, COUNT times, separated by ", ".
-repeated() {
-  local i s=""
-  for ((i = 0; i < $2; i++)); do s+="${s:+, }$1"; done
-  echo "$s"
-}
-
 # time_search NAME FILE POSITION: times a value search with --stats.
 time_search() {
   local name="$1" file="$2" position="$3" key
@@ -178,9 +164,9 @@ if [ "$search" = 1 ]; then
   else
     cram_a=(5 5); cram_b=(4 6); chomp=(12 10); wythoff=300; coins=20; cells=28; pile=15
   fi
-  time_search "Cram ${cram_a[0]}x${cram_a[1]}" cram.game "Cram($(board "${cram_a[@]}"))"
-  time_search "Cram ${cram_b[0]}x${cram_b[1]}" cram.game "Cram($(board "${cram_b[@]}"))"
-  time_search "Chomp ${chomp[0]}x${chomp[1]}, grid" chomp-grid.game "Chomp($(board "${chomp[@]}"))"
+  time_search "Cram ${cram_a[0]}x${cram_a[1]}" cram.game "Cram($(grid "${cram_a[@]}"))"
+  time_search "Cram ${cram_b[0]}x${cram_b[1]}" cram.game "Cram($(grid "${cram_b[@]}"))"
+  time_search "Chomp ${chomp[0]}x${chomp[1]}, grid" chomp-grid.game "Chomp($(grid "${chomp[@]}"))"
   time_search "Chomp ${chomp[0]}x${chomp[1]}, heights" chomp-heights.game "Chomp([$(repeated "${chomp[0]}" "${chomp[1]}")])"
   time_search "Wythoff ${wythoff}x${wythoff}" wythoff.game "Wythoff($wythoff, $wythoff)"
   time_search "Mock Turtles, $coins coins" mock-turtles.game "Turtles(repeat(\"H\", $coins))"
