@@ -4,6 +4,7 @@ use super::super::Output;
 use super::commands::Entry;
 use super::Repl;
 use crate::error::{Error, ErrorKind, Errors};
+use crate::eval::builtins::Builtin;
 
 /// One command of the REPL, for `:help` and for completion.
 pub struct Command {
@@ -123,6 +124,9 @@ pub const COMMANDS: &[Command] = &[
     },
 ];
 
+/// The topic that lists the built-in functions; each one is a topic too.
+const BUILTINS_TOPIC: &str = "builtins";
+
 /// Help topics that are not commands.
 const TOPICS: &[(&str, &str)] = &[
     (
@@ -185,7 +189,11 @@ impl Repl {
             out.line(
                 "anything else is a definition (game, fn, const, claim, use) or an expression to evaluate",
             );
-            let topics: Vec<&str> = TOPICS.iter().map(|t| t.0).collect();
+            let topics: Vec<&str> = TOPICS
+                .iter()
+                .map(|t| t.0)
+                .chain(std::iter::once(BUILTINS_TOPIC))
+                .collect();
             out.line(format!(
                 "`:help COMMAND` tells more; other topics: {}",
                 topics.join(", ")
@@ -208,15 +216,32 @@ impl Repl {
             out.line(*text);
             return Ok(());
         }
-        let names = COMMANDS
+        if wanted == BUILTINS_TOPIC {
+            out.line("the built-in functions (`:help NAME` shows one):");
+            for b in Builtin::ALL {
+                out.line(format!("  {}", b.doc()));
+            }
+            return Ok(());
+        }
+        if let Some(b) = Builtin::lookup(wanted) {
+            out.line(format!("{wanted} is built in: {}", b.doc()));
+            return Ok(());
+        }
+        let topics = COMMANDS
             .iter()
             .map(|c| c.name.trim_start_matches(':'))
-            .chain(TOPICS.iter().map(|t| t.0));
+            .chain(TOPICS.iter().map(|t| t.0))
+            .chain(std::iter::once(BUILTINS_TOPIC));
+        // Commands and topics first: `rset` is nearer `reset` than `set`
+        // in what a user of the REPL means.
+        let suggestion = crate::check::suggest::closest(wanted, topics).or_else(|| {
+            crate::check::suggest::closest(wanted, Builtin::ALL.iter().map(|b| b.name()))
+        });
         Err(vec![Error::new(
             ErrorKind::UnknownName {
                 what: "help topic",
                 name: topic.to_string(),
-                suggestion: crate::check::suggest::closest(wanted, names),
+                suggestion,
             },
             entry.span(topic),
         )])
