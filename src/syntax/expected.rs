@@ -69,19 +69,25 @@ pub(super) fn syntax_error(err: pest::error::Error<Rule>, source: SourceId, text
     let end_of_previous = previous_token_end(text, pos);
     // Nothing but blanks and comments before it: then nothing is missing
     // at the end of a line, and the line above is only a comment.
-    let span = if end_of_previous > 0 && text[end_of_previous..pos].contains('\n') {
-        Span::new(source, end_of_previous, end_of_previous)
-    } else if pos >= text.len() && end_of_previous > 0 {
-        // At the end of the input there is nothing to point at: point at
-        // the last character, which is what needed more after it.
-        let last = text[..end_of_previous]
-            .chars()
-            .next_back()
-            .map_or(1, char::len_utf8);
-        Span::new(source, end_of_previous - last, end_of_previous)
-    } else {
-        Span::new(source, pos, pos + len)
-    };
+    // After a `;`, `{` or `}` the line above is whole, so what is wrong is
+    // what starts this one.
+    // Unless a top-level item starts it: then the `}` missing above is.
+    let starts_item = TOP_LEVEL.iter().any(|w| first_word(&text[pos..]) == *w);
+    let line_above_whole = text[..end_of_previous].ends_with([';', '{', '}']) && !starts_item;
+    let span =
+        if end_of_previous > 0 && !line_above_whole && text[end_of_previous..pos].contains('\n') {
+            Span::new(source, end_of_previous, end_of_previous)
+        } else if pos >= text.len() && end_of_previous > 0 {
+            // At the end of the input there is nothing to point at: point at
+            // the last character, which is what needed more after it.
+            let last = text[..end_of_previous]
+                .chars()
+                .next_back()
+                .map_or(1, char::len_utf8);
+            Span::new(source, end_of_previous - last, end_of_previous)
+        } else {
+            Span::new(source, pos, pos + len)
+        };
     Error::new(
         ErrorKind::Syntax {
             expected,
@@ -155,19 +161,37 @@ fn hint_at(text: &str, pos: usize, expected: &BTreeSet<String>) -> Option<String
             "the file to import is a string, in double quotes: `use \"{path}\";`"
         ));
     }
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
+    let word = first_word(rest);
     const KEYWORDS: &[&str] = &[
         "for", "in", "if", "then", "else", "and", "or", "not", "true", "false", "let",
     ];
-    if name_expected && KEYWORDS.contains(&word.as_str()) {
+    if name_expected && KEYWORDS.contains(&word) {
         return Some(format!(
             "`{word}` is a keyword, so it cannot be used as a name"
         ));
     }
+    // A misspelt keyword where keywords were expected: `mvoe`.
+    let keywords = expected
+        .iter()
+        .flat_map(|w| w.split('`').skip(1).step_by(2))
+        .filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase()));
+    if !word.is_empty() {
+        if let Some(near) = crate::check::suggest::closest(word, keywords) {
+            return Some(format!("did you mean `{near}`?"));
+        }
+    }
     None
+}
+
+/// The words that start a top-level item.
+const TOP_LEVEL: &[&str] = &["game", "loopy", "fn", "const", "claim", "use"];
+
+/// The name or keyword `text` starts with.
+fn first_word(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
 }
 
 /// Whether the last word of `text` is the keyword `let` (not `outlet`).
