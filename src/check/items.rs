@@ -32,6 +32,11 @@ impl Checker {
         }
     }
 
+    /// The program as checked so far, and the errors found.
+    pub fn into_parts(self) -> (Program, Errors) {
+        (self.program, self.errors)
+    }
+
     pub fn finish(self) -> Result<Program, Errors> {
         if self.errors.is_empty() {
             Ok(self.program)

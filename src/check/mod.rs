@@ -13,6 +13,7 @@ use crate::error::Errors;
 use crate::eval::ir::{Ir, Program};
 use crate::syntax::ast;
 use crate::types::Type;
+use std::sync::Arc;
 
 pub use items::Checker;
 
@@ -32,6 +33,62 @@ pub fn check_items_warning(
     checker.items(items);
     warnings.append(&mut checker.warnings);
     checker.finish()
+}
+
+/// `check_items_warning` in place: the definitions are added to `program`
+/// itself, which is left as it was when there are errors. The program is
+/// copied only when it is shared, so that a chain of imports, loaded file
+/// by file, costs each file its own size rather than the whole program's.
+pub fn check_items_into(
+    items: &[ast::Item],
+    program: &mut Arc<Program>,
+    warnings: &mut Errors,
+) -> Result<(), Errors> {
+    let own = Arc::make_mut(program);
+    let before = Lengths::of(own);
+    let mut checker = Checker::new(std::mem::take(own));
+    checker.items(items);
+    warnings.append(&mut checker.warnings);
+    let (mut checked, errors) = checker.into_parts();
+    if !errors.is_empty() {
+        before.restore(&mut checked);
+    }
+    *own = checked;
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// How long each part of a program was: checking only appends, so these
+/// undo a check that failed.
+struct Lengths {
+    games: usize,
+    functions: usize,
+    consts: usize,
+    claims: usize,
+    callables: usize,
+}
+
+impl Lengths {
+    fn of(program: &Program) -> Lengths {
+        Lengths {
+            games: program.games.len(),
+            functions: program.functions.len(),
+            consts: program.consts.len(),
+            claims: program.claims.len(),
+            callables: program.callables.len(),
+        }
+    }
+
+    fn restore(&self, program: &mut Program) {
+        program.games.truncate(self.games);
+        program.functions.truncate(self.functions);
+        program.consts.truncate(self.consts);
+        program.claims.truncate(self.claims);
+        program.callables.truncate(self.callables);
+    }
 }
 
 /// A query typed on the command line or at the prompt: an expression that
@@ -93,6 +150,38 @@ mod tests {
     fn check(text: &str) -> Result<Program, Errors> {
         let file = parse_file(SourceId(0), text).expect("parses");
         check_items(&file.items, &Program::default())
+    }
+
+    #[test]
+    fn checking_in_place_leaves_the_program_as_it_was_when_it_fails() {
+        let items = |text: &str| parse_file(SourceId(0), text).expect("parses").items;
+        let mut program = Arc::new(Program::default());
+        let mut warnings = Vec::new();
+        let first = "game Heap(n: nat) { move take(k in 1..=n) => Heap(n - k); }
+            fn twice(n: nat) = 2 * n; const LIMIT = 3; claim Heap(2) == Heap(2);";
+        check_items_into(&items(first), &mut program, &mut warnings).expect("checks");
+        let shared = program.clone();
+        let bad = "game Pile(n: nat) { move take(k in 1..=n) => Pile(n - k); }
+            fn half(n: nat) = n / 2; const TOP = 4; claim Pile(1) == Pile(1);
+            claim nowhere(1) == 1;";
+        assert!(check_items_into(&items(bad), &mut program, &mut warnings).is_err());
+        let names: Vec<&String> = program.callables.keys().collect();
+        assert_eq!(names, ["Heap", "twice"]);
+        assert_eq!(
+            (program.games.len(), program.functions.len()),
+            (1, 1),
+            "the failed check's definitions are gone"
+        );
+        assert_eq!((program.consts.len(), program.claims.len()), (1, 1));
+        assert_eq!(
+            shared.callables.len(),
+            2,
+            "a copy held elsewhere is untouched"
+        );
+        // The names the failed check took are free again.
+        let good = "game Pile(n: nat) { move take(k in 1..=n) => Pile(n - k); }";
+        check_items_into(&items(good), &mut program, &mut warnings).expect("checks");
+        assert_eq!(program.games[1].name, "Pile");
     }
 
     #[test]

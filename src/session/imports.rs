@@ -11,6 +11,7 @@ use super::Session;
 use crate::error::{Error, ErrorKind, Errors};
 use crate::source::Span;
 use crate::syntax::ast::{File, Item, UseDecl};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// A file the session has read: its name as shown in diagnostics, and the
@@ -19,7 +20,14 @@ use std::path::{Path, PathBuf};
 pub struct LoadedFile {
     pub name: String,
     pub text: String,
-    key: PathBuf,
+}
+
+/// The files read so far, in the order they loaded, and a set of their
+/// keys: a long chain of imports asks at every `use` whether a file is in.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LoadedFiles {
+    files: Vec<LoadedFile>,
+    keys: HashSet<PathBuf>,
 }
 
 /// A file whose imports are being loaded.
@@ -31,6 +39,29 @@ pub(super) struct Importing {
     following: Option<Span>,
 }
 
+/// The files whose imports are being loaded, outermost first, and where
+/// each is on the stack.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ImportStack {
+    files: Vec<Importing>,
+    at: HashMap<PathBuf, usize>,
+}
+
+impl ImportStack {
+    fn push(&mut self, file: Importing) {
+        if let Some(key) = &file.key {
+            self.at.insert(key.clone(), self.files.len());
+        }
+        self.files.push(file);
+    }
+
+    fn pop(&mut self) {
+        if let Some(key) = self.files.pop().and_then(|f| f.key) {
+            self.at.remove(&key);
+        }
+    }
+}
+
 /// What a file is known by: its canonical path, when it is a file on disk.
 fn key_of(path: &Path) -> Option<PathBuf> {
     std::fs::canonicalize(path).ok()
@@ -40,22 +71,22 @@ impl Session {
     /// Every file read so far, imports included, in the order they loaded
     /// (each after the files it imports).
     pub fn loaded_files(&self) -> &[LoadedFile] {
-        &self.loaded
+        &self.loaded.files
     }
 
     /// Whether the file at `path` has been loaded, directly or as an import.
     pub fn is_loaded(&self, path: &str) -> bool {
-        key_of(Path::new(path)).is_some_and(|key| self.loaded.iter().any(|f| f.key == key))
+        key_of(Path::new(path)).is_some_and(|key| self.loaded.keys.contains(&key))
     }
 
     /// Notes that the text `name` loaded, if it is a file on disk, so that
     /// a later `use` of it does not load it again.
     pub(super) fn remember_file(&mut self, name: &str, text: &str) {
         if let Some(key) = key_of(Path::new(name)) {
-            self.loaded.push(LoadedFile {
+            self.loaded.keys.insert(key);
+            self.loaded.files.push(LoadedFile {
                 name: name.to_string(),
                 text: text.to_string(),
-                key,
             });
         }
     }
@@ -92,14 +123,10 @@ impl Session {
         let name = path.to_string_lossy().into_owned();
         let key = key_of(&path);
         if let Some(key) = &key {
-            if let Some(at) = self
-                .importing
-                .iter()
-                .position(|f| f.key.as_ref() == Some(key))
-            {
+            if let Some(&at) = self.importing.at.get(key) {
                 return Err(vec![self.import_cycle(at, u)]);
             }
-            if self.loaded.iter().any(|f| &f.key == key) {
+            if self.loaded.keys.contains(key) {
                 return Ok(());
             }
         }
@@ -112,7 +139,7 @@ impl Session {
                 u.path_span,
             )]
         })?;
-        if let Some(current) = self.importing.last_mut() {
+        if let Some(current) = self.importing.files.last_mut() {
             current.following = Some(u.path_span);
         }
         self.load_text(&name, &text).map_err(|errors| {
@@ -135,7 +162,7 @@ impl Session {
     /// The loop closed by `u`, which names the file `importing[at]`: shown
     /// at `u`, with the `use` in each file on the loop that leads on.
     fn import_cycle(&self, at: usize, u: &UseDecl) -> Error {
-        let on_loop = &self.importing[at..];
+        let on_loop = &self.importing.files[at..];
         let names: Vec<&str> = on_loop
             .iter()
             .map(|f| f.name.as_str())

@@ -44,9 +44,9 @@ pub struct Session {
     /// Infinite values of loopy games are written `inf{0,2}`, not `∞{0,2}`.
     pub ascii: bool,
     /// Every file read, imports included, so that each is read once.
-    loaded: Vec<LoadedFile>,
+    loaded: imports::LoadedFiles,
     /// The files whose imports are being loaded, outermost first.
-    importing: Vec<imports::Importing>,
+    importing: imports::ImportStack,
     /// Every definition loaded so far, in order, as written: replacing
     /// one checks them all again.
     definitions: Vec<Definition>,
@@ -109,9 +109,8 @@ impl Session {
         typed: bool,
     ) -> Result<usize, Errors> {
         let before = self.interp.program.claims.len();
-        let program = check::check_items_warning(&items, &self.interp.program, &mut self.warnings)?;
-        let added = program.claims.len() - before;
-        self.interp.program = Arc::new(program);
+        check::check_items_into(&items, &mut self.interp.program, &mut self.warnings)?;
+        let added = self.interp.program.claims.len() - before;
         self.definitions
             .extend(items.into_iter().map(|item| Definition { item, typed }));
         self.tables.clear();
