@@ -12,6 +12,7 @@
 //! cycle) stops this search with `Abort`, and so does the state limit;
 //! the general search then answers, and reports any error with its span.
 
+use super::mex::MexSet;
 use super::packed::{PackedTable, MIN_CODE_BITS};
 use crate::error::Error;
 use hashbrown::HashMap;
@@ -54,18 +55,8 @@ fn canonical_options(
     keys: &mut Vec<u64>,
 ) -> Result<(), Abort> {
     keys.clear();
-    let mut at = start;
-    while at < arena.len() {
-        if arena[at] & RUN == 0 {
-            keys.push(game.canonical(arena[at])?);
-            at += 1;
-            continue;
-        }
-        let (count, first, step) = (arena[at] & !RUN, arena[at + 1], arena[at + 2]);
-        for j in 0..count {
-            keys.push(game.canonical(first + j * step)?);
-        }
-        at += 3;
+    for key in keys_of(&arena[start..]) {
+        keys.push(game.canonical(key)?);
     }
     keys.sort_unstable();
     keys.dedup();
@@ -90,19 +81,28 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 /// The keys of a list of options as `KeyGame::options` writes it, its
 /// runs written out key by key.
 pub fn written_out(options: &[u64]) -> Vec<u64> {
-    let mut keys = Vec::new();
+    keys_of(options).collect()
+}
+
+/// A list of options as runs, each `(first, step, count)`: a single key is
+/// a run of one.
+fn runs_of(options: &[u64]) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
     let mut at = 0;
-    while at < options.len() {
-        if options[at] & RUN == 0 {
-            keys.push(options[at]);
+    std::iter::from_fn(move || {
+        let word = *options.get(at)?;
+        if word & RUN == 0 {
             at += 1;
-            continue;
+            return Some((word, 0, 1));
         }
-        let (count, first, step) = (options[at] & !RUN, options[at + 1], options[at + 2]);
-        keys.extend((0..count).map(|j| first + j * step));
+        let run = (options[at + 1], options[at + 2], word & !RUN);
         at += 3;
-    }
-    keys
+        Some(run)
+    })
+}
+
+/// The keys of a list of options, its runs written out.
+fn keys_of(options: &[u64]) -> impl Iterator<Item = u64> + '_ {
+    runs_of(options).flat_map(|(first, step, count)| (0..count).map(move |j| first + j * step))
 }
 
 /// Keys this short get a table with an entry for every key from the start.
@@ -326,7 +326,7 @@ pub struct DenseSearch {
     arena: Vec<u64>,
     /// The open positions: key, where its options start, the next to look at.
     stack: Vec<Frame>,
-    spill: Vec<u32>,
+    mex_set: MexSet,
     /// The options of the position being opened, each for its orbit.
     canonical: Vec<u64>,
 }
@@ -341,7 +341,7 @@ impl DenseSearch {
             answered: 0,
             arena: Vec::new(),
             stack: Vec::new(),
-            spill: Vec::new(),
+            mex_set: MexSet::default(),
             canonical: Vec::new(),
         }
     }
@@ -361,7 +361,7 @@ impl DenseSearch {
             positions: &mut self.positions,
             arena: &mut self.arena,
             stack: &mut self.stack,
-            spill: &mut self.spill,
+            mex_set: &mut self.mex_set,
             canonical: &mut self.canonical,
             max_states,
         };
@@ -417,7 +417,7 @@ struct Search<'a> {
     positions: &'a mut usize,
     arena: &'a mut Vec<u64>,
     stack: &'a mut Vec<Frame>,
-    spill: &'a mut Vec<u32>,
+    mex_set: &'a mut MexSet,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
 }
@@ -551,30 +551,14 @@ impl Search<'_> {
     /// The least value missing among the options from `start` on, when
     /// every value below 64 is there.
     fn mex_past_64<S: Store>(&mut self, table: &S, start: usize) -> u32 {
-        self.spill.clear();
         let options = &self.arena[start..];
-        let mut at = 0;
-        while at < options.len() {
-            let (first, step, count, width) = if options[at] & RUN == 0 {
-                (options[at], 0, 1, 1)
-            } else {
-                (options[at + 1], options[at + 2], options[at] & !RUN, 3)
-            };
-            let values = (0..count).map(|j| table.get(first + j * step));
-            self.spill.extend(values.filter(|&v| v >= 64));
-            at += width;
+        let count = runs_of(options).map(|(_, _, count)| count as usize).sum();
+        self.mex_set.start(count);
+        self.mex_set.note_below_64();
+        for key in keys_of(options) {
+            self.mex_set.note(table.get(key));
         }
-        self.spill.sort_unstable();
-        self.spill.dedup();
-        let mut m = 64;
-        for &v in self.spill.iter() {
-            if v == m {
-                m += 1;
-            } else if v > m {
-                break;
-            }
-        }
-        m
+        self.mex_set.least_missing()
     }
 }
 
@@ -607,6 +591,76 @@ mod tests {
 
         fn as_any(&self) -> &dyn Any {
             self
+        }
+    }
+
+    /// A heap of `key` whose options are every smaller heap `m` but those
+    /// with `key * m` one more than a multiple of `modulus`, written as
+    /// runs or as single keys: values reach the hundreds, past the word of
+    /// bits, with gaps below them.
+    struct SkipSome {
+        modulus: u64,
+        as_runs: bool,
+    }
+
+    impl SkipSome {
+        fn option_keys(&self, key: u64) -> Vec<u64> {
+            (0..key).filter(|m| key * m % self.modulus != 1).collect()
+        }
+    }
+
+    impl KeyGame for SkipSome {
+        fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
+            let keys = self.option_keys(key);
+            if !self.as_runs {
+                // Backwards and each twice: order and repeats do not matter.
+                out.extend(keys.iter().rev().chain(&keys));
+                return Ok(());
+            }
+            for chunk in keys.chunk_by(|a, b| b == &(a + 1)) {
+                push_run(out, chunk[0], 1, chunk.len() as u64);
+            }
+            Ok(())
+        }
+
+        fn bits(&self) -> u32 {
+            10
+        }
+
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn values_past_64_are_the_least_missing_value() {
+        for modulus in [1, 5, 7, 11] {
+            for as_runs in [false, true] {
+                let game = SkipSome { modulus, as_runs };
+                // Bottom up, each value by the definition of the mex.
+                let mut want: Vec<u32> = Vec::new();
+                for n in 0..600 {
+                    let values: Vec<u32> = game
+                        .option_keys(n)
+                        .iter()
+                        .map(|&m| want[m as usize])
+                        .collect();
+                    want.push((0..).find(|v| !values.contains(v)).unwrap_or(0));
+                }
+                assert!(want.iter().any(|&v| v > 200), "values pass 64 by far");
+                let mut search = DenseSearch::new(Box::new(game));
+                assert_eq!(
+                    search.value(599, usize::MAX).ok().flatten(),
+                    Some(want[599])
+                );
+                for (n, &v) in want.iter().enumerate() {
+                    assert_eq!(
+                        search.value(n as u64, usize::MAX).ok().flatten(),
+                        Some(v),
+                        "heap {n}"
+                    );
+                }
+            }
         }
     }
 

@@ -8,6 +8,7 @@ pub mod dense;
 pub mod kernel;
 pub mod loopy;
 mod memo;
+mod mex;
 mod misere;
 mod moves;
 mod packed;
