@@ -14,6 +14,7 @@ mod moves;
 mod packed;
 pub mod period;
 pub mod sparse;
+mod store;
 pub mod values;
 
 pub use components::Components;
