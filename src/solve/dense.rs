@@ -164,7 +164,8 @@ pub struct DenseSearch {
     table: Table,
     /// Positions whose value the table holds.
     pub positions: usize,
-    /// Positions whose values were asked for (and so are kept elsewhere too).
+    /// Positions the general search holds too: those whose values were
+    /// asked for, and those it searched again when this search gave up.
     pub answered: usize,
     /// The options of the open positions, one after another.
     arena: Vec<u64>,
@@ -192,6 +193,11 @@ impl DenseSearch {
 
     pub fn heap_bytes(&self) -> usize {
         self.table.heap_bytes()
+    }
+
+    /// Positions only this search holds.
+    pub fn held_alone(&self) -> usize {
+        self.positions.saturating_sub(self.answered)
     }
 
     /// The value of the position with this key, searched if not known:
