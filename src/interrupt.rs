@@ -78,6 +78,18 @@ pub fn memory_used() -> usize {
     })
 }
 
+/// The bytes the current command may still add before the memory limit
+/// stops it, and no more than the machine could give it now: a table that
+/// would pass either is not worth allocating. `None` when neither is known.
+pub fn memory_room() -> Option<usize> {
+    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+    let under_limit = (limit != 0).then(|| limit.saturating_sub(memory_used()));
+    match (under_limit, crate::memory::available()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     *EPOCH.get_or_init(Instant::now)

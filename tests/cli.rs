@@ -575,6 +575,22 @@ fn the_state_limit_is_an_error_not_an_answer() {
     assert!(r.stderr.contains("--max-states"), "{}", r.stderr);
 }
 
+/// `--max-states` counts the positions of every part of a sum together,
+/// whichever engine searched each part: Wythoff's game from (6, 6) has 49
+/// positions and Cram on an empty 3x3 board 98, so 147 are needed (the
+/// compiled search once let each part have the whole limit to itself).
+#[test]
+fn the_state_limit_counts_every_part_of_a_sum() {
+    let files = ["bench/games/wythoff.game", "bench/games/cram.game"];
+    let sum = r#"Wythoff(6, 6) + Cram(["...", "...", "..."])"#;
+    let r = run(&["value", files[0], files[1], sum, "--max-states", "146"]);
+    r.assert_user_error("a sum past the state limit");
+    assert!(r.stderr.contains("more than 146 positions"), "{}", r.stderr);
+    let r = run(&["value", files[0], files[1], sum, "--max-states", "147"]);
+    r.assert_success("a sum within the state limit");
+    assert_eq!(r.stdout, "3\n");
+}
+
 #[test]
 fn a_missing_file_exits_1_with_a_clear_message() {
     let missing = "tests/cli/no-such-file.game";

@@ -88,6 +88,10 @@ pub struct Interp {
     /// Creating more positions than this is an error rather than a search
     /// that exhausts memory (an infinite game never finishes).
     pub max_positions: usize,
+    /// Positions only the compiled searches hold: they count against
+    /// `max_positions` as if made here, so that the limit means the same
+    /// whichever engine found them.
+    pub(crate) held_elsewhere: usize,
     depth: usize,
     /// Emptied argument lists and frames, kept for the next call: every
     /// move calls built-ins and makes a position, and asking the allocator
@@ -114,6 +118,7 @@ impl Default for Interp {
             consts: Vec::new(),
             solver: Solver::default(),
             max_positions: DEFAULT_MAX_POSITIONS,
+            held_elsewhere: 0,
             depth: 0,
             spare: Vec::new(),
             lowered: LoweredState::default(),
@@ -132,6 +137,7 @@ impl Interp {
         self.program = program;
         self.positions.clear();
         self.solver = Solver::default();
+        self.held_elsewhere = 0;
         self.orbits = super::symmetry::Orbits::default();
     }
 
@@ -584,7 +590,7 @@ impl Interp {
         }
         let id = self.positions.intern_slice(g, &args);
         self.give_back(args);
-        if self.positions.len() > self.max_positions {
+        if self.positions.len() + self.held_elsewhere > self.max_positions {
             return Err(Error::new(
                 ErrorKind::StateLimit {
                     limit: self.max_positions,

@@ -291,6 +291,14 @@ impl Rules for Interp {
         self.max_positions
     }
 
+    fn positions_made(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn held_elsewhere(&mut self, positions: usize) {
+        self.held_elsewhere = positions;
+    }
+
     fn ends_whole_game(&self, pos: PosId) -> bool {
         // Asked of every position searched: the game alone, not the
         // arguments, is read.

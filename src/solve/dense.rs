@@ -1,21 +1,18 @@
 //! The search of a game whose positions pack into one integer key (see
 //! `eval::compact`): options are keys made straight from keys, and values
-//! live in a table indexed by the key itself when the keys are short (a
-//! byte or two a possible position) or once the search has stored an
-//! eighth of the keys, in an open-addressing table of key and value packed
-//! in eight bytes otherwise (see `packed`), or in a hash map past 56 bits.
-//! The
-//! search is depth-first with its own stack, as the general memo's is.
+//! live in a table indexed by the key itself, or by key and value packed
+//! together, or in a hash map (see `store`). The search is depth-first with
+//! its own stack, as the general memo's is.
 //!
 //! Whatever the compiled rules cannot answer as the interpreter would (an
 //! overflow, an index out of range, a value that does not fit the key, a
 //! cycle) stops this search with `Abort`, and so does the state limit;
 //! the general search then answers, and reports any error with its span.
 
-use super::packed::{PackedTable, MIN_CODE_BITS};
+use super::mex::MexSet;
+pub use super::store::PACKED_BITS;
+use super::store::{Full, Store, Table, ON_STACK, UNKNOWN};
 use crate::error::Error;
-use hashbrown::HashMap;
-use rustc_hash::FxBuildHasher;
 use std::any::Any;
 
 /// The compiled rules cannot answer; the general search must.
@@ -54,18 +51,8 @@ fn canonical_options(
     keys: &mut Vec<u64>,
 ) -> Result<(), Abort> {
     keys.clear();
-    let mut at = start;
-    while at < arena.len() {
-        if arena[at] & RUN == 0 {
-            keys.push(game.canonical(arena[at])?);
-            at += 1;
-            continue;
-        }
-        let (count, first, step) = (arena[at] & !RUN, arena[at + 1], arena[at + 2]);
-        for j in 0..count {
-            keys.push(game.canonical(first + j * step)?);
-        }
-        at += 3;
+    for key in keys_of(&arena[start..]) {
+        keys.push(game.canonical(key)?);
     }
     keys.sort_unstable();
     keys.dedup();
@@ -90,32 +77,30 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 /// The keys of a list of options as `KeyGame::options` writes it, its
 /// runs written out key by key.
 pub fn written_out(options: &[u64]) -> Vec<u64> {
-    let mut keys = Vec::new();
-    let mut at = 0;
-    while at < options.len() {
-        if options[at] & RUN == 0 {
-            keys.push(options[at]);
-            at += 1;
-            continue;
-        }
-        let (count, first, step) = (options[at] & !RUN, options[at + 1], options[at + 2]);
-        keys.extend((0..count).map(|j| first + j * step));
-        at += 3;
-    }
-    keys
+    keys_of(options).collect()
 }
 
-/// Keys this short get a table with an entry for every key from the start.
-const DENSE_FIRST_BITS: u32 = 20;
-/// Keys up to this long start in the packed table and move to one with an
-/// entry for every key once it stores an eighth of them (a byte a key then
-/// costs at most 8 a stored position): Cram on a 4x6 board has 24-bit keys
-/// and stores 607,751 positions, 27.6 bytes each in a table of every key.
-const DENSE_BITS: u32 = 24;
-const DENSE_FROM: usize = 8;
-/// Keys up to this long get a table that holds key and value together in
-/// eight bytes (see `packed`); longer ones a hash map.
-pub const PACKED_BITS: u32 = 64 - MIN_CODE_BITS;
+/// A list of options as runs, each `(first, step, count)`: a single key is
+/// a run of one.
+fn runs_of(options: &[u64]) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let word = *options.get(at)?;
+        if word & RUN == 0 {
+            at += 1;
+            return Some((word, 0, 1));
+        }
+        let run = (options[at + 1], options[at + 2], word & !RUN);
+        at += 3;
+        Some(run)
+    })
+}
+
+/// The keys of a list of options, its runs written out.
+fn keys_of(options: &[u64]) -> impl Iterator<Item = u64> + '_ {
+    runs_of(options).flat_map(|(first, step, count)| (0..count).map(move |j| first + j * step))
+}
+
 /// How often (in positions opened) the search says how far the state limit
 /// is.
 const CHECK_EVERY: usize = 1 << 10;
@@ -124,147 +109,6 @@ const CHECK_EVERY: usize = 1 << 10;
 /// options to list, but not at every one, where the call costs 3% of a
 /// search of short option lists.
 const LOOK_EVERY: usize = 16;
-
-// In this order, so that a dense entry of 0 (fresh) reads as unknown and
-// 1 as open: see `Dense`.
-pub(super) const UNKNOWN: u32 = u32::MAX - 1;
-pub(super) const ON_STACK: u32 = u32::MAX;
-
-/// Values by key, with the two marks above.
-trait Store {
-    fn get(&self, key: u64) -> u32;
-    /// Stores a value or a mark; `Full` for a value too wide for it.
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Full>;
-    /// Whether a table of another kind would now serve better.
-    fn outgrown(&self) -> bool {
-        false
-    }
-}
-
-/// A value wider than a table's entries.
-struct Full;
-
-/// An entry for every key, a value `v` stored as `v + 2` so that a fresh
-/// (zeroed) table reads as unknown everywhere: a byte while values fit
-/// (most games' do), two bytes after.
-struct Dense<T>(Vec<T>);
-
-impl<T: Copy + Into<u32> + TryFrom<u32>> Store for Dense<T> {
-    #[inline(always)]
-    fn get(&self, key: u64) -> u32 {
-        self.0[key as usize].into().wrapping_sub(2)
-    }
-
-    #[inline(always)]
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
-        self.0[key as usize] = T::try_from(v.wrapping_add(2)).map_err(|_| Full)?;
-        Ok(())
-    }
-}
-
-struct Hashed(HashMap<u64, u32, FxBuildHasher>);
-
-impl Store for Hashed {
-    #[inline(always)]
-    fn get(&self, key: u64) -> u32 {
-        self.0.get(&key).copied().unwrap_or(UNKNOWN)
-    }
-
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
-        if v == UNKNOWN {
-            self.0.remove(&key);
-        } else {
-            self.0.insert(key, v);
-        }
-        Ok(())
-    }
-}
-
-/// A packed table, and how many keys it may store before it would be
-/// better as a table of every key.
-struct Packed {
-    table: PackedTable,
-    dense_from: Option<usize>,
-}
-
-impl Store for Packed {
-    #[inline(always)]
-    fn get(&self, key: u64) -> u32 {
-        self.table.get(key)
-    }
-
-    #[inline(always)]
-    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
-        self.table.set(key, v);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn outgrown(&self) -> bool {
-        self.dense_from.is_some_and(|n| self.table.len() >= n)
-    }
-}
-
-enum Table {
-    Narrow(Dense<u8>),
-    Wide(Dense<u16>),
-    Packed(Packed),
-    Hashed(Hashed),
-}
-
-impl Table {
-    fn new(bits: u32) -> Table {
-        if bits <= DENSE_FIRST_BITS {
-            Table::Narrow(Dense(vec![0; 1 << bits]))
-        } else if bits <= PACKED_BITS {
-            Table::Packed(Packed {
-                table: PackedTable::new(bits),
-                dense_from: (bits <= DENSE_BITS).then_some((1 << bits) / DENSE_FROM),
-            })
-        } else {
-            Table::Hashed(Hashed(HashMap::default()))
-        }
-    }
-
-    /// The byte table as a two-byte one, holding the same entries.
-    fn widen(&mut self) {
-        if let Table::Narrow(t) = self {
-            let wide = t.0.iter().map(|&b| u16::from(b)).collect();
-            *self = Table::Wide(Dense(wide));
-        }
-    }
-
-    /// The packed table as a table of every key, holding the same entries:
-    /// a byte a key if every value fits, else two (or as it is, if a value
-    /// does not fit two bytes, never to be asked again).
-    fn densify(&mut self) {
-        let Table::Packed(packed) = self else { return };
-        let entries = || packed.table.entries();
-        let size = 1usize << packed.table.key_bits();
-        let most = entries().map(|(_, v)| v.wrapping_add(2)).max().unwrap_or(0);
-        if most <= u32::from(u8::MAX) {
-            let mut dense = Dense(vec![0u8; size]);
-            entries().for_each(|(k, v)| drop(dense.set(k, v)));
-            *self = Table::Narrow(dense);
-        } else if most <= u32::from(u16::MAX) {
-            let mut dense = Dense(vec![0u16; size]);
-            entries().for_each(|(k, v)| drop(dense.set(k, v)));
-            *self = Table::Wide(dense);
-        } else {
-            packed.dense_from = None;
-        }
-    }
-
-    fn heap_bytes(&self) -> usize {
-        match self {
-            Table::Narrow(t) => t.0.capacity(),
-            Table::Wide(t) => t.0.capacity() * 2,
-            Table::Packed(t) => t.table.heap_bytes(),
-            // A key, a value (padded to 16 bytes) and a control byte a slot.
-            Table::Hashed(m) => m.0.capacity() * 17,
-        }
-    }
-}
 
 /// An open position: its key, where its options start in the arena, the
 /// next option to look at, and the values of those looked at so far.
@@ -320,13 +164,14 @@ pub struct DenseSearch {
     table: Table,
     /// Positions whose value the table holds.
     pub positions: usize,
-    /// Positions whose values were asked for (and so are kept elsewhere too).
+    /// Positions the general search holds too: those whose values were
+    /// asked for, and those it searched again when this search gave up.
     pub answered: usize,
     /// The options of the open positions, one after another.
     arena: Vec<u64>,
     /// The open positions: key, where its options start, the next to look at.
     stack: Vec<Frame>,
-    spill: Vec<u32>,
+    mex_set: MexSet,
     /// The options of the position being opened, each for its orbit.
     canonical: Vec<u64>,
 }
@@ -341,13 +186,18 @@ impl DenseSearch {
             answered: 0,
             arena: Vec::new(),
             stack: Vec::new(),
-            spill: Vec::new(),
+            mex_set: MexSet::default(),
             canonical: Vec::new(),
         }
     }
 
     pub fn heap_bytes(&self) -> usize {
         self.table.heap_bytes()
+    }
+
+    /// Positions only this search holds.
+    pub fn held_alone(&self) -> usize {
+        self.positions.saturating_sub(self.answered)
     }
 
     /// The value of the position with this key, searched if not known:
@@ -361,7 +211,7 @@ impl DenseSearch {
             positions: &mut self.positions,
             arena: &mut self.arena,
             stack: &mut self.stack,
-            spill: &mut self.spill,
+            mex_set: &mut self.mex_set,
             canonical: &mut self.canonical,
             max_states,
         };
@@ -375,8 +225,16 @@ impl DenseSearch {
             match (step, &self.table) {
                 // The open positions and their options stay as they are:
                 // the search goes on in the wider table.
-                (Ok(Step::Full), Table::Narrow(_)) => self.table.widen(),
-                (Ok(Step::Full), Table::Packed(_)) => self.table.densify(),
+                (Ok(Step::Full), Table::Narrow(_)) => {
+                    if self.table.widen(crate::interrupt::memory_room()).is_err() {
+                        // No room for two bytes a key: the general search
+                        // answers, within the budget or stopped by it.
+                        break Ok(Step::Abort);
+                    }
+                }
+                (Ok(Step::Full), Table::Packed(_)) => {
+                    self.table.densify(crate::interrupt::memory_room())
+                }
                 (step, _) => break step,
             }
         };
@@ -417,7 +275,7 @@ struct Search<'a> {
     positions: &'a mut usize,
     arena: &'a mut Vec<u64>,
     stack: &'a mut Vec<Frame>,
-    spill: &'a mut Vec<u32>,
+    mex_set: &'a mut MexSet,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
 }
@@ -427,6 +285,11 @@ impl Search<'_> {
     /// how the search must go on (`Done` when it has none and its value is
     /// set already).
     fn open<S: Store>(&mut self, table: &mut S, key: u64) -> Result<Option<Step>, Error> {
+        if table.outgrown() {
+            // Nothing done yet: the position is opened again in the new
+            // table.
+            return Ok(Some(Step::Full));
+        }
         *self.positions += 1;
         if *self.positions > self.max_states {
             // The general search reports the limit, at the move that went
@@ -537,7 +400,7 @@ impl Search<'_> {
             if v == 64 && frame.high {
                 v = self.mex_past_64(table, start);
             }
-            if table.outgrown() || table.set(key, v).is_err() {
+            if table.set(key, v).is_err() {
                 return Ok(Step::Full);
             }
             self.arena.truncate(start);
@@ -551,30 +414,14 @@ impl Search<'_> {
     /// The least value missing among the options from `start` on, when
     /// every value below 64 is there.
     fn mex_past_64<S: Store>(&mut self, table: &S, start: usize) -> u32 {
-        self.spill.clear();
         let options = &self.arena[start..];
-        let mut at = 0;
-        while at < options.len() {
-            let (first, step, count, width) = if options[at] & RUN == 0 {
-                (options[at], 0, 1, 1)
-            } else {
-                (options[at + 1], options[at + 2], options[at] & !RUN, 3)
-            };
-            let values = (0..count).map(|j| table.get(first + j * step));
-            self.spill.extend(values.filter(|&v| v >= 64));
-            at += width;
+        let count = runs_of(options).map(|(_, _, count)| count as usize).sum();
+        self.mex_set.start(count);
+        self.mex_set.note_below_64();
+        for key in keys_of(options) {
+            self.mex_set.note(table.get(key));
         }
-        self.spill.sort_unstable();
-        self.spill.dedup();
-        let mut m = 64;
-        for &v in self.spill.iter() {
-            if v == m {
-                m += 1;
-            } else if v > m {
-                break;
-            }
-        }
-        m
+        self.mex_set.least_missing()
     }
 }
 
@@ -607,6 +454,76 @@ mod tests {
 
         fn as_any(&self) -> &dyn Any {
             self
+        }
+    }
+
+    /// A heap of `key` whose options are every smaller heap `m` but those
+    /// with `key * m` one more than a multiple of `modulus`, written as
+    /// runs or as single keys: values reach the hundreds, past the word of
+    /// bits, with gaps below them.
+    struct SkipSome {
+        modulus: u64,
+        as_runs: bool,
+    }
+
+    impl SkipSome {
+        fn option_keys(&self, key: u64) -> Vec<u64> {
+            (0..key).filter(|m| key * m % self.modulus != 1).collect()
+        }
+    }
+
+    impl KeyGame for SkipSome {
+        fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
+            let keys = self.option_keys(key);
+            if !self.as_runs {
+                // Backwards and each twice: order and repeats do not matter.
+                out.extend(keys.iter().rev().chain(&keys));
+                return Ok(());
+            }
+            for chunk in keys.chunk_by(|a, b| b == &(a + 1)) {
+                push_run(out, chunk[0], 1, chunk.len() as u64);
+            }
+            Ok(())
+        }
+
+        fn bits(&self) -> u32 {
+            10
+        }
+
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn values_past_64_are_the_least_missing_value() {
+        for modulus in [1, 5, 7, 11] {
+            for as_runs in [false, true] {
+                let game = SkipSome { modulus, as_runs };
+                // Bottom up, each value by the definition of the mex.
+                let mut want: Vec<u32> = Vec::new();
+                for n in 0..600 {
+                    let values: Vec<u32> = game
+                        .option_keys(n)
+                        .iter()
+                        .map(|&m| want[m as usize])
+                        .collect();
+                    want.push((0..).find(|v| !values.contains(v)).unwrap_or(0));
+                }
+                assert!(want.iter().any(|&v| v > 200), "values pass 64 by far");
+                let mut search = DenseSearch::new(Box::new(game));
+                assert_eq!(
+                    search.value(599, usize::MAX).ok().flatten(),
+                    Some(want[599])
+                );
+                for (n, &v) in want.iter().enumerate() {
+                    assert_eq!(
+                        search.value(n as u64, usize::MAX).ok().flatten(),
+                        Some(v),
+                        "heap {n}"
+                    );
+                }
+            }
         }
     }
 

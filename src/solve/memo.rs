@@ -1,6 +1,7 @@
 //! The iterative memoized search behind values and heights. It keeps its
 //! own stack, so a chain of a million positions needs no deep recursion.
 
+use super::mex::{mex, MexSet};
 use super::{Move, Rules};
 use crate::error::{Error, ErrorKind};
 use crate::eval::PosId;
@@ -34,6 +35,8 @@ pub struct Memo {
     spare: Vec<FrameLists>,
     /// Positions opened, to say now and then how far the state limit is.
     opened: u64,
+    /// The values a long list of options has, for its mex.
+    mex_set: MexSet,
 }
 
 /// How many positions are opened between looks at how far the state limit
@@ -370,7 +373,7 @@ impl Memo {
         }
         let result = match (measure, frame.is_parts) {
             (Measure::Value, true) => option_results[0],
-            (Measure::Value, false) => mex(&option_results),
+            (Measure::Value, false) => mex(&option_results, &mut self.mex_set),
             (Measure::Height, _) => option_results
                 .iter()
                 .max()
@@ -424,60 +427,5 @@ impl Memo {
             },
             span,
         )
-    }
-}
-
-/// The least natural number not among `values`.
-pub fn mex(values: &[u32]) -> u32 {
-    // Most positions have few options with small values: a bit mask, no
-    // allocation.
-    if values.len() < 64 {
-        let mut seen = 0u64;
-        for &v in values {
-            if v < 64 {
-                seen |= 1 << v;
-            }
-        }
-        return (!seen).trailing_zeros();
-    }
-    let mut seen = vec![false; values.len() + 1];
-    for &v in values {
-        if (v as usize) < seen.len() {
-            seen[v as usize] = true;
-        }
-    }
-    seen.iter().position(|s| !s).unwrap_or(values.len()) as u32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mex;
-
-    #[test]
-    fn mex_is_the_least_missing_value() {
-        assert_eq!(mex(&[]), 0);
-        assert_eq!(mex(&[1, 2]), 0);
-        assert_eq!(mex(&[0, 2, 1, 4]), 3);
-        assert_eq!(mex(&[0, 0, 1]), 2);
-    }
-
-    /// The bit-mask path against the plain definition, on short and long
-    /// lists with values below, around and past 64.
-    #[test]
-    fn mex_agrees_with_the_definition() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |bound: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % bound) as u32
-        };
-        for _ in 0..5000 {
-            let len = next(150) as usize;
-            let bound = [3, 40, 70, 200][next(4) as usize];
-            let values: Vec<u32> = (0..len).map(|_| next(bound)).collect();
-            let plain = (0..).find(|m| !values.contains(m)).unwrap_or(0);
-            assert_eq!(mex(&values), plain, "{values:?}");
-        }
     }
 }

@@ -8,11 +8,13 @@ pub mod dense;
 pub mod kernel;
 pub mod loopy;
 mod memo;
+mod mex;
 mod misere;
 mod moves;
 mod packed;
 pub mod period;
 pub mod sparse;
+mod store;
 pub mod values;
 
 pub use components::Components;
@@ -75,8 +77,17 @@ pub trait Rules {
     fn rule_span(&self, pos: PosId, rule: u32) -> Span;
     /// Where the `parts =` rule of a position's game is written.
     fn parts_span(&self, pos: PosId) -> Span;
-    /// How many positions a search may hold before it stops.
+    /// How many positions a session's searches may hold before they stop:
+    /// those the general search made and those only the compiled searches
+    /// hold, counted alike (see `held_elsewhere`).
     fn max_states(&self) -> usize;
+    /// How many positions the general search has made so far.
+    fn positions_made(&self) -> usize {
+        0
+    }
+    /// Tells the general search how many positions only the compiled
+    /// searches hold, so that its limit counts them as its own.
+    fn held_elsewhere(&mut self, _positions: usize) {}
     /// Whether the position's game has a `lose if` rule, which ends the
     /// whole game and so may not be played inside a sum.
     fn ends_whole_game(&self, pos: PosId) -> bool;
@@ -120,6 +131,10 @@ pub struct Solver {
     misere: HashMap<Arc<[PosId]>, bool>,
     /// Searches of games compiled to keys, the latest last.
     dense: Vec<DenseSearch>,
+    /// Positions only the searches dropped from `dense` held: the state
+    /// limit still counts them, as it counts every position the general
+    /// search made.
+    dropped: usize,
     /// Generalised values of positions of loopy games, and of positions
     /// whose play reaches one.
     loopy: loopy::Known,
@@ -168,26 +183,45 @@ impl Solver {
                 while !self.dense.is_empty()
                     && (self.dense.len() >= KEEP_DENSE || held(&self.dense) > KEEP_DENSE_BYTES)
                 {
-                    self.dense.remove(0);
+                    self.dropped += self.dense.remove(0).held_alone();
                 }
                 self.dense.push(DenseSearch::new(game));
                 (self.dense.len() - 1, key)
             }
         };
+        // The limit counts the session's positions, whichever search holds
+        // them: the general search's (the root among them) and those only
+        // the other compiled searches hold leave this one the rest, besides
+        // the positions it holds that the general search holds too.
+        let elsewhere = rules.positions_made() + self.dense_made() - self.dense[index].held_alone();
         let search = &mut self.dense[index];
-        let v = search.value(key, limit)?;
-        // The memo keeps what it answers.
-        search.answered += usize::from(v.is_some());
-        Ok(v)
+        let room = limit
+            .saturating_sub(elsewhere)
+            .saturating_add(search.answered + 1);
+        let before = search.positions;
+        let v = search.value(key, room);
+        search.answered += match v {
+            // The memo keeps what it answers.
+            Ok(Some(_)) => 1,
+            // The general search goes over the same positions again.
+            Ok(None) => search.positions - before,
+            Err(_) => 0,
+        };
+        rules.held_elsewhere(self.dense_made());
+        v
     }
 
     /// Positions whose values only the searches of compiled games hold
     /// (those asked about are in the memo too).
     pub fn dense_positions(&self) -> usize {
-        self.dense
-            .iter()
-            .map(|d| d.positions.saturating_sub(d.answered))
-            .sum()
+        self.dense.iter().map(DenseSearch::held_alone).sum()
+    }
+
+    /// Positions only the searches of compiled games found, those they
+    /// hold and those they held before they were dropped: what the state
+    /// limit counts besides the general search's positions.
+    fn dense_made(&self) -> usize {
+        self.dense_positions() + self.dropped
     }
 
     /// The Grundy value of a sum: the xor of its parts' values.

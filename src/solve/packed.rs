@@ -17,7 +17,7 @@
 //! "unknown" (a mark undone), 2 its "open" mark, and a value `v` is
 //! `v + 3`. Values too large for the code go to a side map.
 
-use super::dense::{ON_STACK, UNKNOWN};
+use super::store::{ON_STACK, UNKNOWN};
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
 
@@ -70,6 +70,7 @@ impl PackedTable {
     }
 
     /// Keys stored (with a value, a mark or "unknown").
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -88,6 +89,17 @@ impl PackedTable {
 
     pub fn heap_bytes(&self) -> usize {
         self.slots.capacity() * 8 + self.large.capacity() * 17
+    }
+
+    /// Whether one more key would make the table grow.
+    #[inline(always)]
+    pub fn full(&self) -> bool {
+        (self.len + 1) * LOAD_DENOMINATOR > self.capacity * LOAD_NUMERATOR
+    }
+
+    /// The bytes of the slots once the table has grown.
+    pub fn grown_bytes(&self) -> usize {
+        (self.capacity * GROWTH_NUMERATOR / GROWTH_DENOMINATOR + TAIL) * 8
     }
 
     /// The value or mark stored for `key`, or `UNKNOWN`.

@@ -1,0 +1,379 @@
+//! Where the search of packed keys (see `dense`) keeps its values: a table
+//! with an entry for every key when keys are short, an open-addressing
+//! table of key and value packed together (see `packed`) for longer ones
+//! until it would take more memory than a table of every key, and a hash
+//! map past 56 bits.
+//!
+//! The move from the packed table to a table of every key is decided by
+//! bytes alone, so it holds at any key width: the packed table may grow
+//! only while its grown slots stay within what a table of every key would
+//! take. When it would pass that, the search moves (if the memory budget
+//! has room for the new table), so neither the packed table's growth nor
+//! the move (both tables alive at once) holds more than 1.8 times the
+//! table of every key, and that table costs at most what the packed one
+//! would have: about 11.4 bytes a stored position at the most.
+
+use super::packed::{PackedTable, MIN_CODE_BITS};
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
+
+/// Keys this short get a table with an entry for every key from the start.
+const DENSE_FIRST_BITS: u32 = 20;
+/// Keys up to this long get a table that holds key and value together in
+/// eight bytes (see `packed`); longer ones a hash map.
+pub const PACKED_BITS: u32 = 64 - MIN_CODE_BITS;
+
+// In this order, so that a dense entry of 0 (fresh) reads as unknown and
+// 1 as open: see `Narrow`.
+pub(super) const UNKNOWN: u32 = u32::MAX - 1;
+pub(super) const ON_STACK: u32 = u32::MAX;
+
+/// Values by key, with the two marks above.
+pub(super) trait Store {
+    fn get(&self, key: u64) -> u32;
+    /// Stores a value or a mark; `Full` for a value too wide for it.
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full>;
+    /// Whether a new key would be better stored in a table of another
+    /// kind.
+    fn outgrown(&self) -> bool {
+        false
+    }
+}
+
+/// A value wider than a table's entries.
+pub(super) struct Full;
+
+/// A value `v` as an entry of a table of every key: `v + 2`, so that a
+/// fresh (zeroed) table reads as unknown everywhere and the open mark
+/// wraps round to 1.
+#[inline(always)]
+fn entry(v: u32) -> u32 {
+    v.wrapping_add(2)
+}
+
+/// An entry for every key, a byte each: most games' values fit.
+pub(super) struct Narrow(Vec<u8>);
+
+impl Store for Narrow {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        u32::from(self.0[key as usize]).wrapping_sub(2)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        self.0[key as usize] = u8::try_from(entry(v)).map_err(|_| Full)?;
+        Ok(())
+    }
+}
+
+/// An entry for every key, two bytes each (low byte first): kept as bytes
+/// so that a byte table can be widened where it lies (see
+/// `Table::widen`).
+pub(super) struct Wide(Vec<u8>);
+
+impl Store for Wide {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        let at = key as usize * 2;
+        u32::from(u16::from_le_bytes([self.0[at], self.0[at + 1]])).wrapping_sub(2)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        let at = key as usize * 2;
+        let code = u16::try_from(entry(v)).map_err(|_| Full)?;
+        self.0[at..at + 2].copy_from_slice(&code.to_le_bytes());
+        Ok(())
+    }
+}
+
+pub(super) struct Hashed(HashMap<u64, u32, FxBuildHasher>);
+
+impl Store for Hashed {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        self.0.get(&key).copied().unwrap_or(UNKNOWN)
+    }
+
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        if v == UNKNOWN {
+            self.0.remove(&key);
+        } else {
+            self.0.insert(key, v);
+        }
+        Ok(())
+    }
+}
+
+/// A packed table, and the bytes a table of every key would take in its
+/// place (`None` once such a table was refused, or none can be made).
+pub(super) struct Packed {
+    table: PackedTable,
+    dense_bytes: Option<usize>,
+}
+
+impl Store for Packed {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        self.table.get(key)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        self.table.set(key, v);
+        Ok(())
+    }
+
+    /// Whether the next new key would grow the slots past the bytes of a
+    /// table of every key.
+    #[inline(always)]
+    fn outgrown(&self) -> bool {
+        self.table.full()
+            && self
+                .dense_bytes
+                .is_some_and(|d| self.table.grown_bytes() > d)
+    }
+}
+
+pub(super) enum Table {
+    Narrow(Narrow),
+    Wide(Wide),
+    Packed(Packed),
+    Hashed(Hashed),
+}
+
+/// How a table of every key was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Refused;
+
+impl Table {
+    pub(super) fn new(bits: u32) -> Table {
+        if bits <= DENSE_FIRST_BITS {
+            Table::Narrow(Narrow(vec![0; 1 << bits]))
+        } else if bits <= PACKED_BITS {
+            Table::Packed(Packed {
+                table: PackedTable::new(bits),
+                dense_bytes: 1usize.checked_shl(bits),
+            })
+        } else {
+            Table::Hashed(Hashed(HashMap::default()))
+        }
+    }
+
+    /// The byte table as a two-byte one, holding the same entries: the
+    /// bytes are spread out in place from the last, so only the added half
+    /// is new memory (and refused when `room`, the bytes the budget still
+    /// allows, is less).
+    pub(super) fn widen(&mut self, room: Option<usize>) -> Result<(), Refused> {
+        let Table::Narrow(narrow) = self else {
+            return Ok(());
+        };
+        let size = narrow.0.len();
+        if room.is_some_and(|room| size > room) || narrow.0.try_reserve_exact(size).is_err() {
+            return Err(Refused);
+        }
+        let mut bytes = std::mem::take(&mut narrow.0);
+        bytes.resize(2 * size, 0);
+        // Entry i moves to 2i and 2i + 1, never below i: from the last
+        // down, each is read before anything lands on it.
+        for i in (0..size).rev() {
+            let code = u16::from(bytes[i]).to_le_bytes();
+            bytes[2 * i..2 * i + 2].copy_from_slice(&code);
+        }
+        *self = Table::Wide(Wide(bytes));
+        Ok(())
+    }
+
+    /// The packed table as a table of every key, holding the same entries:
+    /// a byte a key if every value fits, else two. It stays as it is, and
+    /// is never asked again, when `room` (the bytes the budget still
+    /// allows) is less than the new table, when the allocation fails, or
+    /// when a value does not fit two bytes. When values need two bytes, the
+    /// move waits until the packed table would pass a table of two bytes a
+    /// key.
+    pub(super) fn densify(&mut self, room: Option<usize>) {
+        let Table::Packed(packed) = self else { return };
+        let most = packed.table.entries().map(|(_, v)| entry(v)).max();
+        let width = match most.unwrap_or(0) {
+            most if most <= u32::from(u8::MAX) => 1,
+            most if most <= u32::from(u16::MAX) => 2,
+            _ => {
+                packed.dense_bytes = None;
+                return;
+            }
+        };
+        let size = 1usize.checked_shl(packed.table.key_bits());
+        let Some(bytes) = size.and_then(|size| size.checked_mul(width)) else {
+            packed.dense_bytes = None;
+            return;
+        };
+        if packed.dense_bytes != Some(bytes) {
+            packed.dense_bytes = Some(bytes);
+            if !packed.outgrown() {
+                return;
+            }
+        }
+        let mut table = Vec::new();
+        if room.is_some_and(|room| bytes > room) || table.try_reserve_exact(bytes).is_err() {
+            packed.dense_bytes = None;
+            return;
+        }
+        table.resize(bytes, 0);
+        let entries = packed.table.entries();
+        // Every value fits the width chosen above.
+        if width == 1 {
+            let mut dense = Narrow(table);
+            entries.for_each(|(k, v)| drop(dense.set(k, v)));
+            *self = Table::Narrow(dense);
+        } else {
+            let mut dense = Wide(table);
+            entries.for_each(|(k, v)| drop(dense.set(k, v)));
+            *self = Table::Wide(dense);
+        }
+    }
+
+    pub(super) fn heap_bytes(&self) -> usize {
+        match self {
+            Table::Narrow(t) => t.0.capacity(),
+            Table::Wide(t) => t.0.capacity(),
+            Table::Packed(t) => t.table.heap_bytes(),
+            // A key, a value (padded to 16 bytes) and a control byte a slot.
+            Table::Hashed(m) => m.0.capacity() * 17,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys `key(from), key(from + 1), ...`, the i-th with the value `value(i)`,
+    /// stored until the table says it has outgrown itself: the `i` it
+    /// stopped at.
+    fn fill_until_outgrown(table: &mut Table, from: u64, value: impl Fn(u64) -> u32) -> u64 {
+        let Table::Packed(packed) = table else {
+            panic!("a packed table to begin with");
+        };
+        let mut i = from;
+        while !packed.outgrown() {
+            assert!(packed.set(key(i), value(i)).is_ok());
+            i += 1;
+        }
+        i
+    }
+
+    /// The i-th key of a test: distinct for every i below 2^22 (more than
+    /// any test stores).
+    fn key(i: u64) -> u64 {
+        (i * 7 + 2) % (1 << 22)
+    }
+
+    fn value_of(i: u64) -> u32 {
+        (i % 5) as u32
+    }
+
+    fn get(table: &Table, key: u64) -> u32 {
+        match table {
+            Table::Narrow(t) => t.get(key),
+            Table::Wide(t) => t.get(key),
+            Table::Packed(t) => t.get(key),
+            Table::Hashed(t) => t.get(key),
+        }
+    }
+
+    /// Keys of 25 bits, past the 24 up to which the move used to be
+    /// allowed: the packed table gives way to a byte a key before its
+    /// slots would pass 2^25 bytes, holding every entry.
+    #[test]
+    fn a_packed_table_of_long_keys_moves_to_a_table_of_every_key() {
+        let bits = 25;
+        let mut table = Table::new(bits);
+        let stored = fill_until_outgrown(&mut table, 0, value_of);
+        let before = table.heap_bytes();
+        assert!(before <= 1 << bits, "{before} bytes before the move");
+        // A byte a key then costs at most what the packed table's slots
+        // would have: under 11.5 bytes a stored position.
+        let per = (1u64 << bits) as f64 / stored as f64;
+        assert!(per < 11.5, "{per:.1} bytes a position after the move");
+        table.densify(None);
+        assert!(matches!(table, Table::Narrow(_)));
+        assert_eq!(table.heap_bytes(), 1 << bits);
+        for i in (0..stored).step_by(97).chain([stored - 1]) {
+            assert_eq!(get(&table, key(i)), value_of(i), "key {}", key(i));
+        }
+        assert_eq!(get(&table, (1 << 22) + 1), UNKNOWN, "a key never stored");
+    }
+
+    /// Without room for a table of every key, the packed table stays, is
+    /// never asked again, and goes on growing.
+    #[test]
+    fn a_table_of_every_key_is_refused_without_room() {
+        let mut table = Table::new(22);
+        let stored = fill_until_outgrown(&mut table, 0, value_of);
+        table.densify(Some((1 << 22) - 1));
+        let Table::Packed(packed) = &mut table else {
+            panic!("the packed table stays");
+        };
+        assert!(!packed.outgrown(), "not asked again");
+        for i in stored..stored * 2 {
+            assert!(packed.set(key(i), value_of(i)).is_ok());
+        }
+        assert!(
+            table.heap_bytes() > 1 << 22,
+            "it grew past the refused size"
+        );
+        for i in (0..stored * 2).step_by(31) {
+            assert_eq!(get(&table, key(i)), value_of(i));
+        }
+    }
+
+    /// Values past a byte's range: the move waits until the packed table
+    /// would pass a table of two bytes a key, then makes one.
+    #[test]
+    fn wide_values_move_to_two_bytes_a_key() {
+        let wide = |i: u64| if i == 3 { 300 } else { value_of(i) };
+        let mut table = Table::new(22);
+        let first = fill_until_outgrown(&mut table, 0, wide);
+        table.densify(None);
+        assert!(matches!(table, Table::Packed(_)), "not yet at {first} keys");
+        let stored = fill_until_outgrown(&mut table, first, wide);
+        assert!(stored > first * 3 / 2, "{stored} keys, against {first}");
+        table.densify(None);
+        assert!(matches!(table, Table::Wide(_)));
+        assert_eq!(table.heap_bytes(), 2 << 22);
+        for i in (0..stored).step_by(53).chain([3, stored - 1]) {
+            assert_eq!(get(&table, key(i)), wide(i), "key {}", key(i));
+        }
+    }
+
+    /// A byte table widened in place keeps every entry and mark; refused,
+    /// it is left as it was.
+    #[test]
+    fn a_byte_table_widens_in_place() {
+        let mut table = Table::new(12);
+        let Table::Narrow(narrow) = &mut table else {
+            panic!("a byte table for short keys");
+        };
+        for key in 0..1 << 12 {
+            let v = match key % 4 {
+                0 => UNKNOWN,
+                1 => ON_STACK,
+                _ => (key % 250) as u32,
+            };
+            assert!(narrow.set(key, v).is_ok());
+        }
+        let want: Vec<u32> = (0..1 << 12).map(|key| get(&table, key)).collect();
+        assert_eq!(table.widen(Some(100)), Err(Refused));
+        assert!(matches!(table, Table::Narrow(_)));
+        assert_eq!(table.widen(None), Ok(()));
+        assert!(matches!(table, Table::Wide(_)));
+        let got: Vec<u32> = (0..1 << 12).map(|key| get(&table, key)).collect();
+        assert_eq!(got, want);
+        let Table::Wide(wide) = &mut table else {
+            unreachable!("just widened")
+        };
+        assert!(wide.set(5, 60_000).is_ok());
+        assert_eq!(wide.get(5), 60_000);
+    }
+}

@@ -1,0 +1,114 @@
+//! `--max-states` counts the positions a session's searches hold, whichever
+//! engine holds them: a question fails or succeeds under a limit alike
+//! when the general search answers it alone (`Compact::Off`) and when the
+//! compiled search of packed keys answers what it can.
+
+mod common;
+
+use grundy::eval::Compact;
+use grundy::session::Session;
+
+const WYTHOFF: &str = include_str!("../bench/games/wythoff.game");
+const CRAM: &str = include_str!("../bench/games/cram.game");
+const CRAM_SYMMETRIC: &str = include_str!("../bench/games/cram-symmetric.game");
+const BOARD: &str = r#"Cram(["...", "...", "..."])"#;
+
+/// The values of `questions`, asked one after another in one session
+/// under the limit, or the first error: its kind, where it points and
+/// what the search was doing.
+fn answers(
+    text: &str,
+    questions: &[&str],
+    compact: Compact,
+    limit: usize,
+) -> Result<Vec<u32>, String> {
+    let mut session = Session::new();
+    session.interp.compact = compact;
+    session.interp.max_positions = limit;
+    session
+        .load_text("test.game", text)
+        .map_err(|e| format!("{e:?}"))?;
+    let mut values = Vec::new();
+    for question in questions {
+        let parts = session.position(question).map_err(|e| format!("{e:?}"))?;
+        let v = session.value(&parts).map_err(|errors| {
+            let e = &errors[0];
+            format!("{:?} at {:?}, {:?}", e.kind, e.span, e.context)
+        })?;
+        values.push(v);
+    }
+    Ok(values)
+}
+
+/// Answers with only the kind of their error.
+fn kind(answers: Result<Vec<u32>, String>) -> Result<Vec<u32>, String> {
+    answers.map_err(|e| e[..e.find(" at ").unwrap_or(e.len())].to_string())
+}
+
+/// The least limit under which the general search answers every question
+/// (the answers succeed from some limit on); then, around it, every engine
+/// answers as the general search does, the errors below it included (or
+/// only their kind, when `whole_errors` is false).
+fn agree_around_the_least_limit(text: &str, questions: &[&str], whole_errors: bool) -> usize {
+    let general = |limit| answers(text, questions, Compact::Off, limit);
+    let least = (1..10_000)
+        .find(|&limit| general(limit).is_ok())
+        .expect("the questions can be answered");
+    for limit in least.saturating_sub(3).max(1)..least + 3 {
+        let want = general(limit);
+        for mode in [Compact::Plain, Compact::Fused] {
+            let got = answers(text, questions, mode, limit);
+            let (got, want) = match whole_errors {
+                true => (got, want.clone()),
+                false => (kind(got), kind(want.clone())),
+            };
+            assert_eq!(
+                got, want,
+                "{questions:?} under a limit of {limit}, searched {mode:?}"
+            );
+        }
+    }
+    least
+}
+
+#[test]
+fn one_game_needs_the_same_limit_in_every_engine() {
+    // Wythoff's game from (6, 6) has 7 * 7 positions.
+    assert_eq!(
+        agree_around_the_least_limit(WYTHOFF, &["Wythoff(6, 6)"], true),
+        49
+    );
+    agree_around_the_least_limit(CRAM, &[BOARD], true);
+    agree_around_the_least_limit(CRAM_SYMMETRIC, &[BOARD], true);
+}
+
+/// The parts of a sum, searched by two compiled searches, count together,
+/// as the general search's positions do: a limit that holds each game's
+/// positions but not both stops the question in every engine.
+#[test]
+fn the_parts_of_a_sum_count_together() {
+    let text = format!("{WYTHOFF}\n{CRAM}");
+    let alone = agree_around_the_least_limit(&text, &[BOARD], true);
+    let sum = format!("Wythoff(6, 6) + {BOARD}");
+    let both = agree_around_the_least_limit(&text, &[&sum], true);
+    assert!(
+        both >= alone + 49 - 1,
+        "{both} positions for both, {alone} for Cram alone"
+    );
+}
+
+/// Questions asked one after another in a session count together too,
+/// each position once when the later questions fit the layout the first
+/// of their game was searched in (3 bits a heap for Wythoff(6, 6) and
+/// Wythoff(8, 8) hold up to 7 and 15). Only the kind of error is compared:
+/// when a compiled search stops at the limit, the general search goes over
+/// the question again and counts the positions it makes that the compiled
+/// searches hold a second time, so it may stop sooner, at another move.
+#[test]
+fn questions_one_after_another_count_together() {
+    let text = format!("{WYTHOFF}\n{CRAM}");
+    let questions = ["Wythoff(6, 6)", BOARD, "Wythoff(7, 3)"];
+    agree_around_the_least_limit(&text, &questions, false);
+    let questions = [BOARD, "Wythoff(8, 8)", "Wythoff(3, 3)", "Wythoff(12, 9)"];
+    agree_around_the_least_limit(&text, &questions, false);
+}
