@@ -169,6 +169,16 @@ game Letters(s: str) {
   move up(i in indices(s)) if s[i] == "a" => Letters(set_at(s, i, next_letter(s[i])));
   move odd(i in indices(s)) if next_letter("Q") == "Q" and s[i] == "b" => Letters(set_at(s, i, "c"));
 }
+// Tuples compared whole (nested too), and membership in a string.
+game Bite(h: [nat]) {
+  move eat(c in indices(h), t in 0..h[c]) if (c, t) != (0, 0) and ((c, t), 1) != ((1, 1), 1)
+    => Bite([if j < c then h[j] else min(h[j], t) for j in indices(h)]);
+}
+game Three(board: str) {
+  lose if "XXX" in board;
+  move place(i in indices(board)) if board[i] == "." and "X.X" not in board => Three(set_at(board, i, "X"));
+  move late(i in indices(board)) if board[i] == "." and "X.X" in board => Three(set_at(board, i, "O"));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -228,6 +238,10 @@ const STARTS: &[&str] = &[
     "Switch(true, 12)",
     "Switch(false, 9)",
     "Duo((7, 5))",
+    "Bite([3, 3, 2])",
+    "Bite([4, 2, 2, 1])",
+    "Three(\"........\")",
+    "Three(\"..X.....\")",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -357,6 +371,8 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Avoid({4, 7}, 25)",
         "Switch(true, 12)",
         "Duo((7, 5))",
+        "Bite([3, 3, 2])",
+        "Three(\"........\")",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

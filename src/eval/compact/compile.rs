@@ -340,7 +340,8 @@ const NUMBERS: &str = "an expression the compiled search cannot compute: it comp
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
-     numbers or strings, `and`, `or`, `not`, `has(string, \"text\")` and helpers";
+     numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
+     `\"text\" in string`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, `subsets`, `product` and the cells of a grid";
@@ -734,6 +735,29 @@ impl<'a> Compiler<'a> {
                 );
                 Truth::Compare(Ne, n, Num::Lit(0))
             }
+            IrKind::Binary(op @ (Eq | Ne), l, r) if tuple_items(l).is_some() => {
+                // Tuples are equal when every element is: `(c, t) != (0, 0)`
+                // is `c != 0 or t != 0`.
+                let (Some(ls), Some(rs)) = (tuple_items(l), tuple_items(r)) else {
+                    return Err(refused());
+                };
+                if ls.len() != rs.len() {
+                    return Err(refused());
+                }
+                let mut all = Truth::Lit(true);
+                for (a, b) in ls.into_iter().zip(rs).rev() {
+                    let pair = Ir {
+                        kind: IrKind::Binary(Eq, Box::new(a), Box::new(b)),
+                        span: ir.span,
+                    };
+                    all = Truth::And(Box::new(self.truth(scope, &pair)?), Box::new(all));
+                }
+                if *op == Eq {
+                    all
+                } else {
+                    Truth::Not(Box::new(all))
+                }
+            }
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_flag(scope, l) || self.is_flag(scope, r) =>
             {
@@ -758,36 +782,51 @@ impl<'a> Compiler<'a> {
             }
             IrKind::Binary(op @ (In | NotIn), x, s) => match self.val(scope, s) {
                 Some(Val::Items(xs)) => Truth::In(*op == In, self.num(scope, x)?, xs),
+                // Membership in a string is a substring test: `has`.
+                _ if self.is_text(scope, s) => {
+                    let has = self.has(scope, ir, s, x)?;
+                    if *op == In {
+                        has
+                    } else {
+                        Truth::Not(Box::new(has))
+                    }
+                }
                 _ => return Err(refused()),
             },
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
-                let IrKind::Lit(Value::Str(text)) = &a[1].kind else {
-                    return Err(refused());
-                };
-                if !text.is_ascii() || text.is_empty() {
-                    return Err(refused());
-                }
-                let Some(Val::Str(f, alphabet)) = self.val(scope, &a[0]) else {
-                    if !self.is_text(scope, &a[0]) {
-                        return Err(refused());
-                    }
-                    let word = self.layout.word(text).map(|w| (w, text.len() as u32));
-                    return Ok(Truth::HasText(self.text(scope, &a[0])?, word));
-                };
-                let codes = text
-                    .bytes()
-                    .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
-                    .collect();
-                Truth::Has(f, codes)
+                self.has(scope, ir, &a[0], &a[1])?
             }
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
                 Truth::Let(b, Box::new(t))
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// Whether string `board` holds the written-out string `text`.
+    fn has(&mut self, scope: &mut Scope, ir: &Ir, board: &Ir, text: &Ir) -> Compiled<Truth> {
+        let refused = || Unsupported::new(CONDITIONS, ir.span);
+        let IrKind::Lit(Value::Str(text)) = &text.kind else {
+            return Err(refused());
+        };
+        if !text.is_ascii() || text.is_empty() {
+            return Err(refused());
+        }
+        let Some(Val::Str(f, alphabet)) = self.val(scope, board) else {
+            if !self.is_text(scope, board) {
+                return Err(refused());
+            }
+            let word = self.layout.word(text).map(|w| (w, text.len() as u32));
+            return Ok(Truth::HasText(self.text(scope, board)?, word));
+        };
+        let codes = text
+            .bytes()
+            .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+            .collect();
+        Ok(Truth::Has(f, codes))
     }
 
     /// `a == b` (or `!=`) between letters: cells of strings, literals and
@@ -1165,5 +1204,22 @@ fn list_of_ints(ty: &Type) -> bool {
         Type::List(t) => matches!(**t, Type::Int | Type::Unknown),
         Type::Unknown => true,
         _ => false,
+    }
+}
+
+/// The elements of a tuple written out, `(r, c)` or a literal `(0, 0)`.
+fn tuple_items(ir: &Ir) -> Option<Vec<Ir>> {
+    match &ir.kind {
+        IrKind::Tuple(items) => Some(items.clone()),
+        IrKind::Lit(Value::Tuple(values)) => Some(
+            values
+                .iter()
+                .map(|v| Ir {
+                    kind: IrKind::Lit(v.clone()),
+                    span: ir.span,
+                })
+                .collect(),
+        ),
+        _ => None,
     }
 }
