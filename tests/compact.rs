@@ -179,6 +179,11 @@ game Three(board: str) {
   move place(i in indices(board)) if board[i] == "." and "X.X" not in board => Three(set_at(board, i, "X"));
   move late(i in indices(board)) if board[i] == "." and "X.X" in board => Three(set_at(board, i, "O"));
 }
+// The least and greatest of a list parameter.
+game Even(xs: [nat]) {
+  move both(k in 1..=min(xs)) if max(xs) - min(xs) <= 3 => Even([x - k for x in xs]);
+  move one(i in indices(xs), k in 1..=xs[i]) => Even(set_at(xs, i, xs[i] - k));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -242,6 +247,10 @@ const STARTS: &[&str] = &[
     "Bite([4, 2, 2, 1])",
     "Three(\"........\")",
     "Three(\"..X.....\")",
+    "Even([4, 3, 5])",
+    "Even([6, 6])",
+    // The least of no numbers: an error, reported alike.
+    "Even([])",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -373,6 +382,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Duo((7, 5))",
         "Bite([3, 3, 2])",
         "Three(\"........\")",
+        "Even([4, 3, 5])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

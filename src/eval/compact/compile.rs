@@ -337,7 +337,8 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
 
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
-     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
+     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
+     list parameter) and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
@@ -650,6 +651,21 @@ impl<'a> Compiler<'a> {
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
+                // Of a list whose length the position fixes: of its fields.
+                // An empty one is an error the interpreter reports.
+                (Builtin::Min | Builtin::Max, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) if f.len > 0 => {
+                        let each = (0..f.len)
+                            .map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))))
+                            .collect();
+                        if *b == Builtin::Min {
+                            Num::Min(each)
+                        } else {
+                            Num::Max(each)
+                        }
+                    }
+                    _ => return Err(refused()),
+                },
                 _ => return Err(refused()),
             },
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::num, |b, n| {
