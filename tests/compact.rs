@@ -184,6 +184,12 @@ game Even(xs: [nat]) {
   move both(k in 1..=min(xs)) if max(xs) - min(xs) <= 3 => Even([x - k for x in xs]);
   move one(i in indices(xs), k in 1..=xs[i]) => Even(set_at(xs, i, xs[i] - k));
 }
+// Generators over tuples written out, taken apart and indexed.
+game Steps(x: nat, y: nat) {
+  move take((dx, dy) in [(1, 0), (0, 1), (1, 1)], k in 1..=max(x, y)) if k * dx <= x and k * dy <= y
+    => Steps(x - k * dx, y - k * dy);
+  move jump(step in [(2, 1), (1, 2)]) if step[0] <= x and step[1] <= y => Steps(x - step[0], y - step[1]);
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -249,6 +255,8 @@ const STARTS: &[&str] = &[
     "Three(\"..X.....\")",
     "Even([4, 3, 5])",
     "Even([6, 6])",
+    "Steps(7, 5)",
+    "Steps(0, 6)",
     // The least of no numbers: an error, reported alike.
     "Even([])",
     // A grid whose rows are numbered: 57 bits of letters.
@@ -383,6 +391,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Bite([3, 3, 2])",
         "Three(\"........\")",
         "Even([4, 3, 5])",
+        "Steps(7, 5)",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

@@ -41,6 +41,9 @@ enum Val {
     Letter(u32),
     /// A boolean, 1 or 0 in a register.
     Flag(u32),
+    /// One of a list of tuples of numbers written out (`(dx, dy) in [(1, 0),
+    /// (0, 1)]`): the register holds its place in the list.
+    Chosen(u32, Rc<[Vec<i64>]>),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -345,7 +348,8 @@ const CONDITIONS: &str = "a condition the compiled search cannot test: it tests 
      `\"text\" in string`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
-     `indices`, lists held in parameters, `subsets`, `product` and the cells of a grid";
+     `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \
+     `product` and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";
@@ -534,6 +538,12 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
+        if let Some(rows) = tuples_written_out(ir) {
+            // The loop walks the places; an element is read off its place.
+            let r = self.reg();
+            let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
+            return Ok((Target::Reg(r), Source::Each(places), Val::Chosen(r, rows)));
+        }
         let seq = self.seq(scope, ir)?;
         let r = self.reg();
         Ok((Target::Reg(r), Source::Each(seq), Val::Num(r)))
@@ -624,6 +634,25 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Chosen(place, rows)) => {
+                    let IrKind::Lit(Value::Int(j)) = index.kind else {
+                        return Err(refused());
+                    };
+                    let column = usize::try_from(j).map_err(|_| refused())?;
+                    let mut read = None;
+                    for (i, row) in rows.iter().enumerate().rev() {
+                        let n = Num::Lit(*row.get(column).ok_or_else(refused)?);
+                        read = Some(match read {
+                            None => n,
+                            Some(later) => Num::If(
+                                Box::new(Truth::Compare(Eq, Num::Reg(place), Num::Lit(i as i64))),
+                                Box::new(n),
+                                Box::new(later),
+                            ),
+                        });
+                    }
+                    read.ok_or_else(refused)?
+                }
                 _ => return Err(refused()),
             },
             IrKind::Binary(
@@ -1238,4 +1267,37 @@ fn tuple_items(ir: &Ir) -> Option<Vec<Ir>> {
         ),
         _ => None,
     }
+}
+
+/// The rows of a list of tuples of numbers written out, each as long as
+/// the first: `[(0, 1), (1, 0)]`.
+fn tuples_written_out(ir: &Ir) -> Option<Rc<[Vec<i64>]>> {
+    let number = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    };
+    let rows: Vec<Vec<i64>> = match &ir.kind {
+        IrKind::Lit(Value::List(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::Tuple(xs) => xs.iter().map(number).collect(),
+                _ => None,
+            })
+            .collect::<Option<_>>()?,
+        IrKind::List(items) => items
+            .iter()
+            .map(|item| {
+                tuple_items(item)?
+                    .iter()
+                    .map(|x| match &x.kind {
+                        IrKind::Lit(v) => number(v),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let width = rows.first()?.len();
+    rows.iter().all(|r| r.len() == width).then(|| rows.into())
 }
