@@ -116,6 +116,18 @@ measure_more() {
   note "  $name: ${times[*]} s -> median $secs s, peak $((peak / 1024)) MB"
 }
 
+# time_one NAME OUTFILE CMD...: measure, but a command whose first run
+# takes over $once seconds (the caller sets $once) is not run again.
+time_one() {
+  local name="$1" outfile="$2"; shift 2
+  measure_first "$name" "$outfile" "$@" || return 0
+  if less "$once" "$first_secs"; then
+    note "  $name: $first_secs s, over ${once}s: one run"
+  else
+    measure_more "$name" "$runs" "$@"
+  fi
+}
+
 # is_number X: whether X is a figure (not "-", "timeout", "failed", ...).
 is_number() { [[ "$1" =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
 

@@ -12,13 +12,15 @@
 #
 #   bench/search-rewrites.sh                 # the sizes below: many minutes when rewrites fall off
 #   bench/search-rewrites.sh --quick         # small sizes: a few seconds once built
-#   bench/search-rewrites.sh --only wythoff --runs 3
+#   bench/search-rewrites.sh --only wythoff --runs 5
 #
 # Options:
-#   --quick           small sizes (Cram 3x4, Chomp 5x4, Wythoff 40, 8 coins,
+#   --quick           small sizes and one run (Cram 3x4, Chomp 5x4, Wythoff 40, 8 coins,
 #                     12 cells, five piles of 4), for trying the script
 #   --only WORD       only the rewrites whose file name holds WORD
-#   --runs R          time each command R times, the median counts (default 1)
+#   --runs R          time each command R times, the median counts (default 3);
+#                     a command whose first run takes over --once SECS runs once
+#   --once SECS       (default 10)
 #   --timeout SECS    give up on one run after SECS seconds (default 300): a
 #                     rewrite stopped there is a MISS
 #
@@ -38,19 +40,21 @@ bench_setup
 
 cram=(4 6); chomp_grid=(10 9); chomp_heights=(11 9); wythoff=300; coins=16; cells=24; pile=12
 only=""
-runs=1
+runs=3
+once=10
 timeout_s=300
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) cram=(3 4); chomp_grid=(5 4); chomp_heights=(5 4); wythoff=40; coins=8; cells=12; pile=4; shift ;;
+    --quick) cram=(3 4); chomp_grid=(5 4); chomp_heights=(5 4); wythoff=40; coins=8; cells=12; pile=4; runs=1; shift ;;
     --only) only="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --once) once="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     -h|--help) usage "$0"; exit 0 ;;
     *) echo "search-rewrites.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
-whole_numbers search-rewrites.sh "$runs" "$timeout_s"
+whole_numbers search-rewrites.sh "$runs" "$once" "$timeout_s"
 
 out="$here/out/search-rewrites"
 mkdir -p "$out"
@@ -110,7 +114,7 @@ declare -A shipped_shape=(
 # $engine and $stopped.
 time_value() {
   local key="$1"
-  measure "$key" "$out/$key.txt" "$grundy_bin" value "$2" "$3" --stats --max-states 2000000000
+  time_one "$key" "$out/$key.txt" "$grundy_bin" value "$2" "$3" --stats --max-states 2000000000
   value="-"
   if is_number "$secs"; then value=$(head -n 1 "$out/$key.txt"); fi
   engine=$(engines_of "$out/$key.txt.err")
@@ -150,6 +154,6 @@ done < "$games/search-rewrites/forms.txt"
 echo
 print_table "$rows"
 echo
-echo "seconds: median of $runs whole-process run(s) of \`grundy value FILE POSITION --stats\`; ratio: the"
+echo "seconds: median of $runs whole-process run(s) (one above $once s) of \`grundy value FILE POSITION --stats\`; ratio: the"
 echo "rewrite / its shipped form, in the same run (PASS within 1.5x); commands: ${log#"$root"/}"
 exit "$status"
