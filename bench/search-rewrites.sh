@@ -39,13 +39,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 bench_setup
 
 cram=(4 6); chomp_grid=(10 9); chomp_heights=(11 9); wythoff=300; coins=16; cells=24; pile=12
+# small_sizes: the sizes of --quick.
+small_sizes() { cram=(3 4); chomp_grid=(5 4); chomp_heights=(5 4); wythoff=40; coins=8; cells=12; pile=4; }
 only=""
 runs=3
 once=10
 timeout_s=300
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) cram=(3 4); chomp_grid=(5 4); chomp_heights=(5 4); wythoff=40; coins=8; cells=12; pile=4; runs=1; shift ;;
+    --quick) small_sizes; runs=1; shift ;;
     --only) only="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --once) once="$2"; shift 2 ;;
@@ -121,6 +123,17 @@ time_value() {
   stopped=$(stopped_by "$out/$key.txt.err")
 }
 
+# engine_when_small FORM SHAPE FILE: a search stopped at the time limit
+# says nothing of its engines, so the same rewrite is asked again at the
+# --quick size, where it finishes; sets $engine and $stopped from that.
+engine_when_small() {
+  local small err="$out/small.err"
+  small=$(small_sizes; position "$1" "$2")
+  "$grundy_bin" value "$3" "$small" --stats --max-states 2000000000 >/dev/null 2>"$err" || true
+  engine="$(engines_of "$err") (at $small)"
+  stopped=$(stopped_by "$err")
+}
+
 rows="$out/rows"
 echo "form|size|seconds|ratio to shipped|value|engine (--stats)|turned down by|within 1.5x" > "$rows"
 declare -A shipped_secs=() shipped_value=()
@@ -144,6 +157,7 @@ while read -r rewrite form shape _; do
     note "  $rewrite: value $value, but $form's is ${shipped_value[$form]}"
     secs="mismatch"; r="-"; result="MISS (a different value)"; status=1
   elif [ "$secs" = timeout ]; then
+    engine_when_small "$form" "$shape" "$games/search-rewrites/$rewrite"
     secs="over $timeout_s"; result="MISS"
     is_number "${shipped_secs[$form]}" && r="over $(ratio "$timeout_s" "${shipped_secs[$form]}")"
   fi
