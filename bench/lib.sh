@@ -6,6 +6,19 @@
 # (the limit of one run), and calls lib_init once before timing anything.
 # shellcheck disable=SC2154  # those variables are the caller's
 
+# bench_setup: what every script here starts with, once it has found its
+# folder ($here) and sourced this file: strict mode, the C locale, and the
+# repository ($root) as the working folder. The binaries are run from the
+# repository's target folders, so a target folder moved elsewhere would
+# leave them stale: the variables that move it are unset.
+bench_setup() {
+  set -euo pipefail
+  export LC_ALL=C
+  unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
+  root="$(cd "$here/.." && pwd)"
+  cd "$root"
+}
+
 # note TEXT...: a line on standard error and in the log.
 note() { echo "$*" | tee -a "$log" >&2; }
 
@@ -103,6 +116,18 @@ measure_more() {
   note "  $name: ${times[*]} s -> median $secs s, peak $((peak / 1024)) MB"
 }
 
+# time_one NAME OUTFILE CMD...: measure, but a command whose first run
+# takes over $once seconds (the caller sets $once) is not run again.
+time_one() {
+  local name="$1" outfile="$2"; shift 2
+  measure_first "$name" "$outfile" "$@" || return 0
+  if less "$once" "$first_secs"; then
+    note "  $name: $first_secs s, over ${once}s: one run"
+  else
+    measure_more "$name" "$runs" "$@"
+  fi
+}
+
 # is_number X: whether X is a figure (not "-", "timeout", "failed", ...).
 is_number() { [[ "$1" =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; }
 
@@ -160,4 +185,37 @@ repeated() {
   local i s="" sep="${3-, }"
   for ((i = 0; i < $2; i++)); do s+="${s:+$sep}$1"; done
   echo "$s"
+}
+
+# engines_of ERRFILE: the engines --stats named in ERRFILE, shortened
+# ("Game: path, ...").
+engines_of() {
+  awk '/^stats: [^ ]+ ran on / {
+      name = $2; sub(/^stats: [^ ]+ ran on (the )?/, "")
+      if (sub(/heap kernel \(octal /, "kernel ")) sub(/\)$/, "")
+      sub(/heap kernel \(rules read as take-and-break moves\)/, "kernel (rules)")
+      sub(/heap-rule reader/, "reader"); sub(/compiled search of packed keys/, "compiled")
+      sub(/reference interpreter, every rule as lowered code/, "interpreter (lowered)"); sub(/reference interpreter/, "interpreter")
+      line = line (line ? ", " : "") name ": " $0 }
+    END { print line }' "$1" 2>/dev/null || true
+}
+
+# stopped_by ERRFILE: what --stats says turned the compiled search down,
+# shortened: "`CONSTRUCT` (FILE:LINE:COLUMN): WHY" (WHY up to its first
+# colon), several separated by "; ".
+stopped_by() {
+  sed -n 's/^stats:   the compiled search of packed keys stopped at \(.*\) (\([^()]*\/\)\{0,1\}\([^()/]*\)): \([^:]*\).*/\1 (\3): \4/p' \
+    "$1" 2>/dev/null | paste -sd ';' - | sed 's/;/; /g'
+}
+
+# usage SCRIPT: prints the comment block at the top of SCRIPT (its help).
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$1"; }
+
+# whole_numbers NAME VALUE...: exits with status 2 unless every VALUE is
+# a positive whole number (NAME says whose option it was).
+whole_numbers() {
+  local name="$1" number; shift
+  for number in "$@"; do
+    case "$number" in ""|*[!0-9]*|0) echo "$name: '$number' is not a positive whole number" >&2; exit 2 ;; esac
+  done
 }

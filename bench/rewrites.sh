@@ -32,15 +32,10 @@
 # Outputs, the exact commands and a log go to bench/out/rewrites/ (log.txt).
 # Exit status: 1 when a rewrite's values differ from its fastest form's,
 # else 0 (a large ratio is a finding, not a failure).
-set -euo pipefail
-export LC_ALL=C
-unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
-
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-cd "$root"
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
+bench_setup
 
 upto=4000
 quick=0
@@ -93,19 +88,6 @@ per_second() {
 heap_rows="$out/heaps.rows"
 echo "game|form|N|seconds|ratio to fastest|heaps/s|engine (--stats)" > "$heap_rows"
 declare -A fastest_secs=()
-
-# engines_of ERRFILE: the engines --stats named in ERRFILE, shortened
-# ("Game: path, ...").
-engines_of() {
-  awk '/^stats: [^ ]+ ran on / {
-      name = $2; sub(/^stats: [^ ]+ ran on (the )?/, "")
-      if (sub(/heap kernel \(octal /, "kernel ")) sub(/\)$/, "")
-      sub(/heap kernel \(rules read as take-and-break moves\)/, "kernel (rules)")
-      sub(/heap-rule reader/, "reader"); sub(/compiled search of packed keys/, "compiled")
-      sub(/reference interpreter, every rule as lowered code/, "interpreter (lowered)"); sub(/reference interpreter/, "interpreter")
-      line = line (line ? ", " : "") name ": " $0 }
-    END { print line }' "$1" 2>/dev/null || true
-}
 
 # time_table KEY FILE GAME: times the table to $upto; sets $secs, and
 # $engine to the engines that ran it.

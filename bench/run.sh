@@ -17,6 +17,10 @@
 #             Moore's Nim k = 2 on five piles of 15, each within 2x its
 #             hand-written solver (bench/search-baseline; the goal is 1.2x)
 #             and at most 12 bytes a stored position
+#   search-rewrite  every rewrite in bench/games/search-rewrites/ (the games
+#             searched whole, as a newcomer writes them) within 1.5x its
+#             game's shipped form in bench/games/, at a size where that
+#             takes a second or two (bench/search-rewrites.sh)
 #   symmetry  Cram 5x5 with its symmetries declared
 #             (bench/games/cram-symmetric.game) stores at most a third of
 #             the positions it stores without (n/a when that file is missing
@@ -68,6 +72,10 @@
 #   --rewrites-upto N     N for the rewrites (default 100000; --quick 500)
 #   --rewrites-timeout S  give up on one rewrite's table after S seconds
 #                         (default 600; --quick 60): a MISS
+#   --search-rewrites | --no-search-rewrites  run the search-rewrite rows or not
+#                         (default: run them)
+#   --search-rewrites-timeout S  give up on one search-rewrite run after S
+#                         seconds (default 300; --quick 60): a MISS
 #   --runs R              time each command R times and report the median (default 3)
 #   --baseline-methods L  the baseline's methods to try (default mask,bytes,rc)
 #   --ogsolve-methods L   ogsolve's methods to try (default naive,rc,rc2)
@@ -95,29 +103,23 @@
 # it. Outputs, the exact commands and a log go to bench/out/ (log.txt).
 # Exit status: 1 when programs disagree on the values, else 0 (a MISS is a
 # finding, not a failure).
-set -euo pipefail
-export LC_ALL=C
-# The binaries are run from the repository's target folders (and so are
-# bench/search.sh's): a target folder moved elsewhere would leave them stale.
-unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
-
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/.." && pwd)"
-cd "$root"
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
+bench_setup
 
 # --- options ----------------------------------------------------------------
 quick=0
 for arg in "$@"; do [ "$arg" = --quick ] && quick=1; done
 if [ "$quick" = 1 ]; then
   sizes="20000"; runs=1; size_016=1000000; size_06=100000; long=0
-  search_args="--quick"; rewrites_upto=500; rewrites_timeout=60
+  search_args="--quick"; rewrites_upto=500; rewrites_timeout=60; search_rewrites_timeout=60
 else
   sizes="100000,1000000"; runs=3; size_016=10000000; size_06=1000000; long=1
-  search_args=""; rewrites_upto=100000; rewrites_timeout=600
+  search_args=""; rewrites_upto=100000; rewrites_timeout=600; search_rewrites_timeout=300
 fi
 rewrites=1
+search_rewrites=1
 grundy_sizes=""
 only="kayles,dawsons-chess,0.007,grundy,0.16,0.6"
 long_size=100000000
@@ -145,6 +147,9 @@ while [ $# -gt 0 ]; do
     --no-rewrites) rewrites=0; shift ;;
     --rewrites-upto) rewrites_upto="$2"; shift 2 ;;
     --rewrites-timeout) rewrites_timeout="$2"; shift 2 ;;
+    --search-rewrites) search_rewrites=1; shift ;;
+    --no-search-rewrites) search_rewrites=0; shift ;;
+    --search-rewrites-timeout) search_rewrites_timeout="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --baseline-methods) base_methods="$2"; shift 2 ;;
     --ogsolve-methods) og_methods="$2"; shift 2 ;;
@@ -158,6 +163,7 @@ for list in "$sizes" "$grundy_sizes"; do
   case "$list" in ""|*[!0-9,]*|,*|*,|*,,*) echo "run.sh: sizes are numbers such as 100000,1000000" >&2; exit 2 ;; esac
 done
 for number in "$size_016" "$size_06" "$long_size" "$runs" "$timeout_s" "$rewrites_upto" "$rewrites_timeout" \
+  "$search_rewrites_timeout" \
   ${long_stop:+"$long_stop"}; do
   case "$number" in ""|*[!0-9]*|0) echo "run.sh: '$number' is not a positive whole number" >&2; exit 2 ;; esac
 done
@@ -482,6 +488,17 @@ for entry in "${memory[@]}"; do
   memory_row memory "$label" "$n" "$peak"
 done
 
+# run_part SCRIPT TABLE ARGS...: runs bench/SCRIPT with ARGS, its table to
+# TABLE and its notes to the log; a failure (programs that disagree) marks
+# the run.
+run_part() {
+  local script="$1" table="$2" status=0; shift 2
+  note "  \$ bench/$script $*"
+  "$here/$script" "$@" 2>&1 >"$table" | tee -a "$log" >&2 || status=$?
+  cat "$table" >>"$log"
+  [ "$status" = 0 ] || { note "  bench/$script exited with $status"; mismatch=1; }
+}
+
 # --- rewrite and 10x: the heap games as a newcomer writes them ---------------------------
 # baseline_args GAME N: the baseline's arguments for a rewrites game, or
 # nothing when it has none.
@@ -499,13 +516,8 @@ baseline_args() {
 
 if [ "$rewrites" = 1 ]; then
   note "the rewrites: bench/rewrites.sh (its log: bench/out/rewrites/log.txt)"
-  set -- --upto "$rewrites_upto" --timeout "$rewrites_timeout"
-  note "  \$ bench/rewrites.sh $*"
   rewrites_table="$out/rewrites-table.md"
-  rewrites_status=0
-  "$here/rewrites.sh" "$@" 2>&1 >"$rewrites_table" | tee -a "$log" >&2 || rewrites_status=$?
-  cat "$rewrites_table" >>"$log"
-  [ "$rewrites_status" = 0 ] || { note "  bench/rewrites.sh exited with $rewrites_status"; mismatch=1; }
+  run_part rewrites.sh "$rewrites_table" --upto "$rewrites_upto" --timeout "$rewrites_timeout"
   # Its table: | game | form | N | seconds | ratio to fastest | ...; the
   # columns are found by their headings.
   parsed=$(awk -F'|' '
@@ -572,11 +584,8 @@ fi
 # run_search GROUP ARGS...: runs bench/search.sh and adds the rows it wrote
 # (bench/out/search-targets.txt) under GROUP (its own groups for "search").
 run_search() {
-  local group="$1" table="$out/search-table-$1.md" status=0; shift
-  note "  \$ bench/search.sh $*"
-  "$here/search.sh" "$@" 2>&1 >"$table" | tee -a "$log" >&2 || status=$?
-  cat "$table" >>"$log"
-  [ "$status" = 0 ] || { note "  bench/search.sh exited with $status"; mismatch=1; }
+  local group="$1"; shift
+  run_part search.sh "$out/search-table-$group.md" "$@"
   if [ ! -s "$out/search-targets.txt" ]; then
     row "$group" "bench/search.sh wrote no rows: see bench/out/log.txt" "-" "-" "-" "-" "-" "n/a"
     return
@@ -597,6 +606,20 @@ if [ "$search" = 1 ]; then
   run_search kept --games moore,treblecross --piles 15,15,15,15 --cells 20 --runs "$runs" --timeout "$timeout_s"
   # shellcheck disable=SC2086  # the extra arguments are words
   run_search search --runs "$runs" --timeout "$timeout_s" $search_args
+fi
+
+# --- search-rewrite: the games searched whole as a newcomer writes them -------------------
+if [ "$search_rewrites" = 1 ]; then
+  note "the rewrites of the games searched whole: bench/search-rewrites.sh (its log: bench/out/search-rewrites/log.txt)"
+  set -- --runs "$runs" --timeout "$search_rewrites_timeout"
+  [ "$quick" = 1 ] && set -- "$@" --quick
+  run_part search-rewrites.sh "$out/search-rewrites-table.md" "$@"
+  # Its rows are already this table's.
+  if [ -s "$out/search-rewrites/targets.txt" ]; then
+    cat "$out/search-rewrites/targets.txt" >>"$rows"
+  else
+    row search-rewrite "bench/search-rewrites.sh wrote no rows: see bench/out/log.txt" "-" "-" "-" "-" "<= 1.5" "n/a"
+  fi
 fi
 
 # --- quoted: no figure docs/performance.md quotes gets worse ------------------------------

@@ -107,18 +107,6 @@ engines() {
   sed -n 's/^stats: \([^ ]*\) ran on \(the \)\{0,1\}\(.*\)/\1: \3/p' "$1" 2>/dev/null | paste -sd ';' - | sed 's/;/; /g'
 }
 
-# time_one NAME OUTFILE CMD...: measure, but a command whose first run
-# takes over $once seconds is not run again.
-time_one() {
-  local name="$1" outfile="$2"; shift 2
-  measure_first "$name" "$outfile" "$@" || return 0
-  if less "$once" "$first_secs"; then
-    note "  $name: $first_secs s, over ${once}s: one run"
-  else
-    measure_more "$name" "$runs" "$@"
-  fi
-}
-
 # The games: key | label | .game file | position | hand-written solver's arguments
 games=()
 IFS=',' read -r -a boards <<<"$cram"

@@ -108,6 +108,145 @@ const STARTS: &[(&str, &[&str])] = &[
         &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
     ),
     ("bench/games/wythoff.game", &["Wythoff(9, 7)"]),
+    (
+        "bench/games/search-rewrites/cram-cells.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/cram-one-rule.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/cram-guide.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/cram-slice.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/cram-transpose.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-rows.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-heights-helper.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-heights-enumerate.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-heights-slice.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-grid-cells.game",
+        &[
+            r##"Chomp(["....", "...#", "..##"])"##,
+            r##"Chomp(["...", "..."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-grid-columns.game",
+        &[
+            r##"Chomp(["....", "...#", "..##"])"##,
+            r##"Chomp(["...", "..."])"##,
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-one-rule.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-tuple.game",
+        &["Wythoff((9, 7))"],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-list.game",
+        &["Wythoff([9, 7])"],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-leave.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
+        "bench/games/search-rewrites/mock-turtles-list.game",
+        &["Turtles([1, 1, 0, 1, 1])", "Turtles([0, 1, 0, 1, 1, 0])"],
+    ),
+    (
+        "bench/games/search-rewrites/mock-turtles-guide.game",
+        &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
+    ),
+    (
+        "bench/games/search-rewrites/mock-turtles-subsets.game",
+        &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
+    ),
+    (
+        "bench/games/search-rewrites/mock-turtles-bools.game",
+        &[
+            "Turtles([true, true, false, true, true])",
+            "Turtles([false, true, false, true, true, false])",
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-has-helper.game",
+        &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-let-empty.game",
+        &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-in.game",
+        &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-bools.game",
+        &[
+            "Treblecross([false, false, false, false, false, false, false, false])",
+            "Treblecross([false, true, false, false, true, false])",
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-cells.game",
+        &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
+    ),
+    (
+        "bench/games/search-rewrites/moore-subsets-take.game",
+        &["Moore(2, [3, 3, 2])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-one-or-more.game",
+        &["Moore(2, [3, 3, 2])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-index-of.game",
+        &["Moore(2, [3, 3, 2])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-enumerate.game",
+        &["Moore(2, [3, 3, 2])"],
+    ),
 ];
 
 /// The heap each heap game starts from.
@@ -128,7 +267,12 @@ const ENGINES: &[(&str, Compact, bool)] = &[
 /// Every .game file the test covers, sorted.
 fn game_files() -> Vec<String> {
     let mut files = Vec::new();
-    for folder in ["examples", "bench/games", "bench/games/rewrites"] {
+    for folder in [
+        "examples",
+        "bench/games",
+        "bench/games/rewrites",
+        "bench/games/search-rewrites",
+    ] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
         for entry in std::fs::read_dir(&dir).expect("the folder can be read") {
             let name = entry.expect("an entry").file_name();

@@ -169,6 +169,27 @@ game Letters(s: str) {
   move up(i in indices(s)) if s[i] == "a" => Letters(set_at(s, i, next_letter(s[i])));
   move odd(i in indices(s)) if next_letter("Q") == "Q" and s[i] == "b" => Letters(set_at(s, i, "c"));
 }
+// Tuples compared whole (nested too), and membership in a string.
+game Bite(h: [nat]) {
+  move eat(c in indices(h), t in 0..h[c]) if (c, t) != (0, 0) and ((c, t), 1) != ((1, 1), 1)
+    => Bite([if j < c then h[j] else min(h[j], t) for j in indices(h)]);
+}
+game Three(board: str) {
+  lose if "XXX" in board;
+  move place(i in indices(board)) if board[i] == "." and "X.X" not in board => Three(set_at(board, i, "X"));
+  move late(i in indices(board)) if board[i] == "." and "X.X" in board => Three(set_at(board, i, "O"));
+}
+// The least and greatest of a list parameter.
+game Even(xs: [nat]) {
+  move both(k in 1..=min(xs)) if max(xs) - min(xs) <= 3 => Even([x - k for x in xs]);
+  move one(i in indices(xs), k in 1..=xs[i]) => Even(set_at(xs, i, xs[i] - k));
+}
+// Generators over tuples written out, taken apart and indexed.
+game Steps(x: nat, y: nat) {
+  move take((dx, dy) in [(1, 0), (0, 1), (1, 1)], k in 1..=max(x, y)) if k * dx <= x and k * dy <= y
+    => Steps(x - k * dx, y - k * dy);
+  move jump(step in [(2, 1), (1, 2)]) if step[0] <= x and step[1] <= y => Steps(x - step[0], y - step[1]);
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -228,6 +249,16 @@ const STARTS: &[&str] = &[
     "Switch(true, 12)",
     "Switch(false, 9)",
     "Duo((7, 5))",
+    "Bite([3, 3, 2])",
+    "Bite([4, 2, 2, 1])",
+    "Three(\"........\")",
+    "Three(\"..X.....\")",
+    "Even([4, 3, 5])",
+    "Even([6, 6])",
+    "Steps(7, 5)",
+    "Steps(0, 6)",
+    // The least of no numbers: an error, reported alike.
+    "Even([])",
     // A grid whose rows are numbered: 57 bits of letters.
     "Chomp([\"...................\", \"...................\", \"...................\"])",
     "Tall([\"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \"#\", \".\"])",
@@ -357,6 +388,10 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Avoid({4, 7}, 25)",
         "Switch(true, 12)",
         "Duo((7, 5))",
+        "Bite([3, 3, 2])",
+        "Three(\"........\")",
+        "Even([4, 3, 5])",
+        "Steps(7, 5)",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

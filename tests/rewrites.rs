@@ -5,28 +5,20 @@
 
 mod common;
 
-use common::{session_with, table_of};
+use common::{
+    assert_every_game_file_listed, bench_games, listed_words, read_text, session_with, table_of,
+};
 use std::path::Path;
 
 /// Heaps compared: enough for every rule to matter (splits, the largest
 /// amount taken), small enough for the plain search of every rewrite.
 const UPTO: u64 = 80;
 
-fn games() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/games"))
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
 /// (rewrite file, its game, fastest form's file, its game), from forms.txt.
 fn forms() -> Vec<[String; 4]> {
-    read(&games().join("rewrites/forms.txt"))
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+    listed_words(&bench_games().join("rewrites/forms.txt"))
+        .into_iter()
+        .map(|words| {
             words
                 .try_into()
                 .unwrap_or_else(|w: Vec<String>| panic!("forms.txt: not four words: {w:?}"))
@@ -44,11 +36,11 @@ fn every_rewrite_gives_its_fastest_forms_values() {
     );
     for [rewrite, game, form, form_game] in forms {
         let fastest = table_of(
-            &mut session_with(&read(&games().join(&form))),
+            &mut session_with(&read_text(&bench_games().join(&form))),
             &form_game,
             UPTO,
         );
-        let text = read(&games().join("rewrites").join(&rewrite));
+        let text = read_text(&bench_games().join("rewrites").join(&rewrite));
         let values = table_of(&mut session_with(&text), &game, UPTO);
         assert_eq!(values, fastest, "{rewrite} against {form}");
     }
@@ -57,16 +49,7 @@ fn every_rewrite_gives_its_fastest_forms_values() {
 #[test]
 fn every_rewrite_file_is_listed() {
     let listed: Vec<String> = forms().into_iter().map(|[rewrite, ..]| rewrite).collect();
-    for entry in std::fs::read_dir(games().join("rewrites")).expect("bench/games/rewrites") {
-        let name = entry.expect("a directory entry").file_name();
-        let name = name.to_string_lossy();
-        if name.ends_with(".game") {
-            assert!(
-                listed.iter().any(|l| l == &name),
-                "{name} is not in forms.txt"
-            );
-        }
-    }
+    assert_every_game_file_listed(&bench_games().join("rewrites"), &listed);
 }
 
 /// The engines `grundy table FILE GAME --stats` names, with the octal
@@ -95,12 +78,12 @@ fn engines(file: &Path, game: &str) -> Vec<String> {
 #[test]
 fn every_rewrite_runs_on_the_engine_of_its_fastest_form() {
     for [rewrite, game, form, form_game] in forms() {
-        let fastest = engines(&games().join(&form), &form_game);
+        let fastest = engines(&bench_games().join(&form), &form_game);
         assert!(
             fastest == ["heap kernel"] || fastest == ["heap-rule reader"],
             "{form}: {fastest:?}"
         );
-        let found = engines(&games().join("rewrites").join(&rewrite), &game);
+        let found = engines(&bench_games().join("rewrites").join(&rewrite), &game);
         assert_eq!(found, fastest, "{rewrite} against {form}");
     }
 }

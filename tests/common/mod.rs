@@ -7,6 +7,7 @@
 use grundy::eval::PosId;
 use grundy::session::Session;
 use std::collections::HashSet;
+use std::path::Path;
 
 /// A session with `text` loaded; panics with grundy's errors if it does not
 /// parse or check.
@@ -16,6 +17,43 @@ pub fn session_with(text: &str) -> Session {
         panic!("the test's game text does not load: {errors:?}\n{text}");
     }
     session
+}
+
+/// The benchmark games' folder, `bench/games/`.
+pub fn bench_games() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/games"))
+}
+
+/// The text of a file the tests read; panics naming the file.
+pub fn read_text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The words of each line of a list such as `bench/games/rewrites/forms.txt`,
+/// blank lines and `#` comments left out.
+pub fn listed_words(path: &Path) -> Vec<Vec<String>> {
+    read_text(path)
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| line.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// Panics unless every `.game` file in `folder` is among `listed`.
+pub fn assert_every_game_file_listed(folder: &Path, listed: &[String]) {
+    let entries = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", folder.display()));
+    for entry in entries {
+        let name = entry.expect("a directory entry").file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".game") {
+            assert!(
+                listed.iter().any(|l| l == &name),
+                "{name} is not listed in {}",
+                folder.display()
+            );
+        }
+    }
 }
 
 /// The Grundy value of a position typed as text, such as `Kayles(10) + Kayles(3)`.

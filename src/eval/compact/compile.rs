@@ -41,6 +41,9 @@ enum Val {
     Letter(u32),
     /// A boolean, 1 or 0 in a register.
     Flag(u32),
+    /// One of a list of tuples of numbers written out (`(dx, dy) in [(1, 0),
+    /// (0, 1)]`): the register holds its place in the list.
+    Chosen(u32, Rc<[Vec<i64>]>),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -337,13 +340,16 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
 
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
-     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` and helpers";
+     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
+     list parameter) and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
-     numbers or strings, `and`, `or`, `not`, `has(string, \"text\")` and helpers";
+     numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
+     `\"text\" in string`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
-     `indices`, lists held in parameters, `subsets`, `product` and the cells of a grid";
+     `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \
+     `product` and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";
@@ -532,6 +538,12 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
+        if let Some(rows) = tuples_written_out(ir) {
+            // The loop walks the places; an element is read off its place.
+            let r = self.reg();
+            let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
+            return Ok((Target::Reg(r), Source::Each(places), Val::Chosen(r, rows)));
+        }
         let seq = self.seq(scope, ir)?;
         let r = self.reg();
         Ok((Target::Reg(r), Source::Each(seq), Val::Num(r)))
@@ -622,6 +634,25 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Chosen(place, rows)) => {
+                    let IrKind::Lit(Value::Int(j)) = index.kind else {
+                        return Err(refused());
+                    };
+                    let column = usize::try_from(j).map_err(|_| refused())?;
+                    let mut read = None;
+                    for (i, row) in rows.iter().enumerate().rev() {
+                        let n = Num::Lit(*row.get(column).ok_or_else(refused)?);
+                        read = Some(match read {
+                            None => n,
+                            Some(later) => Num::If(
+                                Box::new(Truth::Compare(Eq, Num::Reg(place), Num::Lit(i as i64))),
+                                Box::new(n),
+                                Box::new(later),
+                            ),
+                        });
+                    }
+                    read.ok_or_else(refused)?
+                }
                 _ => return Err(refused()),
             },
             IrKind::Binary(
@@ -649,6 +680,21 @@ impl<'a> Compiler<'a> {
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
+                // Of a list whose length the position fixes: of its fields.
+                // An empty one is an error the interpreter reports.
+                (Builtin::Min | Builtin::Max, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) if f.len > 0 => {
+                        let each = (0..f.len)
+                            .map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))))
+                            .collect();
+                        if *b == Builtin::Min {
+                            Num::Min(each)
+                        } else {
+                            Num::Max(each)
+                        }
+                    }
+                    _ => return Err(refused()),
+                },
                 _ => return Err(refused()),
             },
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::num, |b, n| {
@@ -734,6 +780,29 @@ impl<'a> Compiler<'a> {
                 );
                 Truth::Compare(Ne, n, Num::Lit(0))
             }
+            IrKind::Binary(op @ (Eq | Ne), l, r) if tuple_items(l).is_some() => {
+                // Tuples are equal when every element is: `(c, t) != (0, 0)`
+                // is `c != 0 or t != 0`.
+                let (Some(ls), Some(rs)) = (tuple_items(l), tuple_items(r)) else {
+                    return Err(refused());
+                };
+                if ls.len() != rs.len() {
+                    return Err(refused());
+                }
+                let mut all = Truth::Lit(true);
+                for (a, b) in ls.into_iter().zip(rs).rev() {
+                    let pair = Ir {
+                        kind: IrKind::Binary(Eq, Box::new(a), Box::new(b)),
+                        span: ir.span,
+                    };
+                    all = Truth::And(Box::new(self.truth(scope, &pair)?), Box::new(all));
+                }
+                if *op == Eq {
+                    all
+                } else {
+                    Truth::Not(Box::new(all))
+                }
+            }
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_flag(scope, l) || self.is_flag(scope, r) =>
             {
@@ -758,36 +827,51 @@ impl<'a> Compiler<'a> {
             }
             IrKind::Binary(op @ (In | NotIn), x, s) => match self.val(scope, s) {
                 Some(Val::Items(xs)) => Truth::In(*op == In, self.num(scope, x)?, xs),
+                // Membership in a string is a substring test: `has`.
+                _ if self.is_text(scope, s) => {
+                    let has = self.has(scope, ir, s, x)?;
+                    if *op == In {
+                        has
+                    } else {
+                        Truth::Not(Box::new(has))
+                    }
+                }
                 _ => return Err(refused()),
             },
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
-                let IrKind::Lit(Value::Str(text)) = &a[1].kind else {
-                    return Err(refused());
-                };
-                if !text.is_ascii() || text.is_empty() {
-                    return Err(refused());
-                }
-                let Some(Val::Str(f, alphabet)) = self.val(scope, &a[0]) else {
-                    if !self.is_text(scope, &a[0]) {
-                        return Err(refused());
-                    }
-                    let word = self.layout.word(text).map(|w| (w, text.len() as u32));
-                    return Ok(Truth::HasText(self.text(scope, &a[0])?, word));
-                };
-                let codes = text
-                    .bytes()
-                    .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
-                    .collect();
-                Truth::Has(f, codes)
+                self.has(scope, ir, &a[0], &a[1])?
             }
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
                 Truth::Let(b, Box::new(t))
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// Whether string `board` holds the written-out string `text`.
+    fn has(&mut self, scope: &mut Scope, ir: &Ir, board: &Ir, text: &Ir) -> Compiled<Truth> {
+        let refused = || Unsupported::new(CONDITIONS, ir.span);
+        let IrKind::Lit(Value::Str(text)) = &text.kind else {
+            return Err(refused());
+        };
+        if !text.is_ascii() || text.is_empty() {
+            return Err(refused());
+        }
+        let Some(Val::Str(f, alphabet)) = self.val(scope, board) else {
+            if !self.is_text(scope, board) {
+                return Err(refused());
+            }
+            let word = self.layout.word(text).map(|w| (w, text.len() as u32));
+            return Ok(Truth::HasText(self.text(scope, board)?, word));
+        };
+        let codes = text
+            .bytes()
+            .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+            .collect();
+        Ok(Truth::Has(f, codes))
     }
 
     /// `a == b` (or `!=`) between letters: cells of strings, literals and
@@ -1166,4 +1250,54 @@ fn list_of_ints(ty: &Type) -> bool {
         Type::Unknown => true,
         _ => false,
     }
+}
+
+/// The elements of a tuple written out, `(r, c)` or a literal `(0, 0)`.
+fn tuple_items(ir: &Ir) -> Option<Vec<Ir>> {
+    match &ir.kind {
+        IrKind::Tuple(items) => Some(items.clone()),
+        IrKind::Lit(Value::Tuple(values)) => Some(
+            values
+                .iter()
+                .map(|v| Ir {
+                    kind: IrKind::Lit(v.clone()),
+                    span: ir.span,
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The rows of a list of tuples of numbers written out, each as long as
+/// the first: `[(0, 1), (1, 0)]`.
+fn tuples_written_out(ir: &Ir) -> Option<Rc<[Vec<i64>]>> {
+    let number = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    };
+    let rows: Vec<Vec<i64>> = match &ir.kind {
+        IrKind::Lit(Value::List(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::Tuple(xs) => xs.iter().map(number).collect(),
+                _ => None,
+            })
+            .collect::<Option<_>>()?,
+        IrKind::List(items) => items
+            .iter()
+            .map(|item| {
+                tuple_items(item)?
+                    .iter()
+                    .map(|x| match &x.kind {
+                        IrKind::Lit(v) => number(v),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let width = rows.first()?.len();
+    rows.iter().all(|r| r.len() == width).then(|| rows.into())
 }
