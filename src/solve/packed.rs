@@ -112,6 +112,13 @@ impl PackedTable {
         }
     }
 
+    /// Asks the processor to bring the slot where a look-up of `key` starts
+    /// into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        super::store::prefetch(&self.slots, self.home(self.scramble(key)));
+    }
+
     /// Stores a value or mark for `key` (`UNKNOWN` forgets a mark).
     pub fn set(&mut self, key: u64, v: u32) {
         let h = self.scramble(key);

@@ -38,6 +38,25 @@ pub(super) trait Store {
     fn outgrown(&self) -> bool {
         false
     }
+    /// Starts bringing the entry of `key` into the cache, so that a later
+    /// `get` does not wait for memory.
+    fn prefetch(&self, _key: u64) {}
+}
+
+/// Asks the processor to bring `items[at]` into the cache (where it can be
+/// asked; elsewhere nothing happens). A table far larger than the cache
+/// has every look-up wait for memory: asked for all of a position's
+/// options at once, the waits overlap.
+#[inline(always)]
+pub(super) fn prefetch<T>(items: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(at) {
+        let p = (item as *const T).cast::<i8>();
+        // SAFETY: a prefetch is a hint that reads nothing a program sees
+        // and cannot fault; SSE, which it needs, is part of every x86_64
+        // processor. The address is of an element of the slice.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+    }
 }
 
 /// A value wider than a table's entries.
@@ -65,6 +84,11 @@ impl Store for Narrow {
         self.0[key as usize] = u8::try_from(entry(v)).map_err(|_| Full)?;
         Ok(())
     }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.0, key as usize);
+    }
 }
 
 /// An entry for every key, two bytes each (low byte first): kept as bytes
@@ -85,6 +109,11 @@ impl Store for Wide {
         let code = u16::try_from(entry(v)).map_err(|_| Full)?;
         self.0[at..at + 2].copy_from_slice(&code.to_le_bytes());
         Ok(())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.0, key as usize * 2);
     }
 }
 
@@ -123,6 +152,11 @@ impl Store for Packed {
     fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
         self.table.set(key, v);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.table.prefetch(key);
     }
 
     /// Whether the next new key would grow the slots past the bytes of a
