@@ -87,6 +87,37 @@ impl PackedTable {
         })
     }
 
+    /// Hands every key stored, with its value or mark, to `each`, the
+    /// keys below `2^key_bits / parts` first, then the next such range,
+    /// and so on, giving the slots' memory back as it goes: a table of
+    /// every key filled from it is written a range at a time, so the two
+    /// are never both whole.
+    pub fn drain_in_parts(mut self, parts: u64, mut each: impl FnMut(u64, u32)) {
+        let mut slots = std::mem::take(&mut self.slots);
+        let keys = 1u64 << self.key_bits;
+        for part in 1..=parts {
+            let end = u64::try_from(u128::from(keys) * u128::from(part) / u128::from(parts))
+                .unwrap_or(u64::MAX);
+            let mut kept = 0;
+            for at in 0..slots.len() {
+                let slot = slots[at];
+                if slot == 0 {
+                    continue;
+                }
+                let h = slot >> self.code_bits;
+                let key = self.unscramble(h);
+                if key < end {
+                    each(key, self.decode(h, slot));
+                } else {
+                    slots[kept] = slot;
+                    kept += 1;
+                }
+            }
+            slots.truncate(kept);
+            slots.shrink_to_fit();
+        }
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.slots.capacity() * 8 + self.large.capacity() * 17
     }
@@ -110,6 +141,13 @@ impl PackedTable {
             Ok(at) => self.decode(h, self.slots[at]),
             Err(_) => UNKNOWN,
         }
+    }
+
+    /// Asks the processor to bring the slot where a look-up of `key` starts
+    /// into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        super::store::prefetch(&self.slots, self.home(self.scramble(key)));
     }
 
     /// Stores a value or mark for `key` (`UNKNOWN` forgets a mark).
@@ -328,6 +366,34 @@ mod tests {
         for (bits, seed) in [(25, 1), (28, 2), (33, 3), (40, 4), (56, 5)] {
             agrees_with_a_map(bits, 30_000, seed);
         }
+    }
+
+    /// Drained in parts, every entry comes out once, with its value (with
+    /// 56-bit keys, values past 252 are set aside, too wide for their
+    /// code), each range of keys before the next.
+    #[test]
+    fn drained_in_parts_every_entry_comes_out_once_range_by_range() {
+        let bits = 56;
+        let mut table = PackedTable::new(bits);
+        let mut map = Plain::new();
+        for (i, k) in numbers(7).take(30_000).enumerate() {
+            let key = k & ((1 << bits) - 1);
+            let v = if i % 1000 == 0 {
+                u32::MAX - 2
+            } else {
+                (i % 300) as u32
+            };
+            table.set(key, v);
+            map.insert(key, v);
+        }
+        let mut out = Vec::new();
+        table.drain_in_parts(8, |k, v| out.push((k, v)));
+        let parts: Vec<u64> = out.iter().map(|&(k, _)| k >> (bits - 3)).collect();
+        assert!(parts.windows(2).all(|w| w[0] <= w[1]), "range by range");
+        out.sort_unstable();
+        let mut want: Vec<(u64, u32)> = map.into_iter().collect();
+        want.sort_unstable();
+        assert_eq!(out, want);
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //! bytes alone, so it holds at any key width: the packed table may grow
 //! only while its grown slots stay within what a table of every key would
 //! take. When it would pass that, the search moves (if the memory budget
-//! has room for the new table), so neither the packed table's growth nor
-//! the move (both tables alive at once) holds more than 1.8 times the
-//! table of every key, and that table costs at most what the packed one
-//! would have: about 11.4 bytes a stored position at the most.
+//! has room for the new table), so the packed table's growth (old and new
+//! slots alive at once) never holds more than 1.8 times the table of every
+//! key, and that table costs at most what the packed one would have: about
+//! 11.4 bytes a stored position at the most. The move itself holds less:
+//! the new table is written a range of keys at a time while the packed
+//! one gives its memory back, and its pages are taken from the system only
+//! when written, so keys no position uses may cost nothing.
 
 use super::packed::{PackedTable, MIN_CODE_BITS};
 use hashbrown::HashMap;
@@ -38,6 +41,44 @@ pub(super) trait Store {
     fn outgrown(&self) -> bool {
         false
     }
+    /// Starts bringing the entry of `key` into the cache, so that a later
+    /// `get` does not wait for memory.
+    fn prefetch(&self, _key: u64) {}
+}
+
+/// Asks the processor to bring `items[at]` into the cache (where it can be
+/// asked; elsewhere nothing happens). A table far larger than the cache
+/// has every look-up wait for memory: asked for all of a position's
+/// options at once, the waits overlap.
+#[inline(always)]
+pub(super) fn prefetch<T>(items: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(at) {
+        let p = (item as *const T).cast::<i8>();
+        // SAFETY: a prefetch is a hint that reads nothing a program sees
+        // and cannot fault; SSE, which it needs, is part of every x86_64
+        // processor. The address is of an element of the slice.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+    }
+}
+
+/// `bytes` zero bytes, or `None` if the allocator has not got them. Zeroed
+/// by the allocator (fresh pages from the system for a large table), so
+/// that no page is held before it is written.
+fn zeroed(bytes: usize) -> Option<Vec<u8>> {
+    let layout = std::alloc::Layout::array::<u8>(bytes).ok()?;
+    if bytes == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` holds `bytes` initialised (zero) bytes, allocated by the
+    // global allocator with the layout of `[u8; bytes]`, which is how a
+    // `Vec<u8>` of that capacity frees it.
+    Some(unsafe { Vec::from_raw_parts(p, bytes, bytes) })
 }
 
 /// A value wider than a table's entries.
@@ -65,6 +106,11 @@ impl Store for Narrow {
         self.0[key as usize] = u8::try_from(entry(v)).map_err(|_| Full)?;
         Ok(())
     }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.0, key as usize);
+    }
 }
 
 /// An entry for every key, two bytes each (low byte first): kept as bytes
@@ -85,6 +131,11 @@ impl Store for Wide {
         let code = u16::try_from(entry(v)).map_err(|_| Full)?;
         self.0[at..at + 2].copy_from_slice(&code.to_le_bytes());
         Ok(())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.0, key as usize * 2);
     }
 }
 
@@ -123,6 +174,11 @@ impl Store for Packed {
     fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
         self.table.set(key, v);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.table.prefetch(key);
     }
 
     /// Whether the next new key would grow the slots past the bytes of a
@@ -214,21 +270,28 @@ impl Table {
                 return;
             }
         }
-        let mut table = Vec::new();
-        if room.is_some_and(|room| bytes > room) || table.try_reserve_exact(bytes).is_err() {
+        let zeroed = match room.is_some_and(|room| bytes > room) {
+            true => None,
+            false => zeroed(bytes),
+        };
+        let Some(table) = zeroed else {
             packed.dense_bytes = None;
             return;
-        }
-        table.resize(bytes, 0);
-        let entries = packed.table.entries();
-        // Every value fits the width chosen above.
+        };
+        let Table::Packed(packed) = std::mem::replace(self, Table::Narrow(Narrow(Vec::new())))
+        else {
+            unreachable!("matched above");
+        };
+        // Every value fits the width chosen above. The new table's memory
+        // is taken as it is written, an eighth at a time, while the packed
+        // table gives its back.
         if width == 1 {
             let mut dense = Narrow(table);
-            entries.for_each(|(k, v)| drop(dense.set(k, v)));
+            packed.table.drain_in_parts(8, |k, v| drop(dense.set(k, v)));
             *self = Table::Narrow(dense);
         } else {
             let mut dense = Wide(table);
-            entries.for_each(|(k, v)| drop(dense.set(k, v)));
+            packed.table.drain_in_parts(8, |k, v| drop(dense.set(k, v)));
             *self = Table::Wide(dense);
         }
     }
