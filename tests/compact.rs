@@ -190,6 +190,11 @@ game Steps(x: nat, y: nat) {
     => Steps(x - k * dx, y - k * dy);
   move jump(step in [(2, 1), (1, 2)]) if step[0] <= x and step[1] <= y => Steps(x - step[0], y - step[1]);
 }
+// Two letters: a cell that is not "X" is ".".
+game Mark(board: str) {
+  lose if "XXX" in board;
+  move place(i in indices(board)) if board[i] != "X" => Mark(set_at(board, i, "X"));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -257,6 +262,8 @@ const STARTS: &[&str] = &[
     "Even([6, 6])",
     "Steps(7, 5)",
     "Steps(0, 6)",
+    "Mark(\"..........\")",
+    "Mark(\"..X..X...\")",
     // The least of no numbers: an error, reported alike.
     "Even([])",
     // A grid whose rows are numbered: 57 bits of letters.

@@ -886,6 +886,29 @@ impl<'a> Compiler<'a> {
         }
         let a = self.char(scope, l).ok()?;
         let b = self.char(scope, r).ok()?;
+        // A cell holds a letter of the alphabet: of two, not being one is
+        // being the other (`board[i] != "X"` is `board[i] == "."`), which
+        // is the test a placing loop runs on the key itself.
+        if !eq && self.layout.alphabet.len() == 2 {
+            let other = |c: &Char| match c {
+                Char::Code(0) => Some(Char::Code(1)),
+                Char::Code(1) => Some(Char::Code(0)),
+                _ => None,
+            };
+            match (&a, &b) {
+                (Char::Cell(..) | Char::GridCell(..), code) => {
+                    if let Some(code) = other(code) {
+                        return Some(Truth::SameChar(true, a, code));
+                    }
+                }
+                (code, Char::Cell(..) | Char::GridCell(..)) => {
+                    if let Some(code) = other(code) {
+                        return Some(Truth::SameChar(true, code, b));
+                    }
+                }
+                _ => {}
+            }
+        }
         Some(Truth::SameChar(eq, a, b))
     }
 
@@ -1300,4 +1323,56 @@ fn tuples_written_out(ir: &Ir) -> Option<Rc<[Vec<i64>]>> {
     };
     let width = rows.first()?.len();
     rows.iter().all(|r| r.len() == width).then(|| rows.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::compact::code::Fused;
+    use crate::session::Session;
+
+    /// The rules of `text`'s first game compiled, fused, for the position
+    /// whose arguments are `args`.
+    fn compiled(text: &str, args: &[Value]) -> GameCode {
+        let mut session = Session::new();
+        session
+            .load_text("test.game", text)
+            .expect("the game loads");
+        let program = &*session.interp.program;
+        let (fixed, letters) = fixed_and_letters(program, 0).expect("its letters");
+        let types: Vec<Type> = program.games[0]
+            .params
+            .iter()
+            .map(|p| p.ty.clone())
+            .collect();
+        let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
+        game(program, &layout, true).expect("the rules compile")
+    }
+
+    fn placing(guard: &str) -> String {
+        format!(
+            "game T(board: str) {{\n  move place(i in indices(board)) if {guard} => \
+             T(set_at(board, i, \"X\"));\n}}\n"
+        )
+    }
+
+    /// Of two letters, not being one is being the other: however the test
+    /// is written, the placing loop runs on the key.
+    #[test]
+    fn not_one_of_two_letters_is_the_other_and_places_on_the_key() {
+        for guard in [
+            r#"board[i] == ".""#,
+            r#"board[i] != "X""#,
+            r#""X" != board[i]"#,
+        ] {
+            let code = compiled(&placing(guard), &[Value::str("....")]);
+            assert!(
+                matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+                "{guard}"
+            );
+        }
+        // With a third letter, a cell that is not "X" may be "." or "O".
+        let code = compiled(&placing(r#"board[i] != "X""#), &[Value::str("..O.")]);
+        assert!(code.rules[0].fused.is_none());
+    }
 }
