@@ -235,6 +235,12 @@ pub struct Rule {
     /// The last generator, the guard and the writes run as one step on
     /// the key, where their shape allows (see `fused`).
     pub fused: Option<Fused>,
+    /// For each generator, a test of the guard made first once it is set
+    /// that, false at one value of a range, is false for every value after
+    /// it (see `monotone`): the loop ends there. Empty when none is sought.
+    pub stops: Vec<Option<Truth>>,
+    /// Whether the last loop's keys form a progression (see `progression`).
+    pub progression: bool,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

@@ -9,6 +9,7 @@ use super::code::{
     Write,
 };
 use super::layout::{Fields, Layout};
+use super::progression;
 use super::rows::RowTable;
 use super::turn;
 use crate::eval::builtins::MAX_COLLECTION;
@@ -94,6 +95,12 @@ impl Machine {
         self.written(writes)
     }
 
+    /// Generator steps the last position's options took.
+    #[cfg(test)]
+    pub fn steps_taken(&self) -> usize {
+        self.steps
+    }
+
     fn step(&mut self) -> Option<()> {
         self.steps += 1;
         (self.steps <= MAX_STEPS).then_some(())
@@ -128,10 +135,26 @@ impl Machine {
         match (&gen.source, gen.target) {
             (Source::Each(seq), Target::Reg(r)) => {
                 let (start, end) = self.bounds(seq)?;
+                if rule.progression
+                    && depth + 1 == rule.gens.len()
+                    && self.progression(rule, r as usize, (start, end), out)?
+                {
+                    return Some(());
+                }
+                let stop = rule.stops.get(depth).and_then(Option::as_ref);
                 let mut i = start;
                 while i < end {
                     self.step()?;
                     self.regs[r as usize] = self.item(seq, i)?;
+                    if let Some(stop) = stop {
+                        if !self.truth(stop)? {
+                            if self.ends_here(stop, r as usize, i, end)? {
+                                break;
+                            }
+                            i += 1;
+                            continue;
+                        }
+                    }
                     self.generate(rule, depth + 1, out)?;
                     i += 1;
                 }
@@ -150,6 +173,128 @@ impl Machine {
             }
             _ => None,
         }
+    }
+
+    /// Whether a loop over register `r` may end at `at`, where its stop
+    /// (see `monotone`) has just failed: the stop is false, and computed
+    /// without an error, for every value up to the range's last, `end - 1`,
+    /// which holds when each of its comparisons is computed at both ends
+    /// (their terms move one way, so they lie between). `None` when the
+    /// far end fails: the interpreter would report an error on the way.
+    fn ends_here(&mut self, stop: &Truth, r: usize, at: i64, end: i64) -> Option<bool> {
+        // The stop's trends hold for a variable that is not negative.
+        if at < 0 {
+            return Some(false);
+        }
+        self.regs[r] = at;
+        if self.exact(stop) != Some(false) {
+            return Some(false);
+        }
+        self.regs[r] = end - 1;
+        Some(!self.exact(stop)?)
+    }
+
+    /// A test's truth with every comparison in it made, `and` and `or`
+    /// not cut short; `None` if any of them fails.
+    fn exact(&mut self, t: &Truth) -> Option<bool> {
+        Some(match t {
+            Truth::And(a, b) => {
+                let a = self.exact(a)?;
+                self.exact(b)? && a
+            }
+            Truth::Or(a, b) => {
+                let a = self.exact(a)?;
+                self.exact(b)? || a
+            }
+            Truth::Not(x) => !self.exact(x)?,
+            Truth::Let(bind, body) => {
+                self.bind(bind)?;
+                self.exact(body)?
+            }
+            _ => self.truth(t)?,
+        })
+    }
+
+    /// The last loop of a rule whose keys form a progression (see
+    /// `progression`), over register `r` from `start` to `end`: its keys
+    /// as a run (or none, where the guard left after the stop fails), and
+    /// `true`; `false` where the ends cannot vouch for the
+    /// keys between (the loop then runs value by value).
+    fn progression(
+        &mut self,
+        rule: &Rule,
+        r: usize,
+        (start, end): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        // The trends hold for a variable that is not negative.
+        if start < 0 {
+            return Some(false);
+        }
+        let cut = match rule.stops.last().and_then(Option::as_ref) {
+            Some(stop) if start < end => match self.cut(stop, r, start, end) {
+                Some(cut) => cut,
+                None => return Some(false),
+            },
+            _ => end,
+        };
+        if cut <= start {
+            return Some(true);
+        }
+        let count = cut - start;
+        self.steps(usize::try_from(count).ok()?)?;
+        self.regs[r] = start;
+        // The rest of the guard does not vary: as it is at the first value,
+        // so it is at every one.
+        if let Some(guard) = &rule.guard {
+            if !self.truth(guard)? {
+                return Some(true);
+            }
+        }
+        let first = self.written(&rule.writes)?;
+        if count == 1 {
+            out.push(first);
+            return Some(true);
+        }
+        self.regs[r] = cut - 1;
+        let last = self.written(&rule.writes)?;
+        let span = i128::from(last) - i128::from(first);
+        let gaps = i128::from(count - 1);
+        let Ok(step) = i64::try_from(span / gaps) else {
+            return Some(false);
+        };
+        if span % gaps != 0 {
+            return Some(false);
+        }
+        progression::push(out, first, step, count as u64);
+        Some(true)
+    }
+
+    /// The first value in `start..end` at which a stop fails (`end` if
+    /// none does), found by halving: the stop is true up to it and false
+    /// after. `None` where a comparison fails at either end, so that the
+    /// values between are not vouched for.
+    fn cut(&mut self, stop: &Truth, r: usize, start: i64, end: i64) -> Option<i64> {
+        self.regs[r] = start;
+        if !self.exact(stop)? {
+            return Some(start);
+        }
+        self.regs[r] = end - 1;
+        if self.exact(stop)? {
+            return Some(end);
+        }
+        // True at `lo`, false at `hi`.
+        let (mut lo, mut hi) = (start, end - 1);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            self.regs[r] = mid;
+            if self.truth(stop)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(hi)
     }
 
     /// The positions `start..end` a sequence's items are read at (with
