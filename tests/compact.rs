@@ -131,6 +131,11 @@ game CellCram(g: grid) {
 game Subtract(s: {nat}, n: nat) {
   move take(k in s) if 1 <= k and k <= n => Subtract(s, n - k);
 }
+// A set's numbers come least first: a guard that fails on one fails on
+// those after it, but only once they are not negative.
+game Signed(s: {int}, n: nat) {
+  move t(k in s) if k * k <= n => Signed(s, n - 1);
+}
 fn allowed(s: {nat}, m: nat) = m not in s;
 game Avoid(s: {nat}, n: nat) {
   move down(k in 1..=3) if k <= n and allowed(s, n - k) => Avoid(s, n - k);
@@ -280,6 +285,7 @@ const STARTS: &[&str] = &[
     "Letters(\"aab\")",
     "Subtract({2, 3, 5}, 30)",
     "Avoid({4, 7}, 25)",
+    "Signed({-5, -1, 0, 2, 4}, 9)",
     "Early([2, 1, 3])",
     "Soon([3, 1, 2, 4])",
     "Switch(true, 12)",

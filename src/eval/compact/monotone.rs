@@ -312,8 +312,8 @@ fn product(a: Shape, b: Shape) -> Shape {
     }
 }
 
-/// For each of the rule's generators that walks a range upwards into a
-/// register, a test to make as soon as it is set that, once false, stays
+/// For each of the rule's generators that walks a range, or a set's
+/// numbers (in order, the least first), into a register, a test to make as soon as it is set that, once false, stays
 /// false for the rest of the range: the first conjunct of the tests made
 /// there (the early tests, or the guard for the last generator) whose truth
 /// only falls, moved to the front if the conjuncts before it cannot fail.
@@ -325,6 +325,7 @@ pub fn stops(rule: &mut Rule, fields: u32) {
     for (d, gen) in rule.gens.iter().enumerate() {
         let var = match (&gen.source, gen.target) {
             (Source::Each(Seq::Range(..)), Target::Reg(r)) => r,
+            (Source::Each(Seq::Items(xs)), Target::Reg(r)) if xs.is_sorted() => r,
             _ => {
                 stops.push(None);
                 continue;
@@ -459,5 +460,21 @@ mod tests {
         assert_eq!(written_out(&out), want);
         let steps = inside(&*game).machine.steps_taken();
         assert!(steps <= 1001, "{steps} steps");
+    }
+
+    /// A set's numbers are walked least first: the walk ends at the first
+    /// too large to take.
+    #[test]
+    fn the_walk_over_a_set_stops_at_the_first_failure() {
+        let text = "game S(s: {nat}, n: nat) { move m(k in s) if k <= n => S(s, n - k); }";
+        let set: Vec<String> = (1..=500).map(|k| k.to_string()).collect();
+        let position = format!("S({{{}}}, 40)", set.join(", "));
+        let (mut game, key) = compiled(text, &position, true);
+        let mut out = Vec::new();
+        game.options(key, &mut out).expect("options");
+        let want: Vec<u64> = (1..=40).map(|k| key - k).collect();
+        assert_eq!(written_out(&out), want);
+        let steps = inside(&*game).machine.steps_taken();
+        assert!(steps <= 41, "{steps} steps");
     }
 }

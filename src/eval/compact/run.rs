@@ -148,7 +148,8 @@ impl Machine {
                     self.regs[r as usize] = self.item(seq, i)?;
                     if let Some(stop) = stop {
                         if !self.truth(stop)? {
-                            if self.ends_here(stop, r as usize, i, end)? {
+                            let (at, last) = (self.regs[r as usize], self.item(seq, end - 1)?);
+                            if self.ends_here(stop, r as usize, at, last)? {
                                 break;
                             }
                             i += 1;
@@ -175,13 +176,13 @@ impl Machine {
         }
     }
 
-    /// Whether a loop over register `r` may end at `at`, where its stop
-    /// (see `monotone`) has just failed: the stop is false, and computed
-    /// without an error, for every value up to the range's last, `end - 1`,
+    /// Whether a loop over register `r` may end at the value `at`, where
+    /// its stop (see `monotone`) has just failed: the stop is false, and
+    /// computed without an error, for every value up to the loop's `last`,
     /// which holds when each of its comparisons is computed at both ends
     /// (their terms move one way, so they lie between). `None` when the
     /// far end fails: the interpreter would report an error on the way.
-    fn ends_here(&mut self, stop: &Truth, r: usize, at: i64, end: i64) -> Option<bool> {
+    fn ends_here(&mut self, stop: &Truth, r: usize, at: i64, last: i64) -> Option<bool> {
         // The stop's trends hold for a variable that is not negative.
         if at < 0 {
             return Some(false);
@@ -190,7 +191,7 @@ impl Machine {
         if self.exact(stop) != Some(false) {
             return Some(false);
         }
-        self.regs[r] = end - 1;
+        self.regs[r] = last;
         Some(!self.exact(stop)?)
     }
 
