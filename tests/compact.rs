@@ -192,6 +192,13 @@ game Squares(n: nat) {
   move f(k in 0..n) if k >= 1 and fits(k, n) => Squares(n - k * k);
   move g(k in 1..=n) if 3 * k - n / 2 <= 4 or 2 * k < 3 => Squares(n - k);
 }
+// Guards that begin to hold part way: the loops start there.
+game Late(n: nat) {
+  move a(k in 1..=n) if 2 * k >= n => Late(n - k);
+  move b(k in 0..n) if k * k > n and k % 2 == 0 => Late(k);
+  move c(k in 1..=n) if k + 3 >= n => Late(n - k);
+  move d(a in 0..n, b in 0..=a) if 3 * a >= n and a + b <= n => Late(n - a);
+}
 // Guards that fail and hold again further on: no loop may end early.
 game Bumps(n: nat) {
   move a(k in 1..=n) if k % 3 <= n % 3 => Bumps(n - k);
@@ -233,6 +240,7 @@ game Shift(xs: [nat]) {
 game Seventh(n: nat, top: nat) {
   move m(k in 1..=top) if k * k * k * k * k * k * k <= n => Seventh(n - 1, top);
   move p(k in 1..=top) if k ** 7 <= n => Seventh(n - 1, top);
+  move q(k in 1..=top) if k ** 7 > n and k < 3 => Seventh(n - 1, top);
 }
 "##
 );
@@ -299,6 +307,7 @@ const STARTS: &[&str] = &[
     "CellCram([\"...\", \"..#\", \"#..\"])",
     "Squares(40)",
     "Bumps(30)",
+    "Late(25)",
     "Pairs(12)",
     "Rise(6, 40)",
     "Rise(7, 60)",

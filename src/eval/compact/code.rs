@@ -235,10 +235,10 @@ pub struct Rule {
     /// The last generator, the guard and the writes run as one step on
     /// the key, where their shape allows (see `fused`).
     pub fused: Option<Fused>,
-    /// For each generator, a test of the guard made first once it is set
-    /// that, false at one value of a range, is false for every value after
-    /// it (see `monotone`): the loop ends there. Empty when none is sought.
-    pub stops: Vec<Option<Truth>>,
+    /// For each generator, a test of the guard whose truth changes at
+    /// most once along the generator's values (see `monotone`): the loop
+    /// walks only the values where it holds. Empty when none is sought.
+    pub bounds: Vec<Option<Truth>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,
 }

@@ -254,12 +254,12 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             guard,
             writes,
             fused: None,
-            stops: Vec::new(),
+            bounds: Vec::new(),
             progression: false,
         };
         if fuse {
-            monotone::stops(&mut rule, layout.fields);
-            if rule.stops.last().is_none_or(Option::is_none) {
+            monotone::bounds(&mut rule, layout.fields);
+            if rule.bounds.last().is_none_or(Option::is_none) {
                 rule.fused = fused::recognise(&rule);
             }
             rule.progression = progression::affine(&rule, layout.fields);

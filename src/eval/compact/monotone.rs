@@ -1,7 +1,8 @@
 //! How compiled arithmetic moves as one loop variable counts up. A test
 //! such as `k * k <= n` is true for the first values of `k` and false for
 //! every value after the first that fails it, so the loop over `k` can end
-//! there (`stops`); a result such as `x - 2 * k` changes by the same step
+//! there, and one such as `2 * k >= n` can start where it first holds
+//! (`bounds`); a result such as `x - 2 * k` changes by the same step
 //! for each value, so the loop's keys form a progression (see
 //! `progression`). Both follow from the arithmetic's meaning (the signs of
 //! the terms, which registers vary with the variable), not from how the
@@ -313,21 +314,22 @@ fn product(a: Shape, b: Shape) -> Shape {
 }
 
 /// For each of the rule's generators that walks a range, or a set's
-/// numbers (in order, the least first), into a register, a test to make as soon as it is set that, once false, stays
-/// false for the rest of the range: the first conjunct of the tests made
-/// there (the early tests, or the guard for the last generator) whose truth
-/// only falls, moved to the front if the conjuncts before it cannot fail.
-/// It is taken out of those tests, which then hold the rest.
-pub fn stops(rule: &mut Rule, fields: u32) {
+/// numbers (in order, the least first), into a register, a test to make
+/// as soon as it is set whose truth changes at most once along the
+/// values: the first conjunct of the tests made there (the early tests,
+/// or the guard for the last generator) that only falls, or failing that
+/// the first that only rises, moved to the front if the conjuncts before
+/// it cannot fail. It is taken out of those tests, which keep the rest.
+pub fn bounds(rule: &mut Rule, fields: u32) {
     use super::code::{Seq, Source, Target};
     let last = rule.gens.len().saturating_sub(1);
-    let mut stops = Vec::with_capacity(rule.gens.len());
+    let mut bounds = Vec::with_capacity(rule.gens.len());
     for (d, gen) in rule.gens.iter().enumerate() {
         let var = match (&gen.source, gen.target) {
             (Source::Each(Seq::Range(..)), Target::Reg(r)) => r,
             (Source::Each(Seq::Items(xs)), Target::Reg(r)) if xs.is_sorted() => r,
             _ => {
-                stops.push(None);
+                bounds.push(None);
                 continue;
             }
         };
@@ -336,33 +338,33 @@ pub fn stops(rule: &mut Rule, fields: u32) {
         } else if rule.early[d].is_none() {
             &mut rule.guard
         } else {
-            stops.push(None);
+            bounds.push(None);
             continue;
         };
-        stops.push(take_stop(tests, &mut Reader::new(var, fields)));
+        bounds.push(take_bound(tests, &mut Reader::new(var, fields)));
     }
-    rule.stops = stops;
+    rule.bounds = bounds;
 }
 
-/// The stop among `tests`' conjuncts, taken out of them.
-fn take_stop(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
+/// The bound among `tests`' conjuncts, taken out of them: one that ends
+/// the loop is worth more than one that starts it late.
+fn take_bound(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
     let mut conjuncts = Vec::new();
     and_chain(tests.take()?, &mut conjuncts);
-    let mut found = None;
-    for (i, c) in conjuncts.iter().enumerate() {
-        if reader.truth(c) == Some(Trend::Down) {
-            found = Some(i);
-            break;
-        }
-        if !cannot_fail(c) {
-            break;
-        }
-    }
-    let stop = found.map(|i| conjuncts.remove(i));
+    let trends: Vec<Option<Trend>> = conjuncts.iter().map(|c| reader.truth(c)).collect();
+    // Those before it must not fail, as it is made first.
+    let reachable = conjuncts
+        .iter()
+        .position(|c| !cannot_fail(c))
+        .map_or(conjuncts.len(), |i| i + 1);
+    let found = [Trend::Down, Trend::Up]
+        .iter()
+        .find_map(|&want| trends[..reachable].iter().position(|&t| t == Some(want)));
+    let bound = found.map(|i| conjuncts.remove(i));
     *tests = conjuncts
         .into_iter()
         .reduce(|a, b| Truth::And(Box::new(a), Box::new(b)));
-    stop
+    bound
 }
 
 fn and_chain(t: Truth, out: &mut Vec<Truth>) {
@@ -391,18 +393,27 @@ fn cannot_fail(t: &Truth) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::code::Target;
     use super::super::testing::{compiled, inside};
+    use super::{Reader, Trend};
     use crate::solve::dense::written_out;
 
-    /// Whether the loop of `move m(k in 1..=n) if GUARD` ends where the
-    /// guard first fails.
-    fn stops(guard: &str) -> bool {
+    /// Which way the bound found for `move m(k in 1..=n) if GUARD` moves:
+    /// `Down` ends the loop at its first failure, `Up` starts it at its
+    /// first success.
+    fn bound(guard: &str) -> Option<Trend> {
         let text = format!(
             "fn sq(k: nat) = k * k;\n\
              game G(n: nat) {{ move m(k in 1..=n) if {guard} => G(n - 1); }}"
         );
         let (game, _) = compiled(&text, "G(50)", true);
-        inside(&*game).code.rules[0].stops[0].is_some()
+        let game = inside(&*game);
+        let rule = &game.code.rules[0];
+        let Target::Reg(var) = rule.gens[0].target else {
+            panic!("a range into a register");
+        };
+        let test = rule.bounds[0].as_ref()?;
+        Reader::new(var, game.layout.fields).truth(test)
     }
 
     #[test]
@@ -425,27 +436,64 @@ mod tests {
             "0 - k >= 0 - n",
             "k >= 1 and k * k <= n",
         ] {
-            assert!(stops(guard), "`{guard}` should end the loop");
+            assert_eq!(
+                bound(guard),
+                Some(Trend::Down),
+                "`{guard}` should end the loop"
+            );
         }
     }
 
     #[test]
-    fn tests_that_may_hold_again_do_not_end_the_loop() {
+    fn tests_that_only_rise_start_the_loop_late() {
+        for guard in [
+            "k >= n",
+            "2 * k >= n",
+            "k * k > n",
+            "not (k < n / 2)",
+            "sq(k) + k >= n and k != 7",
+        ] {
+            assert_eq!(bound(guard), Some(Trend::Up), "`{guard}` should start late");
+        }
+    }
+
+    #[test]
+    fn tests_that_may_change_again_bound_nothing() {
         for guard in [
             "k % 3 <= n",
             "k * k == n",
             "k * (8 - k) <= n",
             "(k - 4) * (k - 4) <= n",
-            "k >= n",
             "k & 3 <= n",
             "abs(k - 5) <= n",
             "k * k <= n or k == 5",
             "n % k == 0",
-            // Conjuncts before the stop that may fail keep their place.
+            "k <= n / 2 or k >= n - 2",
+            // Conjuncts before the bound that may fail keep their place.
             "n / (k - 1) > 0 and k * k <= n",
         ] {
-            assert!(!stops(guard), "`{guard}` must not end the loop");
+            assert_eq!(bound(guard), None, "`{guard}` must not bound the loop");
         }
+    }
+
+    /// The options of `position` (runs written out), its key, and the
+    /// steps the compiled code took to list them.
+    fn options_of(text: &str, position: &str) -> (Vec<u64>, u64, usize) {
+        let (mut game, key) = compiled(text, position, true);
+        let mut out = Vec::new();
+        game.options(key, &mut out).expect("options");
+        let steps = inside(&*game).machine.steps_taken();
+        (written_out(&out), key, steps)
+    }
+
+    /// `k >= n - 5` from 10^6: six options, found in about six steps.
+    #[test]
+    fn the_loop_starts_where_the_test_first_holds() {
+        let text = "game S(n: nat) { move m(k in 1..=n) if k + 5 >= n => S(n - k); }";
+        let (options, key, steps) = options_of(text, "S(1000000)");
+        let want: Vec<u64> = (999_995..=1_000_000).map(|k| key - k).collect();
+        assert_eq!(options, want);
+        assert!(steps <= 6, "{steps} steps");
     }
 
     /// Squares from 10^6: the thousand options, found in about a thousand
@@ -453,12 +501,9 @@ mod tests {
     #[test]
     fn the_loop_stops_at_the_first_failure() {
         let text = "game S(n: nat) { move m(k in 1..=n) if k * k <= n => S(n - k * k); }";
-        let (mut game, key) = compiled(text, "S(1000000)", true);
-        let mut out = Vec::new();
-        game.options(key, &mut out).expect("options");
+        let (options, key, steps) = options_of(text, "S(1000000)");
         let want: Vec<u64> = (1..=1000).map(|k| key - k * k).collect();
-        assert_eq!(written_out(&out), want);
-        let steps = inside(&*game).machine.steps_taken();
+        assert_eq!(options, want);
         assert!(steps <= 1001, "{steps} steps");
     }
 
@@ -469,12 +514,9 @@ mod tests {
         let text = "game S(s: {nat}, n: nat) { move m(k in s) if k <= n => S(s, n - k); }";
         let set: Vec<String> = (1..=500).map(|k| k.to_string()).collect();
         let position = format!("S({{{}}}, 40)", set.join(", "));
-        let (mut game, key) = compiled(text, &position, true);
-        let mut out = Vec::new();
-        game.options(key, &mut out).expect("options");
+        let (options, key, steps) = options_of(text, &position);
         let want: Vec<u64> = (1..=40).map(|k| key - k).collect();
-        assert_eq!(written_out(&out), want);
-        let steps = inside(&*game).machine.steps_taken();
+        assert_eq!(options, want);
         assert!(steps <= 41, "{steps} steps");
     }
 }

@@ -135,29 +135,33 @@ impl Machine {
         match (&gen.source, gen.target) {
             (Source::Each(seq), Target::Reg(r)) => {
                 let (start, end) = self.bounds(seq)?;
+                let r = r as usize;
                 if rule.progression
                     && depth + 1 == rule.gens.len()
-                    && self.progression(rule, r as usize, (start, end), out)?
+                    && self.progression(rule, r, seq, (start, end), out)?
                 {
                     return Some(());
                 }
-                let stop = rule.stops.get(depth).and_then(Option::as_ref);
-                let mut i = start;
+                // Where the test that moves one way holds, worked out at
+                // once; where that cannot be vouched for, tested value by
+                // value.
+                let (mut i, end, test) = match rule.bounds.get(depth).and_then(Option::as_ref) {
+                    Some(test) => match self.holds(test, r, seq, (start, end)) {
+                        Some((from, to)) => (from, to, None),
+                        None => (start, end, Some(test)),
+                    },
+                    None => (start, end, None),
+                };
                 while i < end {
                     self.step()?;
-                    self.regs[r as usize] = self.item(seq, i)?;
-                    if let Some(stop) = stop {
-                        if !self.truth(stop)? {
-                            let (at, last) = (self.regs[r as usize], self.item(seq, end - 1)?);
-                            if self.ends_here(stop, r as usize, at, last)? {
-                                break;
-                            }
-                            i += 1;
+                    self.regs[r] = self.item(seq, i)?;
+                    i += 1;
+                    if let Some(test) = test {
+                        if !self.truth(test)? {
                             continue;
                         }
                     }
                     self.generate(rule, depth + 1, out)?;
-                    i += 1;
                 }
                 Some(())
             }
@@ -174,25 +178,6 @@ impl Machine {
             }
             _ => None,
         }
-    }
-
-    /// Whether a loop over register `r` may end at the value `at`, where
-    /// its stop (see `monotone`) has just failed: the stop is false, and
-    /// computed without an error, for every value up to the loop's `last`,
-    /// which holds when each of its comparisons is computed at both ends
-    /// (their terms move one way, so they lie between). `None` when the
-    /// far end fails: the interpreter would report an error on the way.
-    fn ends_here(&mut self, stop: &Truth, r: usize, at: i64, last: i64) -> Option<bool> {
-        // The stop's trends hold for a variable that is not negative.
-        if at < 0 {
-            return Some(false);
-        }
-        self.regs[r] = at;
-        if self.exact(stop) != Some(false) {
-            return Some(false);
-        }
-        self.regs[r] = last;
-        Some(!self.exact(stop)?)
     }
 
     /// A test's truth with every comparison in it made, `and` and `or`
@@ -218,31 +203,32 @@ impl Machine {
 
     /// The last loop of a rule whose keys form a progression (see
     /// `progression`), over register `r` from `start` to `end`: its keys
-    /// as a run (or none, where the guard left after the stop fails), and
-    /// `true`; `false` where the ends cannot vouch for the
-    /// keys between (the loop then runs value by value).
+    /// as a run (or none, where the guard left beside its bound fails),
+    /// and `true`; `false` where the ends cannot vouch for the keys
+    /// between (the loop then runs value by value).
     fn progression(
         &mut self,
         rule: &Rule,
         r: usize,
+        seq: &Seq,
         (start, end): (i64, i64),
         out: &mut Vec<u64>,
     ) -> Option<bool> {
-        // The trends hold for a variable that is not negative.
+        // The shapes hold for a variable that is not negative.
         if start < 0 {
             return Some(false);
         }
-        let cut = match rule.stops.last().and_then(Option::as_ref) {
-            Some(stop) if start < end => match self.cut(stop, r, start, end) {
-                Some(cut) => cut,
+        let (start, end) = match rule.bounds.last().and_then(Option::as_ref) {
+            Some(test) => match self.holds(test, r, seq, (start, end)) {
+                Some(range) => range,
                 None => return Some(false),
             },
-            _ => end,
+            None => (start, end),
         };
-        if cut <= start {
+        if end <= start {
             return Some(true);
         }
-        let count = cut - start;
+        let count = end - start;
         self.steps(usize::try_from(count).ok()?)?;
         self.regs[r] = start;
         // The rest of the guard does not vary: as it is at the first value,
@@ -257,7 +243,7 @@ impl Machine {
             out.push(first);
             return Some(true);
         }
-        self.regs[r] = cut - 1;
+        self.regs[r] = end - 1;
         let last = self.written(&rule.writes)?;
         let span = i128::from(last) - i128::from(first);
         let gaps = i128::from(count - 1);
@@ -271,31 +257,45 @@ impl Machine {
         Some(true)
     }
 
-    /// The first value in `start..end` at which a stop fails (`end` if
-    /// none does), found by halving: the stop is true up to it and false
-    /// after. `None` where a comparison fails at either end, so that the
-    /// values between are not vouched for.
-    fn cut(&mut self, stop: &Truth, r: usize, start: i64, end: i64) -> Option<i64> {
-        self.regs[r] = start;
-        if !self.exact(stop)? {
-            return Some(start);
+    /// The positions `from..to` within `start..end` of a loop's values
+    /// (read with `item` into register `r`, least first) where a test
+    /// whose truth changes at most once along them (see `monotone`)
+    /// holds, found by halving. `None` unless the values are not negative
+    /// and every comparison of the test is computed without an error at
+    /// both ends: their terms move one way, so they lie between, and the
+    /// test is then made without an error at every value.
+    fn holds(
+        &mut self,
+        test: &Truth,
+        r: usize,
+        seq: &Seq,
+        (start, end): (i64, i64),
+    ) -> Option<(i64, i64)> {
+        if end <= start {
+            return Some((start, end));
         }
-        self.regs[r] = end - 1;
-        if self.exact(stop)? {
-            return Some(end);
+        self.regs[r] = self.item(seq, start)?;
+        if self.regs[r] < 0 {
+            return None;
         }
-        // True at `lo`, false at `hi`.
+        let first = self.exact(test)?;
+        self.regs[r] = self.item(seq, end - 1)?;
+        let last = self.exact(test)?;
+        if first == last {
+            return Some(if first { (start, end) } else { (end, end) });
+        }
+        // `first` at `lo`, `last` at `hi`.
         let (mut lo, mut hi) = (start, end - 1);
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            self.regs[r] = mid;
-            if self.truth(stop)? {
+            self.regs[r] = self.item(seq, mid)?;
+            if self.truth(test)? == first {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
-        Some(hi)
+        Some(if first { (start, hi) } else { (hi, end) })
     }
 
     /// The positions `start..end` a sequence's items are read at (with
