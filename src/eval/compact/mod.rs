@@ -35,7 +35,10 @@ pub enum Compact {
     Off,
     /// Keys, every rule run step by step.
     Plain,
-    /// Keys, with the innermost loops of known shapes run on the key.
+    /// Keys, with the innermost loops of known shapes run on the key,
+    /// loops walked only where a test that changes once holds (see
+    /// `monotone`), and moves linear in their last loop's variable written
+    /// as progressions of keys (see `progression`).
     #[default]
     Fused,
 }
