@@ -446,6 +446,12 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Avoid({4, 7}, 25)",
         "Switch(true, 12)",
         "Duo((7, 5))",
+        "Squares(40)",
+        "Bumps(30)",
+        "Late(25)",
+        "Pairs(12)",
+        "Rise(6, 40)",
+        "Shift([3, 0, 2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
