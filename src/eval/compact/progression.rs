@@ -1,8 +1,8 @@
 //! Moves whose options form one arithmetic progression of keys: the last
 //! generator walks a range, nothing that varies with its variable but a
-//! stop (see `monotone`) is tested after it, and every field the move writes is `a + b * k` in its
-//! variable `k` (Wythoff's `x - k`, a pile `p - 2 * k`, a register of an
-//! outer generator). Each field's value then changes by the same amount
+//! bound (see `monotone`) is tested after it, and every field the move
+//! writes is `a + b * k` in its variable `k` (Wythoff's `x - k`, a pile
+//! `p - 2 * k`, a register of an outer generator). Each field's value then changes by the same amount
 //! from one option to the next, and so does the key, which holds the
 //! fields side by side: the keys at both ends of the range give every key
 //! between. Checking both ends checks every key: a field that fits at both
