@@ -131,6 +131,11 @@ game CellCram(g: grid) {
 game Subtract(s: {nat}, n: nat) {
   move take(k in s) if 1 <= k and k <= n => Subtract(s, n - k);
 }
+// A set's numbers come least first: a guard that fails on one fails on
+// those after it, but only once they are not negative.
+game Signed(s: {int}, n: nat) {
+  move t(k in s) if k * k <= n => Signed(s, n - 1);
+}
 fn allowed(s: {nat}, m: nat) = m not in s;
 game Avoid(s: {nat}, n: nat) {
   move down(k in 1..=3) if k <= n and allowed(s, n - k) => Avoid(s, n - k);
@@ -198,6 +203,71 @@ game Mark(board: str) {
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
+
+// Guards that end a loop, spelled several ways: each rule's options stop
+// at the first square past n (a rule per spelling, so that the options of
+// each are compared in order).
+fn square(k: nat) = k * k;
+fn fits(k: nat, n: nat) = k ** 2 <= n;
+game Squares(n: nat) {
+  move a(k in 1..=n) if k * k <= n => Squares(n - k * k);
+  move b(k in 1..=n) if n >= k * k => Squares(n - k * k);
+  move c(k in 1..=n) if k + k * k <= n => Squares(n - k);
+  move d(k in 1..=n) if not (k * k > n) => Squares(n - k * k);
+  move e(k in 1..=n) if square(k) < n + 1 and k % 2 == 1 => Squares(n - square(k));
+  move f(k in 0..n) if k >= 1 and fits(k, n) => Squares(n - k * k);
+  move g(k in 1..=n) if 3 * k - n / 2 <= 4 or 2 * k < 3 => Squares(n - k);
+}
+// Guards that begin to hold part way: the loops start there.
+game Late(n: nat) {
+  move a(k in 1..=n) if 2 * k >= n => Late(n - k);
+  move b(k in 0..n) if k * k > n and k % 2 == 0 => Late(k);
+  move c(k in 1..=n) if k + 3 >= n => Late(n - k);
+  move d(a in 0..n, b in 0..=a) if 3 * a >= n and a + b <= n => Late(n - a);
+}
+// Guards that fail and hold again further on: no loop may end early.
+game Bumps(n: nat) {
+  move a(k in 1..=n) if k % 3 <= n % 3 => Bumps(n - k);
+  move b(k in 1..=n) if (k - 4) * (k - 4) <= n => Bumps(n - k);
+  move c(k in 1..=n) if k * (8 - k) <= n => Bumps(n - k);
+  move d(k in 1..=n) if k - 2 * k + k * k <= n and k != 3 => Bumps(n - k);
+  move e(k in 1..=n) if 0 - k * k + n >= 0 - n or k == 5 => Bumps(n - k);
+}
+// An outer loop ended by its early test; an inner one by the guard.
+game Pairs(n: nat) {
+  move m(a in 0..=n, b in 1..=n) if a * a <= n and a + b <= n => Pairs(n - a - b);
+}
+// Options whose keys are a progression: going down (a field taken
+// from), going up (a count moved to a later field), both, and ends that
+// leave a field's width (the general search then answers).
+game Rise(left: nat, got: nat) {
+  move a(k in 1..=left) => Rise(left - k, got + 2 * k);
+  move b(k in 0..left) if 2 * k + got <= 50 => Rise(left - 1, got + k);
+}
+game Carry(got: nat, left: nat) {
+  move a(k in 1..=left) => Carry(got + 2 * k, left - k);
+}
+// Past the third option the count leaves its field: its keys would run
+// on into the next field's bits.
+game Jump(got: nat, left: nat) {
+  move a(k in 1..=left) if got < 60 => Jump(got + 4 * k, 0);
+}
+// k * 2^61 overflows at k = 4, past the first and second options.
+game Huge(left: nat) {
+  move c(k in 1..=left) => Huge(left - k + k * 2305843009213693952 - k * 2305843009213693952);
+}
+game Shift(xs: [nat]) {
+  move s(i in 0..len(xs) - 1, k in 1..=xs[i]) => Shift(set_at(set_at(xs, i, xs[i] - k), i + 1, xs[i + 1] + k));
+  move t(i in indices(xs), k in 1..=xs[i]) => Shift(set_at(xs, i, xs[i] - k));
+  move u(i in indices(xs), k in 2..=i + 3) if xs[i] >= 2 * k => Shift([xs[j] - (if j == i then 2 * k else 0) for j in indices(xs)]);
+}
+// k ** 7 overflows past k = 512: the loop to `top` fails there, and so
+// must the compiled search, however early its guard ends it.
+game Seventh(n: nat, top: nat) {
+  move m(k in 1..=top) if k * k * k * k * k * k * k <= n => Seventh(n - 1, top);
+  move p(k in 1..=top) if k ** 7 <= n => Seventh(n - 1, top);
+  move q(k in 1..=top) if k ** 7 > n and k < 3 => Seventh(n - 1, top);
+}
 "##
 );
 
@@ -249,6 +319,7 @@ const STARTS: &[&str] = &[
     "Letters(\"aab\")",
     "Subtract({2, 3, 5}, 30)",
     "Avoid({4, 7}, 25)",
+    "Signed({-5, -1, 0, 2, 4}, 9)",
     "Early([2, 1, 3])",
     "Soon([3, 1, 2, 4])",
     "Switch(true, 12)",
@@ -272,6 +343,24 @@ const STARTS: &[&str] = &[
     "Two(\"...\")",
     "CellCram([\"#..\", \"...\", \"###\"])",
     "CellCram([\"...\", \"..#\", \"#..\"])",
+    "Squares(40)",
+    "Bumps(30)",
+    "Late(25)",
+    "Pairs(12)",
+    "Rise(6, 40)",
+    "Rise(7, 60)",
+    "Rise(7, 56)",
+    "Carry(56, 7)",
+    "Carry(1, 9)",
+    "Jump(50, 5)",
+    "Jump(2, 5)",
+    "Huge(3)",
+    "Huge(6)",
+    "Shift([3, 0, 2])",
+    "Shift([6, 1, 7, 0])",
+    "Seventh(20, 511)",
+    "Seventh(20, 512)",
+    "Seventh(20, 100000)",
 ];
 
 /// The value of each position, or its error, in a fresh session searching
@@ -399,6 +488,12 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Three(\"........\")",
         "Even([4, 3, 5])",
         "Steps(7, 5)",
+        "Squares(40)",
+        "Bumps(30)",
+        "Late(25)",
+        "Pairs(12)",
+        "Rise(6, 40)",
+        "Shift([3, 0, 2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

@@ -235,6 +235,12 @@ pub struct Rule {
     /// The last generator, the guard and the writes run as one step on
     /// the key, where their shape allows (see `fused`).
     pub fused: Option<Fused>,
+    /// For each generator, a test of the guard whose truth changes at
+    /// most once along the generator's values (see `monotone`): the loop
+    /// walks only the values where it holds. Empty when none is sought.
+    pub bounds: Vec<Option<Truth>>,
+    /// Whether the last loop's keys form a progression (see `progression`).
+    pub progression: bool,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

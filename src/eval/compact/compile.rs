@@ -10,6 +10,8 @@ use super::code::{
 use super::early;
 use super::fused;
 use super::layout::{Fields, Group, Layout};
+use super::monotone;
+use super::progression;
 use super::turn;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -255,9 +257,15 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             guard,
             writes,
             fused: None,
+            bounds: Vec::new(),
+            progression: false,
         };
         if fuse {
-            rule.fused = fused::recognise(&rule);
+            monotone::bounds(&mut rule, layout.fields);
+            if rule.bounds.last().is_none_or(Option::is_none) {
+                rule.fused = fused::recognise(&rule);
+            }
+            rule.progression = progression::affine(&rule, layout.fields);
         }
         rules.push(rule);
     }

@@ -10,6 +10,8 @@ mod compile;
 mod early;
 mod fused;
 mod layout;
+mod monotone;
+mod progression;
 mod rows;
 mod run;
 mod turn;
@@ -33,7 +35,10 @@ pub enum Compact {
     Off,
     /// Keys, every rule run step by step.
     Plain,
-    /// Keys, with the innermost loops of known shapes run on the key.
+    /// Keys, with the innermost loops of known shapes run on the key,
+    /// loops walked only where a test that changes once holds (see
+    /// `monotone`), and moves linear in their last loop's variable written
+    /// as progressions of keys (see `progression`).
     #[default]
     Fused,
 }
@@ -192,5 +197,38 @@ impl Interp {
         let mut args: Vec<Value> = Vec::new();
         let g = self.positions.args_into(pos, &mut args);
         game.layout.encode(g, &args)
+    }
+}
+
+/// Test helpers: a game compiled from its text for a position.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::{Compact, CompactGame};
+    use crate::solve::dense::KeyGame;
+
+    /// The game of `position` in `text`, compiled to keys (`fused` says
+    /// whether the loops of known shapes run on the key), and its key.
+    pub fn compiled(text: &str, position: &str, fused: bool) -> (Box<dyn KeyGame>, u64) {
+        let mut session = crate::session::Session::new();
+        session
+            .load_text("test.game", text)
+            .expect("the game loads");
+        session.interp.compact = if fused {
+            Compact::Fused
+        } else {
+            Compact::Plain
+        };
+        let parts = session.position(position).expect("a position");
+        session
+            .interp
+            .compact_game(parts[0])
+            .expect("the game compiles to keys")
+    }
+
+    /// The compiled game behind a `KeyGame`.
+    pub fn inside(game: &dyn KeyGame) -> &CompactGame {
+        game.as_any()
+            .downcast_ref::<CompactGame>()
+            .expect("a compiled game")
     }
 }

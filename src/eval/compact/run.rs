@@ -9,6 +9,7 @@ use super::code::{
     Write,
 };
 use super::layout::{Fields, Layout};
+use super::progression;
 use super::rows::RowTable;
 use super::turn;
 use crate::eval::builtins::MAX_COLLECTION;
@@ -94,6 +95,12 @@ impl Machine {
         self.written(writes)
     }
 
+    /// Generator steps the last position's options took.
+    #[cfg(test)]
+    pub fn steps_taken(&self) -> usize {
+        self.steps
+    }
+
     fn step(&mut self) -> Option<()> {
         self.steps += 1;
         (self.steps <= MAX_STEPS).then_some(())
@@ -128,12 +135,33 @@ impl Machine {
         match (&gen.source, gen.target) {
             (Source::Each(seq), Target::Reg(r)) => {
                 let (start, end) = self.bounds(seq)?;
-                let mut i = start;
+                let r = r as usize;
+                if rule.progression
+                    && depth + 1 == rule.gens.len()
+                    && self.progression(rule, r, seq, (start, end), out)?
+                {
+                    return Some(());
+                }
+                // Where the test that moves one way holds, worked out at
+                // once; where that cannot be vouched for, tested value by
+                // value.
+                let (mut i, end, test) = match rule.bounds.get(depth).and_then(Option::as_ref) {
+                    Some(test) => match self.holds(test, r, seq, (start, end)) {
+                        Some((from, to)) => (from, to, None),
+                        None => (start, end, Some(test)),
+                    },
+                    None => (start, end, None),
+                };
                 while i < end {
                     self.step()?;
-                    self.regs[r as usize] = self.item(seq, i)?;
-                    self.generate(rule, depth + 1, out)?;
+                    self.regs[r] = self.item(seq, i)?;
                     i += 1;
+                    if let Some(test) = test {
+                        if !self.truth(test)? {
+                            continue;
+                        }
+                    }
+                    self.generate(rule, depth + 1, out)?;
                 }
                 Some(())
             }
@@ -150,6 +178,124 @@ impl Machine {
             }
             _ => None,
         }
+    }
+
+    /// A test's truth with every comparison in it made, `and` and `or`
+    /// not cut short; `None` if any of them fails.
+    fn exact(&mut self, t: &Truth) -> Option<bool> {
+        Some(match t {
+            Truth::And(a, b) => {
+                let a = self.exact(a)?;
+                self.exact(b)? && a
+            }
+            Truth::Or(a, b) => {
+                let a = self.exact(a)?;
+                self.exact(b)? || a
+            }
+            Truth::Not(x) => !self.exact(x)?,
+            Truth::Let(bind, body) => {
+                self.bind(bind)?;
+                self.exact(body)?
+            }
+            _ => self.truth(t)?,
+        })
+    }
+
+    /// The last loop of a rule whose keys form a progression (see
+    /// `progression`), over register `r` from `start` to `end`: its keys
+    /// as a run (or none, where the guard left beside its bound fails),
+    /// and `true`; `false` where the ends cannot vouch for the keys
+    /// between (the loop then runs value by value).
+    fn progression(
+        &mut self,
+        rule: &Rule,
+        r: usize,
+        seq: &Seq,
+        (start, end): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        // The shapes hold for a variable that is not negative.
+        if start < 0 {
+            return Some(false);
+        }
+        let (start, end) = match rule.bounds.last().and_then(Option::as_ref) {
+            Some(test) => match self.holds(test, r, seq, (start, end)) {
+                Some(range) => range,
+                None => return Some(false),
+            },
+            None => (start, end),
+        };
+        if end <= start {
+            return Some(true);
+        }
+        let count = end - start;
+        self.steps(usize::try_from(count).ok()?)?;
+        self.regs[r] = start;
+        // The rest of the guard does not vary: as it is at the first value,
+        // so it is at every one.
+        if let Some(guard) = &rule.guard {
+            if !self.truth(guard)? {
+                return Some(true);
+            }
+        }
+        let first = self.written(&rule.writes)?;
+        if count == 1 {
+            out.push(first);
+            return Some(true);
+        }
+        self.regs[r] = end - 1;
+        let last = self.written(&rule.writes)?;
+        let span = i128::from(last) - i128::from(first);
+        let gaps = i128::from(count - 1);
+        let Ok(step) = i64::try_from(span / gaps) else {
+            return Some(false);
+        };
+        if span % gaps != 0 {
+            return Some(false);
+        }
+        progression::push(out, first, step, count as u64);
+        Some(true)
+    }
+
+    /// The positions `from..to` within `start..end` of a loop's values
+    /// (read with `item` into register `r`, least first) where a test
+    /// whose truth changes at most once along them (see `monotone`)
+    /// holds, found by halving. `None` unless the values are not negative
+    /// and every comparison of the test is computed without an error at
+    /// both ends: their terms move one way, so they lie between, and the
+    /// test is then made without an error at every value.
+    fn holds(
+        &mut self,
+        test: &Truth,
+        r: usize,
+        seq: &Seq,
+        (start, end): (i64, i64),
+    ) -> Option<(i64, i64)> {
+        if end <= start {
+            return Some((start, end));
+        }
+        self.regs[r] = self.item(seq, start)?;
+        if self.regs[r] < 0 {
+            return None;
+        }
+        let first = self.exact(test)?;
+        self.regs[r] = self.item(seq, end - 1)?;
+        let last = self.exact(test)?;
+        if first == last {
+            return Some(if first { (start, end) } else { (end, end) });
+        }
+        // `first` at `lo`, `last` at `hi`.
+        let (mut lo, mut hi) = (start, end - 1);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            self.regs[r] = self.item(seq, mid)?;
+            if self.truth(test)? == first {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(if first { (start, hi) } else { (hi, end) })
     }
 
     /// The positions `start..end` a sequence's items are read at (with
