@@ -493,7 +493,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Late(25)",
         "Pairs(12)",
         "Rise(6, 40)",
-        "Shift([3, 0, 2])",
+        "Shift([4, 0, 2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);

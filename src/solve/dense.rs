@@ -68,7 +68,9 @@ const RUN: u64 = 1 << 63;
 /// Appends the options `first`, `first + step`, ... (`count` of them) as
 /// three words: the count with the mark, the first key, the step. Moves
 /// that count one element through a range make such runs, and the search
-/// reads them without each key being written out.
+/// reads them without each key being written out. A step down is written
+/// as its two's complement: the keys are `first + j * step` in wrapping
+/// arithmetic, which is exact as long as every key of the run is one.
 #[inline(always)]
 pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
     out.extend_from_slice(&[RUN | count, first, step]);
@@ -96,9 +98,16 @@ fn runs_of(options: &[u64]) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
     })
 }
 
+/// Key `j` of the run from `first` by `step` (see `push_run`).
+#[inline(always)]
+fn run_key(first: u64, step: u64, j: u64) -> u64 {
+    first.wrapping_add(j.wrapping_mul(step))
+}
+
 /// The keys of a list of options, its runs written out.
 fn keys_of(options: &[u64]) -> impl Iterator<Item = u64> + '_ {
-    runs_of(options).flat_map(|(first, step, count)| (0..count).map(move |j| first + j * step))
+    runs_of(options)
+        .flat_map(|(first, step, count)| (0..count).map(move |j| run_key(first, step, j)))
 }
 
 /// How often (in positions opened) the search says how far the state limit
@@ -132,7 +141,7 @@ impl Frame {
     fn scan_run<S: Store>(&mut self, table: &S, run: &[u64]) -> Result<Option<u64>, Abort> {
         let (count, first, step) = (run[0] & !RUN, run[1], run[2]);
         while self.within < count {
-            let option = first + self.within * step;
+            let option = run_key(first, step, self.within);
             let v = table.get(option);
             if v >= UNKNOWN {
                 if v == ON_STACK {
