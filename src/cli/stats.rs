@@ -76,6 +76,7 @@ fn engines(session: &Session) -> Vec<String> {
         let mut path = entry.path.describe();
         // Turned down on packed keys, a symmetry is named with the reason.
         let symmetric = session.interp.has_symmetry(entry.game)
+            && entry.path != Path::CompiledOptions
             && !declined.iter().any(|(by, _)| by.contains("symmetry"));
         if entry.path == Path::Interpreter {
             let unlowered = session.interp.unlowered(entry.game);

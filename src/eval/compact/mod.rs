@@ -10,6 +10,7 @@ mod compile;
 mod early;
 mod fused;
 mod layout;
+mod listing;
 mod rows;
 mod run;
 mod turn;
@@ -22,6 +23,7 @@ use super::value::Value;
 use crate::solve::dense::{Abort, KeyGame};
 use code::GameCode;
 use layout::Layout;
+pub use listing::{Listings, Trail};
 use run::Machine;
 use std::any::Any;
 
@@ -148,6 +150,32 @@ impl Interp {
     /// The compiled game and the key, with why its images did not compile
     /// if they did not.
     fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<Laid>> {
+        let fuse = self.compact == Compact::Fused;
+        let Some((layout, mut code, key)) = self.laid_out(g, args, fuse)? else {
+            return Ok(None);
+        };
+        let unimaged = code.unimaged.take();
+        let machine = Machine::new(&code, &layout);
+        Ok(Some((
+            Box::new(CompactGame {
+                layout,
+                code,
+                machine,
+                orbit: Vec::new(),
+            }),
+            key,
+            unimaged,
+        )))
+    }
+
+    /// Game `g`'s rules compiled for a layout that holds the position with
+    /// arguments `args`, and its key; `None` when it does not pack.
+    fn laid_out(
+        &self,
+        g: u32,
+        args: &[Value],
+        fuse: bool,
+    ) -> Compiled<Option<(Layout, GameCode, u64)>> {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
@@ -171,19 +199,8 @@ impl Interp {
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
-        let mut code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
-        let unimaged = code.unimaged.take();
-        let machine = Machine::new(&code, &layout);
-        Ok(Some((
-            Box::new(CompactGame {
-                layout,
-                code,
-                machine,
-                orbit: Vec::new(),
-            }),
-            key,
-            unimaged,
-        )))
+        let code = compile::game(&program, &layout, fuse)?;
+        Ok(Some((layout, code, key)))
     }
 
     /// The key of `pos` in a compiled game's layout, if it fits there.

@@ -1,0 +1,297 @@
+//! One position's options through the compiled code: the question about
+//! a single position (`moves`, `play`, `explain`, `graph`, misère and
+//! loopy play, the general search) runs the same code over packed keys as
+//! the value search does. The position is packed into a key, the rules
+//! list its options' keys, and each key is read back into the arguments of
+//! a position; when labels are asked for, the compiled code also records
+//! the values its generators held at each option, and the label is
+//! written from them. Wherever the compiled code cannot answer a position
+//! exactly as the interpreter would, the interpreter answers it.
+
+use super::code::{GameCode, Gen, Target};
+use super::layout::{Group, Layout};
+use super::run::Machine;
+use super::COMPILED;
+use crate::error::Error;
+use crate::eval::builtins::Builtin;
+use crate::eval::engine::{Path, Unsupported};
+use crate::eval::interp::{Env, Interp};
+use crate::eval::ir::{GameKind, IrKind, MoveIr, Program};
+use crate::eval::positions::PosId;
+use crate::eval::value::Value;
+use crate::solve::{Components, Move, MoveLabel};
+use crate::types::Type;
+use std::sync::Arc;
+
+/// How `--stats` names the compiled code when it hands single positions
+/// back to the interpreter.
+const SOME_POSITIONS: &str = "the compiled code of packed keys, for some positions";
+
+/// What the compiled code records at each option it makes: the rule, and
+/// when labels are asked for, the registers its generators set.
+#[derive(Default)]
+pub struct Trail {
+    /// The rule being run.
+    pub rule: u32,
+    labels: bool,
+    made: Vec<Made>,
+}
+
+/// The state of the registers when an option was made (empty when no
+/// label is asked for).
+struct Made {
+    rule: u32,
+    regs: Vec<i64>,
+    tuples: Vec<Vec<i64>>,
+}
+
+impl Trail {
+    pub fn record(&mut self, regs: &[i64], tuples: &[Vec<i64>]) {
+        let (regs, tuples) = if self.labels {
+            (regs.to_vec(), tuples.to_vec())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        self.made.push(Made {
+            rule: self.rule,
+            regs,
+            tuples,
+        });
+    }
+}
+
+/// A game's rules compiled for listing options, with the layout they read.
+struct Listing {
+    layout: Layout,
+    code: GameCode,
+    machine: Machine,
+}
+
+/// The compiled code of each game of one program, made when first asked.
+#[derive(Default)]
+pub struct Listings {
+    program: Option<Arc<Program>>,
+    games: Vec<Option<Result<Listing, Unsupported>>>,
+    keys: Vec<u64>,
+}
+
+/// Why the compiled code left a position to the interpreter: by the name
+/// `--stats` gives the compiled code, and the reason.
+type Declined = (&'static str, Unsupported);
+
+impl Interp {
+    /// Lists the options of `pos` (a position of a game defined by move
+    /// rules) made by the compiled code, in the order the interpreter makes
+    /// them and with the same labels; `false` where the compiled code
+    /// cannot answer exactly as the interpreter would, which then answers.
+    pub(in crate::eval) fn compiled_moves(
+        &mut self,
+        pos: PosId,
+        labels: bool,
+        out: &mut Vec<Move>,
+    ) -> bool {
+        if !self.lowering || self.compact == super::Compact::Off {
+            return false;
+        }
+        let mut args = Vec::new();
+        let g = self.positions.args_into(pos, &mut args);
+        // The value search of a game with a symmetry stores one position
+        // of each family: the interpreter makes each option that one.
+        if self.orbits.searching && self.has_symmetry(g) {
+            return false;
+        }
+        let mut listings = std::mem::take(&mut self.listings);
+        let start = out.len();
+        let listed = self.list_compiled(&mut listings, g, &args, labels, out);
+        self.listings = listings;
+        match listed {
+            Ok(()) => {
+                self.engines.record(g, Path::CompiledOptions, Vec::new());
+                true
+            }
+            Err(declined) => {
+                out.truncate(start);
+                self.engines.record(g, Path::Interpreter, vec![declined]);
+                false
+            }
+        }
+    }
+
+    fn list_compiled(
+        &mut self,
+        listings: &mut Listings,
+        g: u32,
+        args: &[Value],
+        labels: bool,
+        out: &mut Vec<Move>,
+    ) -> Result<(), Declined> {
+        let program = self.program.clone();
+        let game = &program.games[g as usize];
+        let declined = |what: &str| (SOME_POSITIONS, Unsupported::new(what, game.span));
+        let GameKind::Rules { moves, .. } = &game.kind else {
+            return Err(declined(UNANSWERED));
+        };
+        if !listings
+            .program
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(p, &program))
+        {
+            *listings = Listings {
+                program: Some(program.clone()),
+                ..Listings::default()
+            };
+        }
+        if listings.games.len() <= g as usize {
+            listings.games.resize_with(g as usize + 1, || None);
+        }
+        let slot = &mut listings.games[g as usize];
+        // A layout is sized for the position it is made for: a position
+        // that does not fit it gets a layout of its own.
+        let key = match slot {
+            Some(Ok(listing)) => listing.layout.encode(g, args),
+            _ => None,
+        };
+        let key = match (key, &*slot) {
+            (Some(key), _) => key,
+            (None, Some(Err(why))) => return Err((COMPILED, why.clone())),
+            (None, _) => match self.laid_out(g, args, false) {
+                Ok(Some((layout, code, key))) => {
+                    let machine = Machine::new(&code, &layout);
+                    *slot = Some(Ok(Listing {
+                        layout,
+                        code,
+                        machine,
+                    }));
+                    key
+                }
+                Ok(None) => return Err(declined(UNPACKED)),
+                Err(why) => {
+                    *slot = Some(Err(why.clone()));
+                    return Err((COMPILED, why));
+                }
+            },
+        };
+        let Some(Ok(listing)) = slot else {
+            return Err(declined(UNPACKED));
+        };
+        listing.machine.trail = Some(Trail {
+            labels,
+            ..Trail::default()
+        });
+        let keys = &mut listings.keys;
+        keys.clear();
+        let made = listing
+            .machine
+            .options(&listing.layout, &listing.code, key, keys);
+        let trail = listing.machine.trail.take().unwrap_or_default();
+        if made.is_none() || trail.made.len() != keys.len() {
+            return Err(declined(UNANSWERED));
+        }
+        // Near the state limit the interpreter answers: it stops with its
+        // error at the very result that makes one position too many.
+        if self.positions.len() + keys.len() > self.max_positions {
+            return Err(declined(UNANSWERED));
+        }
+        let types: Vec<Type> = game.params.iter().map(|p| p.ty.clone()).collect();
+        for (&option, made) in keys.iter().zip(&trail.made) {
+            let position = values(&listing.layout, &types, option);
+            let id = self.positions.intern_slice(g, &position);
+            let label = if labels {
+                let rule = &moves[made.rule as usize];
+                let gens = &listing.code.rules[made.rule as usize].gens;
+                let frame = game.frame_size.max(args.len());
+                let label = self.label(rule, gens, args, frame, made);
+                Some(label.map_err(|_| declined(UNANSWERED))?)
+            } else {
+                None
+            };
+            out.push(Move {
+                rule: made.rule,
+                result: Components::One([id]),
+                label,
+            });
+        }
+        Ok(())
+    }
+
+    /// The label of an option, from the values the rule's generators held.
+    fn label(
+        &mut self,
+        rule: &MoveIr,
+        gens: &[Gen],
+        args: &[Value],
+        frame: usize,
+        made: &Made,
+    ) -> Result<MoveLabel, Error> {
+        let mut env: Env = args.to_vec();
+        env.resize(frame, Value::Int(0));
+        for (generator, gen) in rule.generators.iter().zip(gens) {
+            let value = match gen.target {
+                Target::Reg(r) => Value::Int(made.regs[r as usize]),
+                Target::Tuple(t) => {
+                    let items = made.tuples[t as usize].iter().map(|&n| Value::Int(n));
+                    // `cells` gives (row, column) pairs, every other tuple
+                    // source lists.
+                    match generator.source.kind {
+                        IrKind::Builtin(Builtin::Cells, _) => Value::Tuple(items.collect()),
+                        _ => Value::List(items.collect()),
+                    }
+                }
+            };
+            if let Some(slot) = env.get_mut(generator.slot as usize) {
+                *slot = value;
+            }
+        }
+        self.move_label(rule, &mut env)
+    }
+}
+
+/// Why a position is handed to the interpreter when it does not pack.
+const UNPACKED: &str = "a position that does not pack into a key of at most 63 bits";
+/// Why a position is handed to the interpreter when its options could not
+/// be made on keys.
+const UNANSWERED: &str = "a position whose options it cannot make exactly as the interpreter \
+                          would (a number wider than its field, an overflow, an index out of \
+                          range, or a search past the state limit): the interpreter makes them";
+
+/// The arguments of the position a key holds.
+fn values(layout: &Layout, types: &[Type], key: u64) -> Vec<Value> {
+    let field = |f: &super::layout::Fields, i: u32| (key >> f.shift_of(i)) & f.mask();
+    let text = |word: u64, len: u32| -> Value {
+        let mask = (1u64 << layout.cell) - 1;
+        let letters: String = (0..len)
+            .map(|i| {
+                let code = (word >> (i * layout.cell)) & mask;
+                char::from(layout.alphabet[code as usize])
+            })
+            .collect();
+        Value::str(&letters)
+    };
+    layout
+        .groups
+        .iter()
+        .zip(types)
+        .map(|(group, ty)| match group {
+            Group::Fixed(v) => v.clone(),
+            Group::Scalar(f) => Value::Int(field(f, 0) as i64),
+            Group::Flag(f) => Value::Bool(field(f, 0) == 1),
+            Group::List(f) => {
+                let items = (0..f.len).map(|i| Value::Int(field(f, i) as i64)).collect();
+                match ty {
+                    Type::Tuple(_) => Value::Tuple(items),
+                    _ => Value::List(items),
+                }
+            }
+            Group::Str(f, _) => text(key >> f.shift, f.len),
+            Group::Grid(rows) => {
+                let table = layout.rows.borrow();
+                let rows_of = (0..rows.fields.len).map(|i| {
+                    let n = field(&rows.fields, i);
+                    let word = if rows.numbered { table.word(n) } else { n };
+                    text(word, rows.cols)
+                });
+                Value::List(rows_of.collect())
+            }
+        })
+        .collect()
+}
