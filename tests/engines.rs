@@ -191,8 +191,8 @@ fn the_moves_of_a_position_are_listed_by_the_compiled_code() {
 
 #[test]
 fn moves_the_compiled_code_cannot_list_are_listed_by_the_interpreter_and_named() {
-    // A heap of 1 packs in one bit: the option `Up(2)` does not fit it.
-    let text = "game Up(n: nat) {\n  move up() if n < 3 => Up(n + 1);\n}\n";
+    // A heap of 1 packs in a few bits: the option `Up(1000)` does not fit.
+    let text = "game Up(n: nat) {\n  move up() if n < 3 => Up(n * 1000);\n}\n";
     let file = scratch("up", text);
     let file = file.as_str();
     let s = stats_of(&["moves", file, "Up(1)", "--stats"]);

@@ -23,6 +23,9 @@ use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
 use std::sync::Arc;
 
+/// Bits a listing's number fields have beyond what the position needs.
+const HEADROOM: u32 = 8;
+
 /// How `--stats` names the compiled code when it hands single positions
 /// back to the interpreter.
 const SOME_POSITIONS: &str = "the compiled code of packed keys, for some positions";
@@ -154,7 +157,7 @@ impl Interp {
         let key = match (key, &*slot) {
             (Some(key), _) => key,
             (None, Some(Err(why))) => return Err((COMPILED, why.clone())),
-            (None, _) => match self.laid_out(g, args, false) {
+            (None, _) => match self.roomy_layout(g, args) {
                 Ok(Some((layout, code, key))) => {
                     let machine = Machine::new(&code, &layout);
                     *slot = Some(Ok(Listing {
@@ -212,6 +215,21 @@ impl Interp {
             });
         }
         Ok(())
+    }
+
+    /// The game's rules compiled for a layout with room for options whose
+    /// numbers are larger than the position's (a heap that grows, the
+    /// other parts of a sum), or sized for the position alone when that
+    /// does not pack.
+    fn roomy_layout(
+        &self,
+        g: u32,
+        args: &[Value],
+    ) -> Result<Option<(Layout, GameCode, u64)>, Unsupported> {
+        match self.laid_out(g, args, false, HEADROOM)? {
+            Some(laid) => Ok(Some(laid)),
+            None => self.laid_out(g, args, false, 0),
+        }
     }
 
     /// The label of an option, from the values the rule's generators held.
