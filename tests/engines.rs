@@ -212,3 +212,18 @@ fn moves_the_compiled_code_cannot_list_are_listed_by_the_interpreter_and_named()
         "the compiled search of packed keys stopped at `eat(rows, i, j)`",
     );
 }
+
+#[test]
+fn a_table_made_heap_by_heap_names_the_engine_the_heaps_ran_on() {
+    // `n % k` is beyond the heap-rule reader; each heap is searched as a
+    // value is, by the compiled search, not by the interpreter.
+    let text = "game Div(n: nat) {\n  move take(k in 1..n) if n % k == 0 => Div(n - k);\n}\n";
+    let file = scratch("divisors", text);
+    let s = stats_of(&["table", &file, "Div", "--upto", "40", "--stats"]);
+    assert_has(&s, "stats: Div ran on the compiled search of packed keys\n");
+    assert_has(
+        &s,
+        &format!("the heap-rule reader stopped at `n % k` ({file}:2:27)"),
+    );
+    assert!(!s.contains("reference interpreter"), "{s}");
+}
