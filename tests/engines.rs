@@ -227,3 +227,17 @@ fn a_table_made_heap_by_heap_names_the_engine_the_heaps_ran_on() {
     );
     assert!(!s.contains("reference interpreter"), "{s}");
 }
+
+#[test]
+fn a_graph_names_the_engine_that_listed_its_moves() {
+    let s = stats_of(&[
+        "graph",
+        "bench/games/wythoff.game",
+        "Wythoff(2, 1)",
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Wythoff ran on the compiled code of packed keys, one position at a time",
+    );
+}

@@ -1,4 +1,4 @@
-//! `--stats`: after a value or outcome search (or a table), how many
+//! `--stats`: after a value, outcome, moves or graph search (or a table), how many
 //! positions the search stored, how fast, and how many bytes each stored
 //! position costs (the memo, the interner and the tables of games searched
 //! as packed keys, counted from what they hold); then which engine each
