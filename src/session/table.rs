@@ -244,7 +244,11 @@ impl Session {
             [Value::Int(n)] if n >= TABLE_FROM => (Family::heaps(game), n),
             _ => return Ok(None),
         };
-        if !self.tables.get(&family).is_some_and(|known| known.complete) {
+        // A table made for a smaller heap answers only through its period.
+        let answers = |known: &Known| {
+            known.complete && (known.values.get(n as usize).is_some() || known.proof.is_some())
+        };
+        if !self.tables.get(&family).is_some_and(answers) {
             // Past the state limit only a proven period can answer, and
             // without a shape none can be proven: the solver refuses it.
             let beyond = n as u64 >= self.interp.max_positions as u64;
