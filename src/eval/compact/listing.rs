@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Path, Unsupported};
 use crate::eval::interp::{Env, Interp};
-use crate::eval::ir::{GameKind, IrKind, MoveIr, Program};
+use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
 use crate::eval::positions::PosId;
 use crate::eval::value::Value;
 use crate::solve::{Components, Move, MoveLabel};
@@ -195,9 +195,9 @@ impl Interp {
         if self.positions.len() + keys.len() > self.max_positions {
             return Err(declined(UNANSWERED));
         }
-        let types: Vec<Type> = game.params.iter().map(|p| p.ty.clone()).collect();
         for (&option, made) in keys.iter().zip(&trail.made) {
-            let position = values(&listing.layout, &types, option);
+            let position = values(&listing.layout, &game.params, option)
+                .ok_or_else(|| declined(UNANSWERED))?;
             let id = self.positions.intern_slice(g, &position);
             let label = if labels {
                 let rule = &moves[made.rule as usize];
@@ -272,33 +272,32 @@ const UNANSWERED: &str = "a position whose options it cannot make exactly as the
                           would (a number wider than its field, an overflow, an index out of \
                           range, or a search past the state limit): the interpreter makes them";
 
-/// The arguments of the position a key holds.
-fn values(layout: &Layout, types: &[Type], key: u64) -> Vec<Value> {
+/// The arguments of the position a key holds; `None` for a letter code
+/// outside the alphabet, which no key the compiled code writes holds.
+fn values(layout: &Layout, params: &[Param], key: u64) -> Option<Vec<Value>> {
     let field = |f: &super::layout::Fields, i: u32| (key >> f.shift_of(i)) & f.mask();
-    let text = |word: u64, len: u32| -> Value {
+    let text = |word: u64, len: u32| -> Option<Value> {
         let mask = (1u64 << layout.cell) - 1;
-        let letters: String = (0..len)
-            .map(|i| {
-                let code = (word >> (i * layout.cell)) & mask;
-                char::from(layout.alphabet[code as usize])
-            })
-            .collect();
-        Value::str(&letters)
+        let letters = (0..len).map(|i| {
+            let code = (word >> (i * layout.cell)) & mask;
+            layout.alphabet.get(code as usize).map(|&b| char::from(b))
+        });
+        Some(Value::str(&letters.collect::<Option<String>>()?))
     };
     layout
         .groups
         .iter()
-        .zip(types)
-        .map(|(group, ty)| match group {
-            Group::Fixed(v) => v.clone(),
-            Group::Scalar(f) => Value::Int(field(f, 0) as i64),
-            Group::Flag(f) => Value::Bool(field(f, 0) == 1),
+        .zip(params)
+        .map(|(group, param)| match group {
+            Group::Fixed(v) => Some(v.clone()),
+            Group::Scalar(f) => Some(Value::Int(field(f, 0) as i64)),
+            Group::Flag(f) => Some(Value::Bool(field(f, 0) == 1)),
             Group::List(f) => {
                 let items = (0..f.len).map(|i| Value::Int(field(f, i) as i64)).collect();
-                match ty {
+                Some(match param.ty {
                     Type::Tuple(_) => Value::Tuple(items),
                     _ => Value::List(items),
-                }
+                })
             }
             Group::Str(f, _) => text(key >> f.shift, f.len),
             Group::Grid(rows) => {
@@ -308,7 +307,7 @@ fn values(layout: &Layout, types: &[Type], key: u64) -> Vec<Value> {
                     let word = if rows.numbered { table.word(n) } else { n };
                     text(word, rows.cols)
                 });
-                Value::List(rows_of.collect())
+                Some(Value::List(rows_of.collect::<Option<_>>()?))
             }
         })
         .collect()
