@@ -9,7 +9,7 @@
 //! exactly as the interpreter would, the interpreter answers it.
 
 use super::code::{GameCode, Gen, Target};
-use super::layout::{Group, Layout};
+use super::layout::{Fields, Group, Layout};
 use super::run::Machine;
 use super::COMPILED;
 use crate::error::Error;
@@ -17,7 +17,8 @@ use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Path, Unsupported};
 use crate::eval::interp::{Env, Interp};
 use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
-use crate::eval::positions::PosId;
+use crate::eval::packing::{write_int, write_int_list};
+use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
 use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
@@ -76,6 +77,7 @@ pub struct Listings {
     program: Option<Arc<Program>>,
     games: Vec<Option<Result<Listing, Unsupported>>>,
     keys: Vec<u64>,
+    scratch: Scratch,
 }
 
 /// Why the compiled code left a position to the interpreter: by the name
@@ -196,9 +198,14 @@ impl Interp {
             return Err(declined(UNANSWERED));
         }
         for (&option, made) in keys.iter().zip(&trail.made) {
-            let position = values(&listing.layout, &game.params, option)
-                .ok_or_else(|| declined(UNANSWERED))?;
-            let id = self.positions.intern_slice(g, &position);
+            let id = intern_key(
+                &mut self.positions,
+                &listing.layout,
+                (g, &game.params),
+                option,
+                &mut listings.scratch,
+            )
+            .ok_or_else(|| declined(UNANSWERED))?;
             let label = if labels {
                 let rule = &moves[made.rule as usize];
                 let gens = &listing.code.rules[made.rule as usize].gens;
@@ -272,43 +279,91 @@ const UNANSWERED: &str = "a position whose options it cannot make exactly as the
                           would (a number wider than its field, an overflow, an index out of \
                           range, or a search past the state limit): the interpreter makes them";
 
-/// The arguments of the position a key holds; `None` for a letter code
-/// outside the alphabet, which no key the compiled code writes holds.
-fn values(layout: &Layout, params: &[Param], key: u64) -> Option<Vec<Value>> {
-    let field = |f: &super::layout::Fields, i: u32| (key >> f.shift_of(i)) & f.mask();
+/// The position a key holds, interned with its arguments written straight
+/// from the key's fields as the interner packs them (numbers, lists of
+/// numbers and strings build no value); `None` for a letter code outside
+/// the alphabet, which no key the compiled code writes holds.
+fn intern_key(
+    positions: &mut Positions,
+    layout: &Layout,
+    (g, params): (u32, &[Param]),
+    key: u64,
+    scratch: &mut Scratch,
+) -> Option<PosId> {
+    positions.intern_built(g, |packer, out| {
+        for (group, param) in layout.groups.iter().zip(params) {
+            match group {
+                Group::Scalar(f) => write_int(field(key, f, 0) as i64, out),
+                Group::List(f) if !matches!(param.ty, Type::Tuple(_)) => {
+                    scratch.ints.clear();
+                    let ints = (0..f.len).map(|i| field(key, f, i) as i64);
+                    scratch.ints.extend(ints);
+                    write_int_list(&scratch.ints, out);
+                }
+                Group::Str(f, _) => {
+                    letters(layout, key >> f.shift, f.len, &mut scratch.text)?;
+                    packer.string(&scratch.text, out);
+                }
+                _ => {
+                    let value = group_value(layout, group, param, key)?;
+                    packer.write(std::slice::from_ref(&value), out);
+                }
+            }
+        }
+        Some(())
+    })
+}
+
+/// Buffers reused from one option to the next.
+#[derive(Default)]
+struct Scratch {
+    ints: Vec<i64>,
+    text: String,
+}
+
+/// Field `i` of a run of fields of a key.
+fn field(key: u64, f: &Fields, i: u32) -> u64 {
+    (key >> f.shift_of(i)) & f.mask()
+}
+
+/// The `len` letters whose codes are side by side in `word`, into `out`.
+fn letters(layout: &Layout, word: u64, len: u32, out: &mut String) -> Option<()> {
+    let mask = (1u64 << layout.cell) - 1;
+    out.clear();
+    for i in 0..len {
+        let code = (word >> (i * layout.cell)) & mask;
+        out.push(char::from(*layout.alphabet.get(code as usize)?));
+    }
+    Some(())
+}
+
+/// The argument a group of a key's fields holds.
+fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Option<Value> {
     let text = |word: u64, len: u32| -> Option<Value> {
-        let mask = (1u64 << layout.cell) - 1;
-        let letters = (0..len).map(|i| {
-            let code = (word >> (i * layout.cell)) & mask;
-            layout.alphabet.get(code as usize).map(|&b| char::from(b))
-        });
-        Some(Value::str(&letters.collect::<Option<String>>()?))
+        let mut s = String::new();
+        letters(layout, word, len, &mut s)?;
+        Some(Value::str(&s))
     };
-    layout
-        .groups
-        .iter()
-        .zip(params)
-        .map(|(group, param)| match group {
-            Group::Fixed(v) => Some(v.clone()),
-            Group::Scalar(f) => Some(Value::Int(field(f, 0) as i64)),
-            Group::Flag(f) => Some(Value::Bool(field(f, 0) == 1)),
-            Group::List(f) => {
-                let items = (0..f.len).map(|i| Value::Int(field(f, i) as i64)).collect();
-                Some(match param.ty {
-                    Type::Tuple(_) => Value::Tuple(items),
-                    _ => Value::List(items),
-                })
+    Some(match group {
+        Group::Fixed(v) => v.clone(),
+        Group::Scalar(f) => Value::Int(field(key, f, 0) as i64),
+        Group::Flag(f) => Value::Bool(field(key, f, 0) == 1),
+        Group::List(f) => {
+            let items = (0..f.len).map(|i| Value::Int(field(key, f, i) as i64));
+            match param.ty {
+                Type::Tuple(_) => Value::Tuple(items.collect()),
+                _ => Value::List(items.collect()),
             }
-            Group::Str(f, _) => text(key >> f.shift, f.len),
-            Group::Grid(rows) => {
-                let table = layout.rows.borrow();
-                let rows_of = (0..rows.fields.len).map(|i| {
-                    let n = field(&rows.fields, i);
-                    let word = if rows.numbered { table.word(n) } else { n };
-                    text(word, rows.cols)
-                });
-                Some(Value::List(rows_of.collect::<Option<_>>()?))
-            }
-        })
-        .collect()
+        }
+        Group::Str(f, _) => text(key >> f.shift, f.len)?,
+        Group::Grid(rows) => {
+            let table = layout.rows.borrow();
+            let rows_of = (0..rows.fields.len).map(|i| {
+                let n = field(key, &rows.fields, i);
+                let word = if rows.numbered { table.word(n) } else { n };
+                text(word, rows.cols)
+            });
+            Value::List(rows_of.collect::<Option<_>>()?)
+        }
+    })
 }
