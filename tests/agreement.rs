@@ -183,8 +183,9 @@ const LISTINGS: &[(&str, Compact)] = &[
     ("the compiled code of packed keys", Compact::Fused),
 ];
 
-/// The options of the position `text` names, in order, with their labels,
-/// listed with or without the lowered code and the compiled code; and
+/// The options of the position `text` names, in order, with their rules
+/// and labels, then in order without labels, listed with or without the
+/// lowered code and the compiled code; and
 /// whether the compiled code listed them all.
 fn options_of(
     session: &mut Session,
@@ -200,16 +201,19 @@ fn options_of(
     session.interp.lowering = lowering;
     session.interp.compact = compact;
     session.interp.engines.clear();
-    for &part in parts.iter() {
-        let mut moves = Vec::new();
-        if let Err(e) = session.interp.moves_of(part, true, &mut moves) {
-            return (Err(shown(&vec![e])), false);
+    // With labels (as `moves` shows them) and without (as searches ask):
+    // the compiled code lists them in two ways.
+    for labels in [true, false] {
+        for &part in parts.iter() {
+            let mut moves = Vec::new();
+            if let Err(e) = session.interp.moves_of(part, labels, &mut moves) {
+                return (Err(shown(&vec![e])), false);
+            }
+            all.extend(moves.iter().map(|m| {
+                let result = session.show_sum(&m.result);
+                format!("rule {} {:?} -> {result}", m.rule, m.label)
+            }));
         }
-        all.extend(
-            moves
-                .iter()
-                .map(|m| format!("{:?} -> {}", m.label, session.show_sum(&m.result))),
-        );
     }
     let entries = &session.interp.engines.entries;
     let compiled = !entries.is_empty()
