@@ -31,18 +31,19 @@ const HEADROOM: u32 = 8;
 /// back to the interpreter.
 const SOME_POSITIONS: &str = "the compiled code of packed keys, for some positions";
 
-/// What the compiled code records at each option it makes: the rule, and
-/// when labels are asked for, the registers its generators set.
+/// What the compiled code records as it lists options: where each rule's
+/// options begin and, when labels are asked for, the registers its
+/// generators set at each option.
 #[derive(Default)]
 pub struct Trail {
-    /// The rule being run.
-    pub rule: u32,
+    rule: u32,
     labels: bool,
+    /// By rule, the number of options listed before it.
+    starts: Vec<usize>,
     made: Vec<Made>,
 }
 
-/// The state of the registers when an option was made (empty when no
-/// label is asked for).
+/// The state of the registers when an option was made.
 struct Made {
     rule: u32,
     regs: Vec<i64>,
@@ -50,17 +51,27 @@ struct Made {
 }
 
 impl Trail {
+    /// Rule `rule` starts, `listed` options having been listed before it.
+    pub fn begin_rule(&mut self, rule: u32, listed: usize) {
+        self.rule = rule;
+        self.starts.push(listed);
+    }
+
+    /// An option was made with these registers (kept for its label).
     pub fn record(&mut self, regs: &[i64], tuples: &[Vec<i64>]) {
-        let (regs, tuples) = if self.labels {
-            (regs.to_vec(), tuples.to_vec())
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        self.made.push(Made {
-            rule: self.rule,
-            regs,
-            tuples,
-        });
+        if self.labels {
+            self.made.push(Made {
+                rule: self.rule,
+                regs: regs.to_vec(),
+                tuples: tuples.to_vec(),
+            });
+        }
+    }
+
+    /// The rule that listed option `i`.
+    fn rule_of(&self, i: usize) -> u32 {
+        let after = self.starts.partition_point(|&start| start <= i);
+        after.saturating_sub(1) as u32
     }
 }
 
@@ -77,6 +88,7 @@ pub struct Listings {
     program: Option<Arc<Program>>,
     games: Vec<Option<Result<Listing, Unsupported>>>,
     keys: Vec<u64>,
+    trail: Trail,
     scratch: Scratch,
 }
 
@@ -133,9 +145,6 @@ impl Interp {
         let program = self.program.clone();
         let game = &program.games[g as usize];
         let declined = |what: &str| (SOME_POSITIONS, Unsupported::new(what, game.span));
-        let GameKind::Rules { moves, .. } = &game.kind else {
-            return Err(declined(UNANSWERED));
-        };
         if !listings
             .program
             .as_ref()
@@ -179,44 +188,72 @@ impl Interp {
         let Some(Ok(listing)) = slot else {
             return Err(declined(UNPACKED));
         };
-        listing.machine.trail = Some(Trail {
-            labels,
-            ..Trail::default()
-        });
+        let mut trail = std::mem::take(&mut listings.trail);
+        trail.starts.clear();
+        trail.made.clear();
+        trail.labels = labels;
+        listing.machine.trail = Some(trail);
         let keys = &mut listings.keys;
         keys.clear();
         let made = listing
             .machine
             .options(&listing.layout, &listing.code, key, keys);
         let trail = listing.machine.trail.take().unwrap_or_default();
-        if made.is_none() || trail.made.len() != keys.len() {
-            return Err(declined(UNANSWERED));
-        }
+        let recorded = !labels || trail.made.len() == keys.len();
+        let listed = match made {
+            Some(()) if recorded => {
+                let scratch = &mut listings.scratch;
+                self.intern_listed(listing, &trail, (g, args), keys, scratch, out)
+            }
+            _ => Err(declined(UNANSWERED)),
+        };
+        listings.trail = trail;
+        listed
+    }
+
+    /// The options whose keys the compiled code listed, interned, with
+    /// their rules and (when recorded) labels.
+    fn intern_listed(
+        &mut self,
+        listing: &Listing,
+        trail: &Trail,
+        (g, args): (u32, &[Value]),
+        keys: &[u64],
+        scratch: &mut Scratch,
+        out: &mut Vec<Move>,
+    ) -> Result<(), Declined> {
+        let program = self.program.clone();
+        let game = &program.games[g as usize];
+        let declined = || (SOME_POSITIONS, Unsupported::new(UNANSWERED, game.span));
+        let GameKind::Rules { moves, .. } = &game.kind else {
+            return Err(declined());
+        };
+
         // Near the state limit the interpreter answers: it stops with its
         // error at the very result that makes one position too many.
         if self.positions.len() + keys.len() > self.max_positions {
-            return Err(declined(UNANSWERED));
+            return Err(declined());
         }
-        for (&option, made) in keys.iter().zip(&trail.made) {
+        for (i, &option) in keys.iter().enumerate() {
             let id = intern_key(
                 &mut self.positions,
                 &listing.layout,
                 (g, &game.params),
                 option,
-                &mut listings.scratch,
+                scratch,
             )
-            .ok_or_else(|| declined(UNANSWERED))?;
-            let label = if labels {
-                let rule = &moves[made.rule as usize];
-                let gens = &listing.code.rules[made.rule as usize].gens;
-                let frame = game.frame_size.max(args.len());
-                let label = self.label(rule, gens, args, frame, made);
-                Some(label.map_err(|_| declined(UNANSWERED))?)
-            } else {
-                None
+            .ok_or_else(declined)?;
+            let label = match trail.made.get(i) {
+                Some(made) => {
+                    let gens = &listing.code.rules[made.rule as usize].gens;
+                    let frame = game.frame_size.max(args.len());
+                    let label = self.label(&moves[made.rule as usize], gens, args, frame, made);
+                    Some(label.map_err(|_| declined())?)
+                }
+                None => None,
             };
             out.push(Move {
-                rule: made.rule,
+                rule: trail.rule_of(i),
                 result: Components::One([id]),
                 label,
             });

@@ -84,7 +84,7 @@ impl Machine {
         self.steps = 0;
         for (index, rule) in code.rules.iter().enumerate() {
             if let Some(trail) = &mut self.trail {
-                trail.rule = index as u32;
+                trail.begin_rule(index as u32, out.len());
             }
             self.generate(rule, 0, out)?;
         }
