@@ -66,7 +66,7 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
-                if self.compiled_moves(pos, labels, out) {
+                if self.compiled_moves((g, &args), labels, out) {
                     return Ok(());
                 }
                 let code = self.lowered_code();

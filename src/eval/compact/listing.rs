@@ -97,21 +97,20 @@ pub struct Listings {
 type Declined = (&'static str, Unsupported);
 
 impl Interp {
-    /// Lists the options of `pos` (a position of a game defined by move
-    /// rules) made by the compiled code, in the order the interpreter makes
-    /// them and with the same labels; `false` where the compiled code
-    /// cannot answer exactly as the interpreter would, which then answers.
+    /// Lists the options of the position of game `g` (defined by move
+    /// rules) with arguments `args`, made by the compiled code, in the
+    /// order the interpreter makes them and with the same labels; `false`
+    /// where the compiled code cannot answer exactly as the interpreter
+    /// would, which then answers.
     pub(in crate::eval) fn compiled_moves(
         &mut self,
-        pos: PosId,
+        (g, args): (u32, &[Value]),
         labels: bool,
         out: &mut Vec<Move>,
     ) -> bool {
         if !self.lowering || self.compact == super::Compact::Off {
             return false;
         }
-        let mut args = Vec::new();
-        let g = self.positions.args_into(pos, &mut args);
         // The value search of a game with a symmetry stores one position
         // of each family: the interpreter makes each option that one.
         if self.orbits.searching && self.has_symmetry(g) {
@@ -119,7 +118,7 @@ impl Interp {
         }
         let mut listings = std::mem::take(&mut self.listings);
         let start = out.len();
-        let listed = self.list_compiled(&mut listings, g, &args, labels, out);
+        let listed = self.list_compiled(&mut listings, g, args, labels, out);
         self.listings = listings;
         match listed {
             Ok(()) => {
