@@ -4,7 +4,8 @@
 //! position reachable (up to a bound) is asked of the reference
 //! interpreter (no lowered code, no compiled search) and of each faster
 //! way: its options, in order and with their labels, from the lowered
-//! code; its value from the lowered interpreter and from the compiled
+//! code and from the compiled code of packed keys (which must list most
+//! of them itself, not hand them to the interpreter); its value from the lowered interpreter and from the compiled
 //! search of packed keys, step by step and fused. An error must be of the
 //! same kind at the same place. Heap games also go through every table
 //! path (`fast_paths::compare`: the kernels, the affine rules, the
@@ -318,28 +319,67 @@ fn value_of(session: &mut Session, position: &str) -> Result<u32, String> {
     session.value(&parts).map_err(|e| shown(&e))
 }
 
-/// The options of the position `text` names, in order, with their labels,
-/// found with or without the lowered code.
-fn options_of(session: &mut Session, text: &str, lowering: bool) -> Result<Vec<String>, String> {
-    let parts = session.position(text).map_err(|e| shown(&e))?;
+/// The ways one position's options are listed, each against the
+/// reference: the lowered code (no packed keys), and the compiled code of
+/// packed keys where the game compiles (the lowered code elsewhere).
+const LISTINGS: &[(&str, Compact)] = &[
+    ("the lowered code", Compact::Off),
+    ("the compiled code of packed keys", Compact::Fused),
+];
+
+/// The options of the position `text` names, in order, with their rules
+/// and labels, then in order without labels, listed with or without the
+/// lowered code and the compiled code; and
+/// whether the compiled code listed them all.
+fn options_of(
+    session: &mut Session,
+    text: &str,
+    lowering: bool,
+    compact: Compact,
+) -> (Result<Vec<String>, String>, bool) {
+    let parts = match session.position(text) {
+        Ok(parts) => parts,
+        Err(e) => return (Err(shown(&e)), false),
+    };
     let mut all = Vec::new();
     session.interp.lowering = lowering;
-    for &part in parts.iter() {
-        let mut moves = Vec::new();
-        let found = session.interp.moves_of(part, true, &mut moves);
-        found.map_err(|e| shown(&vec![e]))?;
-        all.extend(
-            moves
-                .iter()
-                .map(|m| format!("{:?} -> {}", m.label, session.show_sum(&m.result))),
-        );
+    session.interp.compact = compact;
+    session.interp.engines.clear();
+    // With labels (as `moves` shows them) and without (as searches ask):
+    // the compiled code lists them in two ways.
+    for labels in [true, false] {
+        for &part in parts.iter() {
+            let mut moves = Vec::new();
+            if let Err(e) = session.interp.moves_of(part, labels, &mut moves) {
+                return (Err(shown(&vec![e])), false);
+            }
+            all.extend(moves.iter().map(|m| {
+                let result = session.show_sum(&m.result);
+                format!("rule {} {:?} -> {result}", m.rule, m.label)
+            }));
+        }
     }
-    Ok(all)
+    let entries = &session.interp.engines.entries;
+    let compiled = !entries.is_empty()
+        && entries
+            .iter()
+            .all(|e| e.path == grundy::eval::engine::Path::CompiledOptions);
+    session.interp.lowering = false;
+    session.interp.compact = Compact::Off;
+    (Ok(all), compiled)
+}
+
+/// What a comparison from one start covered: the positions compared, as
+/// text, and how many of them had their options listed by the compiled
+/// code.
+struct Compared {
+    positions: Vec<String>,
+    listed_compiled: usize,
 }
 
 /// Compares every engine with the reference on the positions reachable
-/// from `start`; returns the positions compared, as text.
-fn compare_from(path: &str, text: &str, start: &str) -> Vec<String> {
+/// from `start`.
+fn compare_from(path: &str, text: &str, start: &str) -> Compared {
     let mut reference = session(path, text, Compact::Off, false).expect("it loaded before");
     let positions: Vec<String> = reachable(&mut reference, start, REACHED)
         .into_iter()
@@ -359,15 +399,22 @@ fn compare_from(path: &str, text: &str, start: &str) -> Vec<String> {
             );
         }
     }
+    let mut listed_compiled = 0;
     for position in &positions {
-        let want = options_of(&mut reference, position, false);
-        let found = options_of(&mut reference, position, true);
-        assert_eq!(
-            found, want,
-            "{path}: the options of {position} (from {start}) by the lowered code"
-        );
+        let (want, _) = options_of(&mut reference, position, false, Compact::Off);
+        for (way, compact) in LISTINGS {
+            let (found, compiled) = options_of(&mut reference, position, true, *compact);
+            assert_eq!(
+                found, want,
+                "{path}: the options of {position} (from {start}) by {way}"
+            );
+            listed_compiled += usize::from(compiled);
+        }
     }
-    positions
+    Compared {
+        positions,
+        listed_compiled,
+    }
 }
 
 /// Whether the game's one parameter is a natural number (octal codes and
@@ -379,6 +426,7 @@ fn is_heap_game(kind: &GameKind, params: &[Type]) -> bool {
 #[test]
 fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
     let mut compared = 0;
+    let mut listed_compiled = 0;
     let mut unchecked = Vec::new();
     for path in game_files() {
         let text = read(&path);
@@ -429,7 +477,9 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
         }
         let mut seen = Vec::new();
         for start in &starts {
-            seen.extend(compare_from(&path, &text, start));
+            let compared = compare_from(&path, &text, start);
+            seen.extend(compared.positions);
+            listed_compiled += compared.listed_compiled;
         }
         compared += seen.len();
         for (name, _) in &games {
@@ -445,6 +495,12 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
         "games no compared position belongs to (give them starts in STARTS): {unchecked:?}"
     );
     assert!(compared > 2000, "only {compared} positions compared");
+    // Most shipped games compile: their options must come from the
+    // compiled code, not from the interpreter it falls back on.
+    assert!(
+        listed_compiled * 2 > compared,
+        "the compiled code listed the options of only {listed_compiled} of {compared} positions"
+    );
 }
 
 /// A search past the state limit stops with the same error in every

@@ -163,3 +163,81 @@ fn a_position_that_does_not_pack_is_named_with_its_game() {
         &format!("stopped at `Walk` ({file}:1:6): a position that does not pack"),
     );
 }
+
+#[test]
+fn the_moves_of_a_position_are_listed_by_the_compiled_code() {
+    let s = stats_of(&[
+        "moves",
+        "examples/cram.game",
+        r#"Cram(["...", "..."])"#,
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Cram ran on the compiled code of packed keys, one position at a time\n",
+    );
+    let s = stats_of(&[
+        "outcome",
+        "--misere",
+        "examples/nim.game",
+        "Nim([3, 4, 5])",
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Heap ran on the compiled code of packed keys, one position at a time",
+    );
+}
+
+#[test]
+fn moves_the_compiled_code_cannot_list_are_listed_by_the_interpreter_and_named() {
+    // A heap of 1 packs in a few bits: the option `Up(1000)` does not fit.
+    let text = "game Up(n: nat) {\n  move up() if n < 3 => Up(n * 1000);\n}\n";
+    let file = scratch("up", text);
+    let file = file.as_str();
+    let s = stats_of(&["moves", file, "Up(1)", "--stats"]);
+    assert_has(&s, "stats: Up ran on the reference interpreter");
+    assert_has(
+        &s,
+        &format!(
+            "the compiled code of packed keys, for some positions stopped at `Up` ({file}:1:6): \
+             a position whose options it cannot make exactly as the interpreter would"
+        ),
+    );
+    // A game it cannot compile is named with the construct, as for values.
+    let s = stats_of(&["moves", "examples/chomp.game", "Chomp([2, 1])", "--stats"]);
+    assert_has(&s, "stats: Chomp ran on the reference interpreter");
+    assert_has(
+        &s,
+        "the compiled search of packed keys stopped at `eat(rows, i, j)`",
+    );
+}
+
+#[test]
+fn a_table_made_heap_by_heap_names_the_engine_the_heaps_ran_on() {
+    // `n % k` is beyond the heap-rule reader; each heap is searched as a
+    // value is, by the compiled search, not by the interpreter.
+    let text = "game Div(n: nat) {\n  move take(k in 1..n) if n % k == 0 => Div(n - k);\n}\n";
+    let file = scratch("divisors", text);
+    let s = stats_of(&["table", &file, "Div", "--upto", "40", "--stats"]);
+    assert_has(&s, "stats: Div ran on the compiled search of packed keys\n");
+    assert_has(
+        &s,
+        &format!("the heap-rule reader stopped at `n % k` ({file}:2:27)"),
+    );
+    assert!(!s.contains("reference interpreter"), "{s}");
+}
+
+#[test]
+fn a_graph_names_the_engine_that_listed_its_moves() {
+    let s = stats_of(&[
+        "graph",
+        "bench/games/wythoff.game",
+        "Wythoff(2, 1)",
+        "--stats",
+    ]);
+    assert_has(
+        &s,
+        "stats: Wythoff ran on the compiled code of packed keys, one position at a time",
+    );
+}

@@ -1,13 +1,14 @@
 //! Move rules run as lowered code (numbers and boards computed without
-//! building values, result positions written straight into the interner)
-//! must list exactly the moves the interpreter alone lists: the same
+//! building values, result positions written straight into the interner),
+//! and as the compiled code of packed keys where a game compiles, must
+//! list exactly the moves the interpreter alone lists: the same
 //! results, rules and labels, and the same error when a rule fails. Every
 //! position reachable from a few starts of each game is compared.
 
 mod common;
 
 use common::{reachable, session_with};
-use grundy::eval::PosId;
+use grundy::eval::{Compact, PosId};
 use grundy::session::Session;
 
 /// Rules that use every construct the lowering knows, and some it refuses
@@ -81,11 +82,13 @@ game Huge(n: int) {
 /// The moves of `pos` with lowering on or off, as comparable data.
 type Listed = Result<Vec<(u32, Vec<PosId>, Option<String>)>, String>;
 
-fn moves(session: &mut Session, pos: PosId, lowering: bool) -> Listed {
+fn moves(session: &mut Session, pos: PosId, lowering: bool, compact: Compact) -> Listed {
     session.interp.lowering = lowering;
+    session.interp.compact = compact;
     let mut out = Vec::new();
     let listed = session.interp.moves_of(pos, true, &mut out);
     session.interp.lowering = true;
+    session.interp.compact = Compact::default();
     listed.map_err(|e| format!("{e:?}"))?;
     Ok(out
         .into_iter()
@@ -98,14 +101,18 @@ fn compare(text: &str, starts: &[&str]) -> usize {
     let mut compared = 0;
     for start in starts {
         for pos in reachable(&mut session, start, 3000) {
-            let plain = moves(&mut session, pos, false);
-            let lowered = moves(&mut session, pos, true);
-            assert_eq!(
-                lowered,
-                plain,
-                "the moves of {} from {start}",
-                session.show_sum(&[pos])
-            );
+            let plain = moves(&mut session, pos, false, Compact::Off);
+            // The lowered code alone, then the compiled code of packed
+            // keys where the game compiles (the lowered code elsewhere).
+            for compact in [Compact::Off, Compact::Fused] {
+                let fast = moves(&mut session, pos, true, compact);
+                assert_eq!(
+                    fast,
+                    plain,
+                    "the moves of {} from {start} ({compact:?})",
+                    session.show_sum(&[pos])
+                );
+            }
             compared += 1;
         }
     }

@@ -175,8 +175,10 @@ pub fn run(opts: &Options, args: GraphArgs, out: &mut Output) -> Result<(), Fail
     let parts = read_position(&mut session, args.position, out)?;
     let source = session.sources.add("<position>", args.position);
     let span = Span::new(source, 0, args.position.len());
+    let started = super::stats::start(&mut session);
     let graph =
         build(&mut session, &parts, args.max_nodes, span).map_err(|e| report(&session, out, e))?;
+    super::stats::report(&started, &session, out);
     let label = if args.outcome {
         Label::Outcome
     } else {

@@ -54,8 +54,9 @@ pub struct Cli {
     /// half of the machine's memory.
     #[arg(long, global = true, value_name = "MIB")]
     pub max_memory: Option<usize>,
-    /// After a value or outcome search, print to standard error the
-    /// positions stored, positions per second and bytes per position.
+    /// After a value, outcome, moves, graph or table command, print to
+    /// standard error the positions stored, positions per second and bytes
+    /// per position, and which engine ran each game.
     #[arg(long, global = true)]
     pub stats: bool,
     /// Write an infinite value of a loopy game as inf{0,2} rather than

@@ -119,7 +119,10 @@ pub fn moves(
     out: &mut Output,
 ) -> Result<(), Failed> {
     let (mut session, pos) = open_position(opts, files, position, out)?;
-    print_moves(&mut session, &pos, winning, json, out).map_err(|e| report(&session, out, e))
+    let started = super::stats::start(&mut session);
+    print_moves(&mut session, &pos, winning, json, out).map_err(|e| report(&session, out, e))?;
+    super::stats::report(&started, &session, out);
+    Ok(())
 }
 
 /// One line per move (or one JSON document), winning moves marked.

@@ -1,4 +1,4 @@
-//! `--stats`: after a value or outcome search (or a table), how many
+//! `--stats`: after a value, outcome, moves or graph search (or a table), how many
 //! positions the search stored, how fast, and how many bytes each stored
 //! position costs (the memo, the interner and the tables of games searched
 //! as packed keys, counted from what they hold); then which engine each
@@ -76,6 +76,7 @@ fn engines(session: &Session) -> Vec<String> {
         let mut path = entry.path.describe();
         // Turned down on packed keys, a symmetry is named with the reason.
         let symmetric = session.interp.has_symmetry(entry.game)
+            && entry.path != Path::CompiledOptions
             && !declined.iter().any(|(by, _)| by.contains("symmetry"));
         if entry.path == Path::Interpreter {
             let unlowered = session.interp.unlowered(entry.game);

@@ -52,6 +52,8 @@ pub enum Path {
     HeapRuleReader,
     /// The rules compiled to code over packed keys.
     CompiledSearch,
+    /// The same code, listing the options of one position at a time.
+    CompiledOptions,
     /// The reference interpreter (with the lowered code where it applies).
     Interpreter,
 }
@@ -65,6 +67,9 @@ impl Path {
             }
             Path::HeapRuleReader => "the heap-rule reader".to_string(),
             Path::CompiledSearch => "the compiled search of packed keys".to_string(),
+            Path::CompiledOptions => {
+                "the compiled code of packed keys, one position at a time".to_string()
+            }
             Path::Interpreter => "the reference interpreter".to_string(),
         }
     }

@@ -108,6 +108,8 @@ pub struct Interp {
     pub engines: super::engine::EngineLog,
     /// What the value search knows of `symmetry =` orbits.
     pub(super) orbits: super::symmetry::Orbits,
+    /// The rules compiled to list one position's options at a time.
+    pub(super) listings: super::compact::Listings,
 }
 
 impl Default for Interp {
@@ -126,6 +128,7 @@ impl Default for Interp {
             compact: super::Compact::default(),
             engines: super::engine::EngineLog::default(),
             orbits: super::symmetry::Orbits::default(),
+            listings: super::compact::Listings::default(),
         }
     }
 }

@@ -66,6 +66,9 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
+                if self.compiled_moves((g, &args), labels, out) {
+                    return Ok(());
+                }
                 let code = self.lowered_code();
                 let game_code = code.games.get(g as usize);
                 let mut env = args;
@@ -159,16 +162,7 @@ impl Interp {
             }
         };
         let label = if labels {
-            let args = shown_bindings(&rule.generators, |read| self.eval(read, env))?;
-            let bindings: Vec<String> = args
-                .iter()
-                .map(|(var, v)| format!("{var} = {}", self.show(v)))
-                .collect();
-            Some(MoveLabel {
-                text: format!("{}({})", rule.name, bindings.join(", ")),
-                rule: rule.name.clone(),
-                args,
-            })
+            Some(self.move_label(rule, env)?)
         } else {
             None
         };
@@ -178,6 +172,21 @@ impl Interp {
             label,
         });
         Ok(())
+    }
+
+    /// The label of a move made by `rule`, from the values its generators
+    /// hold in `env`: `take(k = 2)`.
+    pub(super) fn move_label(&mut self, rule: &MoveIr, env: &mut Env) -> Result<MoveLabel> {
+        let args = shown_bindings(&rule.generators, |read| self.eval(read, env))?;
+        let bindings: Vec<String> = args
+            .iter()
+            .map(|(var, v)| format!("{var} = {}", self.show(v)))
+            .collect();
+        Ok(MoveLabel {
+            text: format!("{}({})", rule.name, bindings.join(", ")),
+            rule: rule.name.clone(),
+            args,
+        })
     }
 
     /// A position's game, and a frame holding its arguments, ready for

@@ -8,7 +8,7 @@
 
 use super::{Family, Session};
 use crate::error::{Error, ErrorKind, Errors};
-use crate::eval::engine::{Compiled, OrUnsupported, Path};
+use crate::eval::engine::{Compiled, OrUnsupported, Path, Unsupported};
 use crate::eval::ir::GameKind;
 use crate::eval::{PosId, Value};
 use crate::solve::affine::{self, AffineGame};
@@ -244,7 +244,11 @@ impl Session {
             [Value::Int(n)] if n >= TABLE_FROM => (Family::heaps(game), n),
             _ => return Ok(None),
         };
-        if !self.tables.get(&family).is_some_and(|known| known.complete) {
+        // A table made for a smaller heap answers only through its period.
+        let answers = |known: &Known| {
+            known.complete && (known.values.get(n as usize).is_some() || known.proof.is_some())
+        };
+        if !self.tables.get(&family).is_some_and(answers) {
             // Past the state limit only a proven period can answer, and
             // without a shape none can be proven: the solver refuses it.
             let beyond = n as u64 >= self.interp.max_positions as u64;
@@ -389,6 +393,7 @@ impl Session {
         }
         let game = family.game;
         let ir = &self.interp.program.games[game as usize];
+        let mut unread = None;
         let known = if let GameKind::Octal(code) = &ir.kind {
             self.interp
                 .engines
@@ -428,25 +433,46 @@ impl Session {
                     }
                 }
                 Err(why) => {
-                    self.interp.engines.record(
-                        game,
-                        Path::Interpreter,
-                        vec![("the heap-rule reader", why)],
-                    );
+                    unread = Some(why);
                     Err(known)
                 }
             }
         };
         // Outside the fast methods' shape somewhere: the plain method goes
-        // on from where they stopped, and says what is wrong.
+        // on from where they stopped, searching each heap the way a value
+        // is searched, and says what is wrong.
         let known = match known {
             Ok(values) => return Ok(values),
             Err(known) => known,
         };
-        self.interp
-            .engines
-            .record(game, Path::Interpreter, Vec::new());
-        self.plain_sequence(family, known, upto, hook)
+        let before = self.interp.engines.entries.len();
+        let values = self.plain_sequence(family, known, upto, hook);
+        self.note_plain_method(game, before, unread);
+        values
+    }
+
+    /// Records why a table was made heap by heap, with the engines the
+    /// heaps' searches first ran on (entries from `before` on), or with
+    /// the interpreter when they recorded none.
+    fn note_plain_method(&mut self, game: u32, before: usize, unread: Option<Unsupported>) {
+        let declined: Vec<_> = unread
+            .into_iter()
+            .map(|why| ("the heap-rule reader", why))
+            .collect();
+        let engines = &mut self.interp.engines;
+        let mut paths: Vec<Path> = engines
+            .entries
+            .iter()
+            .skip(before)
+            .filter(|e| e.game == game)
+            .map(|e| e.path.clone())
+            .collect();
+        if paths.is_empty() {
+            paths.push(Path::Interpreter);
+        }
+        for path in paths {
+            engines.record(game, path, declined.clone());
+        }
     }
 
     /// The table through the general solver, one position at a time: the

@@ -10,6 +10,7 @@ mod compile;
 mod early;
 mod fused;
 mod layout;
+mod listing;
 mod monotone;
 mod progression;
 mod rows;
@@ -24,6 +25,7 @@ use super::value::Value;
 use crate::solve::dense::{Abort, KeyGame};
 use code::GameCode;
 use layout::Layout;
+pub use listing::{Listings, Trail};
 use run::Machine;
 use std::any::Any;
 
@@ -153,6 +155,34 @@ impl Interp {
     /// The compiled game and the key, with why its images did not compile
     /// if they did not.
     fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<Laid>> {
+        let fuse = self.compact == Compact::Fused;
+        let Some((layout, mut code, key)) = self.laid_out(g, args, fuse, 0)? else {
+            return Ok(None);
+        };
+        let unimaged = code.unimaged.take();
+        let machine = Machine::new(&code, &layout);
+        Ok(Some((
+            Box::new(CompactGame {
+                layout,
+                code,
+                machine,
+                orbit: Vec::new(),
+            }),
+            key,
+            unimaged,
+        )))
+    }
+
+    /// Game `g`'s rules compiled for a layout that holds the position with
+    /// arguments `args`, and its key; `None` when it does not pack. Each
+    /// number's field has `headroom` bits more than the position needs.
+    fn laid_out(
+        &self,
+        g: u32,
+        args: &[Value],
+        fuse: bool,
+        headroom: u32,
+    ) -> Compiled<Option<(Layout, GameCode, u64)>> {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
@@ -170,25 +200,25 @@ impl Interp {
             }
         }
         let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
-        let Some(layout) = Layout::new(g, &types, args, &fixed, &letters) else {
+        let sizes: Vec<Value> = args
+            .iter()
+            .zip(&fixed)
+            .map(|(arg, &fixed)| {
+                if fixed {
+                    arg.clone()
+                } else {
+                    with_headroom(arg, headroom)
+                }
+            })
+            .collect();
+        let Some(layout) = Layout::new(g, &types, &sizes, &fixed, &letters) else {
             return Ok(None);
         };
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
-        let mut code = compile::game(&program, &layout, self.compact == Compact::Fused)?;
-        let unimaged = code.unimaged.take();
-        let machine = Machine::new(&code, &layout);
-        Ok(Some((
-            Box::new(CompactGame {
-                layout,
-                code,
-                machine,
-                orbit: Vec::new(),
-            }),
-            key,
-            unimaged,
-        )))
+        let code = compile::game(&program, &layout, fuse)?;
+        Ok(Some((layout, code, key)))
     }
 
     /// The key of `pos` in a compiled game's layout, if it fits there.
@@ -197,6 +227,25 @@ impl Interp {
         let mut args: Vec<Value> = Vec::new();
         let g = self.positions.args_into(pos, &mut args);
         game.layout.encode(g, &args)
+    }
+}
+
+/// A value whose numbers are `bits` bits wider than `v`'s, for sizing a
+/// layout's fields: a number becomes the largest such number.
+fn with_headroom(v: &Value, bits: u32) -> Value {
+    let wider = |n: i64| -> i64 {
+        if n < 0 || bits == 0 {
+            return n;
+        }
+        n.checked_add(1)
+            .and_then(|m| m.checked_mul(1i64 << bits.min(62)))
+            .map_or(n, |m| m - 1)
+    };
+    match v {
+        Value::Int(n) => Value::Int(wider(*n)),
+        Value::List(xs) => Value::List(xs.iter().map(|x| with_headroom(x, bits)).collect()),
+        Value::Tuple(xs) => Value::Tuple(xs.iter().map(|x| with_headroom(x, bits)).collect()),
+        other => other.clone(),
     }
 }
 

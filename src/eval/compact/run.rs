@@ -42,6 +42,9 @@ pub struct Machine {
     cell: u32,
     /// The numbers of the rows of numbered grids.
     rows: Rc<RefCell<RowTable>>,
+    /// Where each option's rule and generators are recorded, when a
+    /// single position's moves are listed.
+    pub trail: Option<super::Trail>,
 }
 
 impl Machine {
@@ -58,6 +61,7 @@ impl Machine {
             texts: vec![(0, 0); code.texts as usize],
             cell: code.cell,
             rows: layout.rows.clone(),
+            trail: None,
         }
     }
 
@@ -79,7 +83,10 @@ impl Machine {
             }
         }
         self.steps = 0;
-        for rule in &code.rules {
+        for (index, rule) in code.rules.iter().enumerate() {
+            if let Some(trail) = &mut self.trail {
+                trail.begin_rule(index as u32, out.len());
+            }
             self.generate(rule, 0, out)?;
         }
         Some(())
@@ -130,6 +137,9 @@ impl Machine {
             }
             let k = self.written(&rule.writes)?;
             out.push(k);
+            if let Some(trail) = &mut self.trail {
+                trail.record(&self.regs, &self.tuples);
+            }
             return Some(());
         };
         match (&gen.source, gen.target) {

@@ -1,0 +1,405 @@
+//! One position's options through the compiled code: the question about
+//! a single position (`moves`, `play`, `explain`, `graph`, misère and
+//! loopy play, the general search) runs the same code over packed keys as
+//! the value search does. The position is packed into a key, the rules
+//! list its options' keys, and each key is read back into the arguments of
+//! a position; when labels are asked for, the compiled code also records
+//! the values its generators held at each option, and the label is
+//! written from them. Wherever the compiled code cannot answer a position
+//! exactly as the interpreter would, the interpreter answers it.
+
+use super::code::{GameCode, Gen, Target};
+use super::layout::{Fields, Group, Layout};
+use super::run::Machine;
+use super::COMPILED;
+use crate::error::Error;
+use crate::eval::builtins::Builtin;
+use crate::eval::engine::{Path, Unsupported};
+use crate::eval::interp::{Env, Interp};
+use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
+use crate::eval::packing::{write_int, write_int_list};
+use crate::eval::positions::{PosId, Positions};
+use crate::eval::value::Value;
+use crate::solve::{Components, Move, MoveLabel};
+use crate::types::Type;
+use std::sync::Arc;
+
+/// Bits a listing's number fields have beyond what the position needs.
+const HEADROOM: u32 = 8;
+
+/// How `--stats` names the compiled code when it hands single positions
+/// back to the interpreter.
+const SOME_POSITIONS: &str = "the compiled code of packed keys, for some positions";
+
+/// What the compiled code records as it lists options: where each rule's
+/// options begin and, when labels are asked for, the registers its
+/// generators set at each option.
+#[derive(Default)]
+pub struct Trail {
+    rule: u32,
+    labels: bool,
+    /// By rule, the number of options listed before it.
+    starts: Vec<usize>,
+    made: Vec<Made>,
+}
+
+/// The state of the registers when an option was made.
+struct Made {
+    rule: u32,
+    regs: Vec<i64>,
+    tuples: Vec<Vec<i64>>,
+}
+
+impl Trail {
+    /// Rule `rule` starts, `listed` options having been listed before it.
+    pub fn begin_rule(&mut self, rule: u32, listed: usize) {
+        self.rule = rule;
+        self.starts.push(listed);
+    }
+
+    /// An option was made with these registers (kept for its label).
+    pub fn record(&mut self, regs: &[i64], tuples: &[Vec<i64>]) {
+        if self.labels {
+            self.made.push(Made {
+                rule: self.rule,
+                regs: regs.to_vec(),
+                tuples: tuples.to_vec(),
+            });
+        }
+    }
+
+    /// The rule that listed option `i`.
+    fn rule_of(&self, i: usize) -> u32 {
+        let after = self.starts.partition_point(|&start| start <= i);
+        after.saturating_sub(1) as u32
+    }
+}
+
+/// A game's rules compiled for listing options, with the layout they read.
+struct Listing {
+    layout: Layout,
+    code: GameCode,
+    machine: Machine,
+}
+
+/// The compiled code of each game of one program, made when first asked.
+#[derive(Default)]
+pub struct Listings {
+    program: Option<Arc<Program>>,
+    games: Vec<Option<Result<Listing, Unsupported>>>,
+    keys: Vec<u64>,
+    trail: Trail,
+    scratch: Scratch,
+}
+
+/// Why the compiled code left a position to the interpreter: by the name
+/// `--stats` gives the compiled code, and the reason.
+type Declined = (&'static str, Unsupported);
+
+impl Interp {
+    /// Lists the options of the position of game `g` (defined by move
+    /// rules) with arguments `args`, made by the compiled code, in the
+    /// order the interpreter makes them and with the same labels; `false`
+    /// where the compiled code cannot answer exactly as the interpreter
+    /// would, which then answers.
+    pub(in crate::eval) fn compiled_moves(
+        &mut self,
+        (g, args): (u32, &[Value]),
+        labels: bool,
+        out: &mut Vec<Move>,
+    ) -> bool {
+        if !self.lowering || self.compact == super::Compact::Off {
+            return false;
+        }
+        // The value search of a game with a symmetry stores one position
+        // of each family: the interpreter makes each option that one.
+        if self.orbits.searching && self.has_symmetry(g) {
+            return false;
+        }
+        let mut listings = std::mem::take(&mut self.listings);
+        let start = out.len();
+        let listed = self.list_compiled(&mut listings, g, args, labels, out);
+        self.listings = listings;
+        match listed {
+            Ok(()) => {
+                self.engines.record(g, Path::CompiledOptions, Vec::new());
+                true
+            }
+            Err(declined) => {
+                out.truncate(start);
+                self.engines.record(g, Path::Interpreter, vec![declined]);
+                false
+            }
+        }
+    }
+
+    fn list_compiled(
+        &mut self,
+        listings: &mut Listings,
+        g: u32,
+        args: &[Value],
+        labels: bool,
+        out: &mut Vec<Move>,
+    ) -> Result<(), Declined> {
+        let program = self.program.clone();
+        let game = &program.games[g as usize];
+        let declined = |what: &str| (SOME_POSITIONS, Unsupported::new(what, game.span));
+        if !listings
+            .program
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(p, &program))
+        {
+            *listings = Listings {
+                program: Some(program.clone()),
+                ..Listings::default()
+            };
+        }
+        if listings.games.len() <= g as usize {
+            listings.games.resize_with(g as usize + 1, || None);
+        }
+        let slot = &mut listings.games[g as usize];
+        // A layout is sized for the position it is made for: a position
+        // that does not fit it gets a layout of its own.
+        let key = match slot {
+            Some(Ok(listing)) => listing.layout.encode(g, args),
+            _ => None,
+        };
+        let key = match (key, &*slot) {
+            (Some(key), _) => key,
+            (None, Some(Err(why))) => return Err((COMPILED, why.clone())),
+            (None, _) => match self.roomy_layout(g, args) {
+                Ok(Some((layout, code, key))) => {
+                    let machine = Machine::new(&code, &layout);
+                    *slot = Some(Ok(Listing {
+                        layout,
+                        code,
+                        machine,
+                    }));
+                    key
+                }
+                Ok(None) => return Err(declined(UNPACKED)),
+                Err(why) => {
+                    *slot = Some(Err(why.clone()));
+                    return Err((COMPILED, why));
+                }
+            },
+        };
+        let Some(Ok(listing)) = slot else {
+            return Err(declined(UNPACKED));
+        };
+        let mut trail = std::mem::take(&mut listings.trail);
+        trail.starts.clear();
+        trail.made.clear();
+        trail.labels = labels;
+        listing.machine.trail = Some(trail);
+        let keys = &mut listings.keys;
+        keys.clear();
+        let made = listing
+            .machine
+            .options(&listing.layout, &listing.code, key, keys);
+        let trail = listing.machine.trail.take().unwrap_or_default();
+        let recorded = !labels || trail.made.len() == keys.len();
+        let listed = match made {
+            Some(()) if recorded => {
+                let scratch = &mut listings.scratch;
+                self.intern_listed(listing, &trail, (g, args), keys, scratch, out)
+            }
+            _ => Err(declined(UNANSWERED)),
+        };
+        listings.trail = trail;
+        listed
+    }
+
+    /// The options whose keys the compiled code listed, interned, with
+    /// their rules and (when recorded) labels.
+    fn intern_listed(
+        &mut self,
+        listing: &Listing,
+        trail: &Trail,
+        (g, args): (u32, &[Value]),
+        keys: &[u64],
+        scratch: &mut Scratch,
+        out: &mut Vec<Move>,
+    ) -> Result<(), Declined> {
+        let program = self.program.clone();
+        let game = &program.games[g as usize];
+        let declined = || (SOME_POSITIONS, Unsupported::new(UNANSWERED, game.span));
+        let GameKind::Rules { moves, .. } = &game.kind else {
+            return Err(declined());
+        };
+
+        // Near the state limit the interpreter answers: it stops with its
+        // error at the very result that makes one position too many.
+        if self.positions.len() + keys.len() > self.max_positions {
+            return Err(declined());
+        }
+        for (i, &option) in keys.iter().enumerate() {
+            let id = intern_key(
+                &mut self.positions,
+                &listing.layout,
+                (g, &game.params),
+                option,
+                scratch,
+            )
+            .ok_or_else(declined)?;
+            let label = match trail.made.get(i) {
+                Some(made) => {
+                    let gens = &listing.code.rules[made.rule as usize].gens;
+                    let frame = game.frame_size.max(args.len());
+                    let label = self.label(&moves[made.rule as usize], gens, args, frame, made);
+                    Some(label.map_err(|_| declined())?)
+                }
+                None => None,
+            };
+            out.push(Move {
+                rule: trail.rule_of(i),
+                result: Components::One([id]),
+                label,
+            });
+        }
+        Ok(())
+    }
+
+    /// The game's rules compiled for a layout with room for options whose
+    /// numbers are larger than the position's (a heap that grows, the
+    /// other parts of a sum), or sized for the position alone when that
+    /// does not pack.
+    fn roomy_layout(
+        &self,
+        g: u32,
+        args: &[Value],
+    ) -> Result<Option<(Layout, GameCode, u64)>, Unsupported> {
+        match self.laid_out(g, args, false, HEADROOM)? {
+            Some(laid) => Ok(Some(laid)),
+            None => self.laid_out(g, args, false, 0),
+        }
+    }
+
+    /// The label of an option, from the values the rule's generators held.
+    fn label(
+        &mut self,
+        rule: &MoveIr,
+        gens: &[Gen],
+        args: &[Value],
+        frame: usize,
+        made: &Made,
+    ) -> Result<MoveLabel, Error> {
+        let mut env: Env = args.to_vec();
+        env.resize(frame, Value::Int(0));
+        for (generator, gen) in rule.generators.iter().zip(gens) {
+            let value = match gen.target {
+                Target::Reg(r) => Value::Int(made.regs[r as usize]),
+                Target::Tuple(t) => {
+                    let items = made.tuples[t as usize].iter().map(|&n| Value::Int(n));
+                    // `cells` gives (row, column) pairs, every other tuple
+                    // source lists.
+                    match generator.source.kind {
+                        IrKind::Builtin(Builtin::Cells, _) => Value::Tuple(items.collect()),
+                        _ => Value::List(items.collect()),
+                    }
+                }
+            };
+            if let Some(slot) = env.get_mut(generator.slot as usize) {
+                *slot = value;
+            }
+        }
+        self.move_label(rule, &mut env)
+    }
+}
+
+/// Why a position is handed to the interpreter when it does not pack.
+const UNPACKED: &str = "a position that does not pack into a key of at most 63 bits";
+/// Why a position is handed to the interpreter when its options could not
+/// be made on keys.
+const UNANSWERED: &str = "a position whose options it cannot make exactly as the interpreter \
+                          would (a number wider than its field, an overflow, an index out of \
+                          range, or a search past the state limit): the interpreter makes them";
+
+/// The position a key holds, interned with its arguments written straight
+/// from the key's fields as the interner packs them (numbers, lists of
+/// numbers and strings build no value); `None` for a letter code outside
+/// the alphabet, which no key the compiled code writes holds.
+fn intern_key(
+    positions: &mut Positions,
+    layout: &Layout,
+    (g, params): (u32, &[Param]),
+    key: u64,
+    scratch: &mut Scratch,
+) -> Option<PosId> {
+    positions.intern_built(g, |packer, out| {
+        for (group, param) in layout.groups.iter().zip(params) {
+            match group {
+                Group::Scalar(f) => write_int(field(key, f, 0) as i64, out),
+                Group::List(f) if !matches!(param.ty, Type::Tuple(_)) => {
+                    scratch.ints.clear();
+                    let ints = (0..f.len).map(|i| field(key, f, i) as i64);
+                    scratch.ints.extend(ints);
+                    write_int_list(&scratch.ints, out);
+                }
+                Group::Str(f, _) => {
+                    letters(layout, key >> f.shift, f.len, &mut scratch.text)?;
+                    packer.string(&scratch.text, out);
+                }
+                _ => {
+                    let value = group_value(layout, group, param, key)?;
+                    packer.write(std::slice::from_ref(&value), out);
+                }
+            }
+        }
+        Some(())
+    })
+}
+
+/// Buffers reused from one option to the next.
+#[derive(Default)]
+struct Scratch {
+    ints: Vec<i64>,
+    text: String,
+}
+
+/// Field `i` of a run of fields of a key.
+fn field(key: u64, f: &Fields, i: u32) -> u64 {
+    (key >> f.shift_of(i)) & f.mask()
+}
+
+/// The `len` letters whose codes are side by side in `word`, into `out`.
+fn letters(layout: &Layout, word: u64, len: u32, out: &mut String) -> Option<()> {
+    let mask = (1u64 << layout.cell) - 1;
+    out.clear();
+    for i in 0..len {
+        let code = (word >> (i * layout.cell)) & mask;
+        out.push(char::from(*layout.alphabet.get(code as usize)?));
+    }
+    Some(())
+}
+
+/// The argument a group of a key's fields holds.
+fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Option<Value> {
+    let text = |word: u64, len: u32| -> Option<Value> {
+        let mut s = String::new();
+        letters(layout, word, len, &mut s)?;
+        Some(Value::str(&s))
+    };
+    Some(match group {
+        Group::Fixed(v) => v.clone(),
+        Group::Scalar(f) => Value::Int(field(key, f, 0) as i64),
+        Group::Flag(f) => Value::Bool(field(key, f, 0) == 1),
+        Group::List(f) => {
+            let items = (0..f.len).map(|i| Value::Int(field(key, f, i) as i64));
+            match param.ty {
+                Type::Tuple(_) => Value::Tuple(items.collect()),
+                _ => Value::List(items.collect()),
+            }
+        }
+        Group::Str(f, _) => text(key >> f.shift, f.len)?,
+        Group::Grid(rows) => {
+            let table = layout.rows.borrow();
+            let rows_of = (0..rows.fields.len).map(|i| {
+                let n = field(key, &rows.fields, i);
+                let word = if rows.numbered { table.word(n) } else { n };
+                text(word, rows.cols)
+            });
+            Value::List(rows_of.collect::<Option<_>>()?)
+        }
+    })
+}
