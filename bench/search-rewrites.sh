@@ -24,7 +24,7 @@
 #   --timeout SECS    give up on one run after SECS seconds (default 300): a
 #                     rewrite stopped there is a MISS
 #
-# The sizes (the shipped forms take 1 to 2 seconds each on a 2-core
+# The sizes (the shipped forms take 0.5 to 2 seconds each, alone on a 2-core
 # machine): Cram 4x6, Chomp 10x9 on a grid and 11x9 as heights, Wythoff
 # 300x300, Mock Turtles on 16 heads, Treblecross on 24 empty cells, Moore's
 # Nim k = 2 on five piles of 12.
