@@ -119,6 +119,18 @@ const CHECK_EVERY: usize = 1 << 10;
 /// search of short option lists.
 const LOOK_EVERY: usize = 16;
 
+/// Stops the search when Ctrl-C, the time limit or the memory limit says
+/// so.
+fn look_at_budget() -> Result<(), Error> {
+    if crate::interrupt::requested() {
+        return Err(Error::new(
+            crate::interrupt::stop_kind(),
+            Default::default(),
+        ));
+    }
+    Ok(())
+}
+
 /// An open position: its key, where its options start in the arena, the
 /// next option to look at, and the values of those looked at so far.
 struct Frame {
@@ -223,6 +235,7 @@ impl DenseSearch {
             mex_set: &mut self.mex_set,
             canonical: &mut self.canonical,
             max_states,
+            closed: 0,
         };
         let step = loop {
             let step = match &mut self.table {
@@ -287,6 +300,10 @@ struct Search<'a> {
     mex_set: &'a mut MexSet,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
+    /// Positions whose values this run has set: when each has many
+    /// options, closing them is where the time goes, so the budget is
+    /// looked at there too.
+    closed: usize,
 }
 
 impl Search<'_> {
@@ -311,11 +328,8 @@ impl Search<'_> {
         if (*self.positions).is_multiple_of(CHECK_EVERY) {
             crate::interrupt::foresee_state_limit(*self.positions, self.max_states);
         }
-        if (*self.positions).is_multiple_of(LOOK_EVERY) && crate::interrupt::requested() {
-            return Err(Error::new(
-                crate::interrupt::stop_kind(),
-                Default::default(),
-            ));
+        if (*self.positions).is_multiple_of(LOOK_EVERY) {
+            look_at_budget()?;
         }
         let start = self.arena.len();
         let listed = self.game.options(key, self.arena).and_then(|()| {
@@ -426,6 +440,10 @@ impl Search<'_> {
             self.stack.pop();
             if self.stack.is_empty() {
                 return Ok(Step::Done(v));
+            }
+            self.closed += 1;
+            if self.closed.is_multiple_of(LOOK_EVERY) {
+                look_at_budget()?;
             }
         }
     }

@@ -229,8 +229,9 @@ impl Interp {
         };
 
         // Near the state limit the interpreter answers: it stops with its
-        // error at the very result that makes one position too many.
-        if self.positions.len() + keys.len() > self.max_positions {
+        // error at the very result that makes one position too many. The
+        // positions the compiled search holds count too.
+        if self.positions.len() + self.held_elsewhere + keys.len() > self.max_positions {
             return Err(declined());
         }
         for (i, &option) in keys.iter().enumerate() {
