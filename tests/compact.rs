@@ -169,6 +169,14 @@ game Letters(s: str) {
   move up(i in indices(s)) if s[i] == "a" => Letters(set_at(s, i, next_letter(s[i])));
   move odd(i in indices(s)) if next_letter("Q") == "Q" and s[i] == "b" => Letters(set_at(s, i, "c"));
 }
+// Operations on constants worked out once: an element at a constant
+// index (past the end in `far`, an error), `min` and `max` of three,
+// negation, and comparisons between literals.
+game Fold(xs: [nat]) {
+  move down(i in indices(xs), t in 0..xs[i]) if 1 + 1 == 2 and max(xs[0], t, 0 - -1) >= abs(t - xs[i])
+    => Fold(set_at(xs, i, min(t, xs[i], 5 * 2 - 1)));
+  move far(k in 0..1) if xs[0] > 3 => Fold(set_at(xs, 0, xs[3] - 1));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -222,6 +230,8 @@ const STARTS: &[&str] = &[
     "Two(\"....\")",
     "Letters(\"aab\")",
     "Subtract({2, 3, 5}, 30)",
+    "Fold([3, 4, 2])",
+    "Fold([5, 1, 2])",
     "Avoid({4, 7}, 25)",
     "Early([2, 1, 3])",
     "Soon([3, 1, 2, 4])",

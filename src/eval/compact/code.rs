@@ -3,6 +3,7 @@
 //! small tuple registers (what `subsets` and `product` give), and a move
 //! writes fields of a copy of the key.
 
+use super::closure::Closure;
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
@@ -30,6 +31,8 @@ pub enum Num {
     /// A helper's argument put in a register (checked to be a natural
     /// number when the flag is set), then the helper's body.
     Let(Box<Bind>, Box<Num>),
+    /// The expression made into a closure once compiled (see `closure`).
+    Closure(Closure<i64>),
 }
 
 /// A character of a string, as its code in the string's alphabet.
@@ -46,6 +49,7 @@ pub enum Char {
     Let(Box<Bind>, Box<Char>),
     /// Any other string, which must be one letter long.
     Text(Box<Text>),
+    Closure(Closure<i64>),
 }
 
 /// A string worked out by the rules: its letters' codes side by side in
@@ -75,6 +79,7 @@ pub enum Text {
     Concat(Box<Text>, Box<Text>),
     If(Box<Truth>, Box<Text>, Box<Text>),
     Let(Box<Bind>, Box<Text>),
+    Closure(Closure<(u64, u32)>),
 }
 
 #[derive(Debug)]
@@ -97,6 +102,7 @@ pub enum Truth {
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
     Let(Box<Bind>, Box<Truth>),
+    Closure(Closure<bool>),
 }
 
 /// A helper's argument put in a register: a number (checked to be

@@ -3,6 +3,7 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
+use super::closure;
 use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
     Write,
@@ -284,6 +285,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
+    closure::lower(&mut code);
     Ok(code)
 }
 

@@ -5,6 +5,7 @@
 //! keys. The general search stays the reference: whatever this code cannot
 //! answer exactly as the interpreter would, it gives back to it.
 
+mod closure;
 mod code;
 mod compile;
 mod early;
@@ -13,6 +14,7 @@ mod layout;
 mod rows;
 mod run;
 mod turn;
+mod words;
 
 use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;

@@ -11,6 +11,7 @@ use super::code::{
 use super::layout::{Fields, Layout};
 use super::rows::RowTable;
 use super::turn;
+use super::words;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::solve::dense::push_run;
@@ -24,8 +25,8 @@ const MAX_STEPS: usize = 1 << 24;
 /// Registers and scratch lists, reused from one position to the next.
 #[derive(Default)]
 pub struct Machine {
-    regs: Vec<i64>,
-    tuples: Vec<Vec<i64>>,
+    pub(super) regs: Vec<i64>,
+    pub(super) tuples: Vec<Vec<i64>>,
     /// What each tuple generator walks: its items, or its ranges as pairs.
     scratch: Vec<Vec<i64>>,
     /// Where each `subsets` generator is in its items.
@@ -34,11 +35,11 @@ pub struct Machine {
     shifts: Vec<u32>,
     steps: usize,
     /// The key whose options are being made.
-    key: u64,
+    pub(super) key: u64,
     /// Strings in registers, as `Text` gives them: letters and length.
-    texts: Vec<(u64, u32)>,
+    pub(super) texts: Vec<(u64, u32)>,
     /// Bits a letter takes in a string's word.
-    cell: u32,
+    pub(super) cell: u32,
     /// The numbers of the rows of numbered grids.
     rows: Rc<RefCell<RowTable>>,
 }
@@ -526,6 +527,7 @@ impl Machine {
                 self.bind(bind)?;
                 self.char(body)
             }
+            Char::Closure(f) => f.run(self),
             Char::Text(t) => match self.text(t)? {
                 (word, 1) => Some(word as i64),
                 _ => None,
@@ -561,62 +563,27 @@ impl Machine {
             Text::Reg(r) => self.texts[*r as usize],
             Text::Letter(r) => (self.regs[*r as usize] as u64, 1),
             Text::At(t, i) => {
-                let (word, len) = self.text(t)?;
-                let i = self.num(i)?;
-                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
-                ((word >> (i * w)) & low_bits(w), 1)
+                let t = self.text(t)?;
+                words::at(t, self.num(i)?, w)?
             }
             Text::SetAt(t, i, c) => {
-                let (word, len) = self.text(t)?;
+                let t = self.text(t)?;
                 let i = self.num(i)?;
-                let (letter, one) = self.text(c)?;
-                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
-                if one != 1 {
-                    return None;
-                }
-                let shift = i * w;
-                (word & !(low_bits(w) << shift) | letter << shift, len)
+                let c = self.text(c)?;
+                words::set_at(t, i, c, w)?
             }
             Text::Slice(t, from, to) => {
-                let (word, len) = self.text(t)?;
-                let from = self.num(from)?.clamp(0, i64::from(len)) as u32;
-                let to = (self.num(to)?.clamp(0, i64::from(len)) as u32).max(from);
-                (
-                    (word.checked_shr(from * w).unwrap_or(0)) & low_bits((to - from) * w),
-                    to - from,
-                )
+                let t = self.text(t)?;
+                let from = self.num(from)?;
+                words::slice(t, from, self.num(to)?, w)
             }
             Text::Repeat(t, n) => {
-                let (word, len) = self.text(t)?;
-                let n = self.num(n)?;
-                if n < 0 {
-                    return None;
-                }
-                if len == 0 {
-                    return Some((0, 0));
-                }
-                let total = u32::try_from(n).ok()?.checked_mul(len)?;
-                if u64::from(total) * u64::from(w) > 64 {
-                    return None;
-                }
-                let mut out = 0u64;
-                for i in 0..n as u32 {
-                    out |= word << (i * len * w);
-                }
-                (out, total)
+                let t = self.text(t)?;
+                words::repeat(t, self.num(n)?, w)?
             }
             Text::Concat(a, b) => {
-                let (wa, la) = self.text(a)?;
-                let (wb, lb) = self.text(b)?;
-                let total = la + lb;
-                if u64::from(total) * u64::from(w) > 64 {
-                    return None;
-                }
-                if lb == 0 {
-                    (wa, la)
-                } else {
-                    (wa | wb << (la * w), total)
-                }
+                let a = self.text(a)?;
+                words::concat(a, self.text(b)?, w)?
             }
             Text::If(c, a, b) => {
                 if self.truth(c)? {
@@ -629,6 +596,7 @@ impl Machine {
                 self.bind(bind)?;
                 self.text(body)?
             }
+            Text::Closure(f) => f.run(self)?,
         })
     }
 
@@ -741,6 +709,7 @@ impl Machine {
                 self.bind(bind)?;
                 self.num(body)?
             }
+            Num::Closure(f) => f.run(self)?,
         })
     }
 
@@ -786,20 +755,21 @@ impl Machine {
                 self.bind(bind)?;
                 self.truth(body)?
             }
+            Truth::Closure(f) => f.run(self)?,
         })
     }
 }
 
 /// Whether the string `(word, len)` holds `(sub, m)` somewhere, letters
 /// `cell` bits each.
-fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
+pub(super) fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
     let mask = low_bits(m * cell);
     m <= len && (0..=len - m).any(|i| (word >> (i * cell)) & mask == sub)
 }
 
 /// A word's lowest `n` bits set.
 #[inline(always)]
-fn low_bits(n: u32) -> u64 {
+pub(super) fn low_bits(n: u32) -> u64 {
     u64::MAX
         .checked_shr(64 - n.min(64))
         .filter(|_| n > 0)
@@ -892,7 +862,7 @@ fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
 }
 
 /// Whether the string in fields `f` holds the text with these codes.
-fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
+pub(super) fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
     let m = codes.len() as u32;
     if m > f.len {
         return false;

@@ -1,0 +1,605 @@
+//! The compiled expressions turned, once, into closures: walking a boxed
+//! tree costs a call and a dispatch on its kind at every node, so each
+//! node becomes a closure made for its kind, and the leaves most
+//! expressions are made of (a literal, a register) are read inside their
+//! parent's closure without a call. Operations on constants are worked
+//! out here, and an element at a constant index becomes the register that
+//! holds it. Every closure answers exactly as `run` answers on the tree.
+
+use super::code::{Bind, Char, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::run::{has, has_text, low_bits, Machine};
+use super::words;
+use crate::eval::lowered_run::{arithmetic, compare};
+use crate::syntax::ast::BinaryOp;
+use std::fmt;
+
+/// An expression as a closure over the machine's registers.
+pub struct Closure<T>(Run<T>);
+
+/// What a closure of the compiled code is: a run on the machine, `None`
+/// where the interpreter might answer differently.
+type Run<T> = Box<dyn Fn(&mut Machine) -> Option<T>>;
+
+impl<T> Closure<T> {
+    #[inline(always)]
+    pub fn run(&self, m: &mut Machine) -> Option<T> {
+        (self.0)(m)
+    }
+}
+
+impl<T> fmt::Debug for Closure<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Closure")
+    }
+}
+
+type NumFn = Run<i64>;
+type TruthFn = Run<bool>;
+type TextFn = Run<(u64, u32)>;
+type BindFn = Run<()>;
+
+/// Every expression of the game's code turned into a closure, where it is
+/// more than a leaf (a leaf is read as fast without one).
+pub fn lower(code: &mut GameCode) {
+    let cell = code.cell;
+    let l = Lowering { cell };
+    if let Some(t) = &mut code.lose {
+        l.root_truth(t);
+    }
+    for rule in &mut code.rules {
+        for g in &mut rule.gens {
+            l.source(&mut g.source);
+        }
+        for t in rule.early.iter_mut().flatten() {
+            l.root_truth(t);
+        }
+        if let Some(t) = &mut rule.guard {
+            l.root_truth(t);
+        }
+        l.writes(&mut rule.writes);
+    }
+    for image in &mut code.images {
+        l.writes(image);
+    }
+}
+
+/// What the closures need to know of the layout.
+struct Lowering {
+    /// Bits a letter takes in a string's word.
+    cell: u32,
+}
+
+/// A number read inside its user's closure: a literal or a register
+/// without a call, anything else through its closure.
+enum Operand {
+    Lit(i64),
+    Reg(usize),
+    Call(NumFn),
+}
+
+impl Operand {
+    #[inline(always)]
+    fn get(&self, m: &mut Machine) -> Option<i64> {
+        match self {
+            Operand::Lit(v) => Some(*v),
+            Operand::Reg(r) => Some(m.regs[*r]),
+            Operand::Call(f) => f(m),
+        }
+    }
+
+    fn into_fn(self) -> NumFn {
+        match self {
+            Operand::Lit(v) => Box::new(move |_| Some(v)),
+            Operand::Reg(r) => Box::new(move |m| Some(m.regs[r])),
+            Operand::Call(f) => f,
+        }
+    }
+}
+
+/// `op` on two operands, the operation made inline for each pair of
+/// shapes the operands come in.
+macro_rules! pair {
+    ($l:expr, $r:expr, |$a:ident, $b:ident| $body:expr) => {
+        match ($l, $r) {
+            (Operand::Reg(x), Operand::Lit($b)) => Box::new(move |m: &mut Machine| {
+                let $a = m.regs[x];
+                $body
+            }),
+            (Operand::Reg(x), Operand::Reg(y)) => Box::new(move |m: &mut Machine| {
+                let ($a, $b) = (m.regs[x], m.regs[y]);
+                $body
+            }),
+            (Operand::Lit($a), Operand::Reg(y)) => Box::new(move |m: &mut Machine| {
+                let $b = m.regs[y];
+                $body
+            }),
+            (l, r) => Box::new(move |m: &mut Machine| {
+                let $a = l.get(m)?;
+                let $b = r.get(m)?;
+                $body
+            }),
+        }
+    };
+}
+
+/// An index into `len` elements, or `None` out of range (as `run` checks).
+#[inline(always)]
+fn index(i: i64, len: u32) -> Option<u32> {
+    u32::try_from(i).ok().filter(|&i| i < len)
+}
+
+impl Lowering {
+    fn source(&self, source: &mut Source) {
+        match source {
+            Source::Each(seq) => self.seq(seq),
+            Source::Subsets(seq, lo, hi) => {
+                self.seq(seq);
+                self.root_num(lo);
+                self.root_num(hi);
+            }
+            Source::ProductOf { over, lo, hi, .. } => {
+                self.seq(over);
+                self.root_num(lo);
+                self.root_num(hi);
+            }
+            Source::ProductList(ranges) => {
+                for (lo, hi, _) in ranges {
+                    self.root_num(lo);
+                    self.root_num(hi);
+                }
+            }
+        }
+    }
+
+    fn seq(&self, seq: &mut Seq) {
+        if let Seq::Range(lo, hi, _) = seq {
+            self.root_num(lo);
+            self.root_num(hi);
+        }
+    }
+
+    fn writes(&self, writes: &mut [Write]) {
+        for w in writes {
+            match w {
+                Write::Scalar(_, n) => self.root_num(n),
+                Write::Element(_, i, n) => {
+                    self.root_num(i);
+                    self.root_num(n);
+                }
+                Write::Cell(_, i, c) => {
+                    self.root_num(i);
+                    self.root_char(c);
+                }
+                Write::Whole(_, ns) => ns.iter_mut().for_each(|n| self.root_num(n)),
+                Write::Comprehension {
+                    over,
+                    guard,
+                    element,
+                    ..
+                } => {
+                    self.seq(over);
+                    if let Some(g) = guard {
+                        self.root_truth(g);
+                    }
+                    match element {
+                        super::code::Element::Num(n) => self.root_num(n),
+                        super::code::Element::Row(_, t) => self.root_text(t),
+                    }
+                }
+                Write::Text(_, t) => self.root_text(t),
+                Write::Row(_, i, t) => {
+                    self.root_num(i);
+                    self.root_text(t);
+                }
+                Write::Rows(_, ts) => ts.iter_mut().for_each(|t| self.root_text(t)),
+                Write::Choose {
+                    test,
+                    then,
+                    otherwise,
+                } => {
+                    self.root_truth(test);
+                    self.writes(then);
+                    self.writes(otherwise);
+                }
+                Write::Several(..) | Write::Reversed(_) | Write::Turned(..) => {}
+            }
+        }
+    }
+
+    fn root_num(&self, n: &mut Num) {
+        if matches!(n, Num::Lit(_) | Num::Reg(_) | Num::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(n, Num::Lit(0));
+        *n = match self.operand(tree) {
+            Operand::Lit(v) => Num::Lit(v),
+            Operand::Reg(r) => Num::Reg(r as u32),
+            Operand::Call(f) => Num::Closure(Closure(f)),
+        };
+    }
+
+    fn root_truth(&self, t: &mut Truth) {
+        if matches!(t, Truth::Lit(_) | Truth::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(t, Truth::Lit(false));
+        *t = Truth::Closure(Closure(self.truth(tree)));
+    }
+
+    fn root_char(&self, c: &mut Char) {
+        if matches!(c, Char::Code(_) | Char::Reg(_) | Char::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(c, Char::Code(0));
+        *c = Char::Closure(Closure(self.char(tree).into_fn()));
+    }
+
+    fn root_text(&self, t: &mut Text) {
+        if matches!(t, Text::Lit(_) | Text::Reg(_) | Text::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(t, Text::Lit(None));
+        *t = Text::Closure(Closure(self.text(tree)));
+    }
+
+    /// A number: a literal or register where it comes to one, else a
+    /// closure.
+    fn operand(&self, n: Num) -> Operand {
+        let call = |f: NumFn| Operand::Call(f);
+        match n {
+            Num::Lit(v) => Operand::Lit(v),
+            Num::Reg(r) => Operand::Reg(r as usize),
+            Num::Closure(f) => call(f.0),
+            Num::Field(f, i) => match self.operand(*i) {
+                Operand::Lit(i) => match index(i, f.len) {
+                    Some(i) => Operand::Reg((f.first + i) as usize),
+                    None => call(Box::new(|_| None)),
+                },
+                Operand::Reg(i) => call(Box::new(move |m| {
+                    let i = index(m.regs[i], f.len)?;
+                    Some(m.regs[(f.first + i) as usize])
+                })),
+                i => call(Box::new(move |m| {
+                    let i = index(i.get(m)?, f.len)?;
+                    Some(m.regs[(f.first + i) as usize])
+                })),
+            },
+            Num::TupleAt(t, i) => {
+                let (t, i) = (t as usize, self.operand(*i));
+                call(Box::new(move |m| {
+                    let i = usize::try_from(i.get(m)?).ok()?;
+                    m.tuples[t].get(i).copied()
+                }))
+            }
+            Num::TupleLen(t) => call(Box::new(move |m| Some(m.tuples[t as usize].len() as i64))),
+            Num::Binary(op, l, r) => self.binary(op, self.operand(*l), self.operand(*r)),
+            Num::Neg(x) => match self.operand(*x) {
+                Operand::Lit(v) if v.checked_neg().is_some() => Operand::Lit(-v),
+                x => call(Box::new(move |m| x.get(m)?.checked_neg())),
+            },
+            Num::Abs(x) => {
+                let x = self.operand(*x);
+                call(Box::new(move |m| x.get(m)?.checked_abs()))
+            }
+            Num::Min(xs) => self.fold(xs, i64::min),
+            Num::Max(xs) => self.fold(xs, i64::max),
+            Num::SumFields(f) => call(Box::new(move |m| {
+                let mut total: i64 = 0;
+                for i in 0..f.len {
+                    total = total.checked_add(m.regs[(f.first + i) as usize])?;
+                }
+                Some(total)
+            })),
+            Num::SumTuple(t) => call(Box::new(move |m| {
+                let mut total: i64 = 0;
+                for &v in &m.tuples[t as usize] {
+                    total = total.checked_add(v)?;
+                }
+                Some(total)
+            })),
+            Num::TextLen(t) => {
+                let t = self.text(*t);
+                call(Box::new(move |m| Some(i64::from(t(m)?.1))))
+            }
+            Num::If(c, a, b) => {
+                let c = self.truth(*c);
+                let (a, b) = (self.operand(*a), self.operand(*b));
+                call(Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) }))
+            }
+            Num::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.operand(*body);
+                call(Box::new(move |m| {
+                    bind(m)?;
+                    body.get(m)
+                }))
+            }
+        }
+    }
+
+    /// `min` or `max` of the operands, left to right.
+    fn fold<F>(&self, xs: Vec<Num>, best: F) -> Operand
+    where
+        F: Fn(i64, i64) -> i64 + Copy + 'static,
+    {
+        let mut xs: Vec<Operand> = xs.into_iter().map(|x| self.operand(x)).collect();
+        if xs.len() == 2 {
+            if let (Some(r), Some(l)) = (xs.pop(), xs.pop()) {
+                return Operand::Call(pair!(l, r, |a, b| Some(best(a, b))));
+            }
+        }
+        Operand::Call(Box::new(move |m| {
+            let (first, rest) = xs.split_first()?;
+            let mut acc = first.get(m)?;
+            for x in rest {
+                acc = best(acc, x.get(m)?);
+            }
+            Some(acc)
+        }))
+    }
+
+    /// `l op r`, worked out now when both are literals.
+    fn binary(&self, op: BinaryOp, l: Operand, r: Operand) -> Operand {
+        use BinaryOp::*;
+        if let (Operand::Lit(a), Operand::Lit(b)) = (&l, &r) {
+            return match arithmetic(op, *a, *b) {
+                Some(v) => Operand::Lit(v),
+                None => Operand::Call(Box::new(|_| None)),
+            };
+        }
+        Operand::Call(match op {
+            Add => pair!(l, r, |a, b| a.checked_add(b)),
+            Sub => pair!(l, r, |a, b| a.checked_sub(b)),
+            Mul => pair!(l, r, |a, b| a.checked_mul(b)),
+            BitAnd => pair!(l, r, |a, b| Some(a & b)),
+            BitOr => pair!(l, r, |a, b| Some(a | b)),
+            BitXor => pair!(l, r, |a, b| Some(a ^ b)),
+            _ => pair!(l, r, |a, b| arithmetic(op, a, b)),
+        })
+    }
+
+    fn truth(&self, t: Truth) -> TruthFn {
+        use BinaryOp::*;
+        match t {
+            Truth::Lit(b) => Box::new(move |_| Some(b)),
+            Truth::Closure(f) => f.0,
+            Truth::Not(x) => {
+                let x = self.truth(*x);
+                Box::new(move |m| Some(!x(m)?))
+            }
+            Truth::And(a, b) => {
+                let (a, b) = (self.truth(*a), self.truth(*b));
+                Box::new(move |m| Some(a(m)? && b(m)?))
+            }
+            Truth::Or(a, b) => {
+                let (a, b) = (self.truth(*a), self.truth(*b));
+                Box::new(move |m| Some(a(m)? || b(m)?))
+            }
+            Truth::Compare(op, a, b) => {
+                let (l, r) = (self.operand(a), self.operand(b));
+                if let (Operand::Lit(a), Operand::Lit(b)) = (&l, &r) {
+                    let v = compare(op, *a, *b);
+                    return Box::new(move |_| v);
+                }
+                match op {
+                    Eq => pair!(l, r, |a, b| Some(a == b)),
+                    Ne => pair!(l, r, |a, b| Some(a != b)),
+                    Lt => pair!(l, r, |a, b| Some(a < b)),
+                    Le => pair!(l, r, |a, b| Some(a <= b)),
+                    Gt => pair!(l, r, |a, b| Some(a > b)),
+                    Ge => pair!(l, r, |a, b| Some(a >= b)),
+                    _ => Box::new(|_| None),
+                }
+            }
+            Truth::SameChar(eq, a, b) => {
+                let (l, r) = (self.char(a), self.char(b));
+                // Two letters outside the alphabet may differ.
+                pair!(l, r, |a, b| if a < 0 && b < 0 {
+                    None
+                } else {
+                    Some((a == b) == eq)
+                })
+            }
+            Truth::Has(f, codes) => match codes {
+                Some(codes) => Box::new(move |m| Some(has(m.key, &f, &codes))),
+                None => Box::new(|_| Some(false)),
+            },
+            Truth::HasText(t, sub) => {
+                let t = self.text(t);
+                let cell = self.cell;
+                Box::new(move |m| {
+                    let (word, len) = t(m)?;
+                    Some(match sub {
+                        Some((sub, n)) => has_text(word, len, sub, n, cell),
+                        None => false,
+                    })
+                })
+            }
+            Truth::In(is_in, n, xs) => {
+                let n = self.operand(n);
+                Box::new(move |m| Some(xs.contains(&n.get(m)?) == is_in))
+            }
+            Truth::SameText(eq, a, b) => {
+                let (a, b) = (self.foreign(a), self.foreign(b));
+                Box::new(move |m| match (a(m)?, b(m)?) {
+                    (Some(a), Some(b)) => Some((a == b) == eq),
+                    // Two literals outside the alphabet: not worked out here.
+                    (None, None) => None,
+                    _ => Some(!eq),
+                })
+            }
+            Truth::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.truth(*body);
+                Box::new(move |m| {
+                    bind(m)?;
+                    body(m)
+                })
+            }
+        }
+    }
+
+    /// A string, or `None` inside for a literal with a letter outside the
+    /// alphabet.
+    fn foreign(&self, t: Text) -> Run<Option<(u64, u32)>> {
+        match t {
+            Text::Lit(lit) => Box::new(move |_| Some(lit)),
+            t => {
+                let t = self.text(t);
+                Box::new(move |m| Some(Some(t(m)?)))
+            }
+        }
+    }
+
+    /// A letter's code, read inline where it is a literal or a register.
+    fn char(&self, c: Char) -> Operand {
+        let cell = self.cell;
+        match c {
+            Char::Code(code) => Operand::Lit(code),
+            Char::Reg(r) => Operand::Reg(r as usize),
+            Char::Closure(f) => Operand::Call(f.0),
+            Char::Cell(f, i) => self.operand(Num::Field(f, i)),
+            Char::GridCell(rows, r, c) => {
+                let (r, c) = (self.operand(*r), self.operand(*c));
+                let (fields, cols, bits) = (rows.fields, rows.cols, low_bits(cell));
+                Operand::Call(Box::new(move |m| {
+                    let r = index(r.get(m)?, fields.len)?;
+                    let c = index(c.get(m)?, cols)?;
+                    let row = m.regs[(fields.first + r) as usize] as u64;
+                    Some(((row >> (c * cell)) & bits) as i64)
+                }))
+            }
+            Char::If(t, a, b) => {
+                let t = self.truth(*t);
+                let (a, b) = (self.char(*a), self.char(*b));
+                Operand::Call(Box::new(move |m| if t(m)? { a.get(m) } else { b.get(m) }))
+            }
+            Char::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.char(*body);
+                Operand::Call(Box::new(move |m| {
+                    bind(m)?;
+                    body.get(m)
+                }))
+            }
+            Char::Text(t) => {
+                let t = self.text(*t);
+                Operand::Call(Box::new(move |m| match t(m)? {
+                    (word, 1) => Some(word as i64),
+                    _ => None,
+                }))
+            }
+        }
+    }
+
+    fn bind(&self, bind: Bind) -> BindFn {
+        match bind {
+            Bind::Num { reg, value, nat } => {
+                let reg = reg as usize;
+                match self.operand(value) {
+                    Operand::Reg(r) if nat => Box::new(move |m| {
+                        let v = m.regs[r];
+                        if v < 0 {
+                            return None;
+                        }
+                        m.regs[reg] = v;
+                        Some(())
+                    }),
+                    value => Box::new(move |m| {
+                        let v = value.get(m)?;
+                        if nat && v < 0 {
+                            return None;
+                        }
+                        m.regs[reg] = v;
+                        Some(())
+                    }),
+                }
+            }
+            Bind::Text { reg, value } => {
+                let (reg, value) = (reg as usize, self.text(value));
+                Box::new(move |m| {
+                    m.texts[reg] = value(m)?;
+                    Some(())
+                })
+            }
+            Bind::Letter { reg, value } => {
+                let (reg, value) = (reg as usize, self.char(value));
+                Box::new(move |m| {
+                    // A letter outside the alphabet is not held.
+                    let code = value.get(m).filter(|&c| c >= 0)?;
+                    m.regs[reg] = code;
+                    Some(())
+                })
+            }
+        }
+    }
+
+    fn text(&self, t: Text) -> TextFn {
+        let w = self.cell;
+        match t {
+            Text::Lit(lit) => Box::new(move |_| lit),
+            Text::Closure(f) => f.0,
+            Text::Param(f) => {
+                let bits = low_bits(f.len * f.width);
+                Box::new(move |m| Some(((m.key >> f.shift) & bits, f.len)))
+            }
+            Text::Row(f, cols, i) => {
+                let i = self.operand(*i);
+                Box::new(move |m| {
+                    let i = index(i.get(m)?, f.len)?;
+                    Some((m.regs[(f.first + i) as usize] as u64, cols))
+                })
+            }
+            Text::Reg(r) => Box::new(move |m| Some(m.texts[r as usize])),
+            Text::Letter(r) => Box::new(move |m| Some((m.regs[r as usize] as u64, 1))),
+            Text::At(t, i) => {
+                let (t, i) = (self.text(*t), self.operand(*i));
+                Box::new(move |m| {
+                    let t = t(m)?;
+                    words::at(t, i.get(m)?, w)
+                })
+            }
+            Text::SetAt(t, i, c) => {
+                let (t, i, c) = (self.text(*t), self.operand(*i), self.text(*c));
+                Box::new(move |m| {
+                    let t = t(m)?;
+                    let i = i.get(m)?;
+                    words::set_at(t, i, c(m)?, w)
+                })
+            }
+            Text::Slice(t, from, to) => {
+                let (t, from, to) = (self.text(*t), self.operand(*from), self.operand(*to));
+                Box::new(move |m| {
+                    let t = t(m)?;
+                    let from = from.get(m)?;
+                    Some(words::slice(t, from, to.get(m)?, w))
+                })
+            }
+            Text::Repeat(t, n) => {
+                let (t, n) = (self.text(*t), self.operand(*n));
+                Box::new(move |m| {
+                    let t = t(m)?;
+                    words::repeat(t, n.get(m)?, w)
+                })
+            }
+            Text::Concat(a, b) => {
+                let (a, b) = (self.text(*a), self.text(*b));
+                Box::new(move |m| {
+                    let a = a(m)?;
+                    words::concat(a, b(m)?, w)
+                })
+            }
+            Text::If(c, a, b) => {
+                let (c, a, b) = (self.truth(*c), self.text(*a), self.text(*b));
+                Box::new(move |m| if c(m)? { a(m) } else { b(m) })
+            }
+            Text::Let(bind, body) => {
+                let (bind, body) = (self.bind(*bind), self.text(*body));
+                Box::new(move |m| {
+                    bind(m)?;
+                    body(m)
+                })
+            }
+        }
+    }
+}
