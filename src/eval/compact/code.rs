@@ -4,6 +4,7 @@
 //! writes fields of a copy of the key.
 
 use super::closure::Closure;
+use super::hoist::Hoist;
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
@@ -241,6 +242,9 @@ pub struct Rule {
     /// The last generator, the guard and the writes run as one step on
     /// the key, where their shape allows (see `fused`).
     pub fused: Option<Fused>,
+    /// The first writes, made once for each value of the generators
+    /// before the last (see `hoist`).
+    pub hoist: Option<Hoist>,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

@@ -10,6 +10,7 @@ use super::code::{
 };
 use super::early;
 use super::fused;
+use super::hoist;
 use super::layout::{Fields, Group, Layout};
 use super::turn;
 use crate::eval::builtins::Builtin;
@@ -253,9 +254,12 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             guard,
             writes,
             fused: None,
+            hoist: None,
         };
         if fuse {
             rule.fused = fused::recognise(&rule);
+            let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
+            rule.hoist = hoist::recognise(&rule, layout.fields, slot);
         }
         rules.push(rule);
     }

@@ -10,6 +10,7 @@ mod code;
 mod compile;
 mod early;
 mod fused;
+mod hoist;
 mod layout;
 mod rows;
 mod run;

@@ -8,6 +8,7 @@ use super::code::{
     Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
+use super::hoist::Made;
 use super::layout::{Fields, Layout};
 use super::rows::RowTable;
 use super::turn;
@@ -40,6 +41,8 @@ pub struct Machine {
     pub(super) texts: Vec<(u64, u32)>,
     /// Bits a letter takes in a string's word.
     pub(super) cell: u32,
+    /// The keys each rule's hoisted writes made (see `hoist`).
+    pub(super) hoisted: Vec<Made>,
     /// The numbers of the rows of numbered grids.
     rows: Rc<RefCell<RowTable>>,
 }
@@ -58,6 +61,7 @@ impl Machine {
             texts: vec![(0, 0); code.texts as usize],
             cell: code.cell,
             rows: layout.rows.clone(),
+            hoisted: vec![Made::default(); code.rules.iter().filter(|r| r.hoist.is_some()).count()],
         }
     }
 
@@ -122,7 +126,7 @@ impl Machine {
                     return Some(());
                 }
             }
-            let k = self.written(&rule.writes)?;
+            let k = self.rule_written(rule)?;
             out.push(k);
             return Some(());
         };
@@ -392,7 +396,7 @@ impl Machine {
 
     /// `writes` made onto `k`, which holds the fields they write as the
     /// current key does.
-    fn written_onto(&mut self, mut k: u64, writes: &[Write]) -> Option<u64> {
+    pub(super) fn written_onto(&mut self, mut k: u64, writes: &[Write]) -> Option<u64> {
         for w in writes {
             match w {
                 Write::Scalar(f, n) => {
