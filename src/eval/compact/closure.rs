@@ -6,8 +6,8 @@
 //! out here, and an element at a constant index becomes the register that
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
-use super::code::{Bind, Char, GameCode, Num, Seq, Source, Text, Truth, Write};
-use super::run::{has, has_text, low_bits, Machine};
+use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::run::{has, has_text, low_bits, put, Machine};
 use super::words;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
@@ -30,6 +30,24 @@ impl<T> Closure<T> {
 impl<T> fmt::Debug for Closure<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Closure")
+    }
+}
+
+/// A write as a closure: the key it makes of the key so far.
+pub struct Step(WriteFn);
+
+type WriteFn = Box<dyn Fn(&mut Machine, u64) -> Option<u64>>;
+
+impl Step {
+    #[inline(always)]
+    pub fn run(&self, m: &mut Machine, k: u64) -> Option<u64> {
+        (self.0)(m, k)
+    }
+}
+
+impl fmt::Debug for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Step")
     }
 }
 
@@ -158,51 +176,127 @@ impl Lowering {
         }
     }
 
+    /// Each write made into a closure where it is one of the common
+    /// kinds, the expressions of the others made into closures.
     fn writes(&self, writes: &mut [Write]) {
         for w in writes {
-            match w {
-                Write::Scalar(_, n) => self.root_num(n),
-                Write::Element(_, i, n) => {
-                    self.root_num(i);
-                    self.root_num(n);
-                }
-                Write::Cell(_, i, c) => {
-                    self.root_num(i);
-                    self.root_char(c);
-                }
-                Write::Whole(_, ns) => ns.iter_mut().for_each(|n| self.root_num(n)),
-                Write::Comprehension {
-                    over,
-                    guard,
-                    element,
-                    ..
-                } => {
-                    self.seq(over);
-                    if let Some(g) = guard {
-                        self.root_truth(g);
+            let placeholder = Write::Choose {
+                test: Truth::Lit(false),
+                then: Vec::new(),
+                otherwise: Vec::new(),
+            };
+            let write = std::mem::replace(w, placeholder);
+            *w = self.write(write);
+        }
+    }
+
+    fn write(&self, w: Write) -> Write {
+        let step = |f: WriteFn| Write::Closure(Step(f));
+        match w {
+            Write::Scalar(f, n) => {
+                let n = self.operand(n);
+                step(Box::new(move |m, k| put(k, &f, 0, n.get(m)?)))
+            }
+            Write::Element(f, i, n) => {
+                let (i, n) = (self.operand(i), self.operand(n));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, f.len)?;
+                    put(k, &f, i, n.get(m)?)
+                }))
+            }
+            Write::Cell(f, i, c) => {
+                let (i, c) = (self.operand(i), self.char(c));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, f.len)?;
+                    put(k, &f, i, c.get(m)?)
+                }))
+            }
+            Write::Text(f, t) => {
+                let t = self.text(t);
+                let bits = low_bits(f.len * f.width);
+                step(Box::new(move |m, k| {
+                    let (word, len) = t(m)?;
+                    if len != f.len {
+                        return None;
                     }
-                    match element {
-                        super::code::Element::Num(n) => self.root_num(n),
-                        super::code::Element::Row(_, t) => self.root_text(t),
+                    Some(k & !(bits << f.shift) | word << f.shift)
+                }))
+            }
+            Write::Row(rows, i, t) => {
+                let (i, t) = (self.operand(i), self.text(t));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, rows.fields.len)?;
+                    let text = t(m)?;
+                    put(k, &rows.fields, i, m.row_field(&rows, text)?)
+                }))
+            }
+            Write::Comprehension {
+                fields,
+                var,
+                mut over,
+                guard,
+                element,
+            } => {
+                self.seq(&mut over);
+                let guard = guard.map(|g| self.truth(g));
+                let var = var as usize;
+                let element: NumFn = match element {
+                    Element::Num(n) => self.operand(n).into_fn(),
+                    Element::Row(rows, t) => {
+                        let t = self.text(t);
+                        Box::new(move |m| {
+                            let text = t(m)?;
+                            m.row_field(&rows, text)
+                        })
                     }
-                }
-                Write::Text(_, t) => self.root_text(t),
-                Write::Row(_, i, t) => {
-                    self.root_num(i);
-                    self.root_text(t);
-                }
-                Write::Rows(_, ts) => ts.iter_mut().for_each(|t| self.root_text(t)),
+                };
+                step(Box::new(move |m, mut k| {
+                    let (start, end) = m.bounds(&over)?;
+                    let mut made = 0u32;
+                    for i in start..end {
+                        m.step()?;
+                        m.regs[var] = m.item(&over, i)?;
+                        if let Some(g) = &guard {
+                            if !g(m)? {
+                                continue;
+                            }
+                        }
+                        let v = element(m)?;
+                        if made >= fields.len {
+                            return None;
+                        }
+                        k = put(k, &fields, made, v)?;
+                        made += 1;
+                    }
+                    (made == fields.len).then_some(k)
+                }))
+            }
+            Write::Whole(f, mut ns) => {
+                ns.iter_mut().for_each(|n| self.root_num(n));
+                Write::Whole(f, ns)
+            }
+            Write::Rows(rows, mut ts) => {
+                ts.iter_mut().for_each(|t| self.root_text(t));
+                Write::Rows(rows, ts)
+            }
+            Write::Choose {
+                mut test,
+                mut then,
+                mut otherwise,
+            } => {
+                self.root_truth(&mut test);
+                self.writes(&mut then);
+                self.writes(&mut otherwise);
                 Write::Choose {
                     test,
                     then,
                     otherwise,
-                } => {
-                    self.root_truth(test);
-                    self.writes(then);
-                    self.writes(otherwise);
                 }
-                Write::Several(..) | Write::Reversed(_) | Write::Turned(..) => {}
             }
+            w @ (Write::Several(..)
+            | Write::Reversed(_)
+            | Write::Turned(..)
+            | Write::Closure(_)) => w,
         }
     }
 
@@ -224,14 +318,6 @@ impl Lowering {
         }
         let tree = std::mem::replace(t, Truth::Lit(false));
         *t = Truth::Closure(Closure(self.truth(tree)));
-    }
-
-    fn root_char(&self, c: &mut Char) {
-        if matches!(c, Char::Code(_) | Char::Reg(_) | Char::Closure(_)) {
-            return;
-        }
-        let tree = std::mem::replace(c, Char::Code(0));
-        *c = Char::Closure(Closure(self.char(tree).into_fn()));
     }
 
     fn root_text(&self, t: &mut Text) {
@@ -457,7 +543,6 @@ impl Lowering {
         match c {
             Char::Code(code) => Operand::Lit(code),
             Char::Reg(r) => Operand::Reg(r as usize),
-            Char::Closure(f) => Operand::Call(f.0),
             Char::Cell(f, i) => self.operand(Num::Field(f, i)),
             Char::GridCell(rows, r, c) => {
                 let (r, c) = (self.operand(*r), self.operand(*c));

@@ -3,7 +3,7 @@
 //! small tuple registers (what `subsets` and `product` give), and a move
 //! writes fields of a copy of the key.
 
-use super::closure::Closure;
+use super::closure::{Closure, Step};
 use super::hoist::Hoist;
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
@@ -50,7 +50,6 @@ pub enum Char {
     Let(Box<Bind>, Box<Char>),
     /// Any other string, which must be one letter long.
     Text(Box<Text>),
-    Closure(Closure<i64>),
 }
 
 /// A string worked out by the rules: its letters' codes side by side in
@@ -211,6 +210,8 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// The write made into a closure once compiled (see `closure`).
+    Closure(Step),
 }
 
 /// A new list's element: a number, or a grid's row.

@@ -94,7 +94,7 @@ impl Reads {
                 self.num(i);
                 self.char(c);
             }
-            Write::Several(..) => self.unknown = true,
+            Write::Several(..) | Write::Closure(_) => self.unknown = true,
             Write::Whole(_, ns) => ns.iter().for_each(|n| self.num(n)),
             Write::Reversed(_) | Write::Turned(..) => {}
             Write::Comprehension {
@@ -198,7 +198,6 @@ impl Reads {
                 self.char(body);
             }
             Char::Text(t) => self.text(t),
-            Char::Closure(_) => self.unknown = true,
         }
     }
 

@@ -99,7 +99,7 @@ impl Machine {
         self.written(writes)
     }
 
-    fn step(&mut self) -> Option<()> {
+    pub(super) fn step(&mut self) -> Option<()> {
         self.steps += 1;
         (self.steps <= MAX_STEPS).then_some(())
     }
@@ -159,7 +159,7 @@ impl Machine {
 
     /// The positions `start..end` a sequence's items are read at (with
     /// `item`): the numbers themselves for a range, indices otherwise.
-    fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
+    pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
             Seq::Range(lo, hi, inclusive) => {
                 let lo = self.num(lo)?;
@@ -173,7 +173,7 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn item(&self, seq: &Seq, i: i64) -> Option<i64> {
+    pub(super) fn item(&self, seq: &Seq, i: i64) -> Option<i64> {
         Some(match seq {
             Seq::Range(..) => i,
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
@@ -489,6 +489,7 @@ impl Machine {
                     let v = self.row(rows, t)?;
                     k = put(k, &rows.fields, i, v)?;
                 }
+                Write::Closure(step) => k = step.run(self, k)?,
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
                         let v = self.row(rows, t)?;
@@ -531,7 +532,6 @@ impl Machine {
                 self.bind(bind)?;
                 self.char(body)
             }
-            Char::Closure(f) => f.run(self),
             Char::Text(t) => match self.text(t)? {
                 (word, 1) => Some(word as i64),
                 _ => None,
@@ -542,7 +542,13 @@ impl Machine {
     /// A grid's new row, as its field holds it: `None` unless it has the
     /// grid's length (and, in a numbered grid, a number).
     fn row(&mut self, rows: &Rows, t: &Text) -> Option<i64> {
-        let (word, len) = self.text(t)?;
+        let text = self.text(t)?;
+        self.row_field(rows, text)
+    }
+
+    /// What a grid's field holds for a new row (see `row`).
+    #[inline(always)]
+    pub(super) fn row_field(&mut self, rows: &Rows, (word, len): (u64, u32)) -> Option<i64> {
         if len != rows.cols {
             return None;
         }
@@ -790,7 +796,7 @@ fn indices<'m>(tuples: &'m [Vec<i64>], regs: &'m [i64], at: &Indices) -> &'m [i6
 
 /// `key` with field `i` of `f` set to `v`, if `v` fits.
 #[inline(always)]
-fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
+pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
     if !f.fits(v) {
         return None;
     }
