@@ -92,6 +92,14 @@ struct Lowering {
 enum Operand {
     Lit(i64),
     Reg(usize),
+    /// A register plus a constant: `i + 1`, `n - k` for a literal `k`.
+    Offset(usize, i64),
+    /// Element `regs[index]` of the `len` registers from `first`: `xs[i]`.
+    Element {
+        first: usize,
+        len: u32,
+        index: usize,
+    },
     Call(NumFn),
 }
 
@@ -101,6 +109,11 @@ impl Operand {
         match self {
             Operand::Lit(v) => Some(*v),
             Operand::Reg(r) => Some(m.regs[*r]),
+            Operand::Offset(r, k) => m.regs[*r].checked_add(*k),
+            Operand::Element { first, len, index } => {
+                let i = self::index(m.regs[*index], *len)?;
+                Some(m.regs[first + i as usize])
+            }
             Operand::Call(f) => f(m),
         }
     }
@@ -110,6 +123,7 @@ impl Operand {
             Operand::Lit(v) => Box::new(move |_| Some(v)),
             Operand::Reg(r) => Box::new(move |m| Some(m.regs[r])),
             Operand::Call(f) => f,
+            other => Box::new(move |m| other.get(m)),
         }
     }
 }
@@ -309,6 +323,7 @@ impl Lowering {
             Operand::Lit(v) => Num::Lit(v),
             Operand::Reg(r) => Num::Reg(r as u32),
             Operand::Call(f) => Num::Closure(Closure(f)),
+            other => Num::Closure(Closure(other.into_fn())),
         };
     }
 
@@ -341,10 +356,11 @@ impl Lowering {
                     Some(i) => Operand::Reg((f.first + i) as usize),
                     None => call(Box::new(|_| None)),
                 },
-                Operand::Reg(i) => call(Box::new(move |m| {
-                    let i = index(m.regs[i], f.len)?;
-                    Some(m.regs[(f.first + i) as usize])
-                })),
+                Operand::Reg(i) => Operand::Element {
+                    first: f.first as usize,
+                    len: f.len,
+                    index: i,
+                },
                 i => call(Box::new(move |m| {
                     let i = index(i.get(m)?, f.len)?;
                     Some(m.regs[(f.first + i) as usize])
@@ -433,6 +449,20 @@ impl Lowering {
                 None => Operand::Call(Box::new(|_| None)),
             };
         }
+        match (op, l, r) {
+            (Add, Operand::Reg(x), Operand::Lit(k)) | (Add, Operand::Lit(k), Operand::Reg(x)) => {
+                Operand::Offset(x, k)
+            }
+            (Sub, Operand::Reg(x), Operand::Lit(k)) if k.checked_neg().is_some() => {
+                Operand::Offset(x, -k)
+            }
+            (op, l, r) => self.arithmetic(op, l, r),
+        }
+    }
+
+    /// `l op r`, the operator fixed in the closure where it is a common one.
+    fn arithmetic(&self, op: BinaryOp, l: Operand, r: Operand) -> Operand {
+        use BinaryOp::*;
         Operand::Call(match op {
             Add => pair!(l, r, |a, b| a.checked_add(b)),
             Sub => pair!(l, r, |a, b| a.checked_sub(b)),
