@@ -8,7 +8,7 @@
 
 use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
 use super::run::{has, has_text, low_bits, put, Machine};
-use super::words;
+use super::words::{self, Word};
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
 use std::fmt;
@@ -226,10 +226,10 @@ impl Lowering {
                 }))
             }
             Write::Text(f, t) => {
-                let t = self.text(t);
+                let t = self.piece(t);
                 let bits = low_bits(f.len * f.width);
                 step(Box::new(move |m, k| {
-                    let (word, len) = t(m)?;
+                    let (word, len) = t.get(m)?;
                     if len != f.len {
                         return None;
                     }
@@ -237,10 +237,10 @@ impl Lowering {
                 }))
             }
             Write::Row(rows, i, t) => {
-                let (i, t) = (self.operand(i), self.text(t));
+                let (i, t) = (self.operand(i), self.piece(t));
                 step(Box::new(move |m, k| {
                     let i = index(i.get(m)?, rows.fields.len)?;
-                    let text = t(m)?;
+                    let text = t.get(m)?;
                     put(k, &rows.fields, i, m.row_field(&rows, text)?)
                 }))
             }
@@ -257,9 +257,9 @@ impl Lowering {
                 let element: NumFn = match element {
                     Element::Num(n) => self.operand(n).into_fn(),
                     Element::Row(rows, t) => {
-                        let t = self.text(t);
+                        let t = self.piece(t);
                         Box::new(move |m| {
-                            let text = t(m)?;
+                            let text = t.get(m)?;
                             m.row_field(&rows, text)
                         })
                     }
@@ -400,8 +400,8 @@ impl Lowering {
                 Some(total)
             })),
             Num::TextLen(t) => {
-                let t = self.text(*t);
-                call(Box::new(move |m| Some(i64::from(t(m)?.1))))
+                let t = self.piece(*t);
+                call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))
             }
             Num::If(c, a, b) => {
                 let c = self.truth(*c);
@@ -521,10 +521,10 @@ impl Lowering {
                 None => Box::new(|_| Some(false)),
             },
             Truth::HasText(t, sub) => {
-                let t = self.text(t);
+                let t = self.piece(t);
                 let cell = self.cell;
                 Box::new(move |m| {
-                    let (word, len) = t(m)?;
+                    let (word, len) = t.get(m)?;
                     Some(match sub {
                         Some((sub, n)) => has_text(word, len, sub, n, cell),
                         None => false,
@@ -561,8 +561,8 @@ impl Lowering {
         match t {
             Text::Lit(lit) => Box::new(move |_| Some(lit)),
             t => {
-                let t = self.text(t);
-                Box::new(move |m| Some(Some(t(m)?)))
+                let t = self.piece(t);
+                Box::new(move |m| Some(Some(t.get(m)?)))
             }
         }
     }
@@ -598,8 +598,8 @@ impl Lowering {
                 }))
             }
             Char::Text(t) => {
-                let t = self.text(*t);
-                Operand::Call(Box::new(move |m| match t(m)? {
+                let t = self.piece(*t);
+                Operand::Call(Box::new(move |m| match t.get(m)? {
                     (word, 1) => Some(word as i64),
                     _ => None,
                 }))
@@ -631,9 +631,9 @@ impl Lowering {
                 }
             }
             Bind::Text { reg, value } => {
-                let (reg, value) = (reg as usize, self.text(value));
+                let (reg, value) = (reg as usize, self.piece(value));
                 Box::new(move |m| {
-                    m.texts[reg] = value(m)?;
+                    m.texts[reg] = value.get(m)?;
                     Some(())
                 })
             }
@@ -650,71 +650,138 @@ impl Lowering {
     }
 
     fn text(&self, t: Text) -> TextFn {
-        let w = self.cell;
+        self.piece(t).into_fn()
+    }
+
+    /// A string: read inline where it is a leaf, else a closure.
+    fn piece(&self, t: Text) -> Piece {
         match t {
-            Text::Lit(lit) => Box::new(move |_| lit),
-            Text::Closure(f) => f.0,
-            Text::Param(f) => {
-                let bits = low_bits(f.len * f.width);
-                Box::new(move |m| Some(((m.key >> f.shift) & bits, f.len)))
-            }
-            Text::Row(f, cols, i) => {
-                let i = self.operand(*i);
-                Box::new(move |m| {
+            Text::Lit(lit) => Piece::Lit(lit),
+            Text::Reg(r) => Piece::Reg(r as usize),
+            Text::Closure(f) => Piece::Call(f.0),
+            Text::Param(f) => Piece::Param {
+                shift: f.shift,
+                bits: low_bits(f.len * f.width),
+                len: f.len,
+            },
+            Text::Row(f, cols, i) => match self.operand(*i) {
+                Operand::Reg(index) => Piece::Row {
+                    first: f.first as usize,
+                    len: f.len,
+                    cols,
+                    index,
+                },
+                i => Piece::Call(Box::new(move |m| {
                     let i = index(i.get(m)?, f.len)?;
                     Some((m.regs[(f.first + i) as usize] as u64, cols))
-                })
-            }
-            Text::Reg(r) => Box::new(move |m| Some(m.texts[r as usize])),
+                })),
+            },
+            t => Piece::Call(self.composite(t)),
+        }
+    }
+
+    /// A string that is more than a leaf, as a closure.
+    fn composite(&self, t: Text) -> TextFn {
+        let w = self.cell;
+        match t {
             Text::Letter(r) => Box::new(move |m| Some((m.regs[r as usize] as u64, 1))),
             Text::At(t, i) => {
-                let (t, i) = (self.text(*t), self.operand(*i));
+                let (t, i) = (self.piece(*t), self.operand(*i));
                 Box::new(move |m| {
-                    let t = t(m)?;
+                    let t = t.get(m)?;
                     words::at(t, i.get(m)?, w)
                 })
             }
             Text::SetAt(t, i, c) => {
-                let (t, i, c) = (self.text(*t), self.operand(*i), self.text(*c));
+                let (t, i, c) = (self.piece(*t), self.operand(*i), self.piece(*c));
                 Box::new(move |m| {
-                    let t = t(m)?;
+                    let t = t.get(m)?;
                     let i = i.get(m)?;
-                    words::set_at(t, i, c(m)?, w)
+                    words::set_at(t, i, c.get(m)?, w)
                 })
             }
             Text::Slice(t, from, to) => {
-                let (t, from, to) = (self.text(*t), self.operand(*from), self.operand(*to));
+                let (t, from, to) = (self.piece(*t), self.operand(*from), self.operand(*to));
                 Box::new(move |m| {
-                    let t = t(m)?;
+                    let t = t.get(m)?;
                     let from = from.get(m)?;
                     Some(words::slice(t, from, to.get(m)?, w))
                 })
             }
             Text::Repeat(t, n) => {
-                let (t, n) = (self.text(*t), self.operand(*n));
+                let (t, n) = (self.piece(*t), self.operand(*n));
                 Box::new(move |m| {
-                    let t = t(m)?;
+                    let t = t.get(m)?;
                     words::repeat(t, n.get(m)?, w)
                 })
             }
             Text::Concat(a, b) => {
-                let (a, b) = (self.text(*a), self.text(*b));
+                let (a, b) = (self.piece(*a), self.piece(*b));
                 Box::new(move |m| {
-                    let a = a(m)?;
-                    words::concat(a, b(m)?, w)
+                    let a = a.get(m)?;
+                    words::concat(a, b.get(m)?, w)
                 })
             }
             Text::If(c, a, b) => {
-                let (c, a, b) = (self.truth(*c), self.text(*a), self.text(*b));
-                Box::new(move |m| if c(m)? { a(m) } else { b(m) })
+                let (c, a, b) = (self.truth(*c), self.piece(*a), self.piece(*b));
+                Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) })
             }
             Text::Let(bind, body) => {
-                let (bind, body) = (self.bind(*bind), self.text(*body));
+                let (bind, body) = (self.bind(*bind), self.piece(*body));
                 Box::new(move |m| {
                     bind(m)?;
-                    body(m)
+                    body.get(m)
                 })
             }
+            leaf => self.piece(leaf).into_fn(),
+        }
+    }
+}
+
+/// A string read inside its user's closure: a literal, a string register,
+/// a string parameter or a grid's row at a register's index without a
+/// call, anything else through its closure.
+enum Piece {
+    Lit(Option<Word>),
+    Reg(usize),
+    Param {
+        shift: u32,
+        bits: u64,
+        len: u32,
+    },
+    Row {
+        first: usize,
+        len: u32,
+        cols: u32,
+        index: usize,
+    },
+    Call(TextFn),
+}
+
+impl Piece {
+    #[inline(always)]
+    fn get(&self, m: &mut Machine) -> Option<Word> {
+        match self {
+            Piece::Lit(lit) => *lit,
+            Piece::Reg(r) => Some(m.texts[*r]),
+            Piece::Param { shift, bits, len } => Some(((m.key >> shift) & bits, *len)),
+            Piece::Row {
+                first,
+                len,
+                cols,
+                index,
+            } => {
+                let i = self::index(m.regs[*index], *len)?;
+                Some((m.regs[first + i as usize] as u64, *cols))
+            }
+            Piece::Call(f) => f(m),
+        }
+    }
+
+    fn into_fn(self) -> TextFn {
+        match self {
+            Piece::Call(f) => f,
+            other => Box::new(move |m| other.get(m)),
         }
     }
 }
