@@ -54,7 +54,6 @@ impl fmt::Debug for Step {
 type NumFn = Run<i64>;
 type TruthFn = Run<bool>;
 type TextFn = Run<(u64, u32)>;
-type BindFn = Run<()>;
 
 /// Every expression of the game's code turned into a closure, where it is
 /// more than a leaf (a leaf is read as fast without one).
@@ -412,7 +411,7 @@ impl Lowering {
                 let bind = self.bind(*bind);
                 let body = self.operand(*body);
                 call(Box::new(move |m| {
-                    bind(m)?;
+                    bind.set(m)?;
                     body.get(m)
                 }))
             }
@@ -548,7 +547,7 @@ impl Lowering {
                 let bind = self.bind(*bind);
                 let body = self.truth(*body);
                 Box::new(move |m| {
-                    bind(m)?;
+                    bind.set(m)?;
                     body(m)
                 })
             }
@@ -593,7 +592,7 @@ impl Lowering {
                 let bind = self.bind(*bind);
                 let body = self.char(*body);
                 Operand::Call(Box::new(move |m| {
-                    bind(m)?;
+                    bind.set(m)?;
                     body.get(m)
                 }))
             }
@@ -607,45 +606,21 @@ impl Lowering {
         }
     }
 
-    fn bind(&self, bind: Bind) -> BindFn {
+    fn bind(&self, bind: Bind) -> Binding {
         match bind {
-            Bind::Num { reg, value, nat } => {
-                let reg = reg as usize;
-                match self.operand(value) {
-                    Operand::Reg(r) if nat => Box::new(move |m| {
-                        let v = m.regs[r];
-                        if v < 0 {
-                            return None;
-                        }
-                        m.regs[reg] = v;
-                        Some(())
-                    }),
-                    value => Box::new(move |m| {
-                        let v = value.get(m)?;
-                        if nat && v < 0 {
-                            return None;
-                        }
-                        m.regs[reg] = v;
-                        Some(())
-                    }),
-                }
-            }
-            Bind::Text { reg, value } => {
-                let (reg, value) = (reg as usize, self.piece(value));
-                Box::new(move |m| {
-                    m.texts[reg] = value.get(m)?;
-                    Some(())
-                })
-            }
-            Bind::Letter { reg, value } => {
-                let (reg, value) = (reg as usize, self.char(value));
-                Box::new(move |m| {
-                    // A letter outside the alphabet is not held.
-                    let code = value.get(m).filter(|&c| c >= 0)?;
-                    m.regs[reg] = code;
-                    Some(())
-                })
-            }
+            Bind::Num { reg, value, nat } => Binding::Num {
+                reg: reg as usize,
+                value: self.operand(value),
+                nat,
+            },
+            Bind::Text { reg, value } => Binding::Text {
+                reg: reg as usize,
+                value: self.piece(value),
+            },
+            Bind::Letter { reg, value } => Binding::Letter {
+                reg: reg as usize,
+                value: self.char(value),
+            },
         }
     }
 
@@ -729,12 +704,51 @@ impl Lowering {
             Text::Let(bind, body) => {
                 let (bind, body) = (self.bind(*bind), self.piece(*body));
                 Box::new(move |m| {
-                    bind(m)?;
+                    bind.set(m)?;
                     body.get(m)
                 })
             }
             leaf => self.piece(leaf).into_fn(),
         }
+    }
+}
+
+/// A helper's argument put in its register, inside the closure of the
+/// helper's body.
+enum Binding {
+    Num {
+        reg: usize,
+        value: Operand,
+        nat: bool,
+    },
+    Text {
+        reg: usize,
+        value: Piece,
+    },
+    Letter {
+        reg: usize,
+        value: Operand,
+    },
+}
+
+impl Binding {
+    #[inline(always)]
+    fn set(&self, m: &mut Machine) -> Option<()> {
+        match self {
+            Binding::Num { reg, value, nat } => {
+                let v = value.get(m)?;
+                if *nat && v < 0 {
+                    return None;
+                }
+                m.regs[*reg] = v;
+            }
+            Binding::Text { reg, value } => m.texts[*reg] = value.get(m)?,
+            Binding::Letter { reg, value } => {
+                // A letter outside the alphabet is not held.
+                m.regs[*reg] = value.get(m).filter(|&c| c >= 0)?;
+            }
+        }
+        Some(())
     }
 }
 
