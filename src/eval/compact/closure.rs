@@ -99,10 +99,28 @@ enum Operand {
         len: u32,
         index: usize,
     },
+    /// The letter at `grid[r][c]`, each index a register plus a constant.
+    Cell {
+        first: usize,
+        rows: u32,
+        cols: u32,
+        cell: u32,
+        r: (usize, i64),
+        c: (usize, i64),
+    },
     Call(NumFn),
 }
 
 impl Operand {
+    /// A register plus a constant, if the operand is one.
+    fn offset(&self) -> Option<(usize, i64)> {
+        match *self {
+            Operand::Reg(r) => Some((r, 0)),
+            Operand::Offset(r, k) => Some((r, k)),
+            _ => None,
+        }
+    }
+
     #[inline(always)]
     fn get(&self, m: &mut Machine) -> Option<i64> {
         match self {
@@ -112,6 +130,19 @@ impl Operand {
             Operand::Element { first, len, index } => {
                 let i = self::index(m.regs[*index], *len)?;
                 Some(m.regs[first + i as usize])
+            }
+            Operand::Cell {
+                first,
+                rows,
+                cols,
+                cell,
+                r,
+                c,
+            } => {
+                let r = self::index(m.regs[r.0].checked_add(r.1)?, *rows)?;
+                let c = self::index(m.regs[c.0].checked_add(c.1)?, *cols)?;
+                let row = m.regs[first + r as usize] as u64;
+                Some(((row >> (c * cell)) & low_bits(*cell)) as i64)
             }
             Operand::Call(f) => f(m),
         }
@@ -576,6 +607,16 @@ impl Lowering {
             Char::GridCell(rows, r, c) => {
                 let (r, c) = (self.operand(*r), self.operand(*c));
                 let (fields, cols, bits) = (rows.fields, rows.cols, low_bits(cell));
+                if let (Some(r), Some(c)) = (r.offset(), c.offset()) {
+                    return Operand::Cell {
+                        first: fields.first as usize,
+                        rows: fields.len,
+                        cols,
+                        cell,
+                        r,
+                        c,
+                    };
+                }
                 Operand::Call(Box::new(move |m| {
                     let r = index(r.get(m)?, fields.len)?;
                     let c = index(c.get(m)?, cols)?;
