@@ -12,6 +12,7 @@ mod early;
 mod fused;
 mod hoist;
 mod layout;
+mod leaves;
 mod rows;
 mod run;
 mod turn;
