@@ -217,12 +217,35 @@ impl Lowering {
                         })
                     }
                 };
+                // A range between literals: its steps are counted at once
+                // (a walk stopped part way is stopped all the same).
+                let constant = match &over {
+                    Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
+                        let end = if *inclusive {
+                            hi.checked_add(1)
+                        } else {
+                            Some(*hi)
+                        };
+                        end.map(|end| (*lo, end))
+                    }
+                    _ => None,
+                };
                 step(Box::new(move |m, mut k| {
-                    let (start, end) = m.bounds(&over)?;
+                    let (start, end) = match constant {
+                        Some((lo, hi)) => {
+                            m.steps(usize::try_from(hi.saturating_sub(lo).max(0)).ok()?)?;
+                            (lo, hi)
+                        }
+                        None => m.bounds(&over)?,
+                    };
                     let mut made = 0u32;
                     for i in start..end {
-                        m.step()?;
-                        m.regs[var] = m.item(&over, i)?;
+                        m.regs[var] = if constant.is_some() {
+                            i
+                        } else {
+                            m.step()?;
+                            m.item(&over, i)?
+                        };
                         if let Some(g) = &guard {
                             if !g(m)? {
                                 continue;

@@ -104,7 +104,7 @@ impl Machine {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    fn steps(&mut self, n: usize) -> Option<()> {
+    pub(super) fn steps(&mut self, n: usize) -> Option<()> {
         self.steps = self.steps.saturating_add(n);
         (self.steps <= MAX_STEPS).then_some(())
     }
