@@ -200,6 +200,21 @@ game Mark(board: str) {
   lose if "XXX" in board;
   move place(i in indices(board)) if board[i] != "X" => Mark(set_at(board, i, "X"));
 }
+// Operations on constants worked out once: an element at a constant
+// index (past the end in `far`, an error), `min` and `max` of three,
+// negation, and comparisons between literals.
+game Fold(xs: [nat]) {
+  move down(i in indices(xs), t in 0..xs[i]) if 1 + 1 == 2 and max(xs[0], t, 0 - -1) >= abs(t - xs[i])
+    => Fold(set_at(xs, i, min(t, xs[i], 5 * 2 - 1)));
+  move far(k in 0..1) if xs[0] > 3 => Fold(set_at(xs, 0, xs[3] - 1));
+}
+// Writes that read only the outer generator are made once for each of
+// its values, and only when an option needs them: for i = len(xs) the
+// first write is past the end, but no j is left to need it.
+game Hoisted(xs: [nat]) {
+  move m(i in 0..len(xs) + 1, j in 0..(if i < len(xs) then xs[i] else 0))
+    => Hoisted(set_at(set_at(xs, i, 0), 0, j));
+}
 game Two(s: str) {
   move double(i in indices(s)) if s[i] == "." => Two(set_at(s, i, if i == 3 then "xx" else "x"));
 }
@@ -318,6 +333,10 @@ const STARTS: &[&str] = &[
     "Two(\"....\")",
     "Letters(\"aab\")",
     "Subtract({2, 3, 5}, 30)",
+    "Fold([3, 4, 2])",
+    "Fold([5, 1, 2])",
+    "Hoisted([2, 3, 1])",
+    "Hoisted([3, 0, 2, 2])",
     "Avoid({4, 7}, 25)",
     "Signed({-5, -1, 0, 2, 4}, 9)",
     "Early([2, 1, 3])",

@@ -3,6 +3,8 @@
 //! small tuple registers (what `subsets` and `product` give), and a move
 //! writes fields of a copy of the key.
 
+use super::closure::{Closure, Step};
+use super::hoist::Hoist;
 use super::layout::Fields;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
@@ -30,6 +32,8 @@ pub enum Num {
     /// A helper's argument put in a register (checked to be a natural
     /// number when the flag is set), then the helper's body.
     Let(Box<Bind>, Box<Num>),
+    /// The expression made into a closure once compiled (see `closure`).
+    Closure(Closure<i64>),
 }
 
 /// A character of a string, as its code in the string's alphabet.
@@ -75,6 +79,7 @@ pub enum Text {
     Concat(Box<Text>, Box<Text>),
     If(Box<Truth>, Box<Text>, Box<Text>),
     Let(Box<Bind>, Box<Text>),
+    Closure(Closure<(u64, u32)>),
 }
 
 #[derive(Debug)]
@@ -97,6 +102,7 @@ pub enum Truth {
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
     Let(Box<Bind>, Box<Truth>),
+    Closure(Closure<bool>),
 }
 
 /// A helper's argument put in a register: a number (checked to be
@@ -204,6 +210,8 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// The write made into a closure once compiled (see `closure`).
+    Closure(Step),
 }
 
 /// A new list's element: a number, or a grid's row.
@@ -241,6 +249,9 @@ pub struct Rule {
     pub bounds: Vec<Option<Truth>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,
+    /// The first writes, made once for each value of the generators
+    /// before the last (see `hoist`).
+    pub hoist: Option<Hoist>,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

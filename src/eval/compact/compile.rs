@@ -3,12 +3,14 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
+use super::closure;
 use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
 use super::early;
 use super::fused;
+use super::hoist;
 use super::layout::{Fields, Group, Layout};
 use super::monotone;
 use super::progression;
@@ -259,6 +261,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             fused: None,
             bounds: Vec::new(),
             progression: false,
+            hoist: None,
         };
         if fuse {
             monotone::bounds(&mut rule, layout.fields);
@@ -266,6 +269,8 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
                 rule.fused = fused::recognise(&rule);
             }
             rule.progression = progression::affine(&rule, layout.fields);
+            let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
+            rule.hoist = hoist::recognise(&rule, layout.fields, slot);
         }
         rules.push(rule);
     }
@@ -295,6 +300,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
+    closure::lower(&mut code);
     Ok(code)
 }
 

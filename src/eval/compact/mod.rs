@@ -5,17 +5,21 @@
 //! keys. The general search stays the reference: whatever this code cannot
 //! answer exactly as the interpreter would, it gives back to it.
 
+mod closure;
 mod code;
 mod compile;
 mod early;
 mod fused;
+mod hoist;
 mod layout;
+mod leaves;
 mod listing;
 mod monotone;
 mod progression;
 mod rows;
 mod run;
 mod turn;
+mod words;
 
 use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;

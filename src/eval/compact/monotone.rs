@@ -138,6 +138,9 @@ impl Reader {
             }
             Num::TupleLen(_) | Num::SumFields(_) => Shape::flat(true, false),
             Num::SumTuple(_) => Shape::flat(false, false),
+            // Code already made into a closure says nothing of its shape
+            // (the analysis runs before that, so this is only caution).
+            Num::Closure(_) => Shape::UNKNOWN,
             Num::Neg(x) => self.num(x).negated(),
             Num::Abs(x) => {
                 let x = self.num(x);
@@ -276,7 +279,11 @@ impl Reader {
                 self.bound.pop();
                 trend
             }
-            Truth::SameChar(..) | Truth::Has(..) | Truth::SameText(..) | Truth::HasText(..) => None,
+            Truth::SameChar(..)
+            | Truth::Has(..)
+            | Truth::SameText(..)
+            | Truth::HasText(..)
+            | Truth::Closure(_) => None,
         }
     }
 }

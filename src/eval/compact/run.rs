@@ -8,10 +8,12 @@ use super::code::{
     Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
     Write,
 };
+use super::hoist::Made;
 use super::layout::{Fields, Layout};
 use super::progression;
 use super::rows::RowTable;
 use super::turn;
+use super::words;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::solve::dense::push_run;
@@ -25,8 +27,8 @@ const MAX_STEPS: usize = 1 << 24;
 /// Registers and scratch lists, reused from one position to the next.
 #[derive(Default)]
 pub struct Machine {
-    regs: Vec<i64>,
-    tuples: Vec<Vec<i64>>,
+    pub(super) regs: Vec<i64>,
+    pub(super) tuples: Vec<Vec<i64>>,
     /// What each tuple generator walks: its items, or its ranges as pairs.
     scratch: Vec<Vec<i64>>,
     /// Where each `subsets` generator is in its items.
@@ -35,11 +37,13 @@ pub struct Machine {
     shifts: Vec<u32>,
     steps: usize,
     /// The key whose options are being made.
-    key: u64,
+    pub(super) key: u64,
     /// Strings in registers, as `Text` gives them: letters and length.
-    texts: Vec<(u64, u32)>,
+    pub(super) texts: Vec<(u64, u32)>,
     /// Bits a letter takes in a string's word.
-    cell: u32,
+    pub(super) cell: u32,
+    /// The keys each rule's hoisted writes made (see `hoist`).
+    pub(super) hoisted: Vec<Made>,
     /// The numbers of the rows of numbered grids.
     rows: Rc<RefCell<RowTable>>,
     /// Where each option's rule and generators are recorded, when a
@@ -62,6 +66,7 @@ impl Machine {
             cell: code.cell,
             rows: layout.rows.clone(),
             trail: None,
+            hoisted: vec![Made::default(); code.rules.iter().filter(|r| r.hoist.is_some()).count()],
         }
     }
 
@@ -108,12 +113,12 @@ impl Machine {
         self.steps
     }
 
-    fn step(&mut self) -> Option<()> {
+    pub(super) fn step(&mut self) -> Option<()> {
         self.steps += 1;
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    fn steps(&mut self, n: usize) -> Option<()> {
+    pub(super) fn steps(&mut self, n: usize) -> Option<()> {
         self.steps = self.steps.saturating_add(n);
         (self.steps <= MAX_STEPS).then_some(())
     }
@@ -135,7 +140,7 @@ impl Machine {
                     return Some(());
                 }
             }
-            let k = self.written(&rule.writes)?;
+            let k = self.rule_written(rule)?;
             out.push(k);
             if let Some(trail) = &mut self.trail {
                 trail.record(&self.regs, &self.tuples);
@@ -310,7 +315,7 @@ impl Machine {
 
     /// The positions `start..end` a sequence's items are read at (with
     /// `item`): the numbers themselves for a range, indices otherwise.
-    fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
+    pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
             Seq::Range(lo, hi, inclusive) => {
                 let lo = self.num(lo)?;
@@ -324,7 +329,7 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn item(&self, seq: &Seq, i: i64) -> Option<i64> {
+    pub(super) fn item(&self, seq: &Seq, i: i64) -> Option<i64> {
         Some(match seq {
             Seq::Range(..) => i,
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
@@ -547,7 +552,7 @@ impl Machine {
 
     /// `writes` made onto `k`, which holds the fields they write as the
     /// current key does.
-    fn written_onto(&mut self, mut k: u64, writes: &[Write]) -> Option<u64> {
+    pub(super) fn written_onto(&mut self, mut k: u64, writes: &[Write]) -> Option<u64> {
         for w in writes {
             match w {
                 Write::Scalar(f, n) => {
@@ -640,6 +645,7 @@ impl Machine {
                     let v = self.row(rows, t)?;
                     k = put(k, &rows.fields, i, v)?;
                 }
+                Write::Closure(step) => k = step.run(self, k)?,
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
                         let v = self.row(rows, t)?;
@@ -692,7 +698,13 @@ impl Machine {
     /// A grid's new row, as its field holds it: `None` unless it has the
     /// grid's length (and, in a numbered grid, a number).
     fn row(&mut self, rows: &Rows, t: &Text) -> Option<i64> {
-        let (word, len) = self.text(t)?;
+        let text = self.text(t)?;
+        self.row_field(rows, text)
+    }
+
+    /// What a grid's field holds for a new row (see `row`).
+    #[inline(always)]
+    pub(super) fn row_field(&mut self, rows: &Rows, (word, len): (u64, u32)) -> Option<i64> {
         if len != rows.cols {
             return None;
         }
@@ -717,62 +729,27 @@ impl Machine {
             Text::Reg(r) => self.texts[*r as usize],
             Text::Letter(r) => (self.regs[*r as usize] as u64, 1),
             Text::At(t, i) => {
-                let (word, len) = self.text(t)?;
-                let i = self.num(i)?;
-                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
-                ((word >> (i * w)) & low_bits(w), 1)
+                let t = self.text(t)?;
+                words::at(t, self.num(i)?, w)?
             }
             Text::SetAt(t, i, c) => {
-                let (word, len) = self.text(t)?;
+                let t = self.text(t)?;
                 let i = self.num(i)?;
-                let (letter, one) = self.text(c)?;
-                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
-                if one != 1 {
-                    return None;
-                }
-                let shift = i * w;
-                (word & !(low_bits(w) << shift) | letter << shift, len)
+                let c = self.text(c)?;
+                words::set_at(t, i, c, w)?
             }
             Text::Slice(t, from, to) => {
-                let (word, len) = self.text(t)?;
-                let from = self.num(from)?.clamp(0, i64::from(len)) as u32;
-                let to = (self.num(to)?.clamp(0, i64::from(len)) as u32).max(from);
-                (
-                    (word.checked_shr(from * w).unwrap_or(0)) & low_bits((to - from) * w),
-                    to - from,
-                )
+                let t = self.text(t)?;
+                let from = self.num(from)?;
+                words::slice(t, from, self.num(to)?, w)
             }
             Text::Repeat(t, n) => {
-                let (word, len) = self.text(t)?;
-                let n = self.num(n)?;
-                if n < 0 {
-                    return None;
-                }
-                if len == 0 {
-                    return Some((0, 0));
-                }
-                let total = u32::try_from(n).ok()?.checked_mul(len)?;
-                if u64::from(total) * u64::from(w) > 64 {
-                    return None;
-                }
-                let mut out = 0u64;
-                for i in 0..n as u32 {
-                    out |= word << (i * len * w);
-                }
-                (out, total)
+                let t = self.text(t)?;
+                words::repeat(t, self.num(n)?, w)?
             }
             Text::Concat(a, b) => {
-                let (wa, la) = self.text(a)?;
-                let (wb, lb) = self.text(b)?;
-                let total = la + lb;
-                if u64::from(total) * u64::from(w) > 64 {
-                    return None;
-                }
-                if lb == 0 {
-                    (wa, la)
-                } else {
-                    (wa | wb << (la * w), total)
-                }
+                let a = self.text(a)?;
+                words::concat(a, self.text(b)?, w)?
             }
             Text::If(c, a, b) => {
                 if self.truth(c)? {
@@ -785,6 +762,7 @@ impl Machine {
                 self.bind(bind)?;
                 self.text(body)?
             }
+            Text::Closure(f) => f.run(self)?,
         })
     }
 
@@ -897,6 +875,7 @@ impl Machine {
                 self.bind(bind)?;
                 self.num(body)?
             }
+            Num::Closure(f) => f.run(self)?,
         })
     }
 
@@ -942,20 +921,21 @@ impl Machine {
                 self.bind(bind)?;
                 self.truth(body)?
             }
+            Truth::Closure(f) => f.run(self)?,
         })
     }
 }
 
 /// Whether the string `(word, len)` holds `(sub, m)` somewhere, letters
 /// `cell` bits each.
-fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
+pub(super) fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
     let mask = low_bits(m * cell);
     m <= len && (0..=len - m).any(|i| (word >> (i * cell)) & mask == sub)
 }
 
 /// A word's lowest `n` bits set.
 #[inline(always)]
-fn low_bits(n: u32) -> u64 {
+pub(super) fn low_bits(n: u32) -> u64 {
     u64::MAX
         .checked_shr(64 - n.min(64))
         .filter(|_| n > 0)
@@ -972,7 +952,7 @@ fn indices<'m>(tuples: &'m [Vec<i64>], regs: &'m [i64], at: &Indices) -> &'m [i6
 
 /// `key` with field `i` of `f` set to `v`, if `v` fits.
 #[inline(always)]
-fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
+pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
     if !f.fits(v) {
         return None;
     }
@@ -1048,7 +1028,7 @@ fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
 }
 
 /// Whether the string in fields `f` holds the text with these codes.
-fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
+pub(super) fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
     let m = codes.len() as u32;
     if m > f.len {
         return false;

@@ -1,0 +1,701 @@
+//! The compiled expressions turned, once, into closures: walking a boxed
+//! tree costs a call and a dispatch on its kind at every node, so each
+//! node becomes a closure made for its kind, and the leaves most
+//! expressions are made of (a literal, a register) are read inside their
+//! parent's closure without a call. Operations on constants are worked
+//! out here, and an element at a constant index becomes the register that
+//! holds it. Every closure answers exactly as `run` answers on the tree.
+
+use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::leaves::{index, Binding, Operand, Piece};
+use super::run::{has, has_text, low_bits, put, Machine};
+use super::words;
+use crate::eval::lowered_run::{arithmetic, compare};
+use crate::syntax::ast::BinaryOp;
+use std::fmt;
+
+/// An expression as a closure over the machine's registers.
+pub struct Closure<T>(Run<T>);
+
+/// What a closure of the compiled code is: a run on the machine, `None`
+/// where the interpreter might answer differently.
+type Run<T> = Box<dyn Fn(&mut Machine) -> Option<T>>;
+
+impl<T> Closure<T> {
+    #[inline(always)]
+    pub fn run(&self, m: &mut Machine) -> Option<T> {
+        (self.0)(m)
+    }
+}
+
+impl<T> fmt::Debug for Closure<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Closure")
+    }
+}
+
+/// A write as a closure: the key it makes of the key so far.
+pub struct Step(WriteFn);
+
+type WriteFn = Box<dyn Fn(&mut Machine, u64) -> Option<u64>>;
+
+impl Step {
+    #[inline(always)]
+    pub fn run(&self, m: &mut Machine, k: u64) -> Option<u64> {
+        (self.0)(m, k)
+    }
+}
+
+impl fmt::Debug for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Step")
+    }
+}
+
+pub(super) type NumFn = Run<i64>;
+type TruthFn = Run<bool>;
+pub(super) type TextFn = Run<(u64, u32)>;
+
+/// Every expression of the game's code turned into a closure, where it is
+/// more than a leaf (a leaf is read as fast without one).
+pub fn lower(code: &mut GameCode) {
+    let cell = code.cell;
+    let l = Lowering { cell };
+    if let Some(t) = &mut code.lose {
+        l.root_truth(t);
+    }
+    for rule in &mut code.rules {
+        for g in &mut rule.gens {
+            l.source(&mut g.source);
+        }
+        for t in rule.early.iter_mut().flatten() {
+            l.root_truth(t);
+        }
+        if let Some(t) = &mut rule.guard {
+            l.root_truth(t);
+        }
+        l.writes(&mut rule.writes);
+    }
+    for image in &mut code.images {
+        l.writes(image);
+    }
+}
+
+/// What the closures need to know of the layout.
+struct Lowering {
+    /// Bits a letter takes in a string's word.
+    cell: u32,
+}
+
+/// `op` on two operands, the operation made inline for each pair of
+/// shapes the operands come in.
+macro_rules! pair {
+    ($l:expr, $r:expr, |$a:ident, $b:ident| $body:expr) => {
+        match ($l, $r) {
+            (Operand::Reg(x), Operand::Lit($b)) => Box::new(move |m: &mut Machine| {
+                let $a = m.regs[x];
+                $body
+            }),
+            (Operand::Reg(x), Operand::Reg(y)) => Box::new(move |m: &mut Machine| {
+                let ($a, $b) = (m.regs[x], m.regs[y]);
+                $body
+            }),
+            (Operand::Lit($a), Operand::Reg(y)) => Box::new(move |m: &mut Machine| {
+                let $b = m.regs[y];
+                $body
+            }),
+            (l, r) => Box::new(move |m: &mut Machine| {
+                let $a = l.get(m)?;
+                let $b = r.get(m)?;
+                $body
+            }),
+        }
+    };
+}
+
+impl Lowering {
+    fn source(&self, source: &mut Source) {
+        match source {
+            Source::Each(seq) => self.seq(seq),
+            Source::Subsets(seq, lo, hi) => {
+                self.seq(seq);
+                self.root_num(lo);
+                self.root_num(hi);
+            }
+            Source::ProductOf { over, lo, hi, .. } => {
+                self.seq(over);
+                self.root_num(lo);
+                self.root_num(hi);
+            }
+            Source::ProductList(ranges) => {
+                for (lo, hi, _) in ranges {
+                    self.root_num(lo);
+                    self.root_num(hi);
+                }
+            }
+        }
+    }
+
+    fn seq(&self, seq: &mut Seq) {
+        if let Seq::Range(lo, hi, _) = seq {
+            self.root_num(lo);
+            self.root_num(hi);
+        }
+    }
+
+    /// Each write made into a closure where it is one of the common
+    /// kinds, the expressions of the others made into closures.
+    fn writes(&self, writes: &mut [Write]) {
+        for w in writes {
+            let placeholder = Write::Choose {
+                test: Truth::Lit(false),
+                then: Vec::new(),
+                otherwise: Vec::new(),
+            };
+            let write = std::mem::replace(w, placeholder);
+            *w = self.write(write);
+        }
+    }
+
+    fn write(&self, w: Write) -> Write {
+        let step = |f: WriteFn| Write::Closure(Step(f));
+        match w {
+            Write::Scalar(f, n) => {
+                let n = self.operand(n);
+                step(Box::new(move |m, k| put(k, &f, 0, n.get(m)?)))
+            }
+            Write::Element(f, i, n) => {
+                let (i, n) = (self.operand(i), self.operand(n));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, f.len)?;
+                    put(k, &f, i, n.get(m)?)
+                }))
+            }
+            Write::Cell(f, i, c) => {
+                let (i, c) = (self.operand(i), self.char(c));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, f.len)?;
+                    put(k, &f, i, c.get(m)?)
+                }))
+            }
+            Write::Text(f, t) => {
+                let t = self.piece(t);
+                let bits = low_bits(f.len * f.width);
+                step(Box::new(move |m, k| {
+                    let (word, len) = t.get(m)?;
+                    if len != f.len {
+                        return None;
+                    }
+                    Some(k & !(bits << f.shift) | word << f.shift)
+                }))
+            }
+            Write::Row(rows, i, t) => {
+                let (i, t) = (self.operand(i), self.piece(t));
+                step(Box::new(move |m, k| {
+                    let i = index(i.get(m)?, rows.fields.len)?;
+                    let text = t.get(m)?;
+                    put(k, &rows.fields, i, m.row_field(&rows, text)?)
+                }))
+            }
+            Write::Comprehension {
+                fields,
+                var,
+                mut over,
+                guard,
+                element,
+            } => {
+                self.seq(&mut over);
+                let guard = guard.map(|g| self.truth(g));
+                let var = var as usize;
+                let element: NumFn = match element {
+                    Element::Num(n) => self.operand(n).into_fn(),
+                    Element::Row(rows, t) => {
+                        let t = self.piece(t);
+                        Box::new(move |m| {
+                            let text = t.get(m)?;
+                            m.row_field(&rows, text)
+                        })
+                    }
+                };
+                // A range between literals: its steps are counted at once
+                // (a walk stopped part way is stopped all the same).
+                let constant = match &over {
+                    Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
+                        let end = if *inclusive {
+                            hi.checked_add(1)
+                        } else {
+                            Some(*hi)
+                        };
+                        end.map(|end| (*lo, end))
+                    }
+                    _ => None,
+                };
+                step(Box::new(move |m, mut k| {
+                    let (start, end) = match constant {
+                        Some((lo, hi)) => {
+                            m.steps(usize::try_from(hi.saturating_sub(lo).max(0)).ok()?)?;
+                            (lo, hi)
+                        }
+                        None => m.bounds(&over)?,
+                    };
+                    let mut made = 0u32;
+                    for i in start..end {
+                        m.regs[var] = if constant.is_some() {
+                            i
+                        } else {
+                            m.step()?;
+                            m.item(&over, i)?
+                        };
+                        if let Some(g) = &guard {
+                            if !g(m)? {
+                                continue;
+                            }
+                        }
+                        let v = element(m)?;
+                        if made >= fields.len {
+                            return None;
+                        }
+                        k = put(k, &fields, made, v)?;
+                        made += 1;
+                    }
+                    (made == fields.len).then_some(k)
+                }))
+            }
+            Write::Whole(f, mut ns) => {
+                ns.iter_mut().for_each(|n| self.root_num(n));
+                Write::Whole(f, ns)
+            }
+            Write::Rows(rows, mut ts) => {
+                ts.iter_mut().for_each(|t| self.root_text(t));
+                Write::Rows(rows, ts)
+            }
+            Write::Choose {
+                mut test,
+                mut then,
+                mut otherwise,
+            } => {
+                self.root_truth(&mut test);
+                self.writes(&mut then);
+                self.writes(&mut otherwise);
+                Write::Choose {
+                    test,
+                    then,
+                    otherwise,
+                }
+            }
+            w @ (Write::Several(..)
+            | Write::Reversed(_)
+            | Write::Turned(..)
+            | Write::Closure(_)) => w,
+        }
+    }
+
+    fn root_num(&self, n: &mut Num) {
+        if matches!(n, Num::Lit(_) | Num::Reg(_) | Num::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(n, Num::Lit(0));
+        *n = match self.operand(tree) {
+            Operand::Lit(v) => Num::Lit(v),
+            Operand::Reg(r) => Num::Reg(r as u32),
+            Operand::Call(f) => Num::Closure(Closure(f)),
+            other => Num::Closure(Closure(other.into_fn())),
+        };
+    }
+
+    fn root_truth(&self, t: &mut Truth) {
+        if matches!(t, Truth::Lit(_) | Truth::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(t, Truth::Lit(false));
+        *t = Truth::Closure(Closure(self.truth(tree)));
+    }
+
+    fn root_text(&self, t: &mut Text) {
+        if matches!(t, Text::Lit(_) | Text::Reg(_) | Text::Closure(_)) {
+            return;
+        }
+        let tree = std::mem::replace(t, Text::Lit(None));
+        *t = Text::Closure(Closure(self.text(tree)));
+    }
+
+    /// A number: a literal or register where it comes to one, else a
+    /// closure.
+    fn operand(&self, n: Num) -> Operand {
+        let call = |f: NumFn| Operand::Call(f);
+        match n {
+            Num::Lit(v) => Operand::Lit(v),
+            Num::Reg(r) => Operand::Reg(r as usize),
+            Num::Closure(f) => call(f.0),
+            Num::Field(f, i) => match self.operand(*i) {
+                Operand::Lit(i) => match index(i, f.len) {
+                    Some(i) => Operand::Reg((f.first + i) as usize),
+                    None => call(Box::new(|_| None)),
+                },
+                Operand::Reg(i) => Operand::Element {
+                    first: f.first as usize,
+                    len: f.len,
+                    index: i,
+                },
+                i => call(Box::new(move |m| {
+                    let i = index(i.get(m)?, f.len)?;
+                    Some(m.regs[(f.first + i) as usize])
+                })),
+            },
+            Num::TupleAt(t, i) => {
+                let (t, i) = (t as usize, self.operand(*i));
+                call(Box::new(move |m| {
+                    let i = usize::try_from(i.get(m)?).ok()?;
+                    m.tuples[t].get(i).copied()
+                }))
+            }
+            Num::TupleLen(t) => call(Box::new(move |m| Some(m.tuples[t as usize].len() as i64))),
+            Num::Binary(op, l, r) => self.binary(op, self.operand(*l), self.operand(*r)),
+            Num::Neg(x) => match self.operand(*x) {
+                Operand::Lit(v) if v.checked_neg().is_some() => Operand::Lit(-v),
+                x => call(Box::new(move |m| x.get(m)?.checked_neg())),
+            },
+            Num::Abs(x) => {
+                let x = self.operand(*x);
+                call(Box::new(move |m| x.get(m)?.checked_abs()))
+            }
+            Num::Min(xs) => self.fold(xs, i64::min),
+            Num::Max(xs) => self.fold(xs, i64::max),
+            Num::SumFields(f) => call(Box::new(move |m| {
+                let mut total: i64 = 0;
+                for i in 0..f.len {
+                    total = total.checked_add(m.regs[(f.first + i) as usize])?;
+                }
+                Some(total)
+            })),
+            Num::SumTuple(t) => call(Box::new(move |m| {
+                let mut total: i64 = 0;
+                for &v in &m.tuples[t as usize] {
+                    total = total.checked_add(v)?;
+                }
+                Some(total)
+            })),
+            Num::TextLen(t) => {
+                let t = self.piece(*t);
+                call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))
+            }
+            Num::If(c, a, b) => {
+                let c = self.truth(*c);
+                let (a, b) = (self.operand(*a), self.operand(*b));
+                call(Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) }))
+            }
+            Num::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.operand(*body);
+                call(Box::new(move |m| {
+                    bind.set(m)?;
+                    body.get(m)
+                }))
+            }
+        }
+    }
+
+    /// `min` or `max` of the operands, left to right.
+    fn fold<F>(&self, xs: Vec<Num>, best: F) -> Operand
+    where
+        F: Fn(i64, i64) -> i64 + Copy + 'static,
+    {
+        let mut xs: Vec<Operand> = xs.into_iter().map(|x| self.operand(x)).collect();
+        if xs.len() == 2 {
+            if let (Some(r), Some(l)) = (xs.pop(), xs.pop()) {
+                return Operand::Call(pair!(l, r, |a, b| Some(best(a, b))));
+            }
+        }
+        Operand::Call(Box::new(move |m| {
+            let (first, rest) = xs.split_first()?;
+            let mut acc = first.get(m)?;
+            for x in rest {
+                acc = best(acc, x.get(m)?);
+            }
+            Some(acc)
+        }))
+    }
+
+    /// `l op r`, worked out now when both are literals.
+    fn binary(&self, op: BinaryOp, l: Operand, r: Operand) -> Operand {
+        use BinaryOp::*;
+        if let (Operand::Lit(a), Operand::Lit(b)) = (&l, &r) {
+            return match arithmetic(op, *a, *b) {
+                Some(v) => Operand::Lit(v),
+                None => Operand::Call(Box::new(|_| None)),
+            };
+        }
+        match (op, l, r) {
+            (Add, Operand::Reg(x), Operand::Lit(k)) | (Add, Operand::Lit(k), Operand::Reg(x)) => {
+                Operand::Offset(x, k)
+            }
+            (Sub, Operand::Reg(x), Operand::Lit(k)) if k.checked_neg().is_some() => {
+                Operand::Offset(x, -k)
+            }
+            (op, l, r) => self.arithmetic(op, l, r),
+        }
+    }
+
+    /// `l op r`, the operator fixed in the closure where it is a common one.
+    fn arithmetic(&self, op: BinaryOp, l: Operand, r: Operand) -> Operand {
+        use BinaryOp::*;
+        Operand::Call(match op {
+            Add => pair!(l, r, |a, b| a.checked_add(b)),
+            Sub => pair!(l, r, |a, b| a.checked_sub(b)),
+            Mul => pair!(l, r, |a, b| a.checked_mul(b)),
+            BitAnd => pair!(l, r, |a, b| Some(a & b)),
+            BitOr => pair!(l, r, |a, b| Some(a | b)),
+            BitXor => pair!(l, r, |a, b| Some(a ^ b)),
+            _ => pair!(l, r, |a, b| arithmetic(op, a, b)),
+        })
+    }
+
+    fn truth(&self, t: Truth) -> TruthFn {
+        use BinaryOp::*;
+        match t {
+            Truth::Lit(b) => Box::new(move |_| Some(b)),
+            Truth::Closure(f) => f.0,
+            Truth::Not(x) => {
+                let x = self.truth(*x);
+                Box::new(move |m| Some(!x(m)?))
+            }
+            Truth::And(a, b) => {
+                let (a, b) = (self.truth(*a), self.truth(*b));
+                Box::new(move |m| Some(a(m)? && b(m)?))
+            }
+            Truth::Or(a, b) => {
+                let (a, b) = (self.truth(*a), self.truth(*b));
+                Box::new(move |m| Some(a(m)? || b(m)?))
+            }
+            Truth::Compare(op, a, b) => {
+                let (l, r) = (self.operand(a), self.operand(b));
+                if let (Operand::Lit(a), Operand::Lit(b)) = (&l, &r) {
+                    let v = compare(op, *a, *b);
+                    return Box::new(move |_| v);
+                }
+                match op {
+                    Eq => pair!(l, r, |a, b| Some(a == b)),
+                    Ne => pair!(l, r, |a, b| Some(a != b)),
+                    Lt => pair!(l, r, |a, b| Some(a < b)),
+                    Le => pair!(l, r, |a, b| Some(a <= b)),
+                    Gt => pair!(l, r, |a, b| Some(a > b)),
+                    Ge => pair!(l, r, |a, b| Some(a >= b)),
+                    _ => Box::new(|_| None),
+                }
+            }
+            Truth::SameChar(eq, a, b) => {
+                let (l, r) = (self.char(a), self.char(b));
+                // Two letters outside the alphabet may differ.
+                pair!(l, r, |a, b| if a < 0 && b < 0 {
+                    None
+                } else {
+                    Some((a == b) == eq)
+                })
+            }
+            Truth::Has(f, codes) => match codes {
+                Some(codes) => Box::new(move |m| Some(has(m.key, &f, &codes))),
+                None => Box::new(|_| Some(false)),
+            },
+            Truth::HasText(t, sub) => {
+                let t = self.piece(t);
+                let cell = self.cell;
+                Box::new(move |m| {
+                    let (word, len) = t.get(m)?;
+                    Some(match sub {
+                        Some((sub, n)) => has_text(word, len, sub, n, cell),
+                        None => false,
+                    })
+                })
+            }
+            Truth::In(is_in, n, xs) => {
+                let n = self.operand(n);
+                Box::new(move |m| Some(xs.contains(&n.get(m)?) == is_in))
+            }
+            Truth::SameText(eq, a, b) => {
+                let (a, b) = (self.foreign(a), self.foreign(b));
+                Box::new(move |m| match (a(m)?, b(m)?) {
+                    (Some(a), Some(b)) => Some((a == b) == eq),
+                    // Two literals outside the alphabet: not worked out here.
+                    (None, None) => None,
+                    _ => Some(!eq),
+                })
+            }
+            Truth::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.truth(*body);
+                Box::new(move |m| {
+                    bind.set(m)?;
+                    body(m)
+                })
+            }
+        }
+    }
+
+    /// A string, or `None` inside for a literal with a letter outside the
+    /// alphabet.
+    fn foreign(&self, t: Text) -> Run<Option<(u64, u32)>> {
+        match t {
+            Text::Lit(lit) => Box::new(move |_| Some(lit)),
+            t => {
+                let t = self.piece(t);
+                Box::new(move |m| Some(Some(t.get(m)?)))
+            }
+        }
+    }
+
+    /// A letter's code, read inline where it is a literal or a register.
+    fn char(&self, c: Char) -> Operand {
+        let cell = self.cell;
+        match c {
+            Char::Code(code) => Operand::Lit(code),
+            Char::Reg(r) => Operand::Reg(r as usize),
+            Char::Cell(f, i) => self.operand(Num::Field(f, i)),
+            Char::GridCell(rows, r, c) => {
+                let (r, c) = (self.operand(*r), self.operand(*c));
+                let (fields, cols, bits) = (rows.fields, rows.cols, low_bits(cell));
+                if let (Some(r), Some(c)) = (r.offset(), c.offset()) {
+                    return Operand::Cell {
+                        first: fields.first as usize,
+                        rows: fields.len,
+                        cols,
+                        cell,
+                        r,
+                        c,
+                    };
+                }
+                Operand::Call(Box::new(move |m| {
+                    let r = index(r.get(m)?, fields.len)?;
+                    let c = index(c.get(m)?, cols)?;
+                    let row = m.regs[(fields.first + r) as usize] as u64;
+                    Some(((row >> (c * cell)) & bits) as i64)
+                }))
+            }
+            Char::If(t, a, b) => {
+                let t = self.truth(*t);
+                let (a, b) = (self.char(*a), self.char(*b));
+                Operand::Call(Box::new(move |m| if t(m)? { a.get(m) } else { b.get(m) }))
+            }
+            Char::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.char(*body);
+                Operand::Call(Box::new(move |m| {
+                    bind.set(m)?;
+                    body.get(m)
+                }))
+            }
+            Char::Text(t) => {
+                let t = self.piece(*t);
+                Operand::Call(Box::new(move |m| match t.get(m)? {
+                    (word, 1) => Some(word as i64),
+                    _ => None,
+                }))
+            }
+        }
+    }
+
+    fn bind(&self, bind: Bind) -> Binding {
+        match bind {
+            Bind::Num { reg, value, nat } => Binding::Num {
+                reg: reg as usize,
+                value: self.operand(value),
+                nat,
+            },
+            Bind::Text { reg, value } => Binding::Text {
+                reg: reg as usize,
+                value: self.piece(value),
+            },
+            Bind::Letter { reg, value } => Binding::Letter {
+                reg: reg as usize,
+                value: self.char(value),
+            },
+        }
+    }
+
+    fn text(&self, t: Text) -> TextFn {
+        self.piece(t).into_fn()
+    }
+
+    /// A string: read inline where it is a leaf, else a closure.
+    fn piece(&self, t: Text) -> Piece {
+        match t {
+            Text::Lit(lit) => Piece::Lit(lit),
+            Text::Reg(r) => Piece::Reg(r as usize),
+            Text::Closure(f) => Piece::Call(f.0),
+            Text::Param(f) => Piece::Param {
+                shift: f.shift,
+                bits: low_bits(f.len * f.width),
+                len: f.len,
+            },
+            Text::Row(f, cols, i) => match self.operand(*i) {
+                Operand::Reg(index) => Piece::Row {
+                    first: f.first as usize,
+                    len: f.len,
+                    cols,
+                    index,
+                },
+                i => Piece::Call(Box::new(move |m| {
+                    let i = index(i.get(m)?, f.len)?;
+                    Some((m.regs[(f.first + i) as usize] as u64, cols))
+                })),
+            },
+            t => Piece::Call(self.composite(t)),
+        }
+    }
+
+    /// A string that is more than a leaf, as a closure.
+    fn composite(&self, t: Text) -> TextFn {
+        let w = self.cell;
+        match t {
+            Text::Letter(r) => Box::new(move |m| Some((m.regs[r as usize] as u64, 1))),
+            Text::At(t, i) => {
+                let (t, i) = (self.piece(*t), self.operand(*i));
+                Box::new(move |m| {
+                    let t = t.get(m)?;
+                    words::at(t, i.get(m)?, w)
+                })
+            }
+            Text::SetAt(t, i, c) => {
+                let (t, i, c) = (self.piece(*t), self.operand(*i), self.piece(*c));
+                Box::new(move |m| {
+                    let t = t.get(m)?;
+                    let i = i.get(m)?;
+                    words::set_at(t, i, c.get(m)?, w)
+                })
+            }
+            Text::Slice(t, from, to) => {
+                let (t, from, to) = (self.piece(*t), self.operand(*from), self.operand(*to));
+                Box::new(move |m| {
+                    let t = t.get(m)?;
+                    let from = from.get(m)?;
+                    Some(words::slice(t, from, to.get(m)?, w))
+                })
+            }
+            Text::Repeat(t, n) => {
+                let (t, n) = (self.piece(*t), self.operand(*n));
+                Box::new(move |m| {
+                    let t = t.get(m)?;
+                    words::repeat(t, n.get(m)?, w)
+                })
+            }
+            Text::Concat(a, b) => {
+                let (a, b) = (self.piece(*a), self.piece(*b));
+                Box::new(move |m| {
+                    let a = a.get(m)?;
+                    words::concat(a, b.get(m)?, w)
+                })
+            }
+            Text::If(c, a, b) => {
+                let (c, a, b) = (self.truth(*c), self.piece(*a), self.piece(*b));
+                Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) })
+            }
+            Text::Let(bind, body) => {
+                let (bind, body) = (self.bind(*bind), self.piece(*body));
+                Box::new(move |m| {
+                    bind.set(m)?;
+                    body.get(m)
+                })
+            }
+            leaf => self.piece(leaf).into_fn(),
+        }
+    }
+}

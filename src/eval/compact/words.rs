@@ -1,0 +1,73 @@
+//! Strings as the compiled code holds them: the letters' codes side by
+//! side in one word, `w` bits each, and the length. Each operation answers
+//! `None` where the interpreter reports an error or the string would not
+//! fit a word (the interpreter then answers).
+
+use super::run::low_bits;
+
+/// A string's letters and length.
+pub type Word = (u64, u32);
+
+/// `text[i]`.
+#[inline(always)]
+pub fn at((word, len): Word, i: i64, w: u32) -> Option<Word> {
+    let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+    Some(((word >> (i * w)) & low_bits(w), 1))
+}
+
+/// `set_at(text, i, letter)`.
+#[inline(always)]
+pub fn set_at((word, len): Word, i: i64, (letter, one): Word, w: u32) -> Option<Word> {
+    let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+    if one != 1 {
+        return None;
+    }
+    let shift = i * w;
+    Some((word & !(low_bits(w) << shift) | letter << shift, len))
+}
+
+/// `slice(text, from, to)`, the bounds clamped as the interpreter clamps
+/// them.
+#[inline(always)]
+pub fn slice((word, len): Word, from: i64, to: i64, w: u32) -> Word {
+    let from = from.clamp(0, i64::from(len)) as u32;
+    let to = (to.clamp(0, i64::from(len)) as u32).max(from);
+    (
+        word.checked_shr(from * w).unwrap_or(0) & low_bits((to - from) * w),
+        to - from,
+    )
+}
+
+/// `repeat(text, n)`.
+#[inline(always)]
+pub fn repeat((word, len): Word, n: i64, w: u32) -> Option<Word> {
+    if n < 0 {
+        return None;
+    }
+    if len == 0 {
+        return Some((0, 0));
+    }
+    let total = u32::try_from(n).ok()?.checked_mul(len)?;
+    if u64::from(total) * u64::from(w) > 64 {
+        return None;
+    }
+    let mut out = 0u64;
+    for i in 0..n as u32 {
+        out |= word << (i * len * w);
+    }
+    Some((out, total))
+}
+
+/// `a + b`.
+#[inline(always)]
+pub fn concat((wa, la): Word, (wb, lb): Word, w: u32) -> Option<Word> {
+    let total = la + lb;
+    if u64::from(total) * u64::from(w) > 64 {
+        return None;
+    }
+    Some(if lb == 0 {
+        (wa, la)
+    } else {
+        (wa | wb << (la * w), total)
+    })
+}
