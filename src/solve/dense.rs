@@ -141,8 +141,9 @@ struct Frame {
     within: u64,
     /// Values below 64, as bits.
     seen: u64,
-    /// Whether any value was 64 or more.
-    high: bool,
+    /// Where this position's values of 64 or more start in the search's
+    /// stack of them (see `Search::highs`).
+    highs: usize,
 }
 
 impl Frame {
@@ -150,31 +151,44 @@ impl Frame {
     /// first whose value is unknown, if any, or `Abort` at one that is open.
     /// Kept out of line, so that the loop over single keys stays small.
     #[inline(never)]
-    fn scan_run<S: Store>(&mut self, table: &S, run: &[u64]) -> Result<Option<u64>, Abort> {
+    fn scan_run<S: Store>(
+        &mut self,
+        table: &S,
+        run: &[u64],
+        highs: &mut Vec<u32>,
+    ) -> Result<Option<u64>, Abort> {
         let (count, first, step) = (run[0] & !RUN, run[1], run[2]);
-        while self.within < count {
-            let option = run_key(first, step, self.within);
+        // In locals, so that the loop keeps them in registers.
+        let (mut within, mut seen) = (self.within, self.seen);
+        while within < count {
+            let option = run_key(first, step, within);
             let v = table.get(option);
             if v >= UNKNOWN {
+                (self.within, self.seen) = (within, seen);
                 if v == ON_STACK {
                     return Err(Abort);
                 }
                 return Ok(Some(option));
             }
-            self.note(v);
-            self.within += 1;
+            if v < 64 {
+                seen |= 1 << v;
+            } else {
+                highs.push(v);
+            }
+            within += 1;
         }
-        self.within = 0;
+        (self.within, self.seen) = (0, seen);
         Ok(None)
     }
 
-    /// Counts an option's value towards the mex.
+    /// Counts an option's value towards the mex: below 64 as a bit, else
+    /// kept, so that the mex never reads the options a second time.
     #[inline(always)]
-    fn note(&mut self, v: u32) {
+    fn note(&mut self, v: u32, highs: &mut Vec<u32>) {
         if v < 64 {
             self.seen |= 1 << v;
         } else {
-            self.high = true;
+            highs.push(v);
         }
     }
 }
@@ -192,6 +206,9 @@ pub struct DenseSearch {
     arena: Vec<u64>,
     /// The open positions: key, where its options start, the next to look at.
     stack: Vec<Frame>,
+    /// The values of 64 or more met by the open positions, each
+    /// position's after its parent's.
+    highs: Vec<u32>,
     mex_set: MexSet,
     /// The options of the position being opened, each for its orbit.
     canonical: Vec<u64>,
@@ -207,6 +224,7 @@ impl DenseSearch {
             answered: 0,
             arena: Vec::new(),
             stack: Vec::new(),
+            highs: Vec::new(),
             mex_set: MexSet::default(),
             canonical: Vec::new(),
         }
@@ -232,6 +250,7 @@ impl DenseSearch {
             positions: &mut self.positions,
             arena: &mut self.arena,
             stack: &mut self.stack,
+            highs: &mut self.highs,
             mex_set: &mut self.mex_set,
             canonical: &mut self.canonical,
             max_states,
@@ -274,6 +293,7 @@ impl DenseSearch {
         }
         self.stack.clear();
         self.arena.clear();
+        self.highs.clear();
         match step? {
             Step::Done(v) => Ok(Some(v)),
             Step::Abort | Step::Full => Ok(None),
@@ -297,6 +317,7 @@ struct Search<'a> {
     positions: &'a mut usize,
     arena: &'a mut Vec<u64>,
     stack: &'a mut Vec<Frame>,
+    highs: &'a mut Vec<u32>,
     mex_set: &'a mut MexSet,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
@@ -371,7 +392,7 @@ impl Search<'_> {
             next: start,
             within: 0,
             seen: 0,
-            high: false,
+            highs: self.highs.len(),
         });
         Ok(None)
     }
@@ -407,11 +428,11 @@ impl Search<'_> {
                         descend = Some(word);
                         break 'scan;
                     }
-                    frame.note(v);
+                    frame.note(v, self.highs);
                     frame.next += 1;
                     continue;
                 }
-                match frame.scan_run(table, &options[frame.next..frame.next + 3]) {
+                match frame.scan_run(table, &options[frame.next..frame.next + 3], self.highs) {
                     Ok(None) => frame.next += 3,
                     Ok(Some(option)) => {
                         descend = Some(option);
@@ -428,14 +449,16 @@ impl Search<'_> {
                     Some(step) => return Ok(step),
                 }
             }
-            let (key, start) = (frame.key, frame.start);
+            let (key, start, highs) = (frame.key, frame.start, frame.highs);
             let mut v = (!frame.seen).trailing_zeros();
-            if v == 64 && frame.high {
-                v = self.mex_past_64(table, start);
+            if v == 64 {
+                v = self.mex_past_64(highs);
             }
             if table.set(key, v).is_err() {
+                // The search goes on at this frame: its values are kept.
                 return Ok(Step::Full);
             }
+            self.highs.truncate(highs);
             self.arena.truncate(start);
             self.stack.pop();
             if self.stack.is_empty() {
@@ -448,15 +471,15 @@ impl Search<'_> {
         }
     }
 
-    /// The least value missing among the options from `start` on, when
-    /// every value below 64 is there.
-    fn mex_past_64<S: Store>(&mut self, table: &S, start: usize) -> u32 {
-        let options = &self.arena[start..];
-        let count = runs_of(options).map(|(_, _, count)| count as usize).sum();
-        self.mex_set.start(count);
+    /// The least value missing among the options of the position whose
+    /// values of 64 or more start at `highs`, when every value below 64 is
+    /// there.
+    fn mex_past_64(&mut self, highs: usize) -> u32 {
+        let highs = &self.highs[highs..];
+        self.mex_set.start(64 + highs.len());
         self.mex_set.note_below_64();
-        for key in keys_of(options) {
-            self.mex_set.note(table.get(key));
+        for &v in highs {
+            self.mex_set.note(v);
         }
         self.mex_set.least_missing()
     }
