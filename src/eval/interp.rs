@@ -155,6 +155,12 @@ impl Interp {
         Ok(())
     }
 
+    /// The positions `max_positions` counts: those interned here and
+    /// those only the compiled searches hold.
+    pub(crate) fn states_held(&self) -> usize {
+        self.positions.len() + self.held_elsewhere
+    }
+
     /// Runs `f` with the solver lent out, so that it may call back into us.
     pub fn with_solver<T>(&mut self, f: impl FnOnce(&mut Solver, &mut Interp) -> T) -> T {
         let mut solver = std::mem::take(&mut self.solver);
@@ -593,7 +599,7 @@ impl Interp {
         }
         let id = self.positions.intern_slice(g, &args);
         self.give_back(args);
-        if self.positions.len() + self.held_elsewhere > self.max_positions {
+        if self.states_held() > self.max_positions {
             return Err(Error::new(
                 ErrorKind::StateLimit {
                     limit: self.max_positions,

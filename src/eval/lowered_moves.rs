@@ -136,6 +136,6 @@ impl Interp {
             }
             Some(())
         })?;
-        (self.positions.len() + self.held_elsewhere <= self.max_positions).then_some(id)
+        (self.states_held() <= self.max_positions).then_some(id)
     }
 }

@@ -170,26 +170,23 @@ impl Frame {
                 }
                 return Ok(Some(option));
             }
-            if v < 64 {
-                seen |= 1 << v;
-            } else {
-                highs.push(v);
-            }
+            note(&mut seen, v, highs);
             within += 1;
         }
         (self.within, self.seen) = (0, seen);
         Ok(None)
     }
+}
 
-    /// Counts an option's value towards the mex: below 64 as a bit, else
-    /// kept, so that the mex never reads the options a second time.
-    #[inline(always)]
-    fn note(&mut self, v: u32, highs: &mut Vec<u32>) {
-        if v < 64 {
-            self.seen |= 1 << v;
-        } else {
-            highs.push(v);
-        }
+/// Counts an option's value towards the mex: below 64 as a bit of `seen`,
+/// else kept in `highs`, so that the mex never reads the options a second
+/// time.
+#[inline(always)]
+fn note(seen: &mut u64, v: u32, highs: &mut Vec<u32>) {
+    if v < 64 {
+        *seen |= 1 << v;
+    } else {
+        highs.push(v);
     }
 }
 
@@ -428,7 +425,7 @@ impl Search<'_> {
                         descend = Some(word);
                         break 'scan;
                     }
-                    frame.note(v, self.highs);
+                    note(&mut frame.seen, v, self.highs);
                     frame.next += 1;
                     continue;
                 }

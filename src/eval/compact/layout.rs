@@ -55,6 +55,12 @@ impl Fields {
         self.shift + i * self.width
     }
 
+    /// Field `i` of `key`.
+    #[inline(always)]
+    pub fn read(&self, key: u64, i: u32) -> u64 {
+        (key >> self.shift_of(i)) & self.mask()
+    }
+
     /// Whether `v` fits a field.
     #[inline(always)]
     pub fn fits(&self, v: i64) -> bool {
@@ -297,7 +303,7 @@ impl Layout {
                     let table = self.rows.borrow();
                     let s = &rows.fields;
                     for i in 0..s.len {
-                        let n = (key >> s.shift_of(i)) & s.mask();
+                        let n = s.read(key, i);
                         regs[(s.first + i) as usize] = table.word(n) as i64;
                     }
                     continue;
@@ -305,9 +311,8 @@ impl Layout {
                 Group::Scalar(s) | Group::Flag(s) | Group::List(s) | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };
-            let mask = s.mask();
             for i in 0..s.len {
-                regs[(s.first + i) as usize] = ((key >> s.shift_of(i)) & mask) as i64;
+                regs[(s.first + i) as usize] = s.read(key, i) as i64;
             }
         }
     }

@@ -9,7 +9,7 @@
 //! exactly as the interpreter would, the interpreter answers it.
 
 use super::code::{GameCode, Gen, Target};
-use super::layout::{Fields, Group, Layout};
+use super::layout::{Group, Layout};
 use super::run::Machine;
 use super::COMPILED;
 use crate::error::Error;
@@ -231,7 +231,7 @@ impl Interp {
         // Near the state limit the interpreter answers: it stops with its
         // error at the very result that makes one position too many. The
         // positions the compiled search holds count too.
-        if self.positions.len() + self.held_elsewhere + keys.len() > self.max_positions {
+        if self.states_held() + keys.len() > self.max_positions {
             return Err(declined());
         }
         for (i, &option) in keys.iter().enumerate() {
@@ -330,10 +330,10 @@ fn intern_key(
     positions.intern_built(g, |packer, out| {
         for (group, param) in layout.groups.iter().zip(params) {
             match group {
-                Group::Scalar(f) => write_int(field(key, f, 0) as i64, out),
+                Group::Scalar(f) => write_int(f.read(key, 0) as i64, out),
                 Group::List(f) if !matches!(param.ty, Type::Tuple(_)) => {
                     scratch.ints.clear();
-                    let ints = (0..f.len).map(|i| field(key, f, i) as i64);
+                    let ints = (0..f.len).map(|i| f.read(key, i) as i64);
                     scratch.ints.extend(ints);
                     write_int_list(&scratch.ints, out);
                 }
@@ -358,11 +358,6 @@ struct Scratch {
     text: String,
 }
 
-/// Field `i` of a run of fields of a key.
-fn field(key: u64, f: &Fields, i: u32) -> u64 {
-    (key >> f.shift_of(i)) & f.mask()
-}
-
 /// The `len` letters whose codes are side by side in `word`, into `out`.
 fn letters(layout: &Layout, word: u64, len: u32, out: &mut String) -> Option<()> {
     let mask = (1u64 << layout.cell) - 1;
@@ -383,10 +378,10 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
     };
     Some(match group {
         Group::Fixed(v) => v.clone(),
-        Group::Scalar(f) => Value::Int(field(key, f, 0) as i64),
-        Group::Flag(f) => Value::Bool(field(key, f, 0) == 1),
+        Group::Scalar(f) => Value::Int(f.read(key, 0) as i64),
+        Group::Flag(f) => Value::Bool(f.read(key, 0) == 1),
         Group::List(f) => {
-            let items = (0..f.len).map(|i| Value::Int(field(key, f, i) as i64));
+            let items = (0..f.len).map(|i| Value::Int(f.read(key, i) as i64));
             match param.ty {
                 Type::Tuple(_) => Value::Tuple(items.collect()),
                 _ => Value::List(items.collect()),
@@ -396,7 +391,7 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
         Group::Grid(rows) => {
             let table = layout.rows.borrow();
             let rows_of = (0..rows.fields.len).map(|i| {
-                let n = field(key, &rows.fields, i);
+                let n = rows.fields.read(key, i);
                 let word = if rows.numbered { table.word(n) } else { n };
                 text(word, rows.cols)
             });

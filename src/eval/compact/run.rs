@@ -1020,7 +1020,7 @@ fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
     }
     let mut found = 0u64;
     for i in 0..f.len {
-        if ((key >> f.shift_of(i)) & f.mask()) as i64 == code {
+        if f.read(key, i) as i64 == code {
             found |= 1 << i;
         }
     }
