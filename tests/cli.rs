@@ -591,6 +591,23 @@ fn the_state_limit_counts_every_part_of_a_sum() {
     assert_eq!(r.stdout, "3\n");
 }
 
+/// `moves(p)` lists where one move goes; it needs no value, so a claim
+/// about the moves of a position whose game is far too large to solve
+/// under the limit (2^20 rows of coins) still holds.
+#[test]
+fn a_claim_about_moves_searches_nothing() {
+    let text = "game Flip(s: str) {
+        move f(i in indices(s)) if s[i] == \"H\" => Flip(set_at(s, i, \"T\"));
+    }
+    claim len(moves(Flip(repeat(\"H\", 20)))) == 20;
+    claim moves(Flip(\"HT\")) == {Flip(\"TT\")};
+    claim moves(Flip(\"HH\")) == {Flip(\"TH\"), Flip(\"HT\")};\n";
+    let file = scratch_file("moves-only.game", text.as_bytes());
+    let r = run(&["check", "--max-states", "1000", &file]);
+    r.assert_success("claims about moves under a small state limit");
+    assert!(r.stdout.contains("3 claims hold"), "{}", r.stdout);
+}
+
 #[test]
 fn a_missing_file_exits_1_with_a_clear_message() {
     let missing = "tests/cli/no-such-file.game";

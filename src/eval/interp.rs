@@ -871,10 +871,9 @@ impl Interp {
                 }),
                 Builtin::Height => Value::Int(solver.height_of_sum(me, &p)? as i64),
                 Builtin::Moves => positions(
-                    solver
-                        .moves(me, &p)?
+                    Solver::results(me, &p)?
                         .into_iter()
-                        .map(|m| m.result)
+                        .map(Arc::from)
                         .collect(),
                 ),
                 _ => positions(

@@ -322,6 +322,12 @@ impl Solver {
         }
     }
 
+    /// The sums one move from `parts` leads to, in the order the rules
+    /// list them, without working out any value.
+    pub fn results(rules: &mut dyn Rules, parts: &[PosId]) -> Result<Vec<Vec<PosId>>, Error> {
+        moves::results(rules, parts)
+    }
+
     /// The bytes the memos hold on the heap: the tables, and the misère
     /// map's entries with the sums they are keyed by.
     pub fn heap_bytes(&self) -> usize {

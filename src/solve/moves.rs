@@ -31,28 +31,58 @@ pub fn all(
 ) -> Result<Vec<SumMove>, Error> {
     let total = solver.value_of_sum(rules, parts)?;
     let mut out = Vec::new();
+    each_move(rules, parts, true, |rules, i, m| {
+        let others = total ^ solver.value(rules, parts[i])?;
+        let option = solver.value_of_sum(rules, &m.result)?;
+        out.push(SumMove {
+            part: parts[i],
+            label: m.label.clone().unwrap_or_default(),
+            result: replace_part(parts, i, &m.result).into(),
+            value: (others ^ option).into(),
+            winning: others ^ option == 0,
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The sums one move leads to, without their values: listing them needs
+/// no search, so `moves(p)` of a position whose game is too large to
+/// solve still answers.
+pub fn results(rules: &mut dyn Rules, parts: &[PosId]) -> Result<Vec<Vec<PosId>>, Error> {
+    let mut out = Vec::new();
+    each_move(rules, parts, false, |_, i, m| {
+        out.push(replace_part(parts, i, &m.result));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Calls `f` with each move of a sum: the index of the part it is made
+/// in, and the move in that part. Equal parts have the same moves, leading
+/// to the same sums, so only the first of them is moved in.
+pub fn each_move(
+    rules: &mut dyn Rules,
+    parts: &[PosId],
+    labelled: bool,
+    mut f: impl FnMut(&mut dyn Rules, usize, &Move) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut moves: Vec<Move> = Vec::new();
     for (i, &p) in parts.iter().enumerate() {
-        // Equal components have the same moves, leading to the same sums.
         if i > 0 && parts[i - 1] == p {
             continue;
         }
-        let others = total ^ solver.value(rules, p)?;
         moves.clear();
-        rules.labelled_options(p, &mut moves)?;
+        if labelled {
+            rules.labelled_options(p, &mut moves)?;
+        } else {
+            rules.options(p, &mut moves)?;
+        }
         for m in &moves {
-            let option = solver.value_of_sum(rules, &m.result)?;
-            let result = replace_part(parts, i, &m.result);
-            out.push(SumMove {
-                part: p,
-                label: m.label.clone().unwrap_or_default(),
-                result: result.into(),
-                value: (others ^ option).into(),
-                winning: others ^ option == 0,
-            });
+            f(rules, i, m)?;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A sum with its part `i` replaced by `with` (the result of a move in that

@@ -13,7 +13,7 @@ pub use graph::Graph;
 pub use remoteness::Play;
 pub use smith::{Labelling, Step};
 
-use super::{Move, MoveLabel, Rules, Solver, SumMove};
+use super::{MoveLabel, Rules, Solver, SumMove};
 use crate::error::Error;
 use crate::eval::PosId;
 use std::collections::{HashMap, HashSet};
@@ -91,29 +91,21 @@ pub fn moves(
     let play = remoteness::analyse(&graph);
     let here = play[Graph::ROOT as usize];
     let mut out = Vec::new();
-    let mut moves: Vec<Move> = Vec::new();
-    for (i, &p) in parts.iter().enumerate() {
-        if i > 0 && parts[i - 1] == p {
-            continue;
-        }
-        moves.clear();
-        rules.labelled_options(p, &mut moves)?;
-        for m in &moves {
-            let result = super::moves::replace_part(parts, i, &m.result);
-            let value = solver.general_value_of_sum(rules, &result)?;
-            let node = graph::normalise(rules, &result)?;
-            let there = graph.node_of(&node).map(|n| play[n as usize]);
-            let winning =
-                matches!((here, there), (Play::Won(r), Some(Play::Lost(s))) if s + 1 == r);
-            out.push(SumMove {
-                part: p,
-                label: m.label.clone().unwrap_or_else(MoveLabel::default),
-                result: Arc::from(result),
-                value,
-                winning,
-            });
-        }
-    }
+    super::moves::each_move(rules, parts, true, |rules, i, m| {
+        let result = super::moves::replace_part(parts, i, &m.result);
+        let value = solver.general_value_of_sum(rules, &result)?;
+        let node = graph::normalise(rules, &result)?;
+        let there = graph.node_of(&node).map(|n| play[n as usize]);
+        let winning = matches!((here, there), (Play::Won(r), Some(Play::Lost(s))) if s + 1 == r);
+        out.push(SumMove {
+            part: parts[i],
+            label: m.label.clone().unwrap_or_else(MoveLabel::default),
+            result: Arc::from(result),
+            value,
+            winning,
+        });
+        Ok(())
+    })?;
     Ok(out)
 }
 
