@@ -475,11 +475,19 @@ impl Game {
             return edge(c, atom);
         }
         let other = self.number(c, scope, depth - 1);
-        if c.below(6) == 0 {
-            return format!("(if {atom} < {other} then {other} else {atom})");
+        match c.below(12) {
+            0 => format!("(if {atom} < {other} then {other} else {atom})"),
+            1 => format!("{}({atom}, {other})", c.pick(&["min", "max"])),
+            2 => format!("abs({atom} - {other})"),
+            _ => {
+                // Division rounds down and a remainder is never negative;
+                // a power, a shift or a product may go past 64 bits.
+                let op = c.pick(&[
+                    "+", "-", "*", "/", "%", "+", "-", "**", "<<", ">>", "&", "|", "^",
+                ]);
+                format!("({atom} {op} {other})")
+            }
         }
-        let op = c.pick(&["+", "-", "*", "/", "%", "+", "-"]);
-        format!("({atom} {op} {other})")
     }
 
     /// A guard over the position and the rule's names.
@@ -520,7 +528,7 @@ impl Game {
                     c.pick(&["==", "!="])
                 };
                 let board = self.start_board(c);
-                match (c.below(9), scope.letter) {
+                match (c.below(10), scope.letter) {
                     (0, Some(cell)) => format!("{cell} != {l}"),
                     (0, None) | (1, _) => format!("b[{n}] == {l}"),
                     (2, _) => format!("has(b, {pair})"),
@@ -529,6 +537,8 @@ impl Game {
                     (5, _) => format!("b[{n}] {order} {l}"),
                     (6, _) => format!("b {order} {board}"),
                     (7, _) => format!("b[i] == {l} and b[i + 1] {order} {m}"),
+                    (8, _) if c.below(2) == 0 => format!("slice(b, i, {n}) == {pair}"),
+                    (8, _) => format!("b[i] {} b[{n}]", self.equality(c)),
                     _ => format!("next_free(b, {n})"),
                 }
             }
@@ -542,7 +552,8 @@ impl Game {
                 _ if scope.numbers.contains(&"i") => "i == 0 or hs[i - 1] >= hs[i]".to_string(),
                 _ => format!("hs[{n}] == 1"),
             },
-            Shape::Grid => match c.below(7) {
+            Shape::Grid => match c.below(8) {
+                7 => format!("g[r][c] {} g[{n}][c]", self.equality(c)),
                 4 => format!("g[r][c + 1] == \".\" and {n} < 2"),
                 5 => format!("g[{n}] {} g[r]", self.equality(c)),
                 6 => format!("g[r] {} \".#\"", self.equality(c)),
