@@ -271,6 +271,17 @@ impl Game {
                 (generators.to_string(), Some(guard), result)
             }
             Shape::Heaps => {
+                if c.below(6) == 0 {
+                    // Moore's Nim: lower one or two heaps at once (or, now
+                    // and then, leave them as they are: a loop).
+                    let most = c.pick(&["hs[i]", "hs[i]", "hs[i] + 1"]);
+                    let generators = format!(
+                        "chosen in subsets(indices(hs), 1, 2), \
+                         left in product([0..{most} for i in chosen])"
+                    );
+                    let result = "set_at(hs, chosen, left)".to_string();
+                    return (generators, scope, (None, result));
+                }
                 let generators = match c.below(6) {
                     0 => "i in indices(hs), k in 1..=hs[i]",
                     1 => "(i, h) in enumerate(hs), k in 1..=h",
@@ -406,8 +417,14 @@ impl Game {
         )
     }
 
+    /// One of the board's letters; now and then a letter no board holds,
+    /// or a string that is not one letter (which `set_at` refuses).
     fn letter(&self, c: &mut Choices) -> String {
-        format!("\"{}\"", c.pick(&self.letters))
+        let letter = match c.below(16) {
+            0 => c.pick(&["Z", "XX", ""]),
+            _ => c.pick(&self.letters),
+        };
+        format!("\"{letter}\"")
     }
 
     /// A main part drawn freely: it may loop, leave the board, go below 0
@@ -544,7 +561,7 @@ impl Game {
             }
             Shape::Heaps => match c.below(7) {
                 0 => format!("hs[{n}] > 0"),
-                5 => format!("hs[i + 1] < hs[i] + {n}"),
+                5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
                 1 if self.wide => format!("has(hs, {n})"),
                 2 if self.wide => format!("{n} in hs"),
@@ -597,14 +614,28 @@ impl Game {
     /// A `lose if` condition, over the position alone.
     fn lose(&self, c: &mut Choices) -> String {
         let (x, y) = self.xy();
-        match self.shape {
-            Shape::Board => {
-                let l = c.pick(&self.letters[1..]);
-                format!("has(b, \"{l}{l}\")")
-            }
-            Shape::Heaps => format!("sum(hs) == {}", 1 + c.below(4)),
-            Shape::Grid => "has(g[0], \"##\")".to_string(),
-            Shape::Pair { .. } => format!("{x} == {y}"),
+        let l = c.pick(&self.letters[1..]);
+        // The second of each shape fails on some positions.
+        let conditions = match self.shape {
+            Shape::Board => [
+                format!("has(b, \"{l}{l}\")"),
+                format!("b[0] == \"{l}\" and b[4] == \"{l}\""),
+            ],
+            Shape::Heaps => [
+                format!("sum(hs) == {}", 1 + c.below(4)),
+                "hs[0] == 2 and hs[3] > 0".to_string(),
+            ],
+            Shape::Grid => [
+                "has(g[0], \"##\")".to_string(),
+                "g[0][0] == \"#\" and g[2][0] == \"#\"".to_string(),
+            ],
+            Shape::Pair { .. } => [format!("{x} == {y}"), format!("{x} / ({y} - 1) > 2")],
+        };
+        let [first, second] = conditions;
+        if c.below(3) == 0 {
+            second
+        } else {
+            first
         }
     }
 
