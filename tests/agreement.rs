@@ -18,13 +18,11 @@
 
 mod common;
 
-use common::reachable;
-use grundy::error::Errors;
+use common::engines::{self, session, Compared, Limits};
 use grundy::eval::ir::GameKind;
 use grundy::eval::Compact;
 use grundy::session::fast_paths::{compare, Question};
 use grundy::types::Type;
-use grundy::Session;
 use std::path::Path;
 
 /// Small starts of every game that is not a heap game, by file.
@@ -252,18 +250,13 @@ const STARTS: &[(&str, &[&str])] = &[
 
 /// The heap each heap game starts from.
 const HEAP: u32 = 14;
-/// The most positions compared from one start.
-const REACHED: usize = 300;
-/// The state limit of every search here: low, so that a start too large
-/// for it is an error every engine must report alike.
-const MAX_POSITIONS: usize = 5000;
-
-/// The faster ways a value is found, each against the reference.
-const ENGINES: &[(&str, Compact, bool)] = &[
-    ("the lowered interpreter", Compact::Off, true),
-    ("the compiled search, step by step", Compact::Plain, true),
-    ("the compiled search, fused", Compact::Fused, true),
-];
+/// The most positions compared from one start, and the state limit of
+/// every search: low, so that a start too large for it is an error every
+/// engine must report alike.
+const LIMITS: Limits = Limits {
+    reached: 300,
+    max_positions: 5000,
+};
 
 /// Every .game file the test covers, sorted.
 fn game_files() -> Vec<String> {
@@ -292,129 +285,11 @@ fn read(path: &str) -> String {
         .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// A session with the file loaded, searching the way it is told.
-fn session(path: &str, text: &str, compact: Compact, lowering: bool) -> Result<Session, Errors> {
-    let mut session = Session::new();
-    session.interp.compact = compact;
-    session.interp.lowering = lowering;
-    session.interp.max_positions = MAX_POSITIONS;
-    session.load_text(path, text)?;
-    Ok(session)
-}
-
-/// An error as the comparison sees it: its kind and where it points.
-fn shown(errors: &Errors) -> String {
-    match errors.first() {
-        Some(e) => {
-            let kind = format!("{:?}", e.kind);
-            let name = kind.split([' ', '(', '{']).next().unwrap_or_default();
-            format!("{name} error at {}..{}", e.span.start, e.span.end)
-        }
-        None => "an empty error".to_string(),
-    }
-}
-
-fn value_of(session: &mut Session, position: &str) -> Result<u32, String> {
-    let parts = session.position(position).map_err(|e| shown(&e))?;
-    session.value(&parts).map_err(|e| shown(&e))
-}
-
-/// The ways one position's options are listed, each against the
-/// reference: the lowered code (no packed keys), and the compiled code of
-/// packed keys where the game compiles (the lowered code elsewhere).
-const LISTINGS: &[(&str, Compact)] = &[
-    ("the lowered code", Compact::Off),
-    ("the compiled code of packed keys", Compact::Fused),
-];
-
-/// The options of the position `text` names, in order, with their rules
-/// and labels, then in order without labels, listed with or without the
-/// lowered code and the compiled code; and
-/// whether the compiled code listed them all.
-fn options_of(
-    session: &mut Session,
-    text: &str,
-    lowering: bool,
-    compact: Compact,
-) -> (Result<Vec<String>, String>, bool) {
-    let parts = match session.position(text) {
-        Ok(parts) => parts,
-        Err(e) => return (Err(shown(&e)), false),
-    };
-    let mut all = Vec::new();
-    session.interp.lowering = lowering;
-    session.interp.compact = compact;
-    session.interp.engines.clear();
-    // With labels (as `moves` shows them) and without (as searches ask):
-    // the compiled code lists them in two ways.
-    for labels in [true, false] {
-        for &part in parts.iter() {
-            let mut moves = Vec::new();
-            if let Err(e) = session.interp.moves_of(part, labels, &mut moves) {
-                return (Err(shown(&vec![e])), false);
-            }
-            all.extend(moves.iter().map(|m| {
-                let result = session.show_sum(&m.result);
-                format!("rule {} {:?} -> {result}", m.rule, m.label)
-            }));
-        }
-    }
-    let entries = &session.interp.engines.entries;
-    let compiled = !entries.is_empty()
-        && entries
-            .iter()
-            .all(|e| e.path == grundy::eval::engine::Path::CompiledOptions);
-    session.interp.lowering = false;
-    session.interp.compact = Compact::Off;
-    (Ok(all), compiled)
-}
-
-/// What a comparison from one start covered: the positions compared, as
-/// text, and how many of them had their options listed by the compiled
-/// code.
-struct Compared {
-    positions: Vec<String>,
-    listed_compiled: usize,
-}
-
 /// Compares every engine with the reference on the positions reachable
-/// from `start`.
+/// from `start`, panicking at the first difference.
 fn compare_from(path: &str, text: &str, start: &str) -> Compared {
-    let mut reference = session(path, text, Compact::Off, false).expect("it loaded before");
-    let positions: Vec<String> = reachable(&mut reference, start, REACHED)
-        .into_iter()
-        .map(|p| reference.show_sum(&[p]))
-        .collect();
-    let values: Vec<Result<u32, String>> = positions
-        .iter()
-        .map(|p| value_of(&mut reference, p))
-        .collect();
-    for (engine, compact, lowering) in ENGINES {
-        let mut fast = session(path, text, *compact, *lowering).expect("it loaded before");
-        for (position, want) in positions.iter().zip(&values) {
-            let found = value_of(&mut fast, position);
-            assert_eq!(
-                &found, want,
-                "{path}: the value of {position} (from {start}) by {engine}"
-            );
-        }
-    }
-    let mut listed_compiled = 0;
-    for position in &positions {
-        let (want, _) = options_of(&mut reference, position, false, Compact::Off);
-        for (way, compact) in LISTINGS {
-            let (found, compiled) = options_of(&mut reference, position, true, *compact);
-            assert_eq!(
-                found, want,
-                "{path}: the options of {position} (from {start}) by {way}"
-            );
-            listed_compiled += usize::from(compiled);
-        }
-    }
-    Compared {
-        positions,
-        listed_compiled,
-    }
+    engines::compare_from(path, text, start, LIMITS)
+        .unwrap_or_else(|difference| panic!("{difference}"))
 }
 
 /// Whether the game's one parameter is a natural number (octal codes and
@@ -430,7 +305,7 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
     let mut unchecked = Vec::new();
     for path in game_files() {
         let text = read(&path);
-        let loaded = match session(&path, &text, Compact::Off, false) {
+        let loaded = match session(&path, &text, Compact::Off, false, LIMITS) {
             Ok(session) => session,
             // The symmetry declaration is newer than some builds: such a
             // file may be refused for it, and for nothing else.
@@ -513,7 +388,7 @@ fn a_search_past_the_state_limit_stops_alike_in_every_engine() {
     compare_from(path, &text, start);
     // The whole error, the line saying what the search was doing included.
     let whole = |compact: Compact| {
-        let mut s = session(path, &text, compact, true).expect("it loaded before");
+        let mut s = session(path, &text, compact, true, LIMITS).expect("it loaded before");
         let parts = s.position(start).expect("a position");
         let errors = s.value(&parts).expect_err("past the state limit");
         let e = errors.first().expect("an error");

@@ -8,34 +8,7 @@
 //! the fuzzer's mutations always mean something. Generator ranges stay
 //! within a few heaps of n, so the general search always ends.
 
-/// The bytes, read one choice at a time.
-struct Choices<'a> {
-    bytes: &'a [u8],
-}
-
-impl Choices<'_> {
-    fn byte(&mut self) -> u8 {
-        let Some((&first, rest)) = self.bytes.split_first() else {
-            return 0;
-        };
-        self.bytes = rest;
-        first
-    }
-
-    /// One of `0..count`.
-    fn below(&mut self, count: usize) -> usize {
-        usize::from(self.byte()) % count
-    }
-
-    fn pick<'s>(&mut self, items: &[&'s str]) -> &'s str {
-        items[self.below(items.len())]
-    }
-
-    /// A small constant.
-    fn small(&mut self) -> i64 {
-        self.below(6) as i64 - 1
-    }
-}
+use super::choices::{edge, Choices};
 
 /// A heap game and what to ask of it.
 #[derive(Debug)]
@@ -234,32 +207,4 @@ fn comparison(c: &mut Choices, uses_a: bool) -> String {
     };
     let op = c.pick(&["<", "<=", ">", ">=", "==", "<"]);
     format!("{} {op} {}", side(c), side(c))
-}
-
-/// Now and then, `e` written so that its value is the same but working it
-/// out passes near or over the edge of 64 bits: the interpreter then
-/// overflows from some heap on (or at once), and every fast path must
-/// agree that it does.
-fn edge(c: &mut Choices, e: String) -> String {
-    const MAX: i64 = i64::MAX;
-    match c.below(40) {
-        0 => {
-            // Overflows once e passes `room`.
-            let room = c.below(64) as i64;
-            let big = MAX - room;
-            format!("{e} + {big} - {big}")
-        }
-        1 => format!("{e} + {MAX} + {MAX} + 2"),
-        2 => {
-            // Below the bottom edge once e is under `room - 1`.
-            let room = c.below(64) as i64;
-            format!("{e} - {MAX} - {room} + {room} + {MAX}")
-        }
-        3 => {
-            // k·e - (k - 1)·e: overflows once e passes MAX / k.
-            let k = 1i64 << c.below(63);
-            format!("{k} * ({e}) - ({k} - 1) * ({e})")
-        }
-        _ => e,
-    }
 }

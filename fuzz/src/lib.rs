@@ -379,8 +379,12 @@ pub fn repl_text(selector: u8, script: &str) -> Verdict {
     }
 }
 
+#[path = "choices.rs"]
+pub mod choices;
 #[path = "heap_games.rs"]
 pub mod heap_games;
+#[path = "packed_games.rs"]
+pub mod packed_games;
 
 /// `differential`: the bytes decode to a random heap game (`heap_games`),
 /// whose values every fast path must give exactly as the general search

@@ -4,6 +4,8 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod engines;
+
 use grundy::eval::PosId;
 use grundy::session::Session;
 use std::collections::HashSet;

@@ -803,6 +803,10 @@ impl<'a> Compiler<'a> {
                 if ls.len() != rs.len() {
                     return Err(refused());
                 }
+                let slots = scope.len();
+                let mut binds = Vec::new();
+                let ls = self.worked_out(scope, ls, &mut binds)?;
+                let rs = self.worked_out(scope, rs, &mut binds)?;
                 let mut all = Truth::Lit(true);
                 for (a, b) in ls.into_iter().zip(rs).rev() {
                     let pair = Ir {
@@ -811,11 +815,14 @@ impl<'a> Compiler<'a> {
                     };
                     all = Truth::And(Box::new(self.truth(scope, &pair)?), Box::new(all));
                 }
-                if *op == Eq {
-                    all
-                } else {
-                    Truth::Not(Box::new(all))
+                scope.truncate(slots);
+                if *op == Ne {
+                    all = Truth::Not(Box::new(all));
                 }
+                for b in binds.into_iter().rev() {
+                    all = Truth::Let(Box::new(b), Box::new(all));
+                }
+                all
             }
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_flag(scope, l) || self.is_flag(scope, r) =>
@@ -1050,46 +1057,89 @@ impl<'a> Compiler<'a> {
             };
             inner[i] = Some(match passed {
                 Some(v) => v,
-                // A letter stays a code in a register.
-                None if string && self.is_letter(scope, arg) => {
-                    let value = self.char(scope, arg)?;
-                    let reg = self.reg();
-                    binds.push(Bind::Letter { reg, value });
-                    Val::Letter(reg)
-                }
-                None if param.ty == Type::Bool && self.is_flag(scope, arg) => {
-                    let value = self.flag(scope, arg)?;
-                    let reg = self.reg();
-                    binds.push(Bind::Num {
-                        reg,
-                        value,
-                        nat: false,
-                    });
-                    Val::Flag(reg)
-                }
-                None if string && self.is_text(scope, arg) => {
-                    let value = self.text(scope, arg)?;
-                    let reg = self.text_reg();
-                    binds.push(Bind::Text { reg, value });
-                    Val::Text(reg)
-                }
-                None => {
-                    if !matches!(param.ty, Type::Nat | Type::Int | Type::Unknown) {
-                        return Err(refused());
-                    }
-                    let value = self.num(scope, arg)?;
-                    let reg = self.reg();
-                    binds.push(Bind::Num {
-                        reg,
-                        value,
-                        nat: param.ty == Type::Nat,
-                    });
-                    Val::Num(reg)
-                }
+                None => self
+                    .register(scope, arg, &param.ty, param.ty == Type::Bool, &mut binds)?
+                    .ok_or_else(refused)?,
             });
         }
         self.depth += 1;
         Ok((binds, inner, &func.body))
+    }
+
+    /// `arg` worked out into a register for a value of type `ty`: a letter
+    /// stays a code, a boolean (where `flag` allows one) is 1 or 0, a
+    /// string goes in a string register, a number is checked to be
+    /// natural for a `nat`. The binding is added to `binds`; `None` when
+    /// `arg` is none of these.
+    fn register(
+        &mut self,
+        scope: &mut Scope,
+        arg: &Ir,
+        ty: &Type,
+        flag: bool,
+        binds: &mut Vec<Bind>,
+    ) -> Compiled<Option<Val>> {
+        let string = matches!(ty, Type::Str | Type::Unknown);
+        Ok(Some(if string && self.is_letter(scope, arg) {
+            let value = self.char(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Letter { reg, value });
+            Val::Letter(reg)
+        } else if flag && self.is_flag(scope, arg) {
+            let value = self.flag(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Num {
+                reg,
+                value,
+                nat: false,
+            });
+            Val::Flag(reg)
+        } else if string && self.is_text(scope, arg) {
+            let value = self.text(scope, arg)?;
+            let reg = self.text_reg();
+            binds.push(Bind::Text { reg, value });
+            Val::Text(reg)
+        } else if matches!(ty, Type::Nat | Type::Int | Type::Unknown) {
+            let value = self.num(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Num {
+                reg,
+                value,
+                nat: *ty == Type::Nat,
+            });
+            Val::Num(reg)
+        } else {
+            return Ok(None);
+        }))
+    }
+
+    /// The elements of a tuple written out, each one that must be worked
+    /// out put in a register first (in a slot added to `scope`), in
+    /// order: the interpreter works out a whole tuple before it compares
+    /// it, so an element's error comes even where an earlier element
+    /// already decides the comparison.
+    fn worked_out(
+        &mut self,
+        scope: &mut Scope,
+        items: Vec<Ir>,
+        binds: &mut Vec<Bind>,
+    ) -> Compiled<Vec<Ir>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            if matches!(item.kind, IrKind::Local(_) | IrKind::Lit(_)) {
+                out.push(item);
+                continue;
+            }
+            let val = self
+                .register(scope, &item, &Type::Unknown, true, binds)?
+                .or_unsupported(CONDITIONS, item.span)?;
+            out.push(Ir {
+                kind: IrKind::Local(scope.len() as u32),
+                span: item.span,
+            });
+            scope.push(Some(val));
+        }
+        Ok(out)
     }
 
     /// The writes of a list or string parameter's new value: a `set_at`

@@ -1,0 +1,677 @@
+//! Random games whose positions pack into a key, decoded from bytes, for
+//! comparing the compiled code of packed keys with the reference
+//! interpreter: a board (a string of two or three letters), a short list
+//! of small heaps, a small grid, or a pair of numbers (as two parameters
+//! or one tuple), now and then with a flag (`bool`) and a counter
+//! (`nat`) beside it; rules written with the constructs the language
+//! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
+//! bounded by the position, a list made by a comprehension; guards with
+//! comparisons, `in`, `has`, `and`, `or`, `not` and helpers; results by
+//! `set_at`, comprehensions, `if`, helper calls and arithmetic), and a few
+//! random starts.
+//!
+//! Most rules make progress (a cell goes to a later letter, a heap
+//! shrinks), so that most games end; the others are drawn freely, and
+//! reach what the compiled code must hand back or report alike: a loop,
+//! an index out of range, a negative number, an overflow, a division by
+//! zero, a number past its field's width.
+
+use super::choices::{edge, Choices};
+
+/// A game and the positions to start from.
+#[derive(Debug)]
+pub struct PackedGame {
+    pub text: String,
+    pub starts: Vec<String>,
+}
+
+/// The game is always called `G`.
+pub const NAME: &str = "G";
+
+/// The shape of the position's main part.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// `b: str`, of two or three letters.
+    Board,
+    /// `hs: [nat]`.
+    Heaps,
+    /// `g: grid` of `.` and `#`.
+    Grid,
+    /// `x: nat, y: nat`, or `p: (nat, nat)` when `tuple`.
+    Pair { tuple: bool },
+}
+
+/// What a game is made of, fixed before its rules are drawn.
+struct Game {
+    shape: Shape,
+    /// The board's letters, in the order a cell goes through them.
+    letters: Vec<&'static str>,
+    /// Whether the position has a flag `t: bool` and a counter `n: nat`.
+    flag: bool,
+    counter: bool,
+    /// Whether the game's body lists the empty cells (`empty`) or the
+    /// heaps not yet 0 (`nonzero`) for its rules to range over.
+    listed: bool,
+    /// Whether the rules may use the constructs the compiled code turns
+    /// down (sums and lists as results, membership in a set, a range or a
+    /// list, `index_of`, a helper that makes a list, the cells of a
+    /// string): then only the lowered code is compared with the
+    /// reference, so such games are the fewer.
+    wide: bool,
+}
+
+/// What a rule's generators bound: numbers, and a cell's letter.
+#[derive(Default)]
+struct Scope {
+    numbers: Vec<&'static str>,
+    letter: Option<&'static str>,
+}
+
+/// Decodes a game from `bytes`.
+pub fn decode(bytes: &[u8]) -> PackedGame {
+    let mut c = Choices { bytes };
+    let shape = match c.below(5) {
+        0 => Shape::Board,
+        1 => Shape::Heaps,
+        2 => Shape::Grid,
+        3 => Shape::Pair { tuple: false },
+        _ => Shape::Pair { tuple: true },
+    };
+    let letters = match (shape, c.below(3)) {
+        (Shape::Grid, _) => vec![".", "#"],
+        (_, 0) => vec![".", "X", "O"],
+        (_, 1) => vec![".", "O", "X"],
+        _ => vec![".", "X"],
+    };
+    let game = Game {
+        shape,
+        letters,
+        flag: c.below(3) == 0,
+        counter: c.below(4) == 0,
+        listed: matches!(shape, Shape::Board | Shape::Heaps) && c.below(3) == 0,
+        wide: c.below(4) == 0,
+    };
+    let mut text = helpers(shape).to_string();
+    text.push_str(&format!("game {NAME}({}) {{\n", game.params()));
+    if game.listed {
+        text.push_str(match shape {
+            Shape::Board => "  let empty = [i for (i, cell) in enumerate(b) if cell == \".\"];\n",
+            _ => "  let nonzero = [i for (i, h) in enumerate(hs) if h > 0];\n",
+        });
+    }
+    for i in 0..=c.below(3) {
+        text.push_str(&format!("  move m{i}{};\n", game.rule(&mut c)));
+    }
+    if game.counter && c.below(2) == 0 {
+        let tick = game.position(&game.unchanged(), "t", "n - 1");
+        text.push_str(&format!("  move tick() if n > 0 => {tick};\n"));
+    }
+    if c.below(5) == 0 {
+        text.push_str(&format!("  lose if {};\n", game.lose(&mut c)));
+    }
+    text.push_str("}\n");
+    let starts = (0..2).map(|_| game.start(&mut c)).collect();
+    PackedGame { text, starts }
+}
+
+/// The helpers a game of each shape may call; the others go unused.
+fn helpers(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Board => {
+            "fn put(s: str, i: nat, l: str) = set_at(s, i, l);\n\
+             fn free(s: str, i: nat) = s[i] == \".\";\n\
+             fn next_free(s: str, i: nat) = i + 1 < len(s) and s[i + 1] == \".\";\n"
+        }
+        Shape::Heaps => {
+            "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
+             fn big(h: [nat], i: nat) = h[i] >= 2;\n"
+        }
+        Shape::Grid => {
+            "fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, \"#\"));\n\
+             fn open(g: grid, r: nat, c: nat) = g[r][c] == \".\";\n"
+        }
+        Shape::Pair { .. } => {
+            "fn low(a: nat, b: nat) = min(a, b);\n\
+             fn even(a: nat) = a % 2 == 0;\n"
+        }
+    }
+}
+
+impl Game {
+    fn params(&self) -> String {
+        let mut params = vec![match self.shape {
+            Shape::Board => "b: str",
+            Shape::Heaps => "hs: [nat]",
+            Shape::Grid => "g: grid",
+            Shape::Pair { tuple: false } => "x: nat, y: nat",
+            Shape::Pair { tuple: true } => "p: (nat, nat)",
+        }];
+        if self.flag {
+            params.push("t: bool");
+        }
+        if self.counter {
+            params.push("n: nat");
+        }
+        params.join(", ")
+    }
+
+    /// The pair's two numbers, as the rules read them.
+    fn xy(&self) -> (&'static str, &'static str) {
+        match self.shape {
+            Shape::Pair { tuple: true } => ("p[0]", "p[1]"),
+            _ => ("x", "y"),
+        }
+    }
+
+    /// The main part's arguments, unchanged.
+    fn unchanged(&self) -> String {
+        match self.shape {
+            Shape::Board => "b".to_string(),
+            Shape::Heaps => "hs".to_string(),
+            Shape::Grid => "g".to_string(),
+            Shape::Pair { tuple: false } => "x, y".to_string(),
+            Shape::Pair { tuple: true } => "(p[0], p[1])".to_string(),
+        }
+    }
+
+    /// `G(main, flag, counter)`, leaving out the parts the game lacks.
+    fn position(&self, main: &str, flag: &str, counter: &str) -> String {
+        let mut args = vec![main.to_string()];
+        if self.flag {
+            args.push(flag.to_string());
+        }
+        if self.counter {
+            args.push(counter.to_string());
+        }
+        format!("{NAME}({})", args.join(", "))
+    }
+
+    /// `(generators) if guard => result`, without the name.
+    fn rule(&self, c: &mut Choices) -> String {
+        let (generators, scope, progress) = self.generators(c);
+        let (mut guards, main) = if c.below(4) == 0 {
+            (Vec::new(), self.free_result(c, &scope))
+        } else {
+            let (guard, main) = progress;
+            (guard.into_iter().collect(), main)
+        };
+        for _ in 0..c.below(3) {
+            guards.push(self.guard(c, &scope, 1));
+        }
+        let flag = c.pick(&["t", "t", "not t", "false", "true"]).to_string();
+        let counter = match c.below(4) {
+            0 if self.counter => {
+                guards.push("n > 0".to_string());
+                "n - 1".to_string()
+            }
+            1 => edge(c, "n".to_string()),
+            _ => "n".to_string(),
+        };
+        let mut result = self.position(&main, &flag, &counter);
+        match c.below(if self.wide { 4 } else { 0 } + 12) {
+            0 if self.wide => result = "[]".to_string(),
+            1 if self.wide => result = format!("{result} + {}", self.position(&main, "false", "0")),
+            2 if self.wide => result = format!("[{result}]"),
+            _ => {}
+        }
+        let guard = if guards.is_empty() {
+            String::new()
+        } else {
+            format!(" if {}", guards.join(" and "))
+        };
+        format!("({generators}){guard} => {result}")
+    }
+
+    /// A rule's generators, the names they bind, and a guard and result
+    /// that make progress with them.
+    fn generators(&self, c: &mut Choices) -> (String, Scope, (Option<String>, String)) {
+        let mut scope = Scope::default();
+        let (generators, guard, result) = match self.shape {
+            Shape::Board => {
+                let (from, to) = self.later_letters(c);
+                let write = format!("set_at(b, i, {to})");
+                let generators = match c.below(7) {
+                    0 => "i in indices(b)",
+                    1 => {
+                        scope.letter = Some("cell");
+                        "(i, cell) in enumerate(b)"
+                    }
+                    2 => "i in 0..len(b) - 1",
+                    3 => {
+                        scope.numbers.push("j");
+                        "i in indices(b), j in i + 1..len(b)"
+                    }
+                    4 if self.wide => "(_, i) in cells(b, \".\")",
+                    5 => "i in 1..=len(b)",
+                    6 if self.listed => "i in empty",
+                    _ => "i in indices(b)",
+                };
+                scope.numbers.push("i");
+                let guard = format!("b[i] == {from}");
+                let result = match c.below(4) {
+                    0 => format!("put(b, i, {to})"),
+                    1 => format!(
+                        "if {} then {write} else set_at(b, i, {})",
+                        self.guard(c, &scope, 0),
+                        self.letter(c)
+                    ),
+                    // Past the last cell, unless the generators stop short.
+                    2 if c.below(2) == 0 => {
+                        return (
+                            generators.to_string(),
+                            scope,
+                            (
+                                Some(format!("b[i] == {from} and b[i + 1] == {from}")),
+                                format!("set_at(set_at(b, i, {to}), i + 1, {to})"),
+                            ),
+                        );
+                    }
+                    _ => write,
+                };
+                (generators.to_string(), Some(guard), result)
+            }
+            Shape::Heaps => {
+                if c.below(6) == 0 {
+                    // Moore's Nim: lower one or two heaps at once (or, now
+                    // and then, leave them as they are: a loop).
+                    let most = c.pick(&["hs[i]", "hs[i]", "hs[i] + 1"]);
+                    let generators = format!(
+                        "chosen in subsets(indices(hs), 1, 2), \
+                         left in product([0..{most} for i in chosen])"
+                    );
+                    let result = "set_at(hs, chosen, left)".to_string();
+                    return (generators, scope, (None, result));
+                }
+                let generators = match c.below(6) {
+                    0 => "i in indices(hs), k in 1..=hs[i]",
+                    1 => "(i, h) in enumerate(hs), k in 1..=h",
+                    2 => "k in 1..=3, i in indices(hs)",
+                    3 if self.listed => "i in nonzero, k in 1..=hs[i]",
+                    4 => "i in indices(hs), k in 0..hs[i]",
+                    _ => "i in indices(hs), j in indices(hs)",
+                };
+                scope.numbers.push("i");
+                if generators.contains(" j ") {
+                    // A token moves from a heap to a later one.
+                    scope.numbers.push("j");
+                    let result = "set_at(set_at(hs, i, hs[i] - 1), j, hs[j] + 1)";
+                    let guard = "i < j and hs[i] > 0".to_string();
+                    return (
+                        generators.to_string(),
+                        scope,
+                        (Some(guard), result.to_string()),
+                    );
+                }
+                scope.numbers.push("k");
+                let guard = match generators {
+                    g if g.starts_with('k') => Some("k <= hs[i]"),
+                    g if g.contains("0..") => Some("k < hs[i]"),
+                    _ => None,
+                };
+                let k = if generators.contains("0..") {
+                    "k + 1"
+                } else {
+                    "k"
+                };
+                let result = match c.below(4) {
+                    0 if self.wide => format!("take(hs, i, {k})"),
+                    1 => format!("[if j == i then h - ({k}) else h for (j, h) in enumerate(hs)]"),
+                    2 if self.wide => format!("sort(set_at(hs, i, hs[i] - ({k})))"),
+                    _ => format!("set_at(hs, i, hs[i] - ({k}))"),
+                };
+                (generators.to_string(), guard.map(str::to_string), result)
+            }
+            Shape::Grid => {
+                let generators = match c.below(5) {
+                    0 => "(r, c) in cells(g, \".\")",
+                    1 => "(r, c) in cells(g)",
+                    2 => "r in indices(g), c in indices(g[r])",
+                    3 => "r in indices(g), c in 0..len(g[r]) - 1",
+                    _ => "r in 0..len(g) - 1, c in indices(g[r])",
+                };
+                scope.numbers.extend(["r", "c"]);
+                let (guard, result) = match c.below(5) {
+                    0 => ("open(g, r, c)", "cover(g, r, c)"),
+                    1 => (
+                        "g[r][c] == \".\" and c + 1 < len(g[r]) and g[r][c + 1] == \".\"",
+                        "set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\"))",
+                    ),
+                    2 => (
+                        "g[r][c] == \".\" and r + 1 < len(g) and g[r + 1][c] == \".\"",
+                        "set_at(set_at(g, r, set_at(g[r], c, \"#\")), r + 1, set_at(g[r + 1], c, \"#\"))",
+                    ),
+                    3 => ("has(g[r], \".\")", "set_at(g, r, repeat(\"#\", len(g[r])))"),
+                    // Past the last column, unless the generators stop short.
+                    4 if c.below(2) == 0 => (
+                        "g[r][c] == \".\" and g[r][c + 1] == \".\"",
+                        "set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\"))",
+                    ),
+                    _ => ("g[r][c] == \".\"", "set_at(g, r, set_at(g[r], c, \"#\"))"),
+                };
+                (
+                    generators.to_string(),
+                    Some(guard.to_string()),
+                    result.to_string(),
+                )
+            }
+            Shape::Pair { tuple } => {
+                let (x, y) = self.xy();
+                // Each way of drawing k, with the results that shrink
+                // the pair's sum by it.
+                let (generators, guard, results) = match c.below(5) {
+                    0 => (
+                        format!("k in 1..={x}"),
+                        None,
+                        [
+                            ("X - k", "Y"),
+                            ("Y", "X - k"),
+                            ("min(X - k, Y)", "max(X - k, Y)"),
+                        ],
+                    ),
+                    1 => (
+                        format!("k in 1..=min({x}, {y})"),
+                        None,
+                        [("X - k", "Y - k"), ("X - k", "Y"), ("Y - k", "X")],
+                    ),
+                    2 => (
+                        "k in 0..3".to_string(),
+                        Some(format!("k > 0 and k <= {x}")),
+                        [("X - k", "Y"), ("Y", "X - k"), ("X - k", "Y")],
+                    ),
+                    3 => (
+                        format!("k in 1..={x}, j in 0..k"),
+                        None,
+                        [("X - k", "Y + j"); 3],
+                    ),
+                    _ => (
+                        format!("k in 1..={y}"),
+                        Some(format!("{y} > {x}")),
+                        [("X", "Y - k"), ("Y - k", "X"), ("X", "Y - k")],
+                    ),
+                };
+                scope.numbers.push("k");
+                if generators.contains(" j ") {
+                    scope.numbers.push("j");
+                }
+                let (a, b) = results[c.below(3)];
+                let fill = |e: &str| e.replace('X', x).replace('Y', y);
+                let (a, b) = (fill(a), fill(b));
+                let main = if tuple {
+                    format!("({a}, {b})")
+                } else {
+                    format!("{a}, {b}")
+                };
+                (generators, guard, main)
+            }
+        };
+        (generators, scope, (guard, result))
+    }
+
+    /// Two letters, the second later in the order a cell goes through.
+    fn later_letters(&self, c: &mut Choices) -> (String, String) {
+        let from = c.below(self.letters.len() - 1);
+        let to = from + 1 + c.below(self.letters.len() - 1 - from);
+        (
+            format!("\"{}\"", self.letters[from]),
+            format!("\"{}\"", self.letters[to]),
+        )
+    }
+
+    /// One of the board's letters; now and then a letter no board holds,
+    /// or a string that is not one letter (which `set_at` refuses).
+    fn letter(&self, c: &mut Choices) -> String {
+        let letter = match c.below(16) {
+            0 => c.pick(&["Z", "XX", ""]),
+            _ => c.pick(&self.letters),
+        };
+        format!("\"{letter}\"")
+    }
+
+    /// A main part drawn freely: it may loop, leave the board, go below 0
+    /// or grow.
+    fn free_result(&self, c: &mut Choices, scope: &Scope) -> String {
+        let number = |c: &mut Choices| self.number(c, scope, 1);
+        match self.shape {
+            Shape::Board => match c.below(6) {
+                0 => format!(
+                    "set_at(set_at(b, i, {}), {}, {})",
+                    self.letter(c),
+                    number(c),
+                    self.letter(c)
+                ),
+                1 => format!(
+                    "set_at(b, [i, {}], [{}, {}])",
+                    number(c),
+                    self.letter(c),
+                    self.letter(c)
+                ),
+                2 => "reverse(b)".to_string(),
+                3 => "b".to_string(),
+                _ => format!("set_at(b, {}, {})", number(c), self.letter(c)),
+            },
+            Shape::Heaps => match c.below(4) {
+                0 => format!("[h + {} for h in hs]", number(c)),
+                1 => "reverse(hs)".to_string(),
+                _ => format!("set_at(hs, {}, {})", number(c), number(c)),
+            },
+            Shape::Grid => match c.below(3) {
+                0 => format!("cover(g, {}, {})", number(c), number(c)),
+                1 => "mirror(g)".to_string(),
+                _ => format!("set_at(g, r, set_at(g[r], {}, \".\"))", number(c)),
+            },
+            Shape::Pair { tuple } => {
+                let (a, b) = (number(c), number(c));
+                if tuple {
+                    format!("({a}, {b})")
+                } else {
+                    format!("{a}, {b}")
+                }
+            }
+        }
+    }
+
+    /// A number: a name the rule bound, a number of the position, a
+    /// small constant, or arithmetic on them (which may overflow, go
+    /// below 0 or divide by 0).
+    fn number(&self, c: &mut Choices, scope: &Scope, depth: u32) -> String {
+        let (x, y) = self.xy();
+        let position: &[&str] = match self.shape {
+            Shape::Board if self.wide => &["len(b)", "count(b, \"X\")", "index_of(b, \".\")"],
+            Shape::Board => &["len(b)"],
+            Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)"],
+            Shape::Grid => &["len(g)", "len(g[0])"],
+            Shape::Pair { .. } => &[x, y],
+        };
+        let atom = match c.below(4) {
+            0 => c.below(4).to_string(),
+            1 => c.pick(position).to_string(),
+            _ if !scope.numbers.is_empty() => c.pick(&scope.numbers).to_string(),
+            _ => c.pick(position).to_string(),
+        };
+        if depth == 0 || c.below(3) != 0 {
+            return edge(c, atom);
+        }
+        let other = self.number(c, scope, depth - 1);
+        match c.below(12) {
+            0 => format!("(if {atom} < {other} then {other} else {atom})"),
+            1 => format!("{}({atom}, {other})", c.pick(&["min", "max"])),
+            2 => format!("abs({atom} - {other})"),
+            _ => {
+                // Division rounds down and a remainder is never negative;
+                // a power, a shift or a product may go past 64 bits.
+                let op = c.pick(&[
+                    "+", "-", "*", "/", "%", "+", "-", "**", "<<", ">>", "&", "|", "^",
+                ]);
+                format!("({atom} {op} {other})")
+            }
+        }
+    }
+
+    /// A guard over the position and the rule's names.
+    fn guard(&self, c: &mut Choices, scope: &Scope, depth: u32) -> String {
+        if depth > 0 && c.below(3) == 0 {
+            let a = self.guard(c, scope, depth - 1);
+            return match c.below(3) {
+                0 => format!("({a} or {})", self.guard(c, scope, depth - 1)),
+                1 => format!("not ({a})"),
+                _ => format!("({a} and {})", self.guard(c, scope, depth - 1)),
+            };
+        }
+        let number = |c: &mut Choices| self.number(c, scope, 1);
+        match c.below(6) {
+            0 => {
+                let op = c.pick(&["==", "!=", "<", "<=", ">", ">="]);
+                format!("{} {op} {}", number(c), number(c))
+            }
+            1 if self.wide => format!("{} in {{1, {}}}", number(c), c.below(4)),
+            2 if self.wide => format!("{} in {}..{}", number(c), number(c), number(c)),
+            3 if self.flag => "t".to_string(),
+            _ => self.shape_test(c, scope),
+        }
+    }
+
+    /// A test only a position of this shape can make.
+    fn shape_test(&self, c: &mut Choices, scope: &Scope) -> String {
+        let n = self.number(c, scope, 0);
+        match self.shape {
+            Shape::Board => {
+                let (l, m) = (self.letter(c), self.letter(c));
+                let pair = format!("\"{}{}\"", l.trim_matches('"'), m.trim_matches('"'));
+                // Letters and boards compare in the order of strings,
+                // whatever codes a key gives them.
+                let order = if self.wide {
+                    c.pick(&["<", "<=", ">", ">="])
+                } else {
+                    c.pick(&["==", "!="])
+                };
+                let board = self.start_board(c);
+                match (c.below(10), scope.letter) {
+                    (0, Some(cell)) => format!("{cell} != {l}"),
+                    (0, None) | (1, _) => format!("b[{n}] == {l}"),
+                    (2, _) => format!("has(b, {pair})"),
+                    (3, _) => format!("{pair} in b"),
+                    (4, _) => format!("free(b, {n})"),
+                    (5, _) => format!("b[{n}] {order} {l}"),
+                    (6, _) => format!("b {order} {board}"),
+                    (7, _) => format!("b[i] == {l} and b[i + 1] {order} {m}"),
+                    (8, _) if c.below(2) == 0 => format!("slice(b, i, {n}) == {pair}"),
+                    (8, _) => format!("b[i] {} b[{n}]", self.equality(c)),
+                    _ => format!("next_free(b, {n})"),
+                }
+            }
+            Shape::Heaps => match c.below(7) {
+                0 => format!("hs[{n}] > 0"),
+                5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
+                6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
+                1 if self.wide => format!("has(hs, {n})"),
+                2 if self.wide => format!("{n} in hs"),
+                3 => format!("big(hs, {n})"),
+                _ if scope.numbers.contains(&"i") => "i == 0 or hs[i - 1] >= hs[i]".to_string(),
+                _ => format!("hs[{n}] == 1"),
+            },
+            Shape::Grid => match c.below(8) {
+                7 => format!("g[r][c] {} g[{n}][c]", self.equality(c)),
+                4 => format!("g[r][c + 1] == \".\" and {n} < 2"),
+                5 => format!("g[{n}] {} g[r]", self.equality(c)),
+                6 => format!("g[r] {} \".#\"", self.equality(c)),
+                0 if scope.numbers.contains(&"r") => {
+                    "r + 1 < len(g) and g[r + 1][c] == \".\"".to_string()
+                }
+                1 => format!("open(g, 0, {n})"),
+                2 => format!("has(g[{n}], \"..\")"),
+                3 if self.wide => format!("count(g[0], \"#\") < {n}"),
+                _ => format!("len(g[0]) < {n}"),
+            },
+            Shape::Pair { .. } => {
+                let (x, y) = self.xy();
+                match c.below(5) {
+                    3 => format!("({x}, {n}) {} ({y}, 2)", self.equality(c)),
+                    4 => format!("(if {x} < {y} then {x} else {n}) == {y} - 1"),
+                    0 => format!("even({n})"),
+                    1 => format!("low({x}, {y}) > {n}"),
+                    _ => format!("{x} != {y}"),
+                }
+            }
+        }
+    }
+
+    /// A board of one to seven of the game's letters, written out.
+    fn start_board(&self, c: &mut Choices) -> String {
+        let cells: String = (0..=c.below(6)).map(|_| c.pick(&self.letters)).collect();
+        format!("\"{cells}\"")
+    }
+
+    /// `==` or `!=`, or in a wide game an order too (which the compiled
+    /// code leaves to the interpreter for strings, tuples and lists).
+    fn equality(&self, c: &mut Choices) -> &'static str {
+        if self.wide {
+            c.pick(&["<", "==", ">=", "!="])
+        } else {
+            c.pick(&["==", "!="])
+        }
+    }
+
+    /// A `lose if` condition, over the position alone.
+    fn lose(&self, c: &mut Choices) -> String {
+        let (x, y) = self.xy();
+        let l = c.pick(&self.letters[1..]);
+        // The second of each shape fails on some positions.
+        let conditions = match self.shape {
+            Shape::Board => [
+                format!("has(b, \"{l}{l}\")"),
+                format!("b[0] == \"{l}\" and b[4] == \"{l}\""),
+            ],
+            Shape::Heaps => [
+                format!("sum(hs) == {}", 1 + c.below(4)),
+                "hs[0] == 2 and hs[3] > 0".to_string(),
+            ],
+            Shape::Grid => [
+                "has(g[0], \"##\")".to_string(),
+                "g[0][0] == \"#\" and g[2][0] == \"#\"".to_string(),
+            ],
+            Shape::Pair { .. } => [format!("{x} == {y}"), format!("{x} / ({y} - 1) > 2")],
+        };
+        let [first, second] = conditions;
+        if c.below(3) == 0 {
+            second
+        } else {
+            first
+        }
+    }
+
+    /// A starting position: small enough that the reference interpreter
+    /// searches it in milliseconds.
+    fn start(&self, c: &mut Choices) -> String {
+        let number = |c: &mut Choices, most: usize| c.below(most + 1).to_string();
+        let main = match self.shape {
+            Shape::Board => self.start_board(c),
+            Shape::Heaps => {
+                let heaps: Vec<String> = (0..=c.below(3)).map(|_| number(c, 4)).collect();
+                format!("[{}]", heaps.join(", "))
+            }
+            Shape::Grid => {
+                let columns = 1 + c.below(3);
+                let rows: Vec<String> = (0..=c.below(2))
+                    .map(|_| {
+                        let row: String = (0..columns)
+                            .map(|_| if c.below(4) == 0 { "#" } else { "." })
+                            .collect();
+                        format!("\"{row}\"")
+                    })
+                    .collect();
+                format!("[{}]", rows.join(", "))
+            }
+            Shape::Pair { tuple } => {
+                let (a, b) = (number(c, 6), number(c, 6));
+                if tuple {
+                    format!("({a}, {b})")
+                } else {
+                    format!("{a}, {b}")
+                }
+            }
+        };
+        let flag = if c.below(2) == 0 { "true" } else { "false" };
+        let counter = number(c, 3);
+        self.position(&main, flag, &counter)
+    }
+}

@@ -1,0 +1,135 @@
+//! Random games whose positions pack into a key (decoded from bytes by
+//! `fuzz/src/packed_games.rs`, beside the heap games' generator), each
+//! compared with the reference interpreter on every position
+//! reachable from its starts (`common::engines`): values by the lowered
+//! interpreter and by the compiled search of packed keys, options in order
+//! with their labels by the lowered code and by the compiled code of
+//! packed keys, and errors as whole diagnostics.
+
+mod common;
+
+#[allow(dead_code)]
+#[path = "../fuzz/src/lib.rs"]
+mod harness;
+
+use common::engines::{compare_from, session, value_of, Limits};
+use grundy::eval::Compact;
+use harness::packed_games::{decode, PackedGame};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Small: a random game's starts reach a few dozen positions, and a game
+/// that grows without end stops at the state limit in every engine alike.
+const LIMITS: Limits = Limits {
+    reached: 60,
+    max_positions: 400,
+};
+
+/// What one game's comparison covered.
+#[derive(Default)]
+struct Covered {
+    positions: usize,
+    listed_compiled: usize,
+    searched_compiled: bool,
+}
+
+/// Compares every engine with the reference from each start of `game`,
+/// panicking with the game's text at the first difference.
+fn compare(game: &PackedGame) -> Covered {
+    let mut covered = Covered::default();
+    for start in &game.starts {
+        match compare_from("random.game", &game.text, start, LIMITS) {
+            Ok(compared) => {
+                covered.positions += compared.positions.len();
+                covered.listed_compiled += compared.listed_compiled;
+                covered.searched_compiled |= compared.searched_compiled;
+            }
+            Err(difference) => panic!("{difference}\nstarts {:?}\n{}", game.starts, game.text),
+        }
+    }
+    covered
+}
+
+/// The number of random games a run compares: `PROPTEST_CASES` when set
+/// (for a long run by hand), otherwise few enough for a debug build.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(64)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/random_packed.proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn random_packed_games_agree_with_the_reference(
+        bytes in prop::collection::vec(any::<u8>(), 0..160)
+    ) {
+        compare(&decode(&bytes));
+    }
+}
+
+/// The same comparison on a fixed set of games, which must mostly take
+/// the compiled code: a generator whose games all fell back on the
+/// interpreter would compare the interpreter with itself.
+#[test]
+fn most_random_packed_games_take_the_compiled_code() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next_byte = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 32) as u8
+    };
+    let games = 60;
+    let (mut positions, mut listed, mut searched) = (0, 0, 0);
+    for _ in 0..games {
+        let bytes: Vec<u8> = (0..160).map(|_| next_byte()).collect();
+        let covered = compare(&decode(&bytes));
+        positions += covered.positions;
+        listed += covered.listed_compiled;
+        searched += usize::from(covered.searched_compiled);
+    }
+    println!("{games} games, {positions} positions, {listed} listed by the compiled code, {searched} games searched by it");
+    assert!(
+        searched * 3 > games * 2,
+        "only {searched} of {games} games took the compiled search"
+    );
+    assert!(
+        listed * 2 > positions,
+        "the compiled code listed only {listed} of {positions} positions"
+    );
+}
+
+/// Compares every engine with the reference from each start of `text`,
+/// and returns the reference's value of the first start.
+fn agrees(text: &str, starts: &[&str]) -> Result<u32, String> {
+    let game = PackedGame {
+        text: text.to_string(),
+        starts: starts.iter().map(|s| s.to_string()).collect(),
+    };
+    compare(&game);
+    let mut reference = session("test.game", text, Compact::Off, false, LIMITS).expect("it loads");
+    value_of(&mut reference, starts[0])
+}
+
+/// A tuple is worked out whole before it is compared: an element that
+/// overflows is an error even where the first elements already differ.
+/// The compiled code compared element by element and stopped at the
+/// first difference, so it answered a value where the interpreter
+/// reports the overflow.
+#[test]
+fn a_tuple_compared_is_worked_out_whole() {
+    let text = "game G(x: nat, y: nat) {
+        move m(k in 1..=y) if y > x and (x, x - 9223372036854775807 - 2) != (y, 2) => G(x, y - k);
+    }";
+    let found = agrees(text, &["G(0, 2)", "G(3, 3)"]);
+    assert!(found.is_err_and(|e| e.starts_with("Overflow")));
+}
