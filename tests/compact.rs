@@ -276,6 +276,21 @@ game Shift(xs: [nat]) {
   move t(i in indices(xs), k in 1..=xs[i]) => Shift(set_at(xs, i, xs[i] - k));
   move u(i in indices(xs), k in 2..=i + 3) if xs[i] >= 2 * k => Shift([xs[j] - (if j == i then 2 * k else 0) for j in indices(xs)]);
 }
+// Constants and sets known before the rules run: a bound named by a
+// constant, a set and a list written in the rule or named by a constant
+// (the list walked in its order, with its repeat), asked about and summed.
+const CAP = 11;
+const STEPS = {1, 3, 4};
+const ORDER = [4, 1, 4, 2];
+const ON = true;
+game Capped(n: nat) {
+  move up(k in 1..=2) if n >= 2 and n + k <= CAP and ON => Capped(n + k - 3);
+  move take(s in STEPS) if s <= n => Capped(n - s);
+  move odd(s in {2, 5}) if s <= n and n - s not in STEPS => Capped(n - s);
+  move list(s in ORDER) if s + sum(ORDER) <= n + 11 and s <= n => Capped(n - s);
+  move twice(k in [3, 2, 3]) if k in {3} and k <= n => Capped(n - k);
+  move len(k in 0..len(ORDER)) if k + len(STEPS) <= n and k > 0 => Capped(n - k - len(STEPS));
+}
 // k ** 7 overflows past k = 512: the loop to `top` fails there, and so
 // must the compiled search, however early its guard ends it.
 game Seventh(n: nat, top: nat) {
@@ -377,6 +392,8 @@ const STARTS: &[&str] = &[
     "Huge(6)",
     "Shift([3, 0, 2])",
     "Shift([6, 1, 7, 0])",
+    "Capped(20)",
+    "Capped(9)",
     "Seventh(20, 511)",
     "Seventh(20, 512)",
     "Seventh(20, 100000)",
@@ -514,6 +531,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Pairs(12)",
         "Rise(6, 40)",
         "Shift([4, 0, 2])",
+        "Capped(20)",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
@@ -575,4 +593,31 @@ fn options_come_in_the_interpreters_order() {
         }
     }
     assert!(compared > 3000, "only {compared} option lists compared");
+}
+
+/// `grundy ARGS --stats` says that `game` ran on the compiled code of
+/// packed keys, and that nothing turned it down.
+fn assert_runs_compiled(args: &[&str], game: &str) {
+    let mut args = args.to_vec();
+    args.push("--stats");
+    let (_, stats) = common::grundy_ok(&args);
+    assert!(
+        stats.contains(&format!("stats: {game} ran on the compiled")),
+        "{args:?}:\n{stats}"
+    );
+    assert!(!stats.contains("stopped at"), "{args:?}:\n{stats}");
+}
+
+/// Constants in computations and generators over sets and lists known
+/// before the rules run compile: the shipped examples that use them.
+#[test]
+fn constants_and_written_out_sets_run_compiled() {
+    for game in ["Coins", "T", "TakeAway"] {
+        let position = format!("{game}(20)");
+        assert_runs_compiled(&["value", "examples/subtraction.game", &position], game);
+    }
+    assert_runs_compiled(
+        &["outcome", "examples/nim-with-additions.game", "Heap(5)"],
+        "Heap",
+    );
 }

@@ -54,6 +54,8 @@ type Scope = Vec<Option<Val>>;
 
 struct Compiler<'a> {
     program: &'a Program,
+    /// The values of the program's constants, known before any rule runs.
+    consts: &'a [Value],
     layout: &'a Layout,
     regs: u32,
     tuples: u32,
@@ -168,7 +170,12 @@ fn letter(ir: &Ir) -> Option<u8> {
 
 /// Game `layout.game`'s rules compiled for `layout`, with the innermost
 /// loops of the shapes `fused` knows run on the key when `fuse` is set.
-pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode> {
+pub fn game(
+    program: &Program,
+    consts: &[Value],
+    layout: &Layout,
+    fuse: bool,
+) -> Compiled<GameCode> {
     let game = program
         .games
         .get(layout.game as usize)
@@ -189,13 +196,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         scope[i] = Some(match group {
             Group::Fixed(Value::Int(n)) => Val::Const(*n),
             Group::Fixed(Value::Set(xs)) => Val::Items(
-                xs.iter()
-                    .map(|x| match x {
-                        Value::Int(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()
-                    .or_unsupported("a set held aside of other than numbers", game.span)?,
+                numbers(xs).or_unsupported("a set held aside of other than numbers", game.span)?,
             ),
             Group::Fixed(_) => {
                 return Err(Unsupported::new(
@@ -212,6 +213,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     }
     let mut c = Compiler {
         program,
+        consts,
         layout,
         regs: layout.fields,
         tuples: 0,
@@ -513,6 +515,26 @@ impl<'a> Compiler<'a> {
     fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
         match ir.kind {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
+            _ => match self.known(ir)? {
+                Value::Int(n) => Some(Val::Const(n)),
+                Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),
+                _ => None,
+            },
+        }
+    }
+
+    /// The value of an expression known before any rule runs: a literal,
+    /// a constant, or a set or list of them written out (`{2, 3, 5}`).
+    fn known(&self, ir: &Ir) -> Option<Value> {
+        match &ir.kind {
+            IrKind::Lit(v) => Some(v.clone()),
+            IrKind::Const(c) => self.consts.get(*c as usize).cloned(),
+            IrKind::Set(items) => Some(Value::set(
+                items.iter().map(|x| self.known(x)).collect::<Option<_>>()?,
+            )),
+            IrKind::List(items) => Some(Value::list(
+                items.iter().map(|x| self.known(x)).collect::<Option<_>>()?,
+            )),
             _ => None,
         }
     }
@@ -552,7 +574,12 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        if let Some(rows) = tuples_written_out(ir) {
+        // A constant naming tuples is read as if written out.
+        let named = self.known(ir).map(|v| Ir {
+            kind: IrKind::Lit(v),
+            span: ir.span,
+        });
+        if let Some(rows) = tuples_written_out(named.as_ref().unwrap_or(ir)) {
             // The loop walks the places; an element is read off its place.
             let r = self.reg();
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
@@ -621,13 +648,12 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
                 Ok(Seq::Range(Num::Lit(0), self.len(scope, &a[0])?, false))
             }
-            IrKind::Local(_) => match self.val(scope, ir) {
+            _ => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
                 _ => Err(Unsupported::new(SOURCES, ir.span)),
             },
-            _ => Err(Unsupported::new(SOURCES, ir.span)),
         }
     }
 
@@ -640,7 +666,7 @@ impl<'a> Compiler<'a> {
         let refused = || Unsupported::new(NUMBERS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
-            IrKind::Local(_) => match self.val(scope, ir) {
+            IrKind::Local(_) | IrKind::Const(_) => match self.val(scope, ir) {
                 Some(Val::Num(r)) => Num::Reg(r),
                 Some(Val::Const(n)) => Num::Lit(n),
                 _ => return Err(refused()),
@@ -689,6 +715,11 @@ impl<'a> Compiler<'a> {
                 (Builtin::Sum, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) => Num::SumFields(f),
                     Some(Val::Tuple(t)) => Num::SumTuple(t),
+                    Some(Val::Items(xs)) => Num::Lit(
+                        xs.iter()
+                            .try_fold(0i64, |total, &x| total.checked_add(x))
+                            .ok_or_else(refused)?,
+                    ),
                     _ => return Err(refused()),
                 },
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
@@ -748,6 +779,7 @@ impl<'a> Compiler<'a> {
         use BinaryOp::*;
         match &ir.kind {
             IrKind::Lit(v) => matches!(v, Value::Bool(_)),
+            IrKind::Const(_) => matches!(self.known(ir), Some(Value::Bool(_))),
             IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Flag(_))),
             IrKind::Unary(UnaryOp::Not, _) => true,
             IrKind::Binary(op, ..) => {
@@ -779,6 +811,9 @@ impl<'a> Compiler<'a> {
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Const(_) if matches!(self.known(ir), Some(Value::Bool(_))) => {
+                Truth::Lit(matches!(self.known(ir), Some(Value::Bool(true))))
+            }
             IrKind::Local(_) if matches!(self.val(scope, ir), Some(Val::Flag(_))) => {
                 let Some(Val::Flag(r)) = self.val(scope, ir) else {
                     return Err(refused());
@@ -1252,6 +1287,18 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// The numbers of a collection known before any rule runs, in its order;
+/// `None` if any element is not a number.
+fn numbers(items: &[Value]) -> Option<Rc<[i64]>> {
+    items
+        .iter()
+        .map(|x| match x {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
 fn set_of_numbers(ty: &Type) -> bool {
     match ty {
         Type::Set(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
@@ -1360,7 +1407,7 @@ mod tests {
             .map(|p| p.ty.clone())
             .collect();
         let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
-        game(program, &layout, true).expect("the rules compile")
+        game(program, &session.interp.consts, &layout, true).expect("the rules compile")
     }
 
     fn placing(guard: &str) -> String {
