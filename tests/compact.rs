@@ -291,6 +291,29 @@ game Capped(n: nat) {
   move twice(k in [3, 2, 3]) if k in {3} and k <= n => Capped(n - k);
   move len(k in 0..len(ORDER)) if k + len(STEPS) <= n and k > 0 => Capped(n - k - len(STEPS));
 }
+// `count` of a number in a list parameter or a set, and of a letter in a
+// string (a cell, a literal, one outside the alphabet); the item is worked
+// out even when the list is empty, so `xs[0]` fails on `Tally([])`.
+game Tally(xs: [nat]) {
+  move down(i in indices(xs), t in 0..xs[i]) if count(xs, xs[i]) <= 2 or count(xs, t) > 0
+    => Tally(set_at(xs, i, t));
+  move odd(k in 1..=2) if count(xs, xs[0]) == 1 + count({1, 3}, k) and xs[0] >= k
+    => Tally(set_at(xs, 0, xs[0] - k));
+}
+game Marks(board: str) {
+  move place(i in indices(board)) if board[i] == "." and count(board, "X") < 3
+    => Marks(set_at(board, i, "X"));
+  move same(i in indices(board)) if board[i] == "X" and count(board, board[i]) == 2 and count(board, "Q") == 0
+    => Marks(set_at(board, i, "O"));
+  move runs(i in indices(board)) if board[i] == "." and count(board, "XX") == 1 and count(board, "O.O") + count(board, "") == 0
+    => Marks(set_at(board, i, "O"));
+}
+// The cells of a string are those of one row: (0, i).
+game RowCells(board: str) {
+  lose if count(board, "XXX") > 0;
+  move place((r, i) in cells(board, ".")) if r == 0 and i % 3 != 1 => RowCells(set_at(board, i, "X"));
+  move other(cell in cells(board)) if board[cell[1]] == "X" and cell[1] > 0 and board[cell[1] - 1] == "." => RowCells(set_at(board, cell[1] - 1, "O"));
+}
 // k ** 7 overflows past k = 512: the loop to `top` fails there, and so
 // must the compiled search, however early its guard ends it.
 game Seventh(n: nat, top: nat) {
@@ -394,6 +417,15 @@ const STARTS: &[&str] = &[
     "Shift([6, 1, 7, 0])",
     "Capped(20)",
     "Capped(9)",
+    "Tally([3, 2, 3])",
+    "Tally([4, 1, 1, 2])",
+    "Tally([])",
+    "Marks(\"......\")",
+    "Marks(\"..O.X..\")",
+    "Marks(\"XXX....\")",
+    "RowCells(\"........\")",
+    "RowCells(\".X..O...\")",
+    "Marks(\".XXXX.X..\")",
     "Seventh(20, 511)",
     "Seventh(20, 512)",
     "Seventh(20, 100000)",
@@ -532,6 +564,9 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Rise(6, 40)",
         "Shift([4, 0, 2])",
         "Capped(20)",
+        "Tally([4, 1, 1, 2])",
+        "Marks(\"......\")",
+        "RowCells(\"........\")",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
@@ -619,5 +654,19 @@ fn constants_and_written_out_sets_run_compiled() {
     assert_runs_compiled(
         &["outcome", "examples/nim-with-additions.game", "Heap(5)"],
         "Heap",
+    );
+}
+
+/// `count` of a text in a board compiles: the Treblecross rewrite that
+/// ends the game when `count(board, "XXX") > 0`.
+#[test]
+fn count_runs_compiled() {
+    assert_runs_compiled(
+        &[
+            "value",
+            "bench/games/search-rewrites/treblecross-cells.game",
+            "Treblecross(\"........\")",
+        ],
+        "Treblecross",
     );
 }

@@ -238,7 +238,12 @@ pub fn game(
         // `cells(g, letter)` keeps the cells holding the letter: each is
         // tested as soon as its generator sets it, before anything else,
         // so later generators and the guard never see the others.
-        let filters: Vec<Option<Ir>> = m.generators.iter().map(cells_filter).collect();
+        let one_row = |grid: &Ir| matches!(c.val(&scope, grid), Some(Val::Str(..)));
+        let filters: Vec<Option<Ir>> = m
+            .generators
+            .iter()
+            .map(|g| cells_filter(g, one_row))
+            .collect();
         let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
         let (mut early, rest) = match &m.guard {
             Some(g) => early::split(&m.generators, g, &safe),
@@ -328,9 +333,10 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
-/// `g[t[0]][t[1]] == letter` on the generator's slot `t`: the compiled
-/// search walks every cell and tests it.
-fn cells_filter(g: &GenIr) -> Option<Ir> {
+/// `g[t[0]][t[1]] == letter` on the generator's slot `t` (`g[t[1]]` for a
+/// string, whose cells are those of one row): the compiled search walks
+/// every cell and tests it.
+fn cells_filter(g: &GenIr, one_row: impl Fn(&Ir) -> bool) -> Option<Ir> {
     let IrKind::Builtin(Builtin::Cells, a) = &g.source.kind else {
         return None;
     };
@@ -345,7 +351,10 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
             Box::new(ir(IrKind::Lit(Value::Int(i)))),
         ))
     };
-    let row = ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0))));
+    let row = match one_row(grid) {
+        true => grid.clone(),
+        false => ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0)))),
+    };
     let cell = ir(IrKind::Index(Box::new(row), Box::new(element(1))));
     Some(ir(IrKind::Binary(
         BinaryOp::Eq,
@@ -357,7 +366,8 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
-     list parameter) and helpers";
+     list parameter), `count` (of a number in a list, or of a text in a string parameter) \
+     and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
@@ -565,13 +575,17 @@ impl<'a> Compiler<'a> {
             // A packed grid is a rectangle, so its cells, row by row, are
             // the product of its row and column numbers (those holding a
             // letter are tested by the rule: see `cells_filter`).
-            if let [grid, ..] = &a[..] {
-                if let Some(Val::Grid(rows)) = self.val(scope, grid) {
-                    let t = self.tuple();
-                    let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
-                    let source = Source::ProductList(vec![upto(rows.fields.len), upto(rows.cols)]);
-                    return Ok((Target::Tuple(t), source, Val::Tuple(t)));
-                }
+            // A string's are those of one row.
+            let shape = match a.first().and_then(|grid| self.val(scope, grid)) {
+                Some(Val::Grid(rows)) => Some((rows.fields.len, rows.cols)),
+                Some(Val::Str(f, _)) => Some((1, f.len)),
+                _ => None,
+            };
+            if let Some((height, width)) = shape {
+                let t = self.tuple();
+                let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
+                let source = Source::ProductList(vec![upto(height), upto(width)]);
+                return Ok((Target::Tuple(t), source, Val::Tuple(t)));
             }
         }
         // A constant naming tuples is read as if written out.
@@ -722,6 +736,7 @@ impl<'a> Compiler<'a> {
                     ),
                     _ => return Err(refused()),
                 },
+                (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
@@ -747,6 +762,63 @@ impl<'a> Compiler<'a> {
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// `count(x, item)` of a list or string whose length the position
+    /// fixes: each element compared with the item in turn. The item is
+    /// worked out once, first, as the interpreter does even when `x` is
+    /// empty.
+    fn count(&mut self, scope: &mut Scope, call: &Ir, x: &Ir, item: &Ir) -> Compiled<Num> {
+        let refused = || Unsupported::new(NUMBERS, call.span);
+        let reg = self.reg();
+        let (bind, tests): (Bind, Vec<Truth>) = match self.val(scope, x) {
+            Some(Val::List(f)) => {
+                let value = self.num(scope, item)?;
+                let each = (0..f.len).map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))));
+                let tests = each
+                    .map(|n| Truth::Compare(BinaryOp::Eq, n, Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            Some(Val::Items(xs)) => {
+                let value = self.num(scope, item)?;
+                let tests = xs
+                    .iter()
+                    .map(|&n| Truth::Compare(BinaryOp::Eq, Num::Lit(n), Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            // A text written out, counted in a string parameter on the
+            // key; a letter worked out by the rules, each cell compared
+            // with it.
+            Some(Val::Str(f, alphabet)) => {
+                if let IrKind::Lit(Value::Str(text)) = &item.kind {
+                    let codes: Option<Rc<[i64]>> = text
+                        .bytes()
+                        .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+                        .collect();
+                    // A letter outside the alphabet is in no cell; nor is
+                    // the empty text counted.
+                    return Ok(match codes {
+                        Some(codes) if !codes.is_empty() => Num::Matches(f, codes),
+                        _ => Num::Lit(0),
+                    });
+                }
+                if !self.is_letter(scope, item) {
+                    return Err(refused());
+                }
+                let value = self.char(scope, item)?;
+                let cell = |i: u32| Char::Cell(f, Box::new(Num::Lit(i64::from(i))));
+                let tests = (0..f.len)
+                    .map(|i| Truth::SameChar(true, cell(i), Char::Reg(reg)))
+                    .collect();
+                (Bind::Letter { reg, value }, tests)
+            }
+            _ => return Err(refused()),
+        };
+        Ok(Num::Let(Box::new(bind), Box::new(sum_of_ones(tests))))
     }
 
     /// Every one of `tests`, in order; `None` for none.
@@ -1285,6 +1357,16 @@ impl<'a> Compiler<'a> {
             }
         })
     }
+}
+
+/// How many of `tests` hold.
+fn sum_of_ones(tests: Vec<Truth>) -> Num {
+    let one = |t: Truth| Num::If(Box::new(t), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)));
+    tests
+        .into_iter()
+        .map(one)
+        .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
+        .unwrap_or(Num::Lit(0))
 }
 
 /// The numbers of a collection known before any rule runs, in its order;

@@ -136,7 +136,7 @@ impl Reader {
                     Shape::UNKNOWN
                 }
             }
-            Num::TupleLen(_) | Num::SumFields(_) => Shape::flat(true, false),
+            Num::TupleLen(_) | Num::SumFields(_) | Num::Matches(..) => Shape::flat(true, false),
             Num::SumTuple(_) => Shape::flat(false, false),
             // Code already made into a closure says nothing of its shape
             // (the analysis runs before that, so this is only caution).
