@@ -308,6 +308,19 @@ game Marks(board: str) {
   move runs(i in indices(board)) if board[i] == "." and count(board, "XX") == 1 and count(board, "O.O") + count(board, "") == 0
     => Marks(set_at(board, i, "O"));
 }
+// Integers below 0, kept with a sign: a number, a tuple's and a list's
+// elements; from Walk(7) the walk leaves the field the start sizes (-8 to
+// 7), and the interpreter answers those positions.
+game Walk(x: int) {
+  move left(k in 1..=2) if x - k >= -9 => Walk(x - k);
+  move jump() if x > 2 => Walk(0 - x);
+}
+game Line(p: (int, nat), xs: [int]) {
+  move step(k in 1..=2) if p[0] - k >= -6 => Line((p[0] - k, p[1]), xs);
+  move back(i in indices(xs)) if xs[i] > -4 and p[1] > 0
+    => Line((p[0], p[1] - 1), set_at(xs, i, xs[i] - 2));
+  move sum(k in 0..1) if sum(xs) < 0 - p[1] and p[1] > 0 => Line(p, [xs[j] + 1 for j in indices(xs)]);
+}
 // The cells of a string are those of one row: (0, i).
 game RowCells(board: str) {
   lose if count(board, "XXX") > 0;
@@ -424,6 +437,11 @@ const STARTS: &[&str] = &[
     "Marks(\"..O.X..\")",
     "Marks(\"XXX....\")",
     "RowCells(\"........\")",
+    "Walk(0)",
+    "Walk(-3)",
+    "Walk(7)",
+    "Line((0, 3), [1, -2])",
+    "Line((-5, 4), [-1, 0, 2])",
     "RowCells(\".X..O...\")",
     "Marks(\".XXXX.X..\")",
     "Seventh(20, 511)",
@@ -567,6 +585,8 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Tally([4, 1, 1, 2])",
         "Marks(\"......\")",
         "RowCells(\"........\")",
+        "Walk(4)",
+        "Line((0, 3), [3, -2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
@@ -669,4 +689,15 @@ fn count_runs_compiled() {
         ],
         "Treblecross",
     );
+}
+
+/// A game over integers below 0 compiles: the walk of the language guide.
+#[test]
+fn integers_below_zero_run_compiled() {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compact-walk.game");
+    let text = "game Walk(x: int) {\n  move left() if x > -3 => Walk(x - 1);\n}\n";
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    let file = path.to_str().expect("a UTF-8 path");
+    assert_runs_compiled(&["value", file, "Walk(-1)"], "Walk");
+    assert_runs_compiled(&["moves", file, "Walk(-2)"], "Walk");
 }

@@ -271,11 +271,14 @@ pub fn game(
             hoist: None,
         };
         if fuse {
-            monotone::bounds(&mut rule, layout.fields);
+            // The registers that hold natural numbers: the key's fields,
+            // unless some hold integers below 0.
+            let naturals = if layout.signed() { 0 } else { layout.fields };
+            monotone::bounds(&mut rule, naturals);
             if rule.bounds.last().is_none_or(Option::is_none) {
                 rule.fused = fused::recognise(&rule);
             }
-            rule.progression = progression::affine(&rule, layout.fields);
+            rule.progression = progression::affine(&rule, naturals);
             let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
             rule.hoist = hoist::recognise(&rule, layout.fields, slot);
         }

@@ -476,7 +476,7 @@ impl Machine {
                     }
                     let shift = fields.shift_of(i);
                     shifts.push(shift);
-                    k = k & !(fields.mask() << shift) | (lo as u64) << shift;
+                    k = k & !(fields.mask() << shift) | fields.stored(lo) << shift;
                 }
                 let Some(last) = lists.checked_sub(1) else {
                     // The product of no lists: one empty tuple.
@@ -958,7 +958,7 @@ pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
         return None;
     }
     let shift = f.shift_of(i);
-    Some(key & !(f.mask() << shift) | (v as u64) << shift)
+    Some(key & !(f.mask() << shift) | f.stored(v) << shift)
 }
 
 /// `key` with the fields of `f` in the opposite order.
