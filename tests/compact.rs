@@ -276,6 +276,57 @@ game Shift(xs: [nat]) {
   move t(i in indices(xs), k in 1..=xs[i]) => Shift(set_at(xs, i, xs[i] - k));
   move u(i in indices(xs), k in 2..=i + 3) if xs[i] >= 2 * k => Shift([xs[j] - (if j == i then 2 * k else 0) for j in indices(xs)]);
 }
+// Constants and sets known before the rules run: a bound named by a
+// constant, a set and a list written in the rule or named by a constant
+// (the list walked in its order, with its repeat), asked about and summed.
+const CAP = 11;
+const STEPS = {1, 3, 4};
+const ORDER = [4, 1, 4, 2];
+const ON = true;
+game Capped(n: nat) {
+  move up(k in 1..=2) if n >= 2 and n + k <= CAP and ON => Capped(n + k - 3);
+  move take(s in STEPS) if s <= n => Capped(n - s);
+  move odd(s in {2, 5}) if s <= n and n - s not in STEPS => Capped(n - s);
+  move list(s in ORDER) if s + sum(ORDER) <= n + 11 and s <= n => Capped(n - s);
+  move twice(k in [3, 2, 3]) if k in {3} and k <= n => Capped(n - k);
+  move len(k in 0..len(ORDER)) if k + len(STEPS) <= n and k > 0 => Capped(n - k - len(STEPS));
+}
+// `count` of a number in a list parameter or a set, and of a letter in a
+// string (a cell, a literal, one outside the alphabet); the item is worked
+// out even when the list is empty, so `xs[0]` fails on `Tally([])`.
+game Tally(xs: [nat]) {
+  move down(i in indices(xs), t in 0..xs[i]) if count(xs, xs[i]) <= 2 or count(xs, t) > 0
+    => Tally(set_at(xs, i, t));
+  move odd(k in 1..=2) if count(xs, xs[0]) == 1 + count({1, 3}, k) and xs[0] >= k
+    => Tally(set_at(xs, 0, xs[0] - k));
+}
+game Marks(board: str) {
+  move place(i in indices(board)) if board[i] == "." and count(board, "X") < 3
+    => Marks(set_at(board, i, "X"));
+  move same(i in indices(board)) if board[i] == "X" and count(board, board[i]) == 2 and count(board, "Q") == 0
+    => Marks(set_at(board, i, "O"));
+  move runs(i in indices(board)) if board[i] == "." and count(board, "XX") == 1 and count(board, "O.O") + count(board, "") == 0
+    => Marks(set_at(board, i, "O"));
+}
+// Integers below 0, kept with a sign: a number, a tuple's and a list's
+// elements; from Walk(7) the walk leaves the field the start sizes (-8 to
+// 7), and the interpreter answers those positions.
+game Walk(x: int) {
+  move left(k in 1..=2) if x - k >= -9 => Walk(x - k);
+  move jump() if x > 2 => Walk(0 - x);
+}
+game Line(p: (int, nat), xs: [int]) {
+  move step(k in 1..=2) if p[0] - k >= -6 => Line((p[0] - k, p[1]), xs);
+  move back(i in indices(xs)) if xs[i] > -4 and p[1] > 0
+    => Line((p[0], p[1] - 1), set_at(xs, i, xs[i] - 2));
+  move sum(k in 0..1) if sum(xs) < 0 - p[1] and p[1] > 0 => Line(p, [xs[j] + 1 for j in indices(xs)]);
+}
+// The cells of a string are those of one row: (0, i).
+game RowCells(board: str) {
+  lose if count(board, "XXX") > 0;
+  move place((r, i) in cells(board, ".")) if r == 0 and i % 3 != 1 => RowCells(set_at(board, i, "X"));
+  move other(cell in cells(board)) if board[cell[1]] == "X" and cell[1] > 0 and board[cell[1] - 1] == "." => RowCells(set_at(board, cell[1] - 1, "O"));
+}
 // k ** 7 overflows past k = 512: the loop to `top` fails there, and so
 // must the compiled search, however early its guard ends it.
 game Seventh(n: nat, top: nat) {
@@ -377,6 +428,22 @@ const STARTS: &[&str] = &[
     "Huge(6)",
     "Shift([3, 0, 2])",
     "Shift([6, 1, 7, 0])",
+    "Capped(20)",
+    "Capped(9)",
+    "Tally([3, 2, 3])",
+    "Tally([4, 1, 1, 2])",
+    "Tally([])",
+    "Marks(\"......\")",
+    "Marks(\"..O.X..\")",
+    "Marks(\"XXX....\")",
+    "RowCells(\"........\")",
+    "Walk(0)",
+    "Walk(-3)",
+    "Walk(7)",
+    "Line((0, 3), [1, -2])",
+    "Line((-5, 4), [-1, 0, 2])",
+    "RowCells(\".X..O...\")",
+    "Marks(\".XXXX.X..\")",
     "Seventh(20, 511)",
     "Seventh(20, 512)",
     "Seventh(20, 100000)",
@@ -514,6 +581,12 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Pairs(12)",
         "Rise(6, 40)",
         "Shift([4, 0, 2])",
+        "Capped(20)",
+        "Tally([4, 1, 1, 2])",
+        "Marks(\"......\")",
+        "RowCells(\"........\")",
+        "Walk(4)",
+        "Line((0, 3), [3, -2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
         let mut session = session_with(GAMES);
@@ -575,4 +648,56 @@ fn options_come_in_the_interpreters_order() {
         }
     }
     assert!(compared > 3000, "only {compared} option lists compared");
+}
+
+/// `grundy ARGS --stats` says that `game` ran on the compiled code of
+/// packed keys, and that nothing turned it down.
+fn assert_runs_compiled(args: &[&str], game: &str) {
+    let mut args = args.to_vec();
+    args.push("--stats");
+    let (_, stats) = common::grundy_ok(&args);
+    assert!(
+        stats.contains(&format!("stats: {game} ran on the compiled")),
+        "{args:?}:\n{stats}"
+    );
+    assert!(!stats.contains("stopped at"), "{args:?}:\n{stats}");
+}
+
+/// Constants in computations and generators over sets and lists known
+/// before the rules run compile: the shipped examples that use them.
+#[test]
+fn constants_and_written_out_sets_run_compiled() {
+    for game in ["Coins", "T", "TakeAway"] {
+        let position = format!("{game}(20)");
+        assert_runs_compiled(&["value", "examples/subtraction.game", &position], game);
+    }
+    assert_runs_compiled(
+        &["outcome", "examples/nim-with-additions.game", "Heap(5)"],
+        "Heap",
+    );
+}
+
+/// `count` of a text in a board compiles: the Treblecross rewrite that
+/// ends the game when `count(board, "XXX") > 0`.
+#[test]
+fn count_runs_compiled() {
+    assert_runs_compiled(
+        &[
+            "value",
+            "bench/games/search-rewrites/treblecross-cells.game",
+            "Treblecross(\"........\")",
+        ],
+        "Treblecross",
+    );
+}
+
+/// A game over integers below 0 compiles: the walk of the language guide.
+#[test]
+fn integers_below_zero_run_compiled() {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compact-walk.game");
+    let text = "game Walk(x: int) {\n  move left() if x > -3 => Walk(x - 1);\n}\n";
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    let file = path.to_str().expect("a UTF-8 path");
+    assert_runs_compiled(&["value", file, "Walk(-1)"], "Walk");
+    assert_runs_compiled(&["moves", file, "Walk(-2)"], "Walk");
 }

@@ -8,7 +8,7 @@
 
 use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
 use super::leaves::{index, Binding, Operand, Piece};
-use super::run::{has, has_text, low_bits, put, Machine};
+use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::words;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
@@ -375,6 +375,7 @@ impl Lowering {
                 }
                 Some(total)
             })),
+            Num::Matches(f, codes) => call(Box::new(move |m| Some(matches(m.key, &f, &codes)))),
             Num::TextLen(t) => {
                 let t = self.piece(*t);
                 call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))

@@ -26,6 +26,9 @@ pub enum Num {
     Max(Vec<Num>),
     SumFields(Fields),
     SumTuple(u32),
+    /// `count(board, "text")` on a string parameter: how often the codes
+    /// occur in its cells without overlapping, read off the key.
+    Matches(Fields, Rc<[i64]>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
     If(Box<Truth>, Box<Num>, Box<Num>),

@@ -54,6 +54,8 @@ type Scope = Vec<Option<Val>>;
 
 struct Compiler<'a> {
     program: &'a Program,
+    /// The values of the program's constants, known before any rule runs.
+    consts: &'a [Value],
     layout: &'a Layout,
     regs: u32,
     tuples: u32,
@@ -168,7 +170,12 @@ fn letter(ir: &Ir) -> Option<u8> {
 
 /// Game `layout.game`'s rules compiled for `layout`, with the innermost
 /// loops of the shapes `fused` knows run on the key when `fuse` is set.
-pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode> {
+pub fn game(
+    program: &Program,
+    consts: &[Value],
+    layout: &Layout,
+    fuse: bool,
+) -> Compiled<GameCode> {
     let game = program
         .games
         .get(layout.game as usize)
@@ -189,13 +196,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         scope[i] = Some(match group {
             Group::Fixed(Value::Int(n)) => Val::Const(*n),
             Group::Fixed(Value::Set(xs)) => Val::Items(
-                xs.iter()
-                    .map(|x| match x {
-                        Value::Int(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()
-                    .or_unsupported("a set held aside of other than numbers", game.span)?,
+                numbers(xs).or_unsupported("a set held aside of other than numbers", game.span)?,
             ),
             Group::Fixed(_) => {
                 return Err(Unsupported::new(
@@ -212,6 +213,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     }
     let mut c = Compiler {
         program,
+        consts,
         layout,
         regs: layout.fields,
         tuples: 0,
@@ -236,7 +238,12 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         // `cells(g, letter)` keeps the cells holding the letter: each is
         // tested as soon as its generator sets it, before anything else,
         // so later generators and the guard never see the others.
-        let filters: Vec<Option<Ir>> = m.generators.iter().map(cells_filter).collect();
+        let one_row = |grid: &Ir| matches!(c.val(&scope, grid), Some(Val::Str(..)));
+        let filters: Vec<Option<Ir>> = m
+            .generators
+            .iter()
+            .map(|g| cells_filter(g, one_row))
+            .collect();
         let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
         let (mut early, rest) = match &m.guard {
             Some(g) => early::split(&m.generators, g, &safe),
@@ -264,11 +271,14 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             hoist: None,
         };
         if fuse {
-            monotone::bounds(&mut rule, layout.fields);
+            // The registers that hold natural numbers: the key's fields,
+            // unless some hold integers below 0.
+            let naturals = if layout.signed() { 0 } else { layout.fields };
+            monotone::bounds(&mut rule, naturals);
             if rule.bounds.last().is_none_or(Option::is_none) {
                 rule.fused = fused::recognise(&rule);
             }
-            rule.progression = progression::affine(&rule, layout.fields);
+            rule.progression = progression::affine(&rule, naturals);
             let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
             rule.hoist = hoist::recognise(&rule, layout.fields, slot);
         }
@@ -326,9 +336,10 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
-/// `g[t[0]][t[1]] == letter` on the generator's slot `t`: the compiled
-/// search walks every cell and tests it.
-fn cells_filter(g: &GenIr) -> Option<Ir> {
+/// `g[t[0]][t[1]] == letter` on the generator's slot `t` (`g[t[1]]` for a
+/// string, whose cells are those of one row): the compiled search walks
+/// every cell and tests it.
+fn cells_filter(g: &GenIr, one_row: impl Fn(&Ir) -> bool) -> Option<Ir> {
     let IrKind::Builtin(Builtin::Cells, a) = &g.source.kind else {
         return None;
     };
@@ -343,7 +354,10 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
             Box::new(ir(IrKind::Lit(Value::Int(i)))),
         ))
     };
-    let row = ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0))));
+    let row = match one_row(grid) {
+        true => grid.clone(),
+        false => ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0)))),
+    };
     let cell = ir(IrKind::Index(Box::new(row), Box::new(element(1))));
     Some(ir(IrKind::Binary(
         BinaryOp::Eq,
@@ -355,7 +369,8 @@ fn cells_filter(g: &GenIr) -> Option<Ir> {
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
-     list parameter) and helpers";
+     list parameter), `count` (of a number in a list, or of a text in a string parameter) \
+     and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
@@ -513,6 +528,26 @@ impl<'a> Compiler<'a> {
     fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
         match ir.kind {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
+            _ => match self.known(ir)? {
+                Value::Int(n) => Some(Val::Const(n)),
+                Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),
+                _ => None,
+            },
+        }
+    }
+
+    /// The value of an expression known before any rule runs: a literal,
+    /// a constant, or a set or list of them written out (`{2, 3, 5}`).
+    fn known(&self, ir: &Ir) -> Option<Value> {
+        match &ir.kind {
+            IrKind::Lit(v) => Some(v.clone()),
+            IrKind::Const(c) => self.consts.get(*c as usize).cloned(),
+            IrKind::Set(items) => Some(Value::set(
+                items.iter().map(|x| self.known(x)).collect::<Option<_>>()?,
+            )),
+            IrKind::List(items) => Some(Value::list(
+                items.iter().map(|x| self.known(x)).collect::<Option<_>>()?,
+            )),
             _ => None,
         }
     }
@@ -543,16 +578,25 @@ impl<'a> Compiler<'a> {
             // A packed grid is a rectangle, so its cells, row by row, are
             // the product of its row and column numbers (those holding a
             // letter are tested by the rule: see `cells_filter`).
-            if let [grid, ..] = &a[..] {
-                if let Some(Val::Grid(rows)) = self.val(scope, grid) {
-                    let t = self.tuple();
-                    let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
-                    let source = Source::ProductList(vec![upto(rows.fields.len), upto(rows.cols)]);
-                    return Ok((Target::Tuple(t), source, Val::Tuple(t)));
-                }
+            // A string's are those of one row.
+            let shape = match a.first().and_then(|grid| self.val(scope, grid)) {
+                Some(Val::Grid(rows)) => Some((rows.fields.len, rows.cols)),
+                Some(Val::Str(f, _)) => Some((1, f.len)),
+                _ => None,
+            };
+            if let Some((height, width)) = shape {
+                let t = self.tuple();
+                let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
+                let source = Source::ProductList(vec![upto(height), upto(width)]);
+                return Ok((Target::Tuple(t), source, Val::Tuple(t)));
             }
         }
-        if let Some(rows) = tuples_written_out(ir) {
+        // A constant naming tuples is read as if written out.
+        let named = self.known(ir).map(|v| Ir {
+            kind: IrKind::Lit(v),
+            span: ir.span,
+        });
+        if let Some(rows) = tuples_written_out(named.as_ref().unwrap_or(ir)) {
             // The loop walks the places; an element is read off its place.
             let r = self.reg();
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
@@ -621,13 +665,12 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
                 Ok(Seq::Range(Num::Lit(0), self.len(scope, &a[0])?, false))
             }
-            IrKind::Local(_) => match self.val(scope, ir) {
+            _ => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
                 _ => Err(Unsupported::new(SOURCES, ir.span)),
             },
-            _ => Err(Unsupported::new(SOURCES, ir.span)),
         }
     }
 
@@ -640,7 +683,7 @@ impl<'a> Compiler<'a> {
         let refused = || Unsupported::new(NUMBERS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
-            IrKind::Local(_) => match self.val(scope, ir) {
+            IrKind::Local(_) | IrKind::Const(_) => match self.val(scope, ir) {
                 Some(Val::Num(r)) => Num::Reg(r),
                 Some(Val::Const(n)) => Num::Lit(n),
                 _ => return Err(refused()),
@@ -689,8 +732,14 @@ impl<'a> Compiler<'a> {
                 (Builtin::Sum, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) => Num::SumFields(f),
                     Some(Val::Tuple(t)) => Num::SumTuple(t),
+                    Some(Val::Items(xs)) => Num::Lit(
+                        xs.iter()
+                            .try_fold(0i64, |total, &x| total.checked_add(x))
+                            .ok_or_else(refused)?,
+                    ),
                     _ => return Err(refused()),
                 },
+                (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
@@ -716,6 +765,63 @@ impl<'a> Compiler<'a> {
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// `count(x, item)` of a list or string whose length the position
+    /// fixes: each element compared with the item in turn. The item is
+    /// worked out once, first, as the interpreter does even when `x` is
+    /// empty.
+    fn count(&mut self, scope: &mut Scope, call: &Ir, x: &Ir, item: &Ir) -> Compiled<Num> {
+        let refused = || Unsupported::new(NUMBERS, call.span);
+        let reg = self.reg();
+        let (bind, tests): (Bind, Vec<Truth>) = match self.val(scope, x) {
+            Some(Val::List(f)) => {
+                let value = self.num(scope, item)?;
+                let each = (0..f.len).map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))));
+                let tests = each
+                    .map(|n| Truth::Compare(BinaryOp::Eq, n, Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            Some(Val::Items(xs)) => {
+                let value = self.num(scope, item)?;
+                let tests = xs
+                    .iter()
+                    .map(|&n| Truth::Compare(BinaryOp::Eq, Num::Lit(n), Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            // A text written out, counted in a string parameter on the
+            // key; a letter worked out by the rules, each cell compared
+            // with it.
+            Some(Val::Str(f, alphabet)) => {
+                if let IrKind::Lit(Value::Str(text)) = &item.kind {
+                    let codes: Option<Rc<[i64]>> = text
+                        .bytes()
+                        .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+                        .collect();
+                    // A letter outside the alphabet is in no cell; nor is
+                    // the empty text counted.
+                    return Ok(match codes {
+                        Some(codes) if !codes.is_empty() => Num::Matches(f, codes),
+                        _ => Num::Lit(0),
+                    });
+                }
+                if !self.is_letter(scope, item) {
+                    return Err(refused());
+                }
+                let value = self.char(scope, item)?;
+                let cell = |i: u32| Char::Cell(f, Box::new(Num::Lit(i64::from(i))));
+                let tests = (0..f.len)
+                    .map(|i| Truth::SameChar(true, cell(i), Char::Reg(reg)))
+                    .collect();
+                (Bind::Letter { reg, value }, tests)
+            }
+            _ => return Err(refused()),
+        };
+        Ok(Num::Let(Box::new(bind), Box::new(sum_of_ones(tests))))
     }
 
     /// Every one of `tests`, in order; `None` for none.
@@ -748,6 +854,7 @@ impl<'a> Compiler<'a> {
         use BinaryOp::*;
         match &ir.kind {
             IrKind::Lit(v) => matches!(v, Value::Bool(_)),
+            IrKind::Const(_) => matches!(self.known(ir), Some(Value::Bool(_))),
             IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Flag(_))),
             IrKind::Unary(UnaryOp::Not, _) => true,
             IrKind::Binary(op, ..) => {
@@ -779,6 +886,9 @@ impl<'a> Compiler<'a> {
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Truth::Lit(*b),
+            IrKind::Const(_) if matches!(self.known(ir), Some(Value::Bool(_))) => {
+                Truth::Lit(matches!(self.known(ir), Some(Value::Bool(true))))
+            }
             IrKind::Local(_) if matches!(self.val(scope, ir), Some(Val::Flag(_))) => {
                 let Some(Val::Flag(r)) = self.val(scope, ir) else {
                     return Err(refused());
@@ -1302,6 +1412,28 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// How many of `tests` hold.
+fn sum_of_ones(tests: Vec<Truth>) -> Num {
+    let one = |t: Truth| Num::If(Box::new(t), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)));
+    tests
+        .into_iter()
+        .map(one)
+        .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
+        .unwrap_or(Num::Lit(0))
+}
+
+/// The numbers of a collection known before any rule runs, in its order;
+/// `None` if any element is not a number.
+fn numbers(items: &[Value]) -> Option<Rc<[i64]>> {
+    items
+        .iter()
+        .map(|x| match x {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
 fn set_of_numbers(ty: &Type) -> bool {
     match ty {
         Type::Set(t) => matches!(**t, Type::Nat | Type::Int | Type::Unknown),
@@ -1410,7 +1542,7 @@ mod tests {
             .map(|p| p.ty.clone())
             .collect();
         let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
-        game(program, &layout, true).expect("the rules compile")
+        game(program, &session.interp.consts, &layout, true).expect("the rules compile")
     }
 
     fn placing(guard: &str) -> String {

@@ -160,6 +160,8 @@ impl Reads {
             Num::Neg(x) | Num::Abs(x) => self.num(x),
             Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| self.num(x)),
             Num::TextLen(t) => self.text(t),
+            // The key is the position's throughout a rule.
+            Num::Matches(..) => {}
             Num::If(c, a, b) => {
                 self.truth(c);
                 self.num(a);

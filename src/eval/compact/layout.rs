@@ -35,13 +35,16 @@ pub enum Group {
 }
 
 /// Fields `first..first + len` (also the registers they decode into), each
-/// `width` bits, the first at bit `shift`.
+/// `width` bits, the first at bit `shift`. A field holds a number less
+/// `bias`: 0 for natural numbers and letters, below 0 for integers that
+/// may be negative (see `signed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fields {
     pub first: u32,
     pub len: u32,
     pub width: u32,
     pub shift: u32,
+    pub bias: i64,
 }
 
 impl Fields {
@@ -55,16 +58,29 @@ impl Fields {
         self.shift + i * self.width
     }
 
-    /// Field `i` of `key`.
+    /// Field `i` of `key`, as it is stored.
     #[inline(always)]
     pub fn read(&self, key: u64, i: u32) -> u64 {
         (key >> self.shift_of(i)) & self.mask()
     }
 
+    /// The number field `i` of `key` holds.
+    #[inline(always)]
+    pub fn number(&self, key: u64, i: u32) -> i64 {
+        self.read(key, i) as i64 + self.bias
+    }
+
     /// Whether `v` fits a field.
     #[inline(always)]
     pub fn fits(&self, v: i64) -> bool {
-        v >= 0 && (v as u64) <= self.mask()
+        v.checked_sub(self.bias)
+            .is_some_and(|raw| raw >= 0 && (raw as u64) <= self.mask())
+    }
+
+    /// How `v`, which fits, is stored.
+    #[inline(always)]
+    pub fn stored(&self, v: i64) -> u64 {
+        v.wrapping_sub(self.bias) as u64
     }
 }
 
@@ -103,6 +119,39 @@ fn held(v: &Value) -> bool {
         Value::Set(xs) => xs.iter().all(|x| matches!(x, Value::Int(_))),
         _ => false,
     }
+}
+
+/// Whether a list or tuple type holds integers that may be negative.
+fn signed(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => **t == Type::Int,
+        Type::Tuple(ts) => ts.contains(&Type::Int),
+        _ => false,
+    }
+}
+
+/// The width and bias of fields holding `numbers`: natural numbers as
+/// they are, or when `signed` (an `int`, which the rules may take below
+/// 0 whatever the start holds) with a sign and a bit more, as many values
+/// below 0 as from 0 up: a walk from 4 may reach -16 before it leaves the
+/// field (and the interpreter answers); `None` for a number below 0 where
+/// no sign is kept.
+fn sized(signed: bool, numbers: impl IntoIterator<Item = i64>) -> Option<(u32, i64)> {
+    let mut most = 0u64;
+    for n in numbers {
+        // -1 - n of a negative n: -1 takes as many bits as 0.
+        let magnitude = match n {
+            0.. => n as u64,
+            _ if signed => !n as u64,
+            _ => return None,
+        };
+        most = most.max(magnitude);
+    }
+    if !signed {
+        return Some((width_of(most), 0));
+    }
+    let width = width_of(most) + 2;
+    (width < 64).then(|| (width, -(1i64 << (width - 1))))
 }
 
 /// Bits needed to write `n` (at least one).
@@ -161,13 +210,14 @@ impl Layout {
         let mut groups = Vec::new();
         let mut fields = 0u32;
         let mut bits = 0u32;
-        let mut span = |len: usize, width: u32| -> Option<Fields> {
+        let mut span = |len: usize, (width, bias): (u32, i64)| -> Option<Fields> {
             let len = u32::try_from(len).ok()?;
             let s = Fields {
                 first: fields,
                 len,
                 width,
                 shift: bits,
+                bias,
             };
             fields += len;
             bits = bits.checked_add(len.checked_mul(width)?)?;
@@ -179,21 +229,23 @@ impl Layout {
                     Group::Fixed(v.clone())
                 }
                 (Type::Nat | Type::Int, Value::Int(n)) => {
-                    Group::Scalar(span(1, width_of(u64::try_from(*n).ok()?))?)
+                    Group::Scalar(span(1, sized(ty == &Type::Int, [*n])?)?)
                 }
-                (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, 1)?),
+                (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, (1, 0))?),
                 (Type::List(_), Value::List(xs)) | (Type::Tuple(_), Value::Tuple(xs))
                     if matches!(ty, Type::Tuple(_))
                         || matches!(ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)) =>
                 {
-                    let mut most = 0u64;
-                    for x in xs.iter() {
-                        let Value::Int(n) = x else { return None };
-                        most = most.max(u64::try_from(*n).ok()?);
-                    }
-                    Group::List(span(xs.len(), width_of(most))?)
+                    let numbers = xs.iter().map(|x| match x {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    });
+                    let numbers: Vec<i64> = numbers.collect::<Option<_>>()?;
+                    Group::List(span(xs.len(), sized(signed(ty), numbers)?)?)
                 }
-                (Type::Str, Value::Str(s)) => Group::Str(span(s.len(), cell)?, alphabet.clone()),
+                (Type::Str, Value::Str(s)) => {
+                    Group::Str(span(s.len(), (cell, 0))?, alphabet.clone())
+                }
                 (Type::Grid | Type::List(_), Value::List(rows)) => {
                     let cols = match rows.first() {
                         Some(Value::Str(s)) => s.len(),
@@ -209,7 +261,7 @@ impl Layout {
                     let width = cols.checked_mul(cell).filter(|&w| w < 64)?;
                     let numbered = number_bits.filter(|&n| n < width);
                     Group::Grid(Rows {
-                        fields: span(rows.len(), numbered.unwrap_or(width))?,
+                        fields: span(rows.len(), (numbered.unwrap_or(width), 0))?,
                         cols,
                         numbered: numbered.is_some(),
                     })
@@ -226,6 +278,14 @@ impl Layout {
             alphabet,
             cell,
             rows: Rc::default(),
+        })
+    }
+
+    /// Whether some field holds integers that may be below 0.
+    pub fn signed(&self) -> bool {
+        self.groups.iter().any(|g| match g {
+            Group::Scalar(f) | Group::List(f) => f.bias != 0,
+            _ => false,
         })
     }
 
@@ -253,7 +313,7 @@ impl Layout {
             if !s.fits(v) {
                 return None;
             }
-            *key |= (v as u64) << s.shift_of(i);
+            *key |= s.stored(v) << s.shift_of(i);
             Some(())
         };
         for (group, arg) in self.groups.iter().zip(args) {
@@ -312,7 +372,7 @@ impl Layout {
                 Group::Grid(rows) => &rows.fields,
             };
             for i in 0..s.len {
-                regs[(s.first + i) as usize] = s.read(key, i) as i64;
+                regs[(s.first + i) as usize] = s.number(key, i);
             }
         }
     }
@@ -377,5 +437,32 @@ mod tests {
         let other_letter = [args[0].clone(), args[1].clone(), Value::str("..Y")];
         assert_eq!(layout.encode(0, &other_letter), None);
         assert_eq!(layout.encode(1, &args), None);
+    }
+
+    #[test]
+    fn integers_below_zero_are_kept_with_a_sign() {
+        let types = [Type::Int, Type::List(Box::new(Type::Int)), Type::Nat];
+        let args = [
+            Value::Int(-3),
+            Value::list(vec![Value::Int(2), Value::Int(-5)]),
+            Value::Int(4),
+        ];
+        let layout = Layout::new(0, &types, &args, &[false; 3], b"").unwrap();
+        // -3 needs 2 bits, a sign and one more; -5 needs 3 and two more;
+        // 4 needs 3.
+        assert_eq!(layout.bits, 4 + 2 * 5 + 3);
+        let key = layout.encode(0, &args).unwrap();
+        let mut regs = vec![0; layout.fields as usize];
+        layout.decode(key, &mut regs);
+        assert_eq!(regs, [-3, 2, -5, 4]);
+        // A signed field of 4 bits holds -8 to 7.
+        let edge = [Value::Int(-8), args[1].clone(), args[2].clone()];
+        assert!(layout.encode(0, &edge).is_some());
+        let past = [Value::Int(8), args[1].clone(), args[2].clone()];
+        assert_eq!(layout.encode(0, &past), None);
+        // A natural number has no sign to keep.
+        let negative = [args[0].clone(), args[1].clone(), Value::Int(-1)];
+        assert_eq!(layout.encode(0, &negative), None);
+        assert!(Layout::new(0, &types, &negative, &[false; 3], b"").is_none());
     }
 }

@@ -330,10 +330,10 @@ fn intern_key(
     positions.intern_built(g, |packer, out| {
         for (group, param) in layout.groups.iter().zip(params) {
             match group {
-                Group::Scalar(f) => write_int(f.read(key, 0) as i64, out),
+                Group::Scalar(f) => write_int(f.number(key, 0), out),
                 Group::List(f) if !matches!(param.ty, Type::Tuple(_)) => {
                     scratch.ints.clear();
-                    let ints = (0..f.len).map(|i| f.read(key, i) as i64);
+                    let ints = (0..f.len).map(|i| f.number(key, i));
                     scratch.ints.extend(ints);
                     write_int_list(&scratch.ints, out);
                 }
@@ -378,10 +378,10 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
     };
     Some(match group {
         Group::Fixed(v) => v.clone(),
-        Group::Scalar(f) => Value::Int(f.read(key, 0) as i64),
+        Group::Scalar(f) => Value::Int(f.number(key, 0)),
         Group::Flag(f) => Value::Bool(f.read(key, 0) == 1),
         Group::List(f) => {
-            let items = (0..f.len).map(|i| Value::Int(f.read(key, i) as i64));
+            let items = (0..f.len).map(|i| Value::Int(f.number(key, i)));
             match param.ty {
                 Type::Tuple(_) => Value::Tuple(items.collect()),
                 _ => Value::List(items.collect()),

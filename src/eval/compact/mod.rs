@@ -221,7 +221,7 @@ impl Interp {
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
-        let code = compile::game(&program, &layout, fuse)?;
+        let code = compile::game(&program, &self.consts, &layout, fuse)?;
         Ok(Some((layout, code, key)))
     }
 

@@ -129,14 +129,15 @@ impl Reader {
             Num::Field(_, i) | Num::TupleAt(_, i) => {
                 // A field of the key is a natural number; a tuple's
                 // element may be any number.
-                let nonneg = matches!(n, Num::Field(..));
+                let nonneg = matches!(n, Num::Field(f, _) if f.bias == 0);
                 if self.num(i).is_flat() {
                     Shape::flat(nonneg, false)
                 } else {
                     Shape::UNKNOWN
                 }
             }
-            Num::TupleLen(_) | Num::SumFields(_) => Shape::flat(true, false),
+            Num::TupleLen(_) | Num::Matches(..) => Shape::flat(true, false),
+            Num::SumFields(f) => Shape::flat(f.bias == 0, false),
             Num::SumTuple(_) => Shape::flat(false, false),
             // Code already made into a closure says nothing of its shape
             // (the analysis runs before that, so this is only caution).

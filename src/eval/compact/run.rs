@@ -476,7 +476,7 @@ impl Machine {
                     }
                     let shift = fields.shift_of(i);
                     shifts.push(shift);
-                    k = k & !(fields.mask() << shift) | (lo as u64) << shift;
+                    k = k & !(fields.mask() << shift) | fields.stored(lo) << shift;
                 }
                 let Some(last) = lists.checked_sub(1) else {
                     // The product of no lists: one empty tuple.
@@ -864,6 +864,7 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
+            Num::Matches(f, codes) => matches(self.key, f, codes),
             Num::If(c, a, b) => {
                 if self.truth(c)? {
                     self.num(a)?
@@ -957,7 +958,7 @@ pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
         return None;
     }
     let shift = f.shift_of(i);
-    Some(key & !(f.mask() << shift) | (v as u64) << shift)
+    Some(key & !(f.mask() << shift) | f.stored(v) << shift)
 }
 
 /// `key` with the fields of `f` in the opposite order.
@@ -1029,9 +1030,29 @@ fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
 
 /// Whether the string in fields `f` holds the text with these codes.
 pub(super) fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
+    starts(key, f, codes) != 0
+}
+
+/// How often `codes` occur in the cells of `f`, matches that do not
+/// overlap, taken from the left (as `count` counts a substring).
+pub(super) fn matches(key: u64, f: &Fields, codes: &[i64]) -> i64 {
+    let m = codes.len() as u32;
+    let mut starts = starts(key, f, codes);
+    let mut found = 0;
+    while starts != 0 {
+        let at = starts.trailing_zeros();
+        found += 1;
+        starts &= u64::MAX.checked_shl(at + m).unwrap_or(0);
+    }
+    found
+}
+
+/// Bit i set when the cells of `f` from cell i on hold `codes` (never
+/// empty).
+fn starts(key: u64, f: &Fields, codes: &[i64]) -> u64 {
     let m = codes.len() as u32;
     if m > f.len {
-        return false;
+        return 0;
     }
     // Bit i: the text could start at cell i.
     let mut starts = (1u64 << (f.len - m + 1)) - 1;
@@ -1046,10 +1067,10 @@ pub(super) fn has(key: u64, f: &Fields, codes: &[i64]) -> bool {
         }
         starts &= cells >> j;
         if starts == 0 {
-            return false;
+            return 0;
         }
     }
-    true
+    starts
 }
 
 fn binomial(n: usize, k: usize) -> u128 {

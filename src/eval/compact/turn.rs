@@ -173,6 +173,7 @@ mod tests {
                 len: h,
                 width: w,
                 shift: 0,
+                bias: 0,
             },
             cols: w,
             numbered: false,
