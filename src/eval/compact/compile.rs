@@ -14,6 +14,7 @@ use super::hoist;
 use super::layout::{Fields, Group, Layout};
 use super::monotone;
 use super::progression;
+use super::sums::{self, Part};
 use super::turn;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -30,7 +31,7 @@ const MAX_INLINE: u32 = 8;
 
 /// What a variable of the program is, to the compiled code.
 #[derive(Clone, Debug)]
-enum Val {
+pub(super) enum Val {
     Num(u32),
     Const(i64),
     List(Fields),
@@ -50,9 +51,9 @@ enum Val {
     Chosen(u32, Rc<[Vec<i64>]>),
 }
 
-type Scope = Vec<Option<Val>>;
+pub(super) type Scope = Vec<Option<Val>>;
 
-struct Compiler<'a> {
+pub(super) struct Compiler<'a> {
     program: &'a Program,
     layout: &'a Layout,
     regs: u32,
@@ -89,10 +90,14 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     let mut letters = Vec::new();
     // An image is made as a move's result is: what it changes is not fixed.
     let images = game.symmetry.iter().flat_map(|s| &s.images);
-    for result in moves.iter().map(|m| &m.result).chain(images) {
+    let mut results = Vec::new();
+    for m in moves {
+        results.extend(sums::positions(game, g, &m.result)?);
+    }
+    for result in results.into_iter().chain(images) {
         let IrKind::MakePos(target, args) = &result.kind else {
             return Err(Unsupported::new(
-                "a result that is not one position of the same game (a sum, a list or an alias)",
+                "a result that is not a position of the same game (an alias)",
                 result.span,
             ));
         };
@@ -252,12 +257,13 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             .map(|tests| c.all(&mut scope, tests))
             .collect::<Compiled<_>>()?;
         let guard = c.all(&mut scope, &rest)?;
-        let writes = c.result(&mut scope, &m.result, layout)?;
+        let (writes, sum) = c.move_result(&mut scope, &m.result, layout)?;
         let mut rule = Rule {
             gens,
             early,
             guard,
             writes,
+            sum,
             fused: None,
             bounds: Vec::new(),
             progression: false,
@@ -265,6 +271,10 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         };
         if fuse {
             monotone::bounds(&mut rule, layout.fields);
+        }
+        // The shapes below read the writes of a move that leaves one
+        // position.
+        if fuse && rule.sum.is_none() {
             if rule.bounds.last().is_none_or(Option::is_none) {
                 rule.fused = fused::recognise(&rule);
             }
@@ -380,14 +390,19 @@ const TEXTS: &str = "a string the compiled search cannot work out: it works out 
      indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
 
 impl<'a> Compiler<'a> {
-    fn reg(&mut self) -> u32 {
+    pub(super) fn reg(&mut self) -> u32 {
         self.regs += 1;
         self.regs - 1
     }
 
     /// The writes that make a result `G(args)` of the layout's game from
     /// the key: a move's result, or an image a `symmetry =` declares.
-    fn result(&mut self, scope: &mut Scope, result: &Ir, layout: &Layout) -> Compiled<Vec<Write>> {
+    pub(super) fn result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<Vec<Write>> {
         let IrKind::MakePos(_, args) = &result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game",
@@ -414,6 +429,26 @@ impl<'a> Compiler<'a> {
             }
         }
         Ok(writes)
+    }
+
+    /// A move's result: the writes that make its one position, or what
+    /// makes the parts of the sum it leaves.
+    fn move_result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<(Vec<Write>, Option<Vec<Part>>)> {
+        let mut parts = Vec::new();
+        self.parts(scope, result, layout, &mut parts)?;
+        Ok(match parts.pop() {
+            Some(Part::Key(writes)) if parts.is_empty() => (writes, None),
+            Some(last) => {
+                parts.push(last);
+                (Vec::new(), Some(parts))
+            }
+            None => (Vec::new(), Some(parts)),
+        })
     }
 
     fn tuple(&mut self) -> u32 {
@@ -612,7 +647,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
+    pub(super) fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
         match &ir.kind {
             IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..) => {
                 let (lo, hi, inclusive) = self.range(scope, ir)?;
@@ -631,7 +666,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Compiled<Vec<Num>> {
+    pub(super) fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Compiled<Vec<Num>> {
         irs.iter().map(|x| self.num(scope, x)).collect()
     }
 
@@ -774,7 +809,7 @@ impl<'a> Compiler<'a> {
         ))
     }
 
-    fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
+    pub(super) fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
