@@ -20,7 +20,7 @@ use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
 use crate::eval::packing::{write_int, write_int_list};
 use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
-use crate::solve::dense::{options_of, written_out, Listed};
+use crate::solve::dense::{options_of, Listed};
 use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
 use std::sync::Arc;
@@ -258,7 +258,13 @@ impl Interp {
         // Near the state limit the interpreter answers: it stops with its
         // error at the very result that makes one position too many. The
         // positions the compiled search holds count too.
-        if self.states_held() + written_out(keys).len() > self.max_positions {
+        let made: usize = options_of(keys)
+            .map(|option| match option {
+                Listed::Run(_, _, count) => count as usize,
+                Listed::Sum(parts) => parts.len(),
+            })
+            .sum();
+        if self.states_held() + made > self.max_positions {
             return Err(declined());
         }
         let mut parts = Vec::new();
