@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
-const MAX_INLINE: u32 = 8;
+pub(super) const MAX_INLINE: u32 = 8;
 
 /// What a variable of the program is, to the compiled code.
 #[derive(Clone, Debug)]
@@ -92,7 +92,12 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     let images = game.symmetry.iter().flat_map(|s| &s.images);
     let mut results = Vec::new();
     for m in moves {
-        results.extend(sums::positions(game, g, &m.result)?);
+        let (made, by_helper) = sums::positions(program, g, &m.result)?;
+        if by_helper {
+            // A helper's variables are not the game's parameters.
+            fixed.fill(false);
+        }
+        results.extend(made);
     }
     for result in results.into_iter().chain(images) {
         let IrKind::MakePos(target, args) = &result.kind else {
@@ -409,9 +414,27 @@ impl<'a> Compiler<'a> {
                 result.span,
             ));
         };
+        // In a helper's body a variable is the helper's, not the game's
+        // parameter of the same slot: every field is written, and only
+        // numbers and booleans are (lists, strings and grids are written
+        // by reading which parameter is changed).
+        let in_helper = self.depth > 0;
+        if in_helper
+            && (args.len() != layout.groups.len()
+                || layout
+                    .groups
+                    .iter()
+                    .any(|g| !matches!(g, Group::Scalar(_) | Group::Flag(_))))
+        {
+            return Err(Unsupported::new(
+                "a position made by a helper, of a game with other parameters than numbers and \
+                 booleans",
+                result.span,
+            ));
+        }
         let mut writes = Vec::new();
         for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
-            if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+            if !in_helper && matches!(a.kind, IrKind::Local(s) if s as usize == i) {
                 continue;
             }
             match group {
@@ -1019,7 +1042,7 @@ impl<'a> Compiler<'a> {
 
     /// Helper `f`'s body compiled in place by `body`, inside the bindings
     /// of its arguments (`wrap` puts one binding around the code).
-    fn inline<T>(
+    pub(super) fn inline<T>(
         &mut self,
         scope: &mut Scope,
         call: &Ir,

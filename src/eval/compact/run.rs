@@ -781,7 +781,7 @@ impl Machine {
     }
 
     /// A helper's argument put in its register.
-    fn bind(&mut self, bind: &Bind) -> Option<()> {
+    pub(super) fn bind(&mut self, bind: &Bind) -> Option<()> {
         match bind {
             Bind::Num { reg, value, nat } => {
                 let v = self.num(value)?;

@@ -7,13 +7,13 @@
 //! sum the interpreter would make. A move that leaves one position stays a
 //! plain key, whatever the rule's other moves leave.
 
-use super::code::{Num, Seq, Truth, Write};
-use super::compile::{Compiler, Scope, Val};
+use super::code::{Bind, Num, Seq, Truth, Write};
+use super::compile::{Compiler, Scope, Val, MAX_INLINE};
 use super::layout::Layout;
 use super::run::Machine;
 use crate::eval::builtins::MAX_COLLECTION;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameIr, Ir, IrKind};
+use crate::eval::ir::{GameIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::solve::dense::{begin_sum, end_sum};
 use crate::syntax::ast::BinaryOp;
@@ -26,6 +26,8 @@ pub enum Part {
     Key(Vec<Write>),
     /// `if test then .. else ..`: the parts of the branch taken.
     If(Truth, Vec<Part>, Vec<Part>),
+    /// A helper's argument put in a register, then the helper's parts.
+    Let(Box<Bind>, Vec<Part>),
     /// `[... for var in over if guard]`: the parts made for each element.
     Each {
         var: u32,
@@ -45,32 +47,51 @@ pub enum Over {
 
 /// Why a result is not compiled as a sum.
 const SUMS: &str = "a result the compiled code cannot make: it makes positions of the same \
-     game, sums of them (`+`), lists of them, `if` between them and comprehensions of them over \
-     ranges, list parameters or lists of numbers written out";
+     game, sums of them (`+`), lists of them, `if` between them, comprehensions of them over \
+     ranges, list parameters or lists of numbers written out, and helpers that return them";
 
 /// Whether a result is a list of positions rather than a position (a
 /// sum): the interpreter adds lists by joining them.
-fn is_list(ir: &Ir) -> bool {
+fn is_list(program: &Program, ir: &Ir, depth: u32) -> bool {
     match &ir.kind {
         IrKind::List(_) | IrKind::Comprehension { .. } | IrKind::Lit(Value::List(_)) => true,
-        IrKind::Binary(BinaryOp::Add, a, _) | IrKind::If(_, a, _) => is_list(a),
+        IrKind::Binary(BinaryOp::Add, a, _) | IrKind::If(_, a, _) => is_list(program, a, depth),
+        IrKind::CallFn(f, _) if depth < MAX_INLINE => program
+            .functions
+            .get(*f as usize)
+            .is_some_and(|func| is_list(program, &func.body, depth + 1)),
         _ => false,
     }
 }
 
-/// Every position a move's result of game `game` (number `g`) may be
-/// made of, in the forms the compiled code makes; why not, otherwise.
-pub fn positions<'i>(game: &GameIr, g: u32, result: &'i Ir) -> Compiled<Vec<&'i Ir>> {
-    let mut out = Vec::new();
-    gather(result, is_list(result), &mut out)?;
+/// Every position a move's result of game `g` may be made of, in the
+/// forms the compiled code makes, and whether a helper makes some of
+/// them (their arguments are then the helper's variables); why not,
+/// otherwise.
+pub fn positions<'i>(
+    program: &'i Program,
+    g: u32,
+    result: &'i Ir,
+) -> Compiled<(Vec<&'i Ir>, bool)> {
+    let mut found = Found {
+        program,
+        out: Vec::new(),
+        by_helper: false,
+    };
+    found.gather(result, is_list(program, result, 0), 0)?;
+    let Found { out, by_helper, .. } = found;
     if let [one] = &out[..] {
         if std::ptr::eq(*one, result) {
-            return Ok(out);
+            return Ok((out, false));
         }
     }
     // A sum of several positions of a game with a `lose if` rule is an
     // error the interpreter reports.
-    if game.has_lose_rule() {
+    if program
+        .games
+        .get(g as usize)
+        .is_some_and(GameIr::has_lose_rule)
+    {
         return Err(Unsupported::new(
             "a sum of positions of a game with a `lose if` rule",
             result.span,
@@ -85,35 +106,50 @@ pub fn positions<'i>(game: &GameIr, g: u32, result: &'i Ir) -> Compiled<Vec<&'i 
             other.span,
         ));
     }
-    Ok(out)
+    Ok((out, by_helper))
 }
 
-/// The positions in `ir`, a position (or a list of them when `list`).
-fn gather<'i>(ir: &'i Ir, list: bool, out: &mut Vec<&'i Ir>) -> Compiled<()> {
-    let refused = || Unsupported::new(SUMS, ir.span);
-    match &ir.kind {
-        IrKind::MakePos(..) if !list => out.push(ir),
-        IrKind::Lit(Value::List(items)) if items.is_empty() => {}
-        IrKind::List(items) => {
-            for item in items {
-                gather(item, false, out)?;
+/// The positions found in a result so far.
+struct Found<'i> {
+    program: &'i Program,
+    out: Vec<&'i Ir>,
+    by_helper: bool,
+}
+
+impl<'i> Found<'i> {
+    /// The positions in `ir`, a position (or a list of them when `list`),
+    /// inside helpers `depth` deep.
+    fn gather(&mut self, ir: &'i Ir, list: bool, depth: u32) -> Compiled<()> {
+        let program = self.program;
+        let refused = || Unsupported::new(SUMS, ir.span);
+        let is_list = |x: &Ir| is_list(program, x, depth);
+        match &ir.kind {
+            IrKind::MakePos(..) if !list => self.out.push(ir),
+            IrKind::Lit(Value::List(items)) if items.is_empty() => {}
+            IrKind::List(items) => {
+                for item in items {
+                    self.gather(item, false, depth)?;
+                }
             }
+            IrKind::Comprehension { element, .. } => self.gather(element, false, depth)?,
+            IrKind::Binary(BinaryOp::Add, a, b) | IrKind::If(_, a, b)
+                if is_list(a) == is_list(b) =>
+            {
+                self.gather(a, is_list(a), depth)?;
+                self.gather(b, is_list(b), depth)?;
+            }
+            IrKind::CallFn(f, _) if depth < MAX_INLINE => {
+                let func = program.functions.get(*f as usize).ok_or_else(refused)?;
+                self.by_helper = true;
+                self.gather(&func.body, list, depth + 1)?;
+            }
+            _ => return Err(refused()),
         }
-        IrKind::Comprehension { element, .. } => gather(element, false, out)?,
-        IrKind::Binary(BinaryOp::Add, a, b) if is_list(a) == is_list(b) => {
-            gather(a, is_list(a), out)?;
-            gather(b, is_list(b), out)?;
+        if list != is_list(ir) {
+            return Err(refused());
         }
-        IrKind::If(_, a, b) if is_list(a) == is_list(b) => {
-            gather(a, is_list(a), out)?;
-            gather(b, is_list(b), out)?;
-        }
-        _ => return Err(refused()),
+        Ok(())
     }
-    if list != is_list(ir) {
-        return Err(refused());
-    }
-    Ok(())
 }
 
 impl Compiler<'_> {
@@ -137,6 +173,21 @@ impl Compiler<'_> {
             IrKind::Binary(_, a, b) => {
                 self.parts(scope, a, layout, out)?;
                 self.parts(scope, b, layout, out)?;
+            }
+            IrKind::CallFn(f, args) => {
+                let parts = self.inline(
+                    scope,
+                    ir,
+                    *f,
+                    args,
+                    |c, inner, body| {
+                        let mut parts = Vec::new();
+                        c.parts(inner, body, layout, &mut parts)?;
+                        Ok(parts)
+                    },
+                    |bind, parts| vec![Part::Let(bind, parts)],
+                )?;
+                out.extend(parts);
             }
             IrKind::If(test, a, b) => {
                 let test = self.truth(scope, test)?;
@@ -204,6 +255,10 @@ impl Machine {
                 Part::If(test, then, otherwise) => {
                     let branch = if self.truth(test)? { then } else { otherwise };
                     self.parts_written(branch, out)?;
+                }
+                Part::Let(bind, parts) => {
+                    self.bind(bind)?;
+                    self.parts_written(parts, out)?;
                 }
                 Part::Each {
                     var,
@@ -374,6 +429,43 @@ mod tests {
         (shown, paths(&session))
     }
 
+    /// The compiled code lists the options of `position` itself, as the
+    /// interpreter lists them.
+    fn lists_as_the_interpreter(text: &str, position: &str) {
+        let (want, _) = listed(text, position, Compact::Off);
+        let (found, paths) = listed(text, position, Compact::Fused);
+        assert_eq!(found, want, "{position}");
+        assert!(
+            paths.iter().all(|p| *p == Path::CompiledOptions),
+            "{position}: {paths:?}"
+        );
+    }
+
+    /// Helpers that return positions: their variables are not the game's
+    /// parameters, even where a slot's number is the same (`x` of `one`
+    /// is slot 0, as `n` is).
+    #[test]
+    fn positions_made_by_helpers_are_the_interpreters() {
+        let text = "fn one(x: nat, n: nat) = H(x, n > 3);
+            fn halves(n: nat, a: nat) = [H(a, false), H(n - a, true)];
+            fn both(n: nat, a: nat) = halves(n, a) + [one(a, n)];
+            game H(n: nat, up: bool) {
+                move a(k in 1..n) if k < n - k => halves(n, k);
+                move b(k in 1..=n) if up => one(n - k, k);
+                move c(k in 2..n) if k * 2 <= n and not up => both(n - k, k - 1);
+            }";
+        for n in 0..=9 {
+            for up in [false, true] {
+                let position = format!("H({n}, {up})");
+                let want = value(&mut session(text, Compact::Off), &position);
+                let mut fast = session(text, Compact::Fused);
+                assert_eq!(value(&mut fast, &position), want, "{position}");
+                assert!(paths(&fast).contains(&Path::CompiledSearch), "{position}");
+                lists_as_the_interpreter(text, &position);
+            }
+        }
+    }
+
     #[test]
     fn sums_of_any_length_are_listed_as_the_interpreter_lists_them() {
         // Sums of no part, one part and several, made by a comprehension
@@ -384,13 +476,7 @@ mod tests {
         }";
         for n in 0..=7 {
             let position = format!("R({n})");
-            let (want, _) = listed(text, &position, Compact::Off);
-            let (found, paths) = listed(text, &position, Compact::Fused);
-            assert_eq!(found, want, "{position}");
-            assert!(
-                paths.iter().all(|p| *p == Path::CompiledOptions),
-                "{position}: {paths:?}"
-            );
+            lists_as_the_interpreter(text, &position);
         }
     }
 }
