@@ -370,10 +370,11 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
         "games no compared position belongs to (give them starts in STARTS): {unchecked:?}"
     );
     assert!(compared > 2000, "only {compared} positions compared");
-    // Most shipped games compile: their options must come from the
-    // compiled code, not from the interpreter it falls back on.
+    // Most shipped games compile, sums of positions included: their
+    // options must come from the compiled code, not from the interpreter
+    // it falls back on.
     assert!(
-        listed_compiled * 2 > compared,
+        listed_compiled * 7 > compared * 4,
         "the compiled code listed the options of only {listed_compiled} of {compared} positions"
     );
 }

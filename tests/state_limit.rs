@@ -112,3 +112,19 @@ fn questions_one_after_another_count_together() {
     let questions = [BOARD, "Wythoff(8, 8)", "Wythoff(3, 3)", "Wythoff(12, 9)"];
     agree_around_the_least_limit(&text, &questions, false);
 }
+
+/// Heaps asked one after another, each larger than the last, outgrow the
+/// layout the first was searched in: the next layout has room to grow, so
+/// the small heaps are not searched again at every doubling (before, 201
+/// heaps needed more than twice the limit the general search needs).
+#[test]
+fn growing_heaps_asked_one_after_another_are_searched_about_once() {
+    let text = "game S(n: nat) { move take(k in 1..=3) if k <= n => S(n - k); }";
+    let questions: Vec<String> = (0..=200).map(|n| format!("S({n})")).collect();
+    let questions: Vec<&str> = questions.iter().map(String::as_str).collect();
+    assert!(answers(text, &questions, Compact::Off, 201).is_ok());
+    for mode in [Compact::Plain, Compact::Fused] {
+        let found = answers(text, &questions, mode, 210);
+        assert!(found.is_ok(), "searched {mode:?}: {found:?}");
+    }
+}

@@ -21,9 +21,9 @@ pub struct Abort;
 
 /// A game whose positions are keys of at most `bits` bits.
 pub trait KeyGame: Any {
-    /// Appends the keys of the position's options to `out`, each a key or
-    /// a run of keys (see `push_run`); none when the player to move has
-    /// lost.
+    /// Appends the keys of the position's options to `out`, each a key, a
+    /// run of keys (see `push_run`) or a sum of keys (see `push_sum`);
+    /// none when the player to move has lost.
     fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort>;
     /// How many bits a key has.
     fn bits(&self) -> u32;
@@ -43,7 +43,8 @@ pub trait KeyGame: Any {
 
 /// The options from `start` on, each key (runs written out) replaced by
 /// the key that stands for its orbit, each such key once: symmetric moves
-/// lead to one position, and the mex needs it once.
+/// lead to one position, and the mex needs it once. A sum's parts are
+/// each replaced so, the sums kept after the keys.
 fn canonical_options(
     game: &mut dyn KeyGame,
     arena: &mut Vec<u64>,
@@ -51,19 +52,59 @@ fn canonical_options(
     keys: &mut Vec<u64>,
 ) -> Result<(), Abort> {
     keys.clear();
-    for key in keys_of(&arena[start..]) {
-        keys.push(game.canonical(key)?);
+    let mut sums = Vec::new();
+    for option in options_of(&arena[start..]) {
+        match option {
+            Listed::Run(first, step, count) => {
+                for j in 0..count {
+                    keys.push(game.canonical(run_key(first, step, j))?);
+                }
+            }
+            Listed::Sum(parts) => {
+                sums.push(SUM | parts.len() as u64);
+                for &part in parts {
+                    sums.push(game.canonical(part)?);
+                }
+            }
+        }
     }
     keys.sort_unstable();
     keys.dedup();
     arena.truncate(start);
     arena.extend_from_slice(keys);
+    arena.extend_from_slice(&sums);
     Ok(())
 }
 
 /// Marks the first word of a run in a list of options. Keys have at most
 /// 63 bits, so a plain key never has it.
 const RUN: u64 = 1 << 63;
+/// Marks the first word of a sum in a list of options: a run's count
+/// never reaches the second bit.
+const SUM: u64 = RUN | 1 << 62;
+
+/// Appends one option that is a sum of positions: the count of its parts
+/// with the mark, then their keys. The value of the sum is the XOR of
+/// its parts' values, so the search reads it once every part's value is
+/// known; a sum of no parts (the finished game) is worth 0. A sum of one
+/// part is written as its key alone (see `end_sum`).
+#[inline(always)]
+pub fn begin_sum(out: &mut Vec<u64>) -> usize {
+    out.push(SUM);
+    out.len() - 1
+}
+
+/// Closes the sum `begin_sum` opened at `at`, whose parts' keys follow it
+/// to the end of `out`.
+#[inline(always)]
+pub fn end_sum(out: &mut Vec<u64>, at: usize) {
+    let parts = out.len() - at - 1;
+    if parts == 1 {
+        out.swap_remove(at);
+    } else {
+        out[at] = SUM | parts as u64;
+    }
+}
 
 /// Appends the options `first`, `first + step`, ... (`count` of them) as
 /// three words: the count with the mark, the first key, the step. Moves
@@ -77,22 +118,36 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 }
 
 /// The keys of a list of options as `KeyGame::options` writes it, its
-/// runs written out key by key.
+/// runs written out key by key (and a sum's parts one after another).
 pub fn written_out(options: &[u64]) -> Vec<u64> {
     keys_of(options).collect()
 }
 
-/// A list of options as runs, each `(first, step, count)`: a single key is
-/// a run of one.
-fn runs_of(options: &[u64]) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+/// One entry of a list of options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed<'a> {
+    /// `count` keys from `first` by `step`: a single key is a run of one.
+    Run(u64, u64, u64),
+    /// One option, the sum of positions with these keys.
+    Sum(&'a [u64]),
+}
+
+/// A list of options as `KeyGame::options` writes it, entry by entry.
+pub fn options_of(options: &[u64]) -> impl Iterator<Item = Listed<'_>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
         let word = *options.get(at)?;
         if word & RUN == 0 {
             at += 1;
-            return Some((word, 0, 1));
+            return Some(Listed::Run(word, 0, 1));
         }
-        let run = (options[at + 1], options[at + 2], word & !RUN);
+        if word & SUM == SUM {
+            let parts = (word & !SUM) as usize;
+            let sum = Listed::Sum(&options[at + 1..at + 1 + parts]);
+            at += 1 + parts;
+            return Some(sum);
+        }
+        let run = Listed::Run(options[at + 1], options[at + 2], word & !RUN);
         at += 3;
         Some(run)
     })
@@ -106,8 +161,16 @@ fn run_key(first: u64, step: u64, j: u64) -> u64 {
 
 /// The keys of a list of options, its runs written out.
 fn keys_of(options: &[u64]) -> impl Iterator<Item = u64> + '_ {
-    runs_of(options)
-        .flat_map(|(first, step, count)| (0..count).map(move |j| run_key(first, step, j)))
+    options_of(options).flat_map(|listed| {
+        let (run, parts) = match listed {
+            Listed::Run(first, step, count) => (Some((first, step, count)), &[][..]),
+            Listed::Sum(parts) => (None, parts),
+        };
+        let run = run
+            .into_iter()
+            .flat_map(|(first, step, count)| (0..count).map(move |j| run_key(first, step, j)));
+        run.chain(parts.iter().copied())
+    })
 }
 
 /// How often (in positions opened) the search says how far the state limit
@@ -174,6 +237,32 @@ impl Frame {
             within += 1;
         }
         (self.within, self.seen) = (0, seen);
+        Ok(None)
+    }
+
+    /// Looks at the parts of a sum: the first whose value is unknown, if
+    /// any (the sum is looked at again, from its first part, once it is
+    /// known), or `Abort` at one that is open; else notes the XOR of
+    /// their values.
+    #[inline(never)]
+    fn scan_sum<S: Store>(
+        &mut self,
+        table: &S,
+        parts: &[u64],
+        highs: &mut Vec<u32>,
+    ) -> Result<Option<u64>, Abort> {
+        let mut value = 0;
+        for &part in parts {
+            let v = table.get(part);
+            if v >= UNKNOWN {
+                if v == ON_STACK {
+                    return Err(Abort);
+                }
+                return Ok(Some(part));
+            }
+            value ^= v;
+        }
+        note(&mut self.seen, value, highs);
         Ok(None)
     }
 }
@@ -429,8 +518,17 @@ impl Search<'_> {
                     frame.next += 1;
                     continue;
                 }
-                match frame.scan_run(table, &options[frame.next..frame.next + 3], self.highs) {
-                    Ok(None) => frame.next += 3,
+                let (scanned, len) = if word & SUM == SUM {
+                    let parts = (word & !SUM) as usize;
+                    let at = frame.next + 1;
+                    let sum = &options[at..at + parts];
+                    (frame.scan_sum(table, sum, self.highs), 1 + parts)
+                } else {
+                    let run = &options[frame.next..frame.next + 3];
+                    (frame.scan_run(table, run, self.highs), 3)
+                };
+                match scanned {
+                    Ok(None) => frame.next += len,
                     Ok(Some(option)) => {
                         descend = Some(option);
                         break 'scan;

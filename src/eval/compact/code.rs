@@ -243,6 +243,9 @@ pub struct Rule {
     /// The rest of the guard.
     pub guard: Option<Truth>,
     pub writes: Vec<Write>,
+    /// For a move that leaves a sum of positions, what makes its parts
+    /// (see `sums`); `writes` is then empty.
+    pub sum: Option<Vec<super::sums::Part>>,
     /// The last generator, the guard and the writes run as one step on
     /// the key, where their shape allows (see `fused`).
     pub fused: Option<Fused>,

@@ -14,6 +14,7 @@ use super::hoist;
 use super::layout::{Fields, Group, Layout};
 use super::monotone;
 use super::progression;
+use super::sums::{self, Part};
 use super::turn;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -26,11 +27,11 @@ use std::rc::Rc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
-const MAX_INLINE: u32 = 8;
+pub(super) const MAX_INLINE: u32 = 8;
 
 /// What a variable of the program is, to the compiled code.
 #[derive(Clone, Debug)]
-enum Val {
+pub(super) enum Val {
     Num(u32),
     Const(i64),
     List(Fields),
@@ -50,9 +51,9 @@ enum Val {
     Chosen(u32, Rc<[Vec<i64>]>),
 }
 
-type Scope = Vec<Option<Val>>;
+pub(super) type Scope = Vec<Option<Val>>;
 
-struct Compiler<'a> {
+pub(super) struct Compiler<'a> {
     program: &'a Program,
     /// The values of the program's constants, known before any rule runs.
     consts: &'a [Value],
@@ -91,10 +92,19 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     let mut letters = Vec::new();
     // An image is made as a move's result is: what it changes is not fixed.
     let images = game.symmetry.iter().flat_map(|s| &s.images);
-    for result in moves.iter().map(|m| &m.result).chain(images) {
+    let mut results = Vec::new();
+    for m in moves {
+        let (made, by_helper) = sums::positions(program, g, &m.result)?;
+        if by_helper {
+            // A helper's variables are not the game's parameters.
+            fixed.fill(false);
+        }
+        results.extend(made);
+    }
+    for result in results.into_iter().chain(images) {
         let IrKind::MakePos(target, args) = &result.kind else {
             return Err(Unsupported::new(
-                "a result that is not one position of the same game (a sum, a list or an alias)",
+                "a result that is not a position of the same game (an alias)",
                 result.span,
             ));
         };
@@ -259,22 +269,27 @@ pub fn game(
             .map(|tests| c.all(&mut scope, tests))
             .collect::<Compiled<_>>()?;
         let guard = c.all(&mut scope, &rest)?;
-        let writes = c.result(&mut scope, &m.result, layout)?;
+        let (writes, sum) = c.move_result(&mut scope, &m.result, layout)?;
         let mut rule = Rule {
             gens,
             early,
             guard,
             writes,
+            sum,
             fused: None,
             bounds: Vec::new(),
             progression: false,
             hoist: None,
         };
+        // The registers that hold natural numbers: the key's fields,
+        // unless some hold integers below 0.
+        let naturals = if layout.signed() { 0 } else { layout.fields };
         if fuse {
-            // The registers that hold natural numbers: the key's fields,
-            // unless some hold integers below 0.
-            let naturals = if layout.signed() { 0 } else { layout.fields };
             monotone::bounds(&mut rule, naturals);
+        }
+        // The shapes below read the writes of a move that leaves one
+        // position.
+        if fuse && rule.sum.is_none() {
             if rule.bounds.last().is_none_or(Option::is_none) {
                 rule.fused = fused::recognise(&rule);
             }
@@ -395,23 +410,46 @@ const TEXTS: &str = "a string the compiled search cannot work out: it works out 
      indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
 
 impl<'a> Compiler<'a> {
-    fn reg(&mut self) -> u32 {
+    pub(super) fn reg(&mut self) -> u32 {
         self.regs += 1;
         self.regs - 1
     }
 
     /// The writes that make a result `G(args)` of the layout's game from
     /// the key: a move's result, or an image a `symmetry =` declares.
-    fn result(&mut self, scope: &mut Scope, result: &Ir, layout: &Layout) -> Compiled<Vec<Write>> {
+    pub(super) fn result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<Vec<Write>> {
         let IrKind::MakePos(_, args) = &result.kind else {
             return Err(Unsupported::new(
                 "a result that is not one position of the same game",
                 result.span,
             ));
         };
+        // In a helper's body a variable is the helper's, not the game's
+        // parameter of the same slot: every field is written, and only
+        // numbers and booleans are (lists, strings and grids are written
+        // by reading which parameter is changed).
+        let in_helper = self.depth > 0;
+        if in_helper
+            && (args.len() != layout.groups.len()
+                || layout
+                    .groups
+                    .iter()
+                    .any(|g| !matches!(g, Group::Scalar(_) | Group::Flag(_))))
+        {
+            return Err(Unsupported::new(
+                "a position made by a helper, of a game with other parameters than numbers and \
+                 booleans",
+                result.span,
+            ));
+        }
         let mut writes = Vec::new();
         for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
-            if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+            if !in_helper && matches!(a.kind, IrKind::Local(s) if s as usize == i) {
                 continue;
             }
             match group {
@@ -429,6 +467,26 @@ impl<'a> Compiler<'a> {
             }
         }
         Ok(writes)
+    }
+
+    /// A move's result: the writes that make its one position, or what
+    /// makes the parts of the sum it leaves.
+    fn move_result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<(Vec<Write>, Option<Vec<Part>>)> {
+        let mut parts = Vec::new();
+        self.parts(scope, result, layout, &mut parts)?;
+        Ok(match parts.pop() {
+            Some(Part::Key(writes)) if parts.is_empty() => (writes, None),
+            Some(last) => {
+                parts.push(last);
+                (Vec::new(), Some(parts))
+            }
+            None => (Vec::new(), Some(parts)),
+        })
     }
 
     fn tuple(&mut self) -> u32 {
@@ -656,7 +714,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
+    pub(super) fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
         match &ir.kind {
             IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..) => {
                 let (lo, hi, inclusive) = self.range(scope, ir)?;
@@ -674,7 +732,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Compiled<Vec<Num>> {
+    pub(super) fn nums(&mut self, scope: &mut Scope, irs: &[Ir]) -> Compiled<Vec<Num>> {
         irs.iter().map(|x| self.num(scope, x)).collect()
     }
 
@@ -881,7 +939,7 @@ impl<'a> Compiler<'a> {
         ))
     }
 
-    fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
+    pub(super) fn truth(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Truth> {
         use BinaryOp::*;
         let refused = || Unsupported::new(CONDITIONS, ir.span);
         Ok(match &ir.kind {
@@ -1101,7 +1159,7 @@ impl<'a> Compiler<'a> {
 
     /// Helper `f`'s body compiled in place by `body`, inside the bindings
     /// of its arguments (`wrap` puts one binding around the code).
-    fn inline<T>(
+    pub(super) fn inline<T>(
         &mut self,
         scope: &mut Scope,
         call: &Ir,

@@ -20,12 +20,14 @@ use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
 use crate::eval::packing::{write_int, write_int_list};
 use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
+use crate::solve::dense::{options_of, Listed};
 use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
 use std::sync::Arc;
 
-/// Bits a listing's number fields have beyond what the position needs.
-const HEADROOM: u32 = 8;
+/// Bits a listing's number fields have beyond what the position needs,
+/// and a value search's when its game's last layout was outgrown.
+pub(super) const HEADROOM: u32 = 8;
 
 /// How `--stats` names the compiled code when it hands single positions
 /// back to the interpreter.
@@ -38,6 +40,8 @@ const SOME_POSITIONS: &str = "the compiled code of packed keys, for some positio
 pub struct Trail {
     rule: u32,
     labels: bool,
+    /// Options listed so far (a sum is one option of several keys).
+    listed: usize,
     /// By rule, the number of options listed before it.
     starts: Vec<usize>,
     made: Vec<Made>,
@@ -51,14 +55,15 @@ struct Made {
 }
 
 impl Trail {
-    /// Rule `rule` starts, `listed` options having been listed before it.
-    pub fn begin_rule(&mut self, rule: u32, listed: usize) {
+    /// Rule `rule` starts.
+    pub fn begin_rule(&mut self, rule: u32) {
         self.rule = rule;
-        self.starts.push(listed);
+        self.starts.push(self.listed);
     }
 
     /// An option was made with these registers (kept for its label).
     pub fn record(&mut self, regs: &[i64], tuples: &[Vec<i64>]) {
+        self.listed += 1;
         if self.labels {
             self.made.push(Made {
                 rule: self.rule,
@@ -87,9 +92,38 @@ struct Listing {
 pub struct Listings {
     program: Option<Arc<Program>>,
     games: Vec<Option<Result<Listing, Unsupported>>>,
+    /// The games a value search was laid out for.
+    searched: Vec<u32>,
     keys: Vec<u64>,
     trail: Trail,
     scratch: Scratch,
+}
+
+impl Listings {
+    /// Starts afresh when `program` is not the one the listings are for.
+    fn for_program(&mut self, program: &Arc<Program>) {
+        if !self
+            .program
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(p, program))
+        {
+            *self = Listings {
+                program: Some(program.clone()),
+                ..Listings::default()
+            };
+        }
+    }
+
+    /// Whether a value search of game `g` was laid out before, for a
+    /// position that its layout then could not hold; notes that it is now.
+    pub(super) fn searched_again(&mut self, program: &Arc<Program>, g: u32) -> bool {
+        self.for_program(program);
+        let again = self.searched.contains(&g);
+        if !again {
+            self.searched.push(g);
+        }
+        again
+    }
 }
 
 /// Why the compiled code left a position to the interpreter: by the name
@@ -144,16 +178,7 @@ impl Interp {
         let program = self.program.clone();
         let game = &program.games[g as usize];
         let declined = |what: &str| (SOME_POSITIONS, Unsupported::new(what, game.span));
-        if !listings
-            .program
-            .as_ref()
-            .is_some_and(|p| Arc::ptr_eq(p, &program))
-        {
-            *listings = Listings {
-                program: Some(program.clone()),
-                ..Listings::default()
-            };
-        }
+        listings.for_program(&program);
         if listings.games.len() <= g as usize {
             listings.games.resize_with(g as usize + 1, || None);
         }
@@ -190,6 +215,7 @@ impl Interp {
         let mut trail = std::mem::take(&mut listings.trail);
         trail.starts.clear();
         trail.made.clear();
+        trail.listed = 0;
         trail.labels = labels;
         listing.machine.trail = Some(trail);
         let keys = &mut listings.keys;
@@ -198,7 +224,8 @@ impl Interp {
             .machine
             .options(&listing.layout, &listing.code, key, keys);
         let trail = listing.machine.trail.take().unwrap_or_default();
-        let recorded = !labels || trail.made.len() == keys.len();
+        let recorded = trail.listed == options_of(keys).count()
+            && (!labels || trail.made.len() == trail.listed);
         let listed = match made {
             Some(()) if recorded => {
                 let scratch = &mut listings.scratch;
@@ -231,18 +258,43 @@ impl Interp {
         // Near the state limit the interpreter answers: it stops with its
         // error at the very result that makes one position too many. The
         // positions the compiled search holds count too.
-        if self.states_held() + keys.len() > self.max_positions {
+        let made: usize = options_of(keys)
+            .map(|option| match option {
+                Listed::Run(_, _, count) => count as usize,
+                Listed::Sum(parts) => parts.len(),
+            })
+            .sum();
+        if self.states_held() + made > self.max_positions {
             return Err(declined());
         }
-        for (i, &option) in keys.iter().enumerate() {
-            let id = intern_key(
-                &mut self.positions,
-                &listing.layout,
-                (g, &game.params),
-                option,
-                scratch,
-            )
-            .ok_or_else(declined)?;
+        let mut parts = Vec::new();
+        for (i, option) in options_of(keys).enumerate() {
+            parts.clear();
+            let keys = match &option {
+                // The listing's code writes no run of more than one key.
+                Listed::Run(key, _, 1) => std::slice::from_ref(key),
+                Listed::Run(..) => return Err(declined()),
+                Listed::Sum(keys) => keys,
+            };
+            for &key in keys {
+                let id = intern_key(
+                    &mut self.positions,
+                    &listing.layout,
+                    (g, &game.params),
+                    key,
+                    scratch,
+                )
+                .ok_or_else(declined)?;
+                parts.push(id);
+            }
+            let result = match option {
+                Listed::Run(..) => Components::One([parts[0]]),
+                // A sum's parts in the order the interpreter keeps them.
+                Listed::Sum(_) => {
+                    parts.sort_unstable();
+                    Components::from(parts.clone())
+                }
+            };
             let label = match trail.made.get(i) {
                 Some(made) => {
                     let gens = &listing.code.rules[made.rule as usize].gens;
@@ -254,7 +306,7 @@ impl Interp {
             };
             out.push(Move {
                 rule: trail.rule_of(i),
-                result: Components::One([id]),
+                result,
                 label,
             });
         }

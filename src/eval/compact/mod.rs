@@ -18,6 +18,7 @@ mod monotone;
 mod progression;
 mod rows;
 mod run;
+mod sums;
 mod turn;
 mod words;
 
@@ -130,7 +131,20 @@ impl Interp {
         }
         let mut args = Vec::new();
         let g = self.positions.args_into(pos, &mut args);
-        match self.compile_compact(g, &args) {
+        // Positions asked one after another (a heap, then a larger one)
+        // would each outgrow the last layout, and the state limit counts
+        // every search's positions: once outgrown, a layout has room.
+        let program = self.program.clone();
+        let headroom = if self.listings.searched_again(&program, g) {
+            listing::HEADROOM
+        } else {
+            0
+        };
+        let compiled = match self.compile_compact(g, &args, headroom) {
+            Ok(None) if headroom > 0 => self.compile_compact(g, &args, 0),
+            compiled => compiled,
+        };
+        match compiled {
             Ok(Some((game, key, unimaged))) => {
                 let declined = unimaged.map(|why| (SYMMETRY, why)).into_iter().collect();
                 self.engines.record(g, Path::CompiledSearch, declined);
@@ -157,10 +171,11 @@ impl Interp {
     }
 
     /// The compiled game and the key, with why its images did not compile
-    /// if they did not.
-    fn compile_compact(&self, g: u32, args: &[Value]) -> Compiled<Option<Laid>> {
+    /// if they did not; each number's field has `headroom` bits more than
+    /// the position needs.
+    fn compile_compact(&self, g: u32, args: &[Value], headroom: u32) -> Compiled<Option<Laid>> {
         let fuse = self.compact == Compact::Fused;
-        let Some((layout, mut code, key)) = self.laid_out(g, args, fuse, 0)? else {
+        let Some((layout, mut code, key)) = self.laid_out(g, args, fuse, headroom)? else {
             return Ok(None);
         };
         let unimaged = code.unimaged.take();

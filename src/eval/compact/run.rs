@@ -90,7 +90,7 @@ impl Machine {
         self.steps = 0;
         for (index, rule) in code.rules.iter().enumerate() {
             if let Some(trail) = &mut self.trail {
-                trail.begin_rule(index as u32, out.len());
+                trail.begin_rule(index as u32);
             }
             self.generate(rule, 0, out)?;
         }
@@ -140,8 +140,13 @@ impl Machine {
                     return Some(());
                 }
             }
-            let k = self.rule_written(rule)?;
-            out.push(k);
+            match &rule.sum {
+                Some(parts) => self.sum_written(parts, out)?,
+                None => {
+                    let k = self.rule_written(rule)?;
+                    out.push(k);
+                }
+            }
             if let Some(trail) = &mut self.trail {
                 trail.record(&self.regs, &self.tuples);
             }
@@ -776,7 +781,7 @@ impl Machine {
     }
 
     /// A helper's argument put in its register.
-    fn bind(&mut self, bind: &Bind) -> Option<()> {
+    pub(super) fn bind(&mut self, bind: &Bind) -> Option<()> {
         match bind {
             Bind::Num { reg, value, nat } => {
                 let v = self.num(value)?;
