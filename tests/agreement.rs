@@ -145,6 +145,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/cram-domino.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
         "bench/games/search-rewrites/chomp-rows.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
     ),

@@ -283,6 +283,13 @@ impl Lowering {
                     otherwise,
                 }
             }
+            Write::Bind(bind) => {
+                let binding = self.bind(bind);
+                step(Box::new(move |m, k| {
+                    binding.set(m)?;
+                    Some(k)
+                }))
+            }
             w @ (Write::Several(..)
             | Write::Reversed(_)
             | Write::Turned(..)

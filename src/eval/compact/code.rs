@@ -210,6 +210,10 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// A helper's argument put in its register, for the writes after it
+    /// (a helper that makes a parameter's new value is written in place);
+    /// the key is left as it is.
+    Bind(Bind),
     /// The write made into a closure once compiled (see `closure`).
     Closure(Step),
 }

@@ -3,6 +3,8 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
+mod made;
+
 use super::closure;
 use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
@@ -48,6 +50,8 @@ enum Val {
     /// One of a list of tuples of numbers written out (`(dx, dy) in [(1, 0),
     /// (0, 1)]`): the register holds its place in the list.
     Chosen(u32, Rc<[Vec<i64>]>),
+    /// A new grid a helper is given, made where it is used (see `made`).
+    Made(Rc<made::Made>),
 }
 
 type Scope = Vec<Option<Val>>;
@@ -435,7 +439,8 @@ impl<'a> Compiler<'a> {
                 Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
             ),
             IrKind::Index(target, _) => {
-                matches!(self.val(scope, target), Some(Val::Grid(_))) || self.is_text(scope, target)
+                matches!(self.val(scope, target), Some(Val::Grid(_) | Val::Made(_)))
+                    || self.is_text(scope, target)
             }
             IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
                 a.first().is_some_and(|t| self.is_text(scope, t))
@@ -470,6 +475,7 @@ impl<'a> Compiler<'a> {
                 Some(Val::Grid(rows)) => {
                     Text::Row(rows.fields, rows.cols, Box::new(self.num(scope, index)?))
                 }
+                Some(Val::Made(_)) => self.made_row(scope, target, index)?,
                 _ => Text::At(
                     boxed(self.text(scope, target)?),
                     Box::new(self.num(scope, index)?),
@@ -993,7 +999,7 @@ impl<'a> Compiler<'a> {
         body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Compiled<T>,
         wrap: impl Fn(Box<Bind>, T) -> T,
     ) -> Compiled<T> {
-        let (binds, mut inner, ir) = self.enter(scope, call, f, args)?;
+        let (binds, mut inner, ir) = self.enter(scope, call, f, args, false)?;
         let code = body(self, &mut inner, ir);
         self.depth -= 1;
         let mut code = code?;
@@ -1004,13 +1010,16 @@ impl<'a> Compiler<'a> {
     }
 
     /// A helper's scope with its parameters bound to the arguments: lists,
-    /// strings and tuples passed as they are, numbers put in registers.
+    /// strings and tuples passed as they are, numbers put in registers, and
+    /// where `made` is set, new grids made where the body uses them (see
+    /// `made`).
     fn enter(
         &mut self,
         scope: &mut Scope,
         call: &Ir,
         f: u32,
         args: &[Ir],
+        made: bool,
     ) -> Compiled<(Vec<Bind>, Scope, &'a Ir)> {
         let program: &'a Program = self.program;
         let func = program
@@ -1043,6 +1052,8 @@ impl<'a> Compiler<'a> {
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
+                Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
+                None if made => self.made_argument(scope, &param.ty, arg),
                 Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
                     return Err(refused())
                 }
@@ -1103,18 +1114,33 @@ impl<'a> Compiler<'a> {
         group: &Group,
         out: &mut Vec<Write>,
     ) -> Compiled<()> {
+        if self.is_param(scope, ir, group) {
+            return Ok(());
+        }
+        if let Some(made) = self.made_writes(scope, ir, param, group, out) {
+            return made;
+        }
         let write = match (&ir.kind, group) {
-            (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
+            // A helper writes what its body writes, its arguments first.
+            (IrKind::CallFn(f, args), _) => {
+                let (binds, mut inner, body) = self.enter(scope, ir, *f, args, true)?;
+                out.extend(binds.into_iter().map(Write::Bind));
+                let written = self.writes(&mut inner, body, param, group, out);
+                self.depth -= 1;
+                written?;
+                return self.check_written(&inner, ir);
+            }
             // The whole parameter backwards: every element is written.
             (
                 IrKind::Builtin(Builtin::Reverse, a),
                 Group::List(f) | Group::Str(f, _) | Group::Grid(Rows { fields: f, .. }),
-            ) if out.is_empty()
-                && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
-            {
+            ) if unwritten(out) && matches!(&a[..], [x] if self.is_param(scope, x, group)) => {
                 Write::Reversed(*f)
             }
-            (IrKind::Builtin(b, _), Group::Grid(rows)) if turn::TURNS.contains(b) => {
+            // A turn names the parameter by its slot in the game's frame.
+            (IrKind::Builtin(b, _), Group::Grid(rows))
+                if turn::TURNS.contains(b) && self.depth == 0 =>
+            {
                 self.turned(ir, param, rows, false)?
             }
             (IrKind::If(test, then, otherwise), Group::List(_) | Group::Grid(_)) => Write::Choose {
@@ -1131,12 +1157,12 @@ impl<'a> Compiler<'a> {
             }
             // Every element is written, so earlier writes would be lost.
             (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
-                if out.is_empty() && items.len() == f.len as usize =>
+                if unwritten(out) && items.len() == f.len as usize =>
             {
                 Write::Whole(*f, self.nums(scope, items)?)
             }
             (IrKind::List(items), Group::Grid(rows))
-                if out.is_empty() && items.len() == rows.fields.len as usize =>
+                if unwritten(out) && items.len() == rows.fields.len as usize =>
             {
                 let rows_text = items
                     .iter()
@@ -1147,7 +1173,7 @@ impl<'a> Compiler<'a> {
             (
                 IrKind::Comprehension { element, clauses },
                 Group::List(f) | Group::Grid(Rows { fields: f, .. }),
-            ) if out.is_empty() => {
+            ) if unwritten(out) => {
                 let [clause] = &clauses[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
@@ -1174,7 +1200,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             // A string worked out whole, which later `set_at`s may change.
-            (_, Group::Str(f, _)) if out.is_empty() => Write::Text(*f, self.text(scope, ir)?),
+            (_, Group::Str(f, _)) if unwritten(out) => Write::Text(*f, self.text(scope, ir)?),
             _ => return Err(Unsupported::new(WRITES, ir.span)),
         };
         out.push(write);
@@ -1209,7 +1235,7 @@ impl<'a> Compiler<'a> {
         group: &Group,
     ) -> Compiled<Vec<Write>> {
         if let Group::Grid(rows) = group {
-            if !rows.numbered && turn::of(ir, param, rows).is_some() {
+            if !rows.numbered && self.depth == 0 && turn::of(ir, param, rows).is_some() {
                 return Ok(vec![self.turned(ir, param, rows, true)?]);
             }
         }
@@ -1250,6 +1276,13 @@ impl<'a> Compiler<'a> {
             }
         })
     }
+}
+
+/// Whether `out` holds no write to the key yet, only helpers' arguments:
+/// a write of every element would lose earlier ones, and a write read off
+/// the key needs the key's fields as they are.
+fn unwritten(out: &[Write]) -> bool {
+    out.iter().all(|w| matches!(w, Write::Bind(_)))
 }
 
 fn set_of_numbers(ty: &Type) -> bool {
@@ -1346,8 +1379,8 @@ mod tests {
     use crate::session::Session;
 
     /// The rules of `text`'s first game compiled, fused, for the position
-    /// whose arguments are `args`.
-    fn compiled(text: &str, args: &[Value]) -> GameCode {
+    /// whose arguments are `args`, or why they are not.
+    fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
         let mut session = Session::new();
         session
             .load_text("test.game", text)
@@ -1360,7 +1393,48 @@ mod tests {
             .map(|p| p.ty.clone())
             .collect();
         let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
-        game(program, &layout, true).expect("the rules compile")
+        game(program, &layout, true)
+    }
+
+    fn compiled(text: &str, args: &[Value]) -> GameCode {
+        compile_for(text, args).expect("the rules compile")
+    }
+
+    /// Whether `text`'s rules compile for a grid of two rows of three.
+    fn compiles_on_grid(text: &str) -> bool {
+        let board = Value::list(vec![Value::str("..."), Value::str("...")]);
+        compile_for(text, &[board]).is_ok()
+    }
+
+    /// A helper that makes the new board is written in place, however it
+    /// is spelled: set_at chains, a helper given the board another helper
+    /// made, an `if` choosing between two.
+    #[test]
+    fn helpers_that_make_the_new_board_compile() {
+        let cover = "fn cover(b: grid, r: nat, c: nat) = set_at(b, r, set_at(b[r], c, \"#\"));\n";
+        for result in [
+            "cover(g, r, c)",
+            "cover(cover(g, r, c), r, c + 1)",
+            "twice(g, r, c, r + 1 < len(g))",
+        ] {
+            let text = format!(
+                "{cover}fn twice(b: grid, r: nat, c: nat, down: bool) = \
+                 if down then cover(cover(b, r, c), r + 1, c) else cover(b, r, c);\n\
+                 game G(g: grid) {{\n  move m(r in indices(g), c in indices(g[r])) \
+                 if g[r][c] == \".\" => G({result});\n}}\n"
+            );
+            assert!(compiles_on_grid(&text), "{result}");
+        }
+    }
+
+    /// A new board given to a helper that leaves it out of its result is
+    /// never made, so an error making it would go unseen: such a helper is
+    /// left to the interpreter.
+    #[test]
+    fn a_new_board_left_out_of_the_result_is_not_compiled() {
+        let text = "fn second(a: grid, b: grid) = b;\n\
+             game G(g: grid) {\n  move m(r in indices(g)) => G(second(set_at(g, r + 5, \"###\"), g));\n}\n";
+        assert!(!compiles_on_grid(text));
     }
 
     fn placing(guard: &str) -> String {

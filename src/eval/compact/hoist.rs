@@ -120,6 +120,7 @@ impl Reads {
                 self.text(t);
             }
             Write::Rows(_, ts) => ts.iter().for_each(|t| self.text(t)),
+            Write::Bind(bind) => self.bind(bind),
             Write::Choose {
                 test,
                 then,

@@ -646,6 +646,7 @@ impl Machine {
                     k = put(k, &rows.fields, i, v)?;
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
+                Write::Bind(bind) => self.bind(bind)?,
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
                         let v = self.row(rows, t)?;
