@@ -236,6 +236,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/treblecross-bools-windows.game",
+        &[
+            "Treblecross([false, false, false, false, false, false, false, false])",
+            "Treblecross([false, true, false, false, true, false])",
+        ],
+    ),
+    (
         "bench/games/search-rewrites/treblecross-cells.game",
         &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
     ),

@@ -101,6 +101,13 @@ pub enum Truth {
     /// `has(text, "...")` on a string worked out by the rules: the
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
+    /// `any([element for walk])` (flag set) or `all(...)`: every element
+    /// is worked out, as the list would be.
+    Each {
+        any: bool,
+        walk: Box<Walk>,
+        element: Box<Truth>,
+    },
     Let(Box<Bind>, Box<Truth>),
     Closure(Closure<bool>),
 }
@@ -188,9 +195,7 @@ pub enum Write {
     /// or a grid's rows.
     Comprehension {
         fields: Fields,
-        var: u32,
-        over: Seq,
-        guard: Option<Truth>,
+        walk: Walk,
         element: Element,
     },
     /// A string parameter's new value, whole.
@@ -216,6 +221,14 @@ pub enum Write {
     Bind(Bind),
     /// The write made into a closure once compiled (see `closure`).
     Closure(Step),
+}
+
+/// A comprehension's one generator: `var in over if guard`.
+#[derive(Debug)]
+pub struct Walk {
+    pub var: u32,
+    pub over: Seq,
+    pub guard: Option<Truth>,
 }
 
 /// A new list's element: a number, or a grid's row.

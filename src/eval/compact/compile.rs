@@ -3,6 +3,8 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
+mod bools;
+mod each;
 mod made;
 
 use super::closure;
@@ -36,6 +38,8 @@ enum Val {
     Num(u32),
     Const(i64),
     List(Fields),
+    /// A list of booleans: a string of two letters, false (0) and true (1).
+    Bools(Fields),
     Str(Fields, Vec<u8>),
     Tuple(u32),
     Grid(Rows),
@@ -210,6 +214,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
             Group::Scalar(f) => Val::Num(f.first),
             Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
+            Group::Bools(f) => Val::Bools(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
         });
@@ -412,7 +417,7 @@ impl<'a> Compiler<'a> {
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
                 Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
-                Group::List(_) | Group::Str(..) | Group::Grid(_) => {
+                Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
                     self.writes(scope, a, i, group, &mut writes)?
                 }
             }
@@ -740,7 +745,7 @@ impl<'a> Compiler<'a> {
     /// `len(x)`.
     fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
-            Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
             Some(Val::Tuple(t)) => Num::TupleLen(t),
@@ -759,7 +764,8 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(op, ..) => {
                 matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
             }
-            IrKind::Builtin(Builtin::Has, _) => true,
+            IrKind::Builtin(Builtin::Has | Builtin::Any | Builtin::All, _) => true,
+            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Bools(_))),
             IrKind::If(_, a, b) => self.is_flag(scope, a) || self.is_flag(scope, b),
             IrKind::CallFn(f, _) => self
                 .program
@@ -772,6 +778,9 @@ impl<'a> Compiler<'a> {
 
     /// A boolean as a number: 1 or 0.
     fn flag(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        if let Some(Char::Cell(f, i)) = self.truth_cell(scope, ir)? {
+            return Ok(Num::Field(f, i));
+        }
         let t = self.truth(scope, ir)?;
         Ok(Num::If(
             Box::new(t),
@@ -826,7 +835,21 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_flag(scope, l) || self.is_flag(scope, r) =>
             {
-                Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?)
+                match self.same_truth(scope, *op == Eq, l, r)? {
+                    Some(t) => t,
+                    None => Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?),
+                }
+            }
+            // A cell of a list of booleans holds one of two letters.
+            IrKind::Index(..) if self.is_flag(scope, ir) => {
+                let cell = self.truth_cell(scope, ir)?.ok_or_else(refused)?;
+                Truth::SameChar(true, cell, Char::Code(1))
+            }
+            IrKind::Unary(UnaryOp::Not, x)
+                if self.is_flag(scope, x) && matches!(x.kind, IrKind::Index(..)) =>
+            {
+                let cell = self.truth_cell(scope, x)?.ok_or_else(refused)?;
+                Truth::SameChar(true, cell, Char::Code(0))
             }
             IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
             IrKind::Binary(And, l, r) => Truth::And(
@@ -864,6 +887,10 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
                 self.has(scope, ir, &a[0], &a[1])?
             }
+            IrKind::Builtin(b @ (Builtin::Any | Builtin::All), a) => match &a[..] {
+                [list] => self.each(scope, *b == Builtin::Any, list)?,
+                _ => return Err(refused()),
+            },
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
                 Truth::Let(b, Box::new(t))
             })?,
@@ -1048,15 +1075,21 @@ impl<'a> Compiler<'a> {
             let string = matches!(param.ty, Type::Str | Type::Unknown);
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
+                Some(v @ Val::Bools(_)) if list_of_bools(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
                 None if made => self.made_argument(scope, &param.ty, arg),
-                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
-                    return Err(refused())
-                }
+                Some(
+                    Val::List(_)
+                    | Val::Bools(_)
+                    | Val::Tuple(_)
+                    | Val::Str(..)
+                    | Val::Text(_)
+                    | Val::Grid(_),
+                ) => return Err(refused()),
                 _ => None,
             };
             inner[i] = Some(match passed {
@@ -1133,7 +1166,10 @@ impl<'a> Compiler<'a> {
             // The whole parameter backwards: every element is written.
             (
                 IrKind::Builtin(Builtin::Reverse, a),
-                Group::List(f) | Group::Str(f, _) | Group::Grid(Rows { fields: f, .. }),
+                Group::List(f)
+                | Group::Bools(f)
+                | Group::Str(f, _)
+                | Group::Grid(Rows { fields: f, .. }),
             ) if unwritten(out) && matches!(&a[..], [x] if self.is_param(scope, x, group)) => {
                 Write::Reversed(*f)
             }
@@ -1143,7 +1179,10 @@ impl<'a> Compiler<'a> {
             {
                 self.turned(ir, param, rows, false)?
             }
-            (IrKind::If(test, then, otherwise), Group::List(_) | Group::Grid(_)) => Write::Choose {
+            (
+                IrKind::If(test, then, otherwise),
+                Group::List(_) | Group::Bools(_) | Group::Grid(_),
+            ) => Write::Choose {
                 test: self.truth(scope, test)?,
                 then: self.branch(scope, then, param, group)?,
                 otherwise: self.branch(scope, otherwise, param, group)?,
@@ -1161,6 +1200,12 @@ impl<'a> Compiler<'a> {
             {
                 Write::Whole(*f, self.nums(scope, items)?)
             }
+            (IrKind::List(items), Group::Bools(f))
+                if unwritten(out) && items.len() == f.len as usize =>
+            {
+                let flags = items.iter().map(|x| self.flag(scope, x));
+                Write::Whole(*f, flags.collect::<Compiled<_>>()?)
+            }
             (IrKind::List(items), Group::Grid(rows))
                 if unwritten(out) && items.len() == rows.fields.len as usize =>
             {
@@ -1172,30 +1217,17 @@ impl<'a> Compiler<'a> {
             }
             (
                 IrKind::Comprehension { element, clauses },
-                Group::List(f) | Group::Grid(Rows { fields: f, .. }),
+                Group::List(f) | Group::Bools(f) | Group::Grid(Rows { fields: f, .. }),
             ) if unwritten(out) => {
-                let [clause] = &clauses[..] else {
-                    return Err(Unsupported::new(WRITES, ir.span));
-                };
-                let over = self.seq(scope, &clause.generator.source)?;
-                let var = self.reg();
-                let mut inner = scope.clone();
-                *inner
-                    .get_mut(clause.generator.slot as usize)
-                    .or_unsupported(WRITES, ir.span)? = Some(Val::Num(var));
-                let guard = match &clause.guard {
-                    Some(g) => Some(self.truth(&mut inner, g)?),
-                    None => None,
-                };
+                let (walk, mut inner) = self.walk(scope, clauses, ir, WRITES)?;
                 let element = match group {
                     Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
+                    Group::Bools(_) => Element::Num(self.flag(&mut inner, element)?),
                     _ => Element::Num(self.num(&mut inner, element)?),
                 };
                 Write::Comprehension {
                     fields: *f,
-                    var,
-                    over,
-                    guard,
+                    walk,
                     element,
                 }
             }
@@ -1262,6 +1294,10 @@ impl<'a> Compiler<'a> {
                 let i = self.num(scope, index)?;
                 Write::Row(*rows, i, self.text(scope, value)?)
             }
+            Group::Bools(f) => {
+                let i = self.num(scope, index)?;
+                Write::Cell(*f, i, self.truth_letter(scope, value)?)
+            }
             Group::List(f) => match (self.val(scope, index), self.val(scope, value)) {
                 (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
                     Write::Several(*f, Indices::Tuple(at), vs)
@@ -1283,6 +1319,14 @@ impl<'a> Compiler<'a> {
 /// the key needs the key's fields as they are.
 fn unwritten(out: &[Write]) -> bool {
     out.iter().all(|w| matches!(w, Write::Bind(_)))
+}
+
+fn list_of_bools(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => matches!(**t, Type::Bool | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
+    }
 }
 
 fn set_of_numbers(ty: &Type) -> bool {
@@ -1424,6 +1468,25 @@ mod tests {
                  if g[r][c] == \".\" => G({result});\n}}\n"
             );
             assert!(compiles_on_grid(&text), "{result}");
+        }
+    }
+
+    /// A list of booleans is a string of two letters: placing true where
+    /// a cell is false runs on the key, however the test is written.
+    #[test]
+    fn placing_a_truth_value_runs_on_the_key() {
+        for guard in ["not xs[i]", "xs[i] == false", "true != xs[i]"] {
+            let text = format!(
+                "game T(xs: [bool]) {{\n  move place(i in indices(xs)) if {guard} => \
+                 T(set_at(xs, i, true));\n}}\n"
+            );
+            let cells = Value::list(vec![Value::Bool(false); 5]);
+            let code = compiled(&text, &[cells]);
+            let placing = matches!(
+                code.rules[0].fused,
+                Some(Fused::Place { from: 0, to: 1, .. })
+            );
+            assert!(placing, "{guard}");
         }
     }
 

@@ -283,6 +283,7 @@ impl Reader {
             | Truth::Has(..)
             | Truth::SameText(..)
             | Truth::HasText(..)
+            | Truth::Each { .. }
             | Truth::Closure(_) => None,
         }
     }

@@ -50,7 +50,9 @@ impl Compiler<'_> {
     /// was passed through.
     pub(super) fn is_param(&self, scope: &Scope, ir: &Ir, group: &Group) -> bool {
         match (self.val(scope, ir), group) {
-            (Some(Val::List(f)), Group::List(g)) => f == *g,
+            (Some(Val::List(f)), Group::List(g)) | (Some(Val::Bools(f)), Group::Bools(g)) => {
+                f == *g
+            }
             (Some(Val::Str(f, _)), Group::Str(g, _)) => f == *g,
             (Some(Val::Grid(r)), Group::Grid(g)) => r == *g,
             (Some(Val::Made(m)), _) => self.is_param(&m.scope, &m.ir, group),
