@@ -210,6 +210,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
     ),
     (
+        "bench/games/search-rewrites/mock-turtles-heads.game",
+        &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
+    ),
+    (
         "bench/games/search-rewrites/mock-turtles-bools.game",
         &[
             "Turtles([true, true, false, true, true])",

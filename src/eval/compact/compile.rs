@@ -6,6 +6,7 @@
 mod bools;
 mod each;
 mod made;
+mod unfold;
 
 use super::closure;
 use super::code::{
@@ -135,37 +136,53 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
     children(ir, |child| written_letters(program, child, depth, out));
 }
 
-/// Calls `f` on each expression directly inside `ir`.
-pub(super) fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
-    match &ir.kind {
-        IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
-        IrKind::CallFn(_, xs)
-        | IrKind::MakePos(_, xs)
-        | IrKind::Builtin(_, xs)
-        | IrKind::List(xs)
-        | IrKind::Set(xs)
-        | IrKind::Tuple(xs) => xs.iter().for_each(f),
-        IrKind::Comprehension { element, clauses } => {
-            f(element);
-            for c in clauses {
-                f(&c.generator.source);
-                if let Some(g) = &c.guard {
-                    f(g);
+/// `children` and `children_mut`: one walk, over shared or mutable
+/// references.
+macro_rules! children_of {
+    ($(#[$doc:meta])* $name:ident $(, $mutable:tt)?) => {
+        $(#[$doc])*
+        pub(super) fn $name<'i>(ir: &'i $($mutable)? Ir, mut f: impl FnMut(&'i $($mutable)? Ir)) {
+            match & $($mutable)? ir.kind {
+                IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
+                IrKind::CallFn(_, xs)
+                | IrKind::MakePos(_, xs)
+                | IrKind::Builtin(_, xs)
+                | IrKind::List(xs)
+                | IrKind::Set(xs)
+                | IrKind::Tuple(xs) => xs.into_iter().for_each(f),
+                IrKind::Comprehension { element, clauses } => {
+                    f(element);
+                    for c in clauses {
+                        f(& $($mutable)? c.generator.source);
+                        if let Some(g) = & $($mutable)? c.guard {
+                            f(g);
+                        }
+                    }
+                }
+                IrKind::If(a, b, c) => {
+                    f(a);
+                    f(b);
+                    f(c);
+                }
+                IrKind::Unary(_, x) => f(x),
+                IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
+                    f(a);
+                    f(b);
                 }
             }
         }
-        IrKind::If(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        IrKind::Unary(_, x) => f(x),
-        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
-            f(a);
-            f(b);
-        }
-    }
+    };
 }
+
+children_of!(
+    /// Calls `f` on each expression directly inside `ir`.
+    children
+);
+children_of!(
+    /// Calls `f` on each expression directly inside `ir`, to change it.
+    children_mut,
+    mut
+);
 
 fn letter(ir: &Ir) -> Option<u8> {
     match &ir.kind {
@@ -233,6 +250,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
     };
     let mut rules = Vec::new();
     for m in moves {
+        let m = &*unfold::unfolded(m);
         let mut scope = scope.clone();
         let mut gens = Vec::new();
         for g in &m.generators {
@@ -1468,6 +1486,26 @@ mod tests {
                  if g[r][c] == \".\" => G({result});\n}}\n"
             );
             assert!(compiles_on_grid(&text), "{result}");
+        }
+    }
+
+    /// A generator over the cells a comprehension keeps walks the cells,
+    /// the comprehension's test first in the guard: placing on the key.
+    #[test]
+    fn a_generator_over_the_kept_cells_places_on_the_key() {
+        for kept in [
+            r#"[j for j in indices(board) if board[j] == "."]"#,
+            r#"[j for (j, c) in enumerate(board) if c != "X"]"#,
+        ] {
+            let text = format!(
+                "game T(board: str) {{\n  let empty = {kept};\n  \
+                 move place(i in empty) => T(set_at(board, i, \"X\"));\n}}\n"
+            );
+            let code = compiled(&text, &[Value::str("....")]);
+            assert!(
+                matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+                "{kept}"
+            );
         }
     }
 
