@@ -214,6 +214,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
     ),
     (
+        "bench/games/search-rewrites/mock-turtles-turned.game",
+        &["Turtles([1, 1, 0, 1, 1])", "Turtles([0, 1, 0, 1, 1, 0])"],
+    ),
+    (
         "bench/games/search-rewrites/mock-turtles-bools.game",
         &[
             "Turtles([true, true, false, true, true])",

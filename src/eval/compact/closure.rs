@@ -287,6 +287,17 @@ impl Lowering {
                     otherwise,
                 }
             }
+            Write::Each { walk, mut writes } => {
+                let walk = self.walk(walk);
+                self.writes(&mut writes);
+                step(Box::new(move |m, mut k| {
+                    walk.run(m, |m| {
+                        k = m.written_onto(k, &writes)?;
+                        Some(())
+                    })?;
+                    Some(k)
+                }))
+            }
             Write::Bind(bind) => {
                 let binding = self.bind(bind);
                 step(Box::new(move |m, k| {

@@ -215,6 +215,8 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// `writes` made for every value of a walk, in turn.
+    Each { walk: Walk, writes: Vec<Write> },
     /// A helper's argument put in its register, for the writes after it
     /// (a helper that makes a parameter's new value is written in place);
     /// the key is left as it is.

@@ -6,6 +6,8 @@
 mod bools;
 mod each;
 mod made;
+mod several;
+use several::Given;
 mod unfold;
 
 use super::closure;
@@ -1210,7 +1212,7 @@ impl<'a> Compiler<'a> {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
                 self.writes(scope, target, param, group, out)?;
-                self.set_at(scope, ir, group, index, value)?
+                return self.set_at(scope, ir, group, index, value, out);
             }
             // Every element is written, so earlier writes would be lost.
             (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
@@ -1294,7 +1296,8 @@ impl<'a> Compiler<'a> {
         Ok(out)
     }
 
-    /// One `set_at(x, index, value)` on a list or string parameter.
+    /// `set_at(x, index, value)` on a list or string parameter: one
+    /// element, or several (see `several`).
     fn set_at(
         &mut self,
         scope: &mut Scope,
@@ -1302,29 +1305,50 @@ impl<'a> Compiler<'a> {
         group: &Group,
         index: &Ir,
         value: &Ir,
+        out: &mut Vec<Write>,
+    ) -> Compiled<()> {
+        if let Group::List(f) = group {
+            let at = match (self.val(scope, index), self.val(scope, value)) {
+                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => Some((Indices::Tuple(at), vs)),
+                (Some(Val::List(at)), Some(Val::Tuple(vs))) => Some((Indices::Fields(at), vs)),
+                _ => None,
+            };
+            if let Some((at, vs)) = at {
+                out.push(Write::Several(*f, at, vs));
+                return Ok(());
+            }
+        }
+        if self.set_several(scope, call, group, index, value, out)? {
+            return Ok(());
+        }
+        let i = self.num(scope, index)?;
+        let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
+        out.push(write);
+        Ok(())
+    }
+
+    /// One element of a list or string parameter set to `value`.
+    fn set_one(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        group: &Group,
+        i: Num,
+        value: Given,
     ) -> Compiled<Write> {
-        Ok(match group {
-            Group::Str(f, _) => {
-                let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.char(scope, value)?)
-            }
-            Group::Grid(rows) => {
-                let i = self.num(scope, index)?;
-                Write::Row(*rows, i, self.text(scope, value)?)
-            }
-            Group::Bools(f) => {
-                let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.truth_letter(scope, value)?)
-            }
-            Group::List(f) => match (self.val(scope, index), self.val(scope, value)) {
-                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
-                    Write::Several(*f, Indices::Tuple(at), vs)
-                }
-                (Some(Val::List(at)), Some(Val::Tuple(vs))) => {
-                    Write::Several(*f, Indices::Fields(at), vs)
-                }
-                _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
+        let value = match value {
+            Given::Expr(ir) => ir,
+            // An element read off a list of numbers.
+            Given::Item(n) => match group {
+                Group::List(f) => return Ok(Write::Element(*f, i, n)),
+                _ => return Err(Unsupported::new(WRITES, call.span)),
             },
+        };
+        Ok(match group {
+            Group::Str(f, _) => Write::Cell(*f, i, self.char(scope, value)?),
+            Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
+            Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
+            Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
             Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
                 return Err(Unsupported::new(WRITES, call.span))
             }
@@ -1505,6 +1529,33 @@ mod tests {
             assert!(
                 matches!(code.rules[0].fused, Some(Fused::Place { .. })),
                 "{kept}"
+            );
+        }
+    }
+
+    /// `set_at` with lists of places and letters written in pieces sets
+    /// each in turn; lists that are not sure to have one length are left to
+    /// the interpreter, which says why they must.
+    #[test]
+    fn several_places_set_at_once_compile_when_their_pieces_match() {
+        let rule = |places: &str, letters: &str| {
+            format!(
+                "game T(board: str) {{\n  move m(i in 0..len(board) - 1, rest in \
+                 subsets(0..i, 0, 1)) => T(set_at(board, {places}, {letters}));\n}}\n"
+            )
+        };
+        let board = [Value::str("....")];
+        for (places, letters, compiles) in [
+            ("[i, i + 1]", r#"["X", "X"]"#, true),
+            ("rest + [i]", r#"["X" for j in rest] + ["X"]"#, true),
+            ("[i] + rest", r#"["X"] + ["X" for j in 0..i]"#, false),
+            ("[i, i + 1]", r#"["X"]"#, false),
+        ] {
+            let text = rule(places, letters);
+            assert_eq!(
+                compile_for(&text, &board).is_ok(),
+                compiles,
+                "{places}, {letters}"
             );
         }
     }

@@ -111,6 +111,10 @@ impl Reads {
             }
             Write::Rows(_, ts) => ts.iter().for_each(|t| self.text(t)),
             Write::Bind(bind) => self.bind(bind),
+            Write::Each { walk, writes } => {
+                self.walk(walk);
+                writes.iter().for_each(|w| self.write(w));
+            }
             Write::Choose {
                 test,
                 then,

@@ -638,6 +638,12 @@ impl Machine {
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
+                Write::Each { walk, writes } => {
+                    self.walk(walk, |m| {
+                        k = m.written_onto(k, writes)?;
+                        Some(())
+                    })?;
+                }
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
                         let v = self.row(rows, t)?;
