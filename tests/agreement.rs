@@ -168,6 +168,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
     ),
     (
+        "bench/games/search-rewrites/chomp-heights-joined.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
+    ),
+    (
         "bench/games/search-rewrites/chomp-grid-cells.game",
         &[
             r##"Chomp(["....", "...#", "..##"])"##,

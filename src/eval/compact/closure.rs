@@ -6,7 +6,9 @@
 //! out here, and an element at a constant index becomes the register that
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
-use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Walk, Write};
+use super::code::{
+    Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Walk, Write,
+};
 use super::leaves::{index, Binding, Operand, Piece};
 use super::run::{has, has_text, low_bits, put, Machine};
 use super::words;
@@ -286,6 +288,21 @@ impl Lowering {
                     then,
                     otherwise,
                 }
+            }
+            Write::Appended(fields, mut pieces) => {
+                for piece in &mut pieces {
+                    match piece {
+                        Appended::One(n) => self.root_num(n),
+                        Appended::Each(walk, n) => {
+                            self.seq(&mut walk.over);
+                            if let Some(g) = &mut walk.guard {
+                                self.root_truth(g);
+                            }
+                            self.root_num(n);
+                        }
+                    }
+                }
+                Write::Appended(fields, pieces)
             }
             Write::Each { walk, mut writes } => {
                 let walk = self.walk(walk);

@@ -215,6 +215,9 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// A list parameter's new elements written in pieces, one after the
+    /// other (`slice(h, 0, c) + [...]`): every element, no more.
+    Appended(Fields, Vec<Appended>),
     /// `writes` made for every value of a walk, in turn.
     Each { walk: Walk, writes: Vec<Write> },
     /// A helper's argument put in its register, for the writes after it
@@ -223,6 +226,13 @@ pub enum Write {
     Bind(Bind),
     /// The write made into a closure once compiled (see `closure`).
     Closure(Step),
+}
+
+/// A piece of a new list: one element, or one for each value of a walk.
+#[derive(Debug)]
+pub enum Appended {
+    One(Num),
+    Each(Walk, Num),
 }
 
 /// A comprehension's one generator: `var in over if guard`.

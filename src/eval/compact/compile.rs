@@ -1214,6 +1214,9 @@ impl<'a> Compiler<'a> {
                 self.writes(scope, target, param, group, out)?;
                 return self.set_at(scope, ir, group, index, value, out);
             }
+            (IrKind::Binary(BinaryOp::Add, ..), Group::List(f)) if unwritten(out) => {
+                Write::Appended(*f, self.appended(scope, ir)?)
+            }
             // Every element is written, so earlier writes would be lost.
             (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
                 if unwritten(out) && items.len() == f.len as usize =>
@@ -1557,6 +1560,22 @@ mod tests {
                 compiles,
                 "{places}, {letters}"
             );
+        }
+    }
+
+    /// A new list joined from pieces is written piece after piece,
+    /// however the pieces are spelled.
+    #[test]
+    fn a_new_list_joined_from_pieces_compiles() {
+        let piles = [Value::list(vec![Value::Int(3); 3])];
+        for joined in [
+            "slice(h, 0, c) + [min(x, 1) for x in slice(h, c, len(h))]",
+            "[h[j] for j in 0..c] + [min(h[j], 1) for j in c..len(h)]",
+            "[h[0]] + slice(h, 1, len(h))",
+        ] {
+            let text =
+                format!("game G(h: [nat]) {{\n  move m(c in indices(h)) => G({joined});\n}}\n");
+            assert!(compile_for(&text, &piles).is_ok(), "{joined}");
         }
     }
 

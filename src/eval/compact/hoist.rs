@@ -8,7 +8,9 @@
 //! `k`s the guard turns all down), so an error they meet is met just where
 //! the step-by-step code meets it.
 
-use super::code::{Bind, Char, Element, Num, Rule, Seq, Target, Text, Truth, Walk, Write};
+use super::code::{
+    Appended, Bind, Char, Element, Num, Rule, Seq, Target, Text, Truth, Walk, Write,
+};
 use super::run::Machine;
 
 /// A first few of a rule's writes that read no register of its last
@@ -111,6 +113,17 @@ impl Reads {
             }
             Write::Rows(_, ts) => ts.iter().for_each(|t| self.text(t)),
             Write::Bind(bind) => self.bind(bind),
+            Write::Appended(_, pieces) => {
+                for piece in pieces {
+                    match piece {
+                        Appended::One(n) => self.num(n),
+                        Appended::Each(walk, n) => {
+                            self.walk(walk);
+                            self.num(n);
+                        }
+                    }
+                }
+            }
             Write::Each { walk, writes } => {
                 self.walk(walk);
                 writes.iter().for_each(|w| self.write(w));

@@ -5,8 +5,8 @@
 
 use super::code::Rows;
 use super::code::{
-    Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
-    Walk, Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text,
+    Truth, Walk, Write,
 };
 use super::hoist::Made;
 use super::layout::{Fields, Layout};
@@ -638,6 +638,27 @@ impl Machine {
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
+                Write::Appended(fields, pieces) => {
+                    let mut made = 0u32;
+                    for piece in pieces {
+                        let mut append = |m: &mut Self, n: &Num| {
+                            let v = m.num(n)?;
+                            if made >= fields.len {
+                                return None;
+                            }
+                            k = put(k, fields, made, v)?;
+                            made += 1;
+                            Some(())
+                        };
+                        match piece {
+                            Appended::One(n) => append(self, n)?,
+                            Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
+                        }
+                    }
+                    if made != fields.len {
+                        return None;
+                    }
+                }
                 Write::Each { walk, writes } => {
                     self.walk(walk, |m| {
                         k = m.written_onto(k, writes)?;

@@ -1,5 +1,7 @@
-//! `set_at(x, indices, values)` with lists written in pieces: `[i] +
-//! others` and `["T"] + [flip(row[j]) for j in others]`. The two lists are
+//! Lists written in pieces: a new list `slice(h, 0, c) + [min(x, t) for
+//! x in slice(h, c, len(h))]` is written piece after piece, and
+//! `set_at(x, indices, values)` takes lists like `[i] + others` and
+//! `["T"] + [flip(row[j]) for j in others]`. The two lists are
 //! taken apart into the same pieces, one element against one element, a
 //! walk against a walk over the same list (a list or tuple variable, or a
 //! comprehension over it with no test), so that both have one length; each
@@ -7,7 +9,8 @@
 //! elements in a loop on the key.
 
 use super::{Compiler, Scope, Val, WRITES};
-use crate::eval::compact::code::{Num, Walk, Write};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Appended, Bind, Num, Seq, Walk, Write};
 use crate::eval::compact::layout::Group;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
@@ -34,6 +37,71 @@ enum Piece {
 }
 
 impl Compiler<'_> {
+    /// The pieces of a list parameter's new value `list`, a concatenation.
+    pub(super) fn appended(&mut self, scope: &mut Scope, list: &Ir) -> Compiled<Vec<Appended>> {
+        let mut pieces = Vec::new();
+        if !self.pieces(scope, list, &mut pieces) {
+            return Err(Unsupported::new(WRITES, list.span));
+        }
+        pieces
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::One(e) => Ok(Appended::One(self.num(scope, &e)?)),
+                Piece::Over { source, element } => {
+                    let (var, over, item) = self.walk_over(scope, &source)?;
+                    let walk = Walk {
+                        var,
+                        over,
+                        guard: None,
+                    };
+                    let Some((slot, e)) = element else {
+                        return Ok(Appended::Each(walk, item));
+                    };
+                    // The comprehension's variable holds the element read.
+                    let reg = self.reg();
+                    let mut inner = scope.clone();
+                    *inner
+                        .get_mut(slot as usize)
+                        .or_unsupported(WRITES, list.span)? = Some(Val::Num(reg));
+                    let value = self.num(&mut inner, &e)?;
+                    let bind = Bind::Num {
+                        reg,
+                        value: item,
+                        nat: false,
+                    };
+                    Ok(Appended::Each(
+                        walk,
+                        Num::Let(Box::new(bind), Box::new(value)),
+                    ))
+                }
+            })
+            .collect()
+    }
+
+    /// A loop over `source`'s elements: its register, what it walks, and
+    /// the element at each step. A slice of a list walks the places it
+    /// keeps (clamped to the list, as `slice` clamps them).
+    fn walk_over(&mut self, scope: &mut Scope, source: &Ir) -> Compiled<(u32, Seq, Num)> {
+        let var = self.reg();
+        if let IrKind::Builtin(Builtin::Slice, a) = &source.kind {
+            if let [list, from, to] = &a[..] {
+                if let Some(Val::List(f)) = self.val(scope, list) {
+                    let len = i64::from(f.len);
+                    let mut clamped = |x: &Ir| -> Compiled<Num> {
+                        let x = self.num(scope, x)?;
+                        Ok(Num::Max(vec![
+                            Num::Lit(0),
+                            Num::Min(vec![x, Num::Lit(len)]),
+                        ]))
+                    };
+                    let over = Seq::Range(clamped(from)?, clamped(to)?, false);
+                    return Ok((var, over, Num::Field(f, Box::new(Num::Reg(var)))));
+                }
+            }
+        }
+        Ok((var, self.seq(scope, source)?, Num::Reg(var)))
+    }
+
     /// The writes of `set_at(x, indices, values)` where `indices` is a list
     /// made of pieces; `false` where it is not.
     pub(super) fn set_several(
@@ -129,6 +197,18 @@ impl Compiler<'_> {
                 }
                 _ => false,
             },
+            IrKind::Builtin(Builtin::Slice, a)
+                if matches!(
+                    a.first().and_then(|x| self.val(scope, x)),
+                    Some(Val::List(_))
+                ) =>
+            {
+                out.push(Piece::Over {
+                    source: list.clone(),
+                    element: None,
+                });
+                true
+            }
             IrKind::Local(_)
                 if matches!(self.val(scope, list), Some(Val::Tuple(_) | Val::List(_))) =>
             {
