@@ -6,6 +6,7 @@
 mod bools;
 mod each;
 mod made;
+mod naturals;
 mod several;
 use several::Given;
 mod unfold;
@@ -70,6 +71,9 @@ struct Compiler<'a> {
     tuples: u32,
     texts: u32,
     depth: u32,
+    /// Registers that hold natural numbers only: the key's fields' and
+    /// those of generators that walk them (see `naturals`).
+    naturals: Vec<u32>,
 }
 
 /// Which parameters every move rule of game `g` passes on unchanged, and
@@ -245,6 +249,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         tuples: 0,
         texts: 0,
         depth: 0,
+        naturals: Vec::new(),
     };
     let lose = match lose {
         Some(l) => Some(c.truth(&mut scope, l)?),
@@ -257,6 +262,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         let mut gens = Vec::new();
         for g in &m.generators {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
+            c.note_natural(target, &source);
             *scope
                 .get_mut(g.slot as usize)
                 .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
@@ -1142,13 +1148,15 @@ impl<'a> Compiler<'a> {
                         return Err(refused());
                     }
                     let value = self.num(scope, arg)?;
-                    let reg = self.reg();
-                    binds.push(Bind::Num {
-                        reg,
-                        value,
-                        nat: param.ty == Type::Nat,
-                    });
-                    Val::Num(reg)
+                    let nat = param.ty == Type::Nat;
+                    match self.passed_as_is(&value, nat) {
+                        Some(val) => val,
+                        None => {
+                            let reg = self.reg();
+                            binds.push(Bind::Num { reg, value, nat });
+                            Val::Num(reg)
+                        }
+                    }
                 }
             });
         }
@@ -1577,6 +1585,47 @@ mod tests {
                 format!("game G(h: [nat]) {{\n  move m(c in indices(h)) => G({joined});\n}}\n");
             assert!(compile_for(&text, &piles).is_ok(), "{joined}");
         }
+    }
+
+    /// `any` over every window of three cells testing each is X is
+    /// whether the row holds three X in a row, tested on the key; a range
+    /// that leaves a window out is walked.
+    #[test]
+    fn any_window_of_letters_is_a_test_on_the_key() {
+        for (lose, on_key) in [
+            (
+                "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 2])",
+                true,
+            ),
+            (
+                "any([xs[i + 2] and xs[i] and xs[i + 1] for i in 0..len(xs) - 2])",
+                true,
+            ),
+            (
+                "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 3])",
+                false,
+            ),
+            ("any([xs[i] and xs[i + 2] for i in 0..len(xs) - 2])", false),
+        ] {
+            let text = format!(
+                "game T(xs: [bool]) {{\n  lose if {lose};\n  move place(i in indices(xs)) \
+                 if not xs[i] => T(set_at(xs, i, true));\n}}\n"
+            );
+            let code = compiled(&text, &[Value::list(vec![Value::Bool(false); 6])]);
+            // On the key, with the placing loop: no field is decoded.
+            assert_eq!(!code.decode, on_key, "{lose}");
+        }
+    }
+
+    /// A helper given the generator's own variable reads the cell the rule
+    /// without the helper reads: the placing loop runs on the key.
+    #[test]
+    fn a_helper_given_a_natural_variable_reads_it_as_it_is() {
+        let text = "fn empty(board: str, i: nat) = board[i] == \".\";\n\
+             game T(board: str) {\n  move place(i in indices(board)) if empty(board, i) \
+             => T(set_at(board, i, \"X\"));\n}\n";
+        let code = compiled(text, &[Value::str("....")]);
+        assert!(matches!(code.rules[0].fused, Some(Fused::Place { .. })));
     }
 
     /// A list of booleans is a string of two letters: placing true where
