@@ -143,6 +143,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/cram-domino.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
         "bench/games/search-rewrites/chomp-rows.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
     ),
@@ -156,6 +163,10 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     (
         "bench/games/search-rewrites/chomp-heights-slice.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-heights-joined.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
     ),
     (
@@ -201,6 +212,14 @@ const STARTS: &[(&str, &[&str])] = &[
         &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
     ),
     (
+        "bench/games/search-rewrites/mock-turtles-heads.game",
+        &[r##"Turtles("HHTHH")"##, r##"Turtles("THTHHT")"##],
+    ),
+    (
+        "bench/games/search-rewrites/mock-turtles-turned.game",
+        &["Turtles([1, 1, 0, 1, 1])", "Turtles([0, 1, 0, 1, 1, 0])"],
+    ),
+    (
         "bench/games/search-rewrites/mock-turtles-bools.game",
         &[
             "Turtles([true, true, false, true, true])",
@@ -221,6 +240,13 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     (
         "bench/games/search-rewrites/treblecross-bools.game",
+        &[
+            "Treblecross([false, false, false, false, false, false, false, false])",
+            "Treblecross([false, true, false, false, true, false])",
+        ],
+    ),
+    (
+        "bench/games/search-rewrites/treblecross-bools-windows.game",
         &[
             "Treblecross([false, false, false, false, false, false, false, false])",
             "Treblecross([false, true, false, false, true, false])",

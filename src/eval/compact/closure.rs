@@ -6,7 +6,9 @@
 //! out here, and an element at a constant index becomes the register that
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
-use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::code::{
+    Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Walk, Write,
+};
 use super::leaves::{index, Binding, Operand, Piece};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::words;
@@ -78,6 +80,44 @@ pub fn lower(code: &mut GameCode) {
     }
     for image in &mut code.images {
         l.writes(image);
+    }
+}
+
+/// A comprehension's generator and guard, the guard as a closure.
+struct Walked {
+    var: usize,
+    over: Seq,
+    /// The ends of a range between literals.
+    constant: Option<(i64, i64)>,
+    guard: Option<TruthFn>,
+}
+
+impl Walked {
+    /// `each` run for every value the guard lets through, as `run` walks.
+    #[inline(always)]
+    fn run(&self, m: &mut Machine, mut each: impl FnMut(&mut Machine) -> Option<()>) -> Option<()> {
+        let (start, end) = match self.constant {
+            Some((lo, hi)) => {
+                m.steps(usize::try_from(hi.saturating_sub(lo).max(0)).ok()?)?;
+                (lo, hi)
+            }
+            None => m.bounds(&self.over)?,
+        };
+        for i in start..end {
+            m.regs[self.var] = if self.constant.is_some() {
+                i
+            } else {
+                m.step()?;
+                m.item(&self.over, i)?
+            };
+            if let Some(g) = &self.guard {
+                if !g(m)? {
+                    continue;
+                }
+            }
+            each(m)?;
+        }
+        Some(())
     }
 }
 
@@ -199,14 +239,10 @@ impl Lowering {
             }
             Write::Comprehension {
                 fields,
-                var,
-                mut over,
-                guard,
+                walk,
                 element,
             } => {
-                self.seq(&mut over);
-                let guard = guard.map(|g| self.truth(g));
-                let var = var as usize;
+                let walk = self.walk(walk);
                 let element: NumFn = match element {
                     Element::Num(n) => self.operand(n).into_fn(),
                     Element::Row(rows, t) => {
@@ -217,47 +253,17 @@ impl Lowering {
                         })
                     }
                 };
-                // A range between literals: its steps are counted at once
-                // (a walk stopped part way is stopped all the same).
-                let constant = match &over {
-                    Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
-                        let end = if *inclusive {
-                            hi.checked_add(1)
-                        } else {
-                            Some(*hi)
-                        };
-                        end.map(|end| (*lo, end))
-                    }
-                    _ => None,
-                };
                 step(Box::new(move |m, mut k| {
-                    let (start, end) = match constant {
-                        Some((lo, hi)) => {
-                            m.steps(usize::try_from(hi.saturating_sub(lo).max(0)).ok()?)?;
-                            (lo, hi)
-                        }
-                        None => m.bounds(&over)?,
-                    };
                     let mut made = 0u32;
-                    for i in start..end {
-                        m.regs[var] = if constant.is_some() {
-                            i
-                        } else {
-                            m.step()?;
-                            m.item(&over, i)?
-                        };
-                        if let Some(g) = &guard {
-                            if !g(m)? {
-                                continue;
-                            }
-                        }
+                    walk.run(m, |m| {
                         let v = element(m)?;
                         if made >= fields.len {
                             return None;
                         }
                         k = put(k, &fields, made, v)?;
                         made += 1;
-                    }
+                        Some(())
+                    })?;
                     (made == fields.len).then_some(k)
                 }))
             }
@@ -283,10 +289,71 @@ impl Lowering {
                     otherwise,
                 }
             }
+            Write::Appended(fields, mut pieces) => {
+                for piece in &mut pieces {
+                    match piece {
+                        Appended::One(n) => self.root_num(n),
+                        Appended::Each(walk, n) => {
+                            self.seq(&mut walk.over);
+                            if let Some(g) = &mut walk.guard {
+                                self.root_truth(g);
+                            }
+                            self.root_num(n);
+                        }
+                    }
+                }
+                Write::Appended(fields, pieces)
+            }
+            Write::Each { walk, mut writes } => {
+                let walk = self.walk(walk);
+                self.writes(&mut writes);
+                step(Box::new(move |m, mut k| {
+                    walk.run(m, |m| {
+                        k = m.written_onto(k, &writes)?;
+                        Some(())
+                    })?;
+                    Some(k)
+                }))
+            }
+            Write::Bind(bind) => {
+                let binding = self.bind(bind);
+                step(Box::new(move |m, k| {
+                    binding.set(m)?;
+                    Some(k)
+                }))
+            }
             w @ (Write::Several(..)
             | Write::Reversed(_)
             | Write::Turned(..)
             | Write::Closure(_)) => w,
+        }
+    }
+
+    fn walk(&self, walk: Walk) -> Walked {
+        let Walk {
+            var,
+            mut over,
+            guard,
+        } = walk;
+        self.seq(&mut over);
+        // A range between literals: its steps are counted at once (a walk
+        // stopped part way is stopped all the same).
+        let constant = match &over {
+            Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
+                let end = if *inclusive {
+                    hi.checked_add(1)
+                } else {
+                    Some(*hi)
+                };
+                end.map(|end| (*lo, end))
+            }
+            _ => None,
+        };
+        Walked {
+            var: var as usize,
+            over,
+            constant,
+            guard: guard.map(|g| self.truth(g)),
         }
     }
 
@@ -511,6 +578,18 @@ impl Lowering {
             Truth::In(is_in, n, xs) => {
                 let n = self.operand(n);
                 Box::new(move |m| Some(xs.contains(&n.get(m)?) == is_in))
+            }
+            Truth::Each { any, walk, element } => {
+                let walk = self.walk(*walk);
+                let element = self.truth(*element);
+                Box::new(move |m| {
+                    let mut found = false;
+                    walk.run(m, |m| {
+                        found |= element(m)? == any;
+                        Some(())
+                    })?;
+                    Some(found == any)
+                })
             }
             Truth::SameText(eq, a, b) => {
                 let (a, b) = (self.foreign(a), self.foreign(b));

@@ -104,6 +104,13 @@ pub enum Truth {
     /// `has(text, "...")` on a string worked out by the rules: the
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
+    /// `any([element for walk])` (flag set) or `all(...)`: every element
+    /// is worked out, as the list would be.
+    Each {
+        any: bool,
+        walk: Box<Walk>,
+        element: Box<Truth>,
+    },
     Let(Box<Bind>, Box<Truth>),
     Closure(Closure<bool>),
 }
@@ -191,9 +198,7 @@ pub enum Write {
     /// or a grid's rows.
     Comprehension {
         fields: Fields,
-        var: u32,
-        over: Seq,
-        guard: Option<Truth>,
+        walk: Walk,
         element: Element,
     },
     /// A string parameter's new value, whole.
@@ -213,8 +218,32 @@ pub enum Write {
         then: Vec<Write>,
         otherwise: Vec<Write>,
     },
+    /// A list parameter's new elements written in pieces, one after the
+    /// other (`slice(h, 0, c) + [...]`): every element, no more.
+    Appended(Fields, Vec<Appended>),
+    /// `writes` made for every value of a walk, in turn.
+    Each { walk: Walk, writes: Vec<Write> },
+    /// A helper's argument put in its register, for the writes after it
+    /// (a helper that makes a parameter's new value is written in place);
+    /// the key is left as it is.
+    Bind(Bind),
     /// The write made into a closure once compiled (see `closure`).
     Closure(Step),
+}
+
+/// A piece of a new list: one element, or one for each value of a walk.
+#[derive(Debug)]
+pub enum Appended {
+    One(Num),
+    Each(Walk, Num),
+}
+
+/// A comprehension's one generator: `var in over if guard`.
+#[derive(Debug)]
+pub struct Walk {
+    pub var: u32,
+    pub over: Seq,
+    pub guard: Option<Truth>,
 }
 
 /// A new list's element: a number, or a grid's row.

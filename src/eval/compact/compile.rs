@@ -3,6 +3,14 @@
 //! outside what `code` can say leaves the game to the general search.
 //! Helpers are inlined, their arguments bound to registers.
 
+mod bools;
+mod each;
+mod made;
+mod naturals;
+mod several;
+use several::Given;
+mod unfold;
+
 use super::closure;
 use super::code::{
     Bind, Char, Element, GameCode, Gen, Indices, Num, Rows, Rule, Seq, Source, Target, Text, Truth,
@@ -35,6 +43,8 @@ pub(super) enum Val {
     Num(u32),
     Const(i64),
     List(Fields),
+    /// A list of booleans: a string of two letters, false (0) and true (1).
+    Bools(Fields),
     Str(Fields, Vec<u8>),
     Tuple(u32),
     Grid(Rows),
@@ -49,6 +59,8 @@ pub(super) enum Val {
     /// One of a list of tuples of numbers written out (`(dx, dy) in [(1, 0),
     /// (0, 1)]`): the register holds its place in the list.
     Chosen(u32, Rc<[Vec<i64>]>),
+    /// A new grid a helper is given, made where it is used (see `made`).
+    Made(Rc<made::Made>),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -62,6 +74,9 @@ pub(super) struct Compiler<'a> {
     tuples: u32,
     texts: u32,
     depth: u32,
+    /// Registers that hold natural numbers only: the key's fields' and
+    /// those of generators that walk them (see `naturals`).
+    naturals: Vec<u32>,
 }
 
 /// Which parameters every move rule of game `g` passes on unchanged, and
@@ -139,37 +154,53 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
     children(ir, |child| written_letters(program, child, depth, out));
 }
 
-/// Calls `f` on each expression directly inside `ir`.
-pub(super) fn children<'i>(ir: &'i Ir, mut f: impl FnMut(&'i Ir)) {
-    match &ir.kind {
-        IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
-        IrKind::CallFn(_, xs)
-        | IrKind::MakePos(_, xs)
-        | IrKind::Builtin(_, xs)
-        | IrKind::List(xs)
-        | IrKind::Set(xs)
-        | IrKind::Tuple(xs) => xs.iter().for_each(f),
-        IrKind::Comprehension { element, clauses } => {
-            f(element);
-            for c in clauses {
-                f(&c.generator.source);
-                if let Some(g) = &c.guard {
-                    f(g);
+/// `children` and `children_mut`: one walk, over shared or mutable
+/// references.
+macro_rules! children_of {
+    ($(#[$doc:meta])* $name:ident $(, $mutable:tt)?) => {
+        $(#[$doc])*
+        pub(super) fn $name<'i>(ir: &'i $($mutable)? Ir, mut f: impl FnMut(&'i $($mutable)? Ir)) {
+            match & $($mutable)? ir.kind {
+                IrKind::Lit(_) | IrKind::Local(_) | IrKind::Const(_) => {}
+                IrKind::CallFn(_, xs)
+                | IrKind::MakePos(_, xs)
+                | IrKind::Builtin(_, xs)
+                | IrKind::List(xs)
+                | IrKind::Set(xs)
+                | IrKind::Tuple(xs) => xs.into_iter().for_each(f),
+                IrKind::Comprehension { element, clauses } => {
+                    f(element);
+                    for c in clauses {
+                        f(& $($mutable)? c.generator.source);
+                        if let Some(g) = & $($mutable)? c.guard {
+                            f(g);
+                        }
+                    }
+                }
+                IrKind::If(a, b, c) => {
+                    f(a);
+                    f(b);
+                    f(c);
+                }
+                IrKind::Unary(_, x) => f(x),
+                IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
+                    f(a);
+                    f(b);
                 }
             }
         }
-        IrKind::If(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        IrKind::Unary(_, x) => f(x),
-        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
-            f(a);
-            f(b);
-        }
-    }
+    };
 }
+
+children_of!(
+    /// Calls `f` on each expression directly inside `ir`.
+    children
+);
+children_of!(
+    /// Calls `f` on each expression directly inside `ir`, to change it.
+    children_mut,
+    mut
+);
 
 fn letter(ir: &Ir) -> Option<u8> {
     match &ir.kind {
@@ -217,6 +248,7 @@ pub fn game(
             Group::Scalar(f) => Val::Num(f.first),
             Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
+            Group::Bools(f) => Val::Bools(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
         });
@@ -229,6 +261,7 @@ pub fn game(
         tuples: 0,
         texts: 0,
         depth: 0,
+        naturals: Vec::new(),
     };
     let lose = match lose {
         Some(l) => Some(c.truth(&mut scope, l)?),
@@ -236,10 +269,12 @@ pub fn game(
     };
     let mut rules = Vec::new();
     for m in moves {
+        let m = &*unfold::unfolded(m);
         let mut scope = scope.clone();
         let mut gens = Vec::new();
         for g in &m.generators {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
+            c.note_natural(target, &source);
             *scope
                 .get_mut(g.slot as usize)
                 .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
@@ -461,7 +496,7 @@ impl<'a> Compiler<'a> {
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
                 Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
-                Group::List(_) | Group::Str(..) | Group::Grid(_) => {
+                Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
                     self.writes(scope, a, i, group, &mut writes)?
                 }
             }
@@ -508,7 +543,8 @@ impl<'a> Compiler<'a> {
                 Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
             ),
             IrKind::Index(target, _) => {
-                matches!(self.val(scope, target), Some(Val::Grid(_))) || self.is_text(scope, target)
+                matches!(self.val(scope, target), Some(Val::Grid(_) | Val::Made(_)))
+                    || self.is_text(scope, target)
             }
             IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
                 a.first().is_some_and(|t| self.is_text(scope, t))
@@ -543,6 +579,7 @@ impl<'a> Compiler<'a> {
                 Some(Val::Grid(rows)) => {
                     Text::Row(rows.fields, rows.cols, Box::new(self.num(scope, index)?))
                 }
+                Some(Val::Made(_)) => self.made_row(scope, target, index)?,
                 _ => Text::At(
                     boxed(self.text(scope, target)?),
                     Box::new(self.num(scope, index)?),
@@ -898,7 +935,7 @@ impl<'a> Compiler<'a> {
     /// `len(x)`.
     fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
-            Some(Val::List(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
             Some(Val::Tuple(t)) => Num::TupleLen(t),
@@ -918,7 +955,8 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(op, ..) => {
                 matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
             }
-            IrKind::Builtin(Builtin::Has, _) => true,
+            IrKind::Builtin(Builtin::Has | Builtin::Any | Builtin::All, _) => true,
+            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Bools(_))),
             IrKind::If(_, a, b) => self.is_flag(scope, a) || self.is_flag(scope, b),
             IrKind::CallFn(f, _) => self
                 .program
@@ -931,6 +969,9 @@ impl<'a> Compiler<'a> {
 
     /// A boolean as a number: 1 or 0.
     fn flag(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        if let Some(Char::Cell(f, i)) = self.truth_cell(scope, ir)? {
+            return Ok(Num::Field(f, i));
+        }
         let t = self.truth(scope, ir)?;
         Ok(Num::If(
             Box::new(t),
@@ -995,7 +1036,21 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(op @ (Eq | Ne), l, r)
                 if self.is_flag(scope, l) || self.is_flag(scope, r) =>
             {
-                Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?)
+                match self.same_truth(scope, *op == Eq, l, r)? {
+                    Some(t) => t,
+                    None => Truth::Compare(*op, self.flag(scope, l)?, self.flag(scope, r)?),
+                }
+            }
+            // A cell of a list of booleans holds one of two letters.
+            IrKind::Index(..) if self.is_flag(scope, ir) => {
+                let cell = self.truth_cell(scope, ir)?.ok_or_else(refused)?;
+                Truth::SameChar(true, cell, Char::Code(1))
+            }
+            IrKind::Unary(UnaryOp::Not, x)
+                if self.is_flag(scope, x) && matches!(x.kind, IrKind::Index(..)) =>
+            {
+                let cell = self.truth_cell(scope, x)?.ok_or_else(refused)?;
+                Truth::SameChar(true, cell, Char::Code(0))
             }
             IrKind::Unary(UnaryOp::Not, x) => Truth::Not(Box::new(self.truth(scope, x)?)),
             IrKind::Binary(And, l, r) => Truth::And(
@@ -1033,6 +1088,10 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
                 self.has(scope, ir, &a[0], &a[1])?
             }
+            IrKind::Builtin(b @ (Builtin::Any | Builtin::All), a) => match &a[..] {
+                [list] => self.each(scope, *b == Builtin::Any, list)?,
+                _ => return Err(refused()),
+            },
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
                 Truth::Let(b, Box::new(t))
             })?,
@@ -1168,7 +1227,7 @@ impl<'a> Compiler<'a> {
         body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Compiled<T>,
         wrap: impl Fn(Box<Bind>, T) -> T,
     ) -> Compiled<T> {
-        let (binds, mut inner, ir) = self.enter(scope, call, f, args)?;
+        let (binds, mut inner, ir) = self.enter(scope, call, f, args, false)?;
         let code = body(self, &mut inner, ir);
         self.depth -= 1;
         let mut code = code?;
@@ -1179,13 +1238,16 @@ impl<'a> Compiler<'a> {
     }
 
     /// A helper's scope with its parameters bound to the arguments: lists,
-    /// strings and tuples passed as they are, numbers put in registers.
+    /// strings and tuples passed as they are, numbers put in registers, and
+    /// where `made` is set, new grids made where the body uses them (see
+    /// `made`).
     fn enter(
         &mut self,
         scope: &mut Scope,
         call: &Ir,
         f: u32,
         args: &[Ir],
+        made: bool,
     ) -> Compiled<(Vec<Bind>, Scope, &'a Ir)> {
         let program: &'a Program = self.program;
         let func = program
@@ -1214,13 +1276,21 @@ impl<'a> Compiler<'a> {
             let string = matches!(param.ty, Type::Str | Type::Unknown);
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
+                Some(v @ Val::Bools(_)) if list_of_bools(&param.ty) => Some(v),
                 Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
-                Some(Val::List(_) | Val::Tuple(_) | Val::Str(..) | Val::Text(_) | Val::Grid(_)) => {
-                    return Err(refused())
-                }
+                Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
+                None if made => self.made_argument(scope, &param.ty, arg),
+                Some(
+                    Val::List(_)
+                    | Val::Bools(_)
+                    | Val::Tuple(_)
+                    | Val::Str(..)
+                    | Val::Text(_)
+                    | Val::Grid(_),
+                ) => return Err(refused()),
                 _ => None,
             };
             inner[i] = Some(match passed {
@@ -1269,13 +1339,15 @@ impl<'a> Compiler<'a> {
             Val::Text(reg)
         } else if matches!(ty, Type::Nat | Type::Int | Type::Unknown) {
             let value = self.num(scope, arg)?;
-            let reg = self.reg();
-            binds.push(Bind::Num {
-                reg,
-                value,
-                nat: *ty == Type::Nat,
-            });
-            Val::Num(reg)
+            let nat = *ty == Type::Nat;
+            match self.passed_as_is(&value, nat) {
+                Some(val) => val,
+                None => {
+                    let reg = self.reg();
+                    binds.push(Bind::Num { reg, value, nat });
+                    Val::Num(reg)
+                }
+            }
         } else {
             return Ok(None);
         }))
@@ -1321,21 +1393,42 @@ impl<'a> Compiler<'a> {
         group: &Group,
         out: &mut Vec<Write>,
     ) -> Compiled<()> {
+        if self.is_param(scope, ir, group) {
+            return Ok(());
+        }
+        if let Some(made) = self.made_writes(scope, ir, param, group, out) {
+            return made;
+        }
         let write = match (&ir.kind, group) {
-            (IrKind::Local(s), _) if *s as usize == param => return Ok(()),
+            // A helper writes what its body writes, its arguments first.
+            (IrKind::CallFn(f, args), _) => {
+                let (binds, mut inner, body) = self.enter(scope, ir, *f, args, true)?;
+                out.extend(binds.into_iter().map(Write::Bind));
+                let written = self.writes(&mut inner, body, param, group, out);
+                self.depth -= 1;
+                written?;
+                return self.check_written(&inner, ir);
+            }
             // The whole parameter backwards: every element is written.
             (
                 IrKind::Builtin(Builtin::Reverse, a),
-                Group::List(f) | Group::Str(f, _) | Group::Grid(Rows { fields: f, .. }),
-            ) if out.is_empty()
-                && matches!(&a[..], [x] if matches!(x.kind, IrKind::Local(s) if s as usize == param)) =>
-            {
+                Group::List(f)
+                | Group::Bools(f)
+                | Group::Str(f, _)
+                | Group::Grid(Rows { fields: f, .. }),
+            ) if unwritten(out) && matches!(&a[..], [x] if self.is_param(scope, x, group)) => {
                 Write::Reversed(*f)
             }
-            (IrKind::Builtin(b, _), Group::Grid(rows)) if turn::TURNS.contains(b) => {
+            // A turn names the parameter by its slot in the game's frame.
+            (IrKind::Builtin(b, _), Group::Grid(rows))
+                if turn::TURNS.contains(b) && self.depth == 0 =>
+            {
                 self.turned(ir, param, rows, false)?
             }
-            (IrKind::If(test, then, otherwise), Group::List(_) | Group::Grid(_)) => Write::Choose {
+            (
+                IrKind::If(test, then, otherwise),
+                Group::List(_) | Group::Bools(_) | Group::Grid(_),
+            ) => Write::Choose {
                 test: self.truth(scope, test)?,
                 then: self.branch(scope, then, param, group)?,
                 otherwise: self.branch(scope, otherwise, param, group)?,
@@ -1345,16 +1438,25 @@ impl<'a> Compiler<'a> {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
                 self.writes(scope, target, param, group, out)?;
-                self.set_at(scope, ir, group, index, value)?
+                return self.set_at(scope, ir, group, index, value, out);
+            }
+            (IrKind::Binary(BinaryOp::Add, ..), Group::List(f)) if unwritten(out) => {
+                Write::Appended(*f, self.appended(scope, ir)?)
             }
             // Every element is written, so earlier writes would be lost.
             (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
-                if out.is_empty() && items.len() == f.len as usize =>
+                if unwritten(out) && items.len() == f.len as usize =>
             {
                 Write::Whole(*f, self.nums(scope, items)?)
             }
+            (IrKind::List(items), Group::Bools(f))
+                if unwritten(out) && items.len() == f.len as usize =>
+            {
+                let flags = items.iter().map(|x| self.flag(scope, x));
+                Write::Whole(*f, flags.collect::<Compiled<_>>()?)
+            }
             (IrKind::List(items), Group::Grid(rows))
-                if out.is_empty() && items.len() == rows.fields.len as usize =>
+                if unwritten(out) && items.len() == rows.fields.len as usize =>
             {
                 let rows_text = items
                     .iter()
@@ -1364,35 +1466,22 @@ impl<'a> Compiler<'a> {
             }
             (
                 IrKind::Comprehension { element, clauses },
-                Group::List(f) | Group::Grid(Rows { fields: f, .. }),
-            ) if out.is_empty() => {
-                let [clause] = &clauses[..] else {
-                    return Err(Unsupported::new(WRITES, ir.span));
-                };
-                let over = self.seq(scope, &clause.generator.source)?;
-                let var = self.reg();
-                let mut inner = scope.clone();
-                *inner
-                    .get_mut(clause.generator.slot as usize)
-                    .or_unsupported(WRITES, ir.span)? = Some(Val::Num(var));
-                let guard = match &clause.guard {
-                    Some(g) => Some(self.truth(&mut inner, g)?),
-                    None => None,
-                };
+                Group::List(f) | Group::Bools(f) | Group::Grid(Rows { fields: f, .. }),
+            ) if unwritten(out) => {
+                let (walk, mut inner) = self.walk(scope, clauses, ir, WRITES)?;
                 let element = match group {
                     Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
+                    Group::Bools(_) => Element::Num(self.flag(&mut inner, element)?),
                     _ => Element::Num(self.num(&mut inner, element)?),
                 };
                 Write::Comprehension {
                     fields: *f,
-                    var,
-                    over,
-                    guard,
+                    walk,
                     element,
                 }
             }
             // A string worked out whole, which later `set_at`s may change.
-            (_, Group::Str(f, _)) if out.is_empty() => Write::Text(*f, self.text(scope, ir)?),
+            (_, Group::Str(f, _)) if unwritten(out) => Write::Text(*f, self.text(scope, ir)?),
             _ => return Err(Unsupported::new(WRITES, ir.span)),
         };
         out.push(write);
@@ -1427,7 +1516,7 @@ impl<'a> Compiler<'a> {
         group: &Group,
     ) -> Compiled<Vec<Write>> {
         if let Group::Grid(rows) = group {
-            if !rows.numbered && turn::of(ir, param, rows).is_some() {
+            if !rows.numbered && self.depth == 0 && turn::of(ir, param, rows).is_some() {
                 return Ok(vec![self.turned(ir, param, rows, true)?]);
             }
         }
@@ -1436,7 +1525,8 @@ impl<'a> Compiler<'a> {
         Ok(out)
     }
 
-    /// One `set_at(x, index, value)` on a list or string parameter.
+    /// `set_at(x, index, value)` on a list or string parameter: one
+    /// element, or several (see `several`).
     fn set_at(
         &mut self,
         scope: &mut Scope,
@@ -1444,25 +1534,50 @@ impl<'a> Compiler<'a> {
         group: &Group,
         index: &Ir,
         value: &Ir,
+        out: &mut Vec<Write>,
+    ) -> Compiled<()> {
+        if let Group::List(f) = group {
+            let at = match (self.val(scope, index), self.val(scope, value)) {
+                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => Some((Indices::Tuple(at), vs)),
+                (Some(Val::List(at)), Some(Val::Tuple(vs))) => Some((Indices::Fields(at), vs)),
+                _ => None,
+            };
+            if let Some((at, vs)) = at {
+                out.push(Write::Several(*f, at, vs));
+                return Ok(());
+            }
+        }
+        if self.set_several(scope, call, group, index, value, out)? {
+            return Ok(());
+        }
+        let i = self.num(scope, index)?;
+        let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
+        out.push(write);
+        Ok(())
+    }
+
+    /// One element of a list or string parameter set to `value`.
+    fn set_one(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        group: &Group,
+        i: Num,
+        value: Given,
     ) -> Compiled<Write> {
-        Ok(match group {
-            Group::Str(f, _) => {
-                let i = self.num(scope, index)?;
-                Write::Cell(*f, i, self.char(scope, value)?)
-            }
-            Group::Grid(rows) => {
-                let i = self.num(scope, index)?;
-                Write::Row(*rows, i, self.text(scope, value)?)
-            }
-            Group::List(f) => match (self.val(scope, index), self.val(scope, value)) {
-                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => {
-                    Write::Several(*f, Indices::Tuple(at), vs)
-                }
-                (Some(Val::List(at)), Some(Val::Tuple(vs))) => {
-                    Write::Several(*f, Indices::Fields(at), vs)
-                }
-                _ => Write::Element(*f, self.num(scope, index)?, self.num(scope, value)?),
+        let value = match value {
+            Given::Expr(ir) => ir,
+            // An element read off a list of numbers.
+            Given::Item(n) => match group {
+                Group::List(f) => return Ok(Write::Element(*f, i, n)),
+                _ => return Err(Unsupported::new(WRITES, call.span)),
             },
+        };
+        Ok(match group {
+            Group::Str(f, _) => Write::Cell(*f, i, self.char(scope, value)?),
+            Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
+            Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
+            Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
             Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
                 return Err(Unsupported::new(WRITES, call.span))
             }
@@ -1490,6 +1605,21 @@ fn numbers(items: &[Value]) -> Option<Rc<[i64]>> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether `out` holds no write to the key yet, only helpers' arguments:
+/// a write of every element would lose earlier ones, and a write read off
+/// the key needs the key's fields as they are.
+fn unwritten(out: &[Write]) -> bool {
+    out.iter().all(|w| matches!(w, Write::Bind(_)))
+}
+
+fn list_of_bools(ty: &Type) -> bool {
+    match ty {
+        Type::List(t) => matches!(**t, Type::Bool | Type::Unknown),
+        Type::Unknown => true,
+        _ => false,
+    }
 }
 
 fn set_of_numbers(ty: &Type) -> bool {
@@ -1586,8 +1716,8 @@ mod tests {
     use crate::session::Session;
 
     /// The rules of `text`'s first game compiled, fused, for the position
-    /// whose arguments are `args`.
-    fn compiled(text: &str, args: &[Value]) -> GameCode {
+    /// whose arguments are `args`, or why they are not.
+    fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
         let mut session = Session::new();
         session
             .load_text("test.game", text)
@@ -1600,7 +1730,171 @@ mod tests {
             .map(|p| p.ty.clone())
             .collect();
         let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
-        game(program, &session.interp.consts, &layout, true).expect("the rules compile")
+        game(program, &session.interp.consts, &layout, true)
+    }
+
+    fn compiled(text: &str, args: &[Value]) -> GameCode {
+        compile_for(text, args).expect("the rules compile")
+    }
+
+    /// Whether `text`'s rules compile for a grid of two rows of three.
+    fn compiles_on_grid(text: &str) -> bool {
+        let board = Value::list(vec![Value::str("..."), Value::str("...")]);
+        compile_for(text, &[board]).is_ok()
+    }
+
+    /// A helper that makes the new board is written in place, however it
+    /// is spelled: set_at chains, a helper given the board another helper
+    /// made, an `if` choosing between two.
+    #[test]
+    fn helpers_that_make_the_new_board_compile() {
+        let cover = "fn cover(b: grid, r: nat, c: nat) = set_at(b, r, set_at(b[r], c, \"#\"));\n";
+        for result in [
+            "cover(g, r, c)",
+            "cover(cover(g, r, c), r, c + 1)",
+            "twice(g, r, c, r + 1 < len(g))",
+        ] {
+            let text = format!(
+                "{cover}fn twice(b: grid, r: nat, c: nat, down: bool) = \
+                 if down then cover(cover(b, r, c), r + 1, c) else cover(b, r, c);\n\
+                 game G(g: grid) {{\n  move m(r in indices(g), c in indices(g[r])) \
+                 if g[r][c] == \".\" => G({result});\n}}\n"
+            );
+            assert!(compiles_on_grid(&text), "{result}");
+        }
+    }
+
+    /// A generator over the cells a comprehension keeps walks the cells,
+    /// the comprehension's test first in the guard: placing on the key.
+    #[test]
+    fn a_generator_over_the_kept_cells_places_on_the_key() {
+        for kept in [
+            r#"[j for j in indices(board) if board[j] == "."]"#,
+            r#"[j for (j, c) in enumerate(board) if c != "X"]"#,
+        ] {
+            let text = format!(
+                "game T(board: str) {{\n  let empty = {kept};\n  \
+                 move place(i in empty) => T(set_at(board, i, \"X\"));\n}}\n"
+            );
+            let code = compiled(&text, &[Value::str("....")]);
+            assert!(
+                matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+                "{kept}"
+            );
+        }
+    }
+
+    /// `set_at` with lists of places and letters written in pieces sets
+    /// each in turn; lists that are not sure to have one length are left to
+    /// the interpreter, which says why they must.
+    #[test]
+    fn several_places_set_at_once_compile_when_their_pieces_match() {
+        let rule = |places: &str, letters: &str| {
+            format!(
+                "game T(board: str) {{\n  move m(i in 0..len(board) - 1, rest in \
+                 subsets(0..i, 0, 1)) => T(set_at(board, {places}, {letters}));\n}}\n"
+            )
+        };
+        let board = [Value::str("....")];
+        for (places, letters, compiles) in [
+            ("[i, i + 1]", r#"["X", "X"]"#, true),
+            ("rest + [i]", r#"["X" for j in rest] + ["X"]"#, true),
+            ("[i] + rest", r#"["X"] + ["X" for j in 0..i]"#, false),
+            ("[i, i + 1]", r#"["X"]"#, false),
+        ] {
+            let text = rule(places, letters);
+            assert_eq!(
+                compile_for(&text, &board).is_ok(),
+                compiles,
+                "{places}, {letters}"
+            );
+        }
+    }
+
+    /// A new list joined from pieces is written piece after piece,
+    /// however the pieces are spelled.
+    #[test]
+    fn a_new_list_joined_from_pieces_compiles() {
+        let piles = [Value::list(vec![Value::Int(3); 3])];
+        for joined in [
+            "slice(h, 0, c) + [min(x, 1) for x in slice(h, c, len(h))]",
+            "[h[j] for j in 0..c] + [min(h[j], 1) for j in c..len(h)]",
+            "[h[0]] + slice(h, 1, len(h))",
+        ] {
+            let text =
+                format!("game G(h: [nat]) {{\n  move m(c in indices(h)) => G({joined});\n}}\n");
+            assert!(compile_for(&text, &piles).is_ok(), "{joined}");
+        }
+    }
+
+    /// `any` over every window of three cells testing each is X is
+    /// whether the row holds three X in a row, tested on the key; a range
+    /// that leaves a window out is walked.
+    #[test]
+    fn any_window_of_letters_is_a_test_on_the_key() {
+        for (lose, on_key) in [
+            (
+                "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 2])",
+                true,
+            ),
+            (
+                "any([xs[i + 2] and xs[i] and xs[i + 1] for i in 0..len(xs) - 2])",
+                true,
+            ),
+            (
+                "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 3])",
+                false,
+            ),
+            ("any([xs[i] and xs[i + 2] for i in 0..len(xs) - 2])", false),
+        ] {
+            let text = format!(
+                "game T(xs: [bool]) {{\n  lose if {lose};\n  move place(i in indices(xs)) \
+                 if not xs[i] => T(set_at(xs, i, true));\n}}\n"
+            );
+            let code = compiled(&text, &[Value::list(vec![Value::Bool(false); 6])]);
+            // On the key, with the placing loop: no field is decoded.
+            assert_eq!(!code.decode, on_key, "{lose}");
+        }
+    }
+
+    /// A helper given the generator's own variable reads the cell the rule
+    /// without the helper reads: the placing loop runs on the key.
+    #[test]
+    fn a_helper_given_a_natural_variable_reads_it_as_it_is() {
+        let text = "fn empty(board: str, i: nat) = board[i] == \".\";\n\
+             game T(board: str) {\n  move place(i in indices(board)) if empty(board, i) \
+             => T(set_at(board, i, \"X\"));\n}\n";
+        let code = compiled(text, &[Value::str("....")]);
+        assert!(matches!(code.rules[0].fused, Some(Fused::Place { .. })));
+    }
+
+    /// A list of booleans is a string of two letters: placing true where
+    /// a cell is false runs on the key, however the test is written.
+    #[test]
+    fn placing_a_truth_value_runs_on_the_key() {
+        for guard in ["not xs[i]", "xs[i] == false", "true != xs[i]"] {
+            let text = format!(
+                "game T(xs: [bool]) {{\n  move place(i in indices(xs)) if {guard} => \
+                 T(set_at(xs, i, true));\n}}\n"
+            );
+            let cells = Value::list(vec![Value::Bool(false); 5]);
+            let code = compiled(&text, &[cells]);
+            let placing = matches!(
+                code.rules[0].fused,
+                Some(Fused::Place { from: 0, to: 1, .. })
+            );
+            assert!(placing, "{guard}");
+        }
+    }
+
+    /// A new board given to a helper that leaves it out of its result is
+    /// never made, so an error making it would go unseen: such a helper is
+    /// left to the interpreter.
+    #[test]
+    fn a_new_board_left_out_of_the_result_is_not_compiled() {
+        let text = "fn second(a: grid, b: grid) = b;\n\
+             game G(g: grid) {\n  move m(r in indices(g)) => G(second(set_at(g, r + 5, \"###\"), g));\n}\n";
+        assert!(!compiles_on_grid(text));
     }
 
     fn placing(guard: &str) -> String {

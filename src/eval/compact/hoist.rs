@@ -8,7 +8,9 @@
 //! `k`s the guard turns all down), so an error they meet is met just where
 //! the step-by-step code meets it.
 
-use super::code::{Bind, Char, Element, Num, Rule, Seq, Target, Text, Truth, Write};
+use super::code::{
+    Appended, Bind, Char, Element, Num, Rule, Seq, Target, Text, Truth, Walk, Write,
+};
 use super::run::Machine;
 
 /// A first few of a rule's writes that read no register of its last
@@ -97,18 +99,8 @@ impl Reads {
             Write::Several(..) | Write::Closure(_) => self.unknown = true,
             Write::Whole(_, ns) => ns.iter().for_each(|n| self.num(n)),
             Write::Reversed(_) | Write::Turned(..) => {}
-            Write::Comprehension {
-                var,
-                over,
-                guard,
-                element,
-                ..
-            } => {
-                self.set.push(*var);
-                self.seq(over);
-                if let Some(g) = guard {
-                    self.truth(g);
-                }
+            Write::Comprehension { walk, element, .. } => {
+                self.walk(walk);
                 match element {
                     Element::Num(n) => self.num(n),
                     Element::Row(_, t) => self.text(t),
@@ -120,6 +112,22 @@ impl Reads {
                 self.text(t);
             }
             Write::Rows(_, ts) => ts.iter().for_each(|t| self.text(t)),
+            Write::Bind(bind) => self.bind(bind),
+            Write::Appended(_, pieces) => {
+                for piece in pieces {
+                    match piece {
+                        Appended::One(n) => self.num(n),
+                        Appended::Each(walk, n) => {
+                            self.walk(walk);
+                            self.num(n);
+                        }
+                    }
+                }
+            }
+            Write::Each { walk, writes } => {
+                self.walk(walk);
+                writes.iter().for_each(|w| self.write(w));
+            }
             Write::Choose {
                 test,
                 then,
@@ -266,11 +274,23 @@ impl Reads {
             }
             Truth::In(_, n, _) => self.num(n),
             Truth::HasText(t, _) => self.text(t),
+            Truth::Each { walk, element, .. } => {
+                self.walk(walk);
+                self.truth(element);
+            }
             Truth::Let(bind, body) => {
                 self.bind(bind);
                 self.truth(body);
             }
             Truth::Closure(_) => self.unknown = true,
+        }
+    }
+
+    fn walk(&mut self, walk: &Walk) {
+        self.set.push(walk.var);
+        self.seq(&walk.over);
+        if let Some(g) = &walk.guard {
+            self.truth(g);
         }
     }
 

@@ -28,6 +28,8 @@ pub enum Group {
     Flag(Fields),
     /// A list (or tuple) of natural numbers of a fixed length.
     List(Fields),
+    /// A list of booleans of a fixed length, one bit each (1 for true).
+    Bools(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
     Str(Fields, Vec<u8>),
     /// A list of strings of one length (a grid), a field a row.
@@ -105,7 +107,7 @@ pub struct Layout {
 pub fn packs(ty: &Type, fixed: bool) -> bool {
     match ty {
         Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
-        Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str),
+        Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str | Type::Bool),
         Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
         Type::Tuple(ts) => ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)),
         _ => false,
@@ -232,6 +234,10 @@ impl Layout {
                     Group::Scalar(span(1, sized(ty == &Type::Int, [*n])?)?)
                 }
                 (Type::Bool, Value::Bool(_)) => Group::Flag(span(1, (1, 0))?),
+                (Type::List(t), Value::List(xs)) if **t == Type::Bool => {
+                    truth_values(xs)?.for_each(drop);
+                    Group::Bools(span(xs.len(), (1, 0))?)
+                }
                 (Type::List(_), Value::List(xs)) | (Type::Tuple(_), Value::Tuple(xs))
                     if matches!(ty, Type::Tuple(_))
                         || matches!(ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)) =>
@@ -329,6 +335,11 @@ impl Layout {
                         put(&mut key, s, i as u32, *n)?;
                     }
                 }
+                (Group::Bools(s), Value::List(xs)) if xs.len() == s.len as usize => {
+                    for (i, b) in truth_values(xs)?.enumerate() {
+                        put(&mut key, s, i as u32, i64::from(b))?;
+                    }
+                }
                 (Group::Str(s, _), Value::Str(text)) if text.len() == s.len as usize => {
                     key |= self.word(text)? << s.shift;
                 }
@@ -368,7 +379,11 @@ impl Layout {
                     }
                     continue;
                 }
-                Group::Scalar(s) | Group::Flag(s) | Group::List(s) | Group::Str(s, _) => s,
+                Group::Scalar(s)
+                | Group::Flag(s)
+                | Group::List(s)
+                | Group::Bools(s)
+                | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };
             for i in 0..s.len {
@@ -376,6 +391,14 @@ impl Layout {
             }
         }
     }
+}
+
+/// The truth values of a list of booleans, or `None` if it holds
+/// anything else.
+fn truth_values(xs: &[Value]) -> Option<impl Iterator<Item = bool> + '_> {
+    xs.iter()
+        .all(|x| matches!(x, Value::Bool(_)))
+        .then(|| xs.iter().map(|x| matches!(x, Value::Bool(true))))
 }
 
 /// The letters of every string and grid among the arguments, and those
@@ -464,5 +487,19 @@ mod tests {
         let negative = [args[0].clone(), args[1].clone(), Value::Int(-1)];
         assert_eq!(layout.encode(0, &negative), None);
         assert!(Layout::new(0, &types, &negative, &[false; 3], b"").is_none());
+    }
+
+    /// A list of booleans takes one bit an element, and only booleans.
+    #[test]
+    fn lists_of_booleans_take_a_bit_an_element() {
+        let types = [Type::List(Box::new(Type::Bool))];
+        let cells = |bs: &[bool]| [Value::list(bs.iter().map(|&b| Value::Bool(b)).collect())];
+        let args = cells(&[true, false, true, true]);
+        let layout = Layout::new(0, &types, &args, &[false], b"").unwrap();
+        assert_eq!(layout.bits, 4);
+        assert_eq!(layout.encode(0, &args), Some(0b1101));
+        assert_eq!(layout.encode(0, &cells(&[true, false])), None);
+        let numbers = [Value::list(vec![Value::Int(1), Value::Int(0)])];
+        assert!(Layout::new(0, &types, &numbers, &[false], b"").is_none());
     }
 }

@@ -439,6 +439,11 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
                 _ => Value::List(items.collect()),
             }
         }
+        Group::Bools(f) => Value::List(
+            (0..f.len)
+                .map(|i| Value::Bool(f.read(key, i) == 1))
+                .collect(),
+        ),
         Group::Str(f, _) => text(key >> f.shift, f.len)?,
         Group::Grid(rows) => {
             let table = layout.rows.borrow();

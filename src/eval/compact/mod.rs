@@ -210,7 +210,7 @@ impl Interp {
                 return Err(Unsupported::new(
                     format!(
                         "a parameter of type {}: the compiled search packs numbers, booleans, \
-                         lists of numbers, strings and grids into a key, and holds sets of numbers \
+                         lists of numbers or booleans, strings and grids into a key, and holds sets of numbers \
                          aside when every rule passes them on unchanged",
                         param.ty
                     ),

@@ -284,6 +284,7 @@ impl Reader {
             | Truth::Has(..)
             | Truth::SameText(..)
             | Truth::HasText(..)
+            | Truth::Each { .. }
             | Truth::Closure(_) => None,
         }
     }

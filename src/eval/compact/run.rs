@@ -5,8 +5,8 @@
 
 use super::code::Rows;
 use super::code::{
-    Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text, Truth,
-    Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text,
+    Truth, Walk, Write,
 };
 use super::hoist::Made;
 use super::layout::{Fields, Layout};
@@ -608,31 +608,22 @@ impl Machine {
                 }
                 Write::Comprehension {
                     fields,
-                    var,
-                    over,
-                    guard,
+                    walk,
                     element,
                 } => {
-                    let (start, end) = self.bounds(over)?;
                     let mut made = 0u32;
-                    for i in start..end {
-                        self.step()?;
-                        self.regs[*var as usize] = self.item(over, i)?;
-                        if let Some(g) = guard {
-                            if !self.truth(g)? {
-                                continue;
-                            }
-                        }
+                    self.walk(walk, |m| {
                         let v = match element {
-                            Element::Num(n) => self.num(n)?,
-                            Element::Row(rows, text) => self.row(rows, text)?,
+                            Element::Num(n) => m.num(n)?,
+                            Element::Row(rows, text) => m.row(rows, text)?,
                         };
                         if made >= fields.len {
                             return None;
                         }
                         k = put(k, fields, made, v)?;
                         made += 1;
-                    }
+                        Some(())
+                    })?;
                     if made != fields.len {
                         return None;
                     }
@@ -651,6 +642,34 @@ impl Machine {
                     k = put(k, &rows.fields, i, v)?;
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
+                Write::Bind(bind) => self.bind(bind)?,
+                Write::Appended(fields, pieces) => {
+                    let mut made = 0u32;
+                    for piece in pieces {
+                        let mut append = |m: &mut Self, n: &Num| {
+                            let v = m.num(n)?;
+                            if made >= fields.len {
+                                return None;
+                            }
+                            k = put(k, fields, made, v)?;
+                            made += 1;
+                            Some(())
+                        };
+                        match piece {
+                            Appended::One(n) => append(self, n)?,
+                            Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
+                        }
+                    }
+                    if made != fields.len {
+                        return None;
+                    }
+                }
+                Write::Each { walk, writes } => {
+                    self.walk(walk, |m| {
+                        k = m.written_onto(k, writes)?;
+                        Some(())
+                    })?;
+                }
                 Write::Rows(rows, texts) => {
                     for (i, t) in texts.iter().enumerate() {
                         let v = self.row(rows, t)?;
@@ -778,6 +797,23 @@ impl Machine {
             Text::Lit(None) => Some(None),
             _ => Some(Some(self.text(t)?)),
         }
+    }
+
+    /// `each` run for every value of a comprehension's generator that its
+    /// guard lets through, the value in the generator's register.
+    fn walk(&mut self, walk: &Walk, mut each: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        let (start, end) = self.bounds(&walk.over)?;
+        for i in start..end {
+            self.step()?;
+            self.regs[walk.var as usize] = self.item(&walk.over, i)?;
+            if let Some(g) = &walk.guard {
+                if !self.truth(g)? {
+                    continue;
+                }
+            }
+            each(self)?;
+        }
+        Some(())
     }
 
     /// A helper's argument put in its register.
@@ -915,6 +951,14 @@ impl Machine {
                 }
             }
             Truth::In(is_in, n, xs) => xs.contains(&self.num(n)?) == *is_in,
+            Truth::Each { any, walk, element } => {
+                let mut found = false;
+                self.walk(walk, |m| {
+                    found |= m.truth(element)? == *any;
+                    Some(())
+                })?;
+                found == *any
+            }
             Truth::SameText(eq, a, b) => {
                 match (self.text_or_foreign(a)?, self.text_or_foreign(b)?) {
                     (Some(a), Some(b)) => (a == b) == *eq,

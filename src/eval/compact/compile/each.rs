@@ -1,0 +1,132 @@
+//! Comprehensions walked by the compiled code: the one generator of a
+//! comprehension that makes a parameter's new list, and `any` and `all`
+//! of a comprehension, tested by walking it: that list is never built,
+//! but each of its elements is worked out as it would be.
+
+use super::{Compiler, Scope, Val, CONDITIONS};
+use crate::eval::compact::code::{Char, Num, Seq, Truth, Walk};
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
+use crate::eval::ir::{CompIr, Ir, IrKind};
+use crate::syntax::ast::BinaryOp;
+
+impl Compiler<'_> {
+    /// `any(list)` (`any` set) or `all(list)` of a comprehension with one
+    /// generator.
+    pub(super) fn each(&mut self, scope: &mut Scope, any: bool, list: &Ir) -> Compiled<Truth> {
+        let IrKind::Comprehension { element, clauses } = &list.kind else {
+            return Err(Unsupported::new(CONDITIONS, list.span));
+        };
+        let (walk, mut inner) = self.walk(scope, clauses, list, CONDITIONS)?;
+        let element = Box::new(self.truth(&mut inner, element)?);
+        let each = Truth::Each {
+            any,
+            walk: Box::new(walk),
+            element,
+        };
+        Ok(as_has(&each).unwrap_or(each))
+    }
+
+    /// A comprehension's clauses as one walk, and the scope its element
+    /// is worked out in; `refused` says why other clauses are not walked.
+    pub(super) fn walk(
+        &mut self,
+        scope: &Scope,
+        clauses: &[CompIr],
+        list: &Ir,
+        refused: &str,
+    ) -> Compiled<(Walk, Scope)> {
+        let [clause] = clauses else {
+            return Err(Unsupported::new(refused, list.span));
+        };
+        let mut inner = scope.clone();
+        let over = self.seq(&mut inner, &clause.generator.source)?;
+        let var = self.reg();
+        *inner
+            .get_mut(clause.generator.slot as usize)
+            .or_unsupported(refused, list.span)? = Some(Val::Num(var));
+        let guard = match &clause.guard {
+            Some(g) => Some(self.truth(&mut inner, g)?),
+            None => None,
+        };
+        Ok((Walk { var, over, guard }, inner))
+    }
+}
+
+/// `any` over every window of a string or list of booleans, testing that
+/// the window holds given letters (`any([xs[i] and xs[i + 1] and xs[i +
+/// 2] for i in 0..len(xs) - 2])`): whether it holds those letters in a
+/// row, tested on the key. Every window is inside the list, so no element
+/// could have been an error.
+fn as_has(t: &Truth) -> Option<Truth> {
+    let Truth::Each {
+        any: true,
+        walk,
+        element,
+    } = t
+    else {
+        return None;
+    };
+    let Walk {
+        var,
+        over: Seq::Range(lo, hi, false),
+        guard: None,
+    } = &**walk
+    else {
+        return None;
+    };
+    let mut tests = Vec::new();
+    and_chain(element, &mut tests);
+    let mut fields = None;
+    let mut codes: Vec<Option<i64>> = vec![None; tests.len()];
+    for test in tests {
+        let (f, at, code) = match test {
+            Truth::SameChar(true, Char::Cell(f, at), Char::Code(c))
+            | Truth::SameChar(true, Char::Code(c), Char::Cell(f, at)) => (*f, at, *c),
+            _ => return None,
+        };
+        if *fields.get_or_insert(f) != f || code < 0 {
+            return None;
+        }
+        let offset = usize::try_from(offset_of(at, *var)?).ok()?;
+        if codes.get_mut(offset)?.replace(code).is_some() {
+            return None;
+        }
+    }
+    let f = fields?;
+    let codes: Vec<i64> = codes.into_iter().collect::<Option<_>>()?;
+    let windows = i64::from(f.len) - codes.len() as i64 + 1;
+    (constant(lo)? == 0 && constant(hi)? == windows).then(|| Truth::Has(f, Some(codes)))
+}
+
+/// `a and b and c` as `[a, b, c]`.
+fn and_chain<'t>(t: &'t Truth, out: &mut Vec<&'t Truth>) {
+    match t {
+        Truth::And(a, b) => {
+            and_chain(a, out);
+            and_chain(b, out);
+        }
+        _ => out.push(t),
+    }
+}
+
+/// `k` where `at` is the loop's register `var` plus the literal `k`.
+fn offset_of(at: &Num, var: u32) -> Option<i64> {
+    match at {
+        Num::Reg(r) if *r == var => Some(0),
+        Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
+            (Num::Reg(r), k) | (k, Num::Reg(r)) if *r == var => constant(k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value of a number made of literals.
+fn constant(n: &Num) -> Option<i64> {
+    match n {
+        Num::Lit(v) => Some(*v),
+        Num::Binary(BinaryOp::Add, a, b) => constant(a)?.checked_add(constant(b)?),
+        Num::Binary(BinaryOp::Sub, a, b) => constant(a)?.checked_sub(constant(b)?),
+        _ => None,
+    }
+}

@@ -1,0 +1,230 @@
+//! Lists written in pieces: a new list `slice(h, 0, c) + [min(x, t) for
+//! x in slice(h, c, len(h))]` is written piece after piece, and
+//! `set_at(x, indices, values)` takes lists like `[i] + others` and
+//! `["T"] + [flip(row[j]) for j in others]`. The two lists are
+//! taken apart into the same pieces, one element against one element, a
+//! walk against a walk over the same list (a list or tuple variable, or a
+//! comprehension over it with no test), so that both have one length; each
+//! element is then set in turn, as the interpreter sets them, and a walk's
+//! elements in a loop on the key.
+
+use super::{Compiler, Scope, Val, WRITES};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Appended, Bind, Num, Seq, Walk, Write};
+use crate::eval::compact::layout::Group;
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
+use crate::eval::ir::{Ir, IrKind};
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+
+/// The value an element is set to: an expression, or (for a list of
+/// numbers) the element of a list the walk reads.
+pub(super) enum Given<'i> {
+    Expr(&'i Ir),
+    Item(Num),
+}
+
+/// A piece of a list written out.
+enum Piece {
+    /// One element.
+    One(Ir),
+    /// Every element of list `source`, or with `element`, the element
+    /// worked out for each of them in variable `slot`.
+    Over {
+        source: Ir,
+        element: Option<(u32, Ir)>,
+    },
+}
+
+impl Compiler<'_> {
+    /// The pieces of a list parameter's new value `list`, a concatenation.
+    pub(super) fn appended(&mut self, scope: &mut Scope, list: &Ir) -> Compiled<Vec<Appended>> {
+        let mut pieces = Vec::new();
+        if !self.pieces(scope, list, &mut pieces) {
+            return Err(Unsupported::new(WRITES, list.span));
+        }
+        pieces
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::One(e) => Ok(Appended::One(self.num(scope, &e)?)),
+                Piece::Over { source, element } => {
+                    let (var, over, item) = self.walk_over(scope, &source)?;
+                    let walk = Walk {
+                        var,
+                        over,
+                        guard: None,
+                    };
+                    let Some((slot, e)) = element else {
+                        return Ok(Appended::Each(walk, item));
+                    };
+                    // The comprehension's variable holds the element read.
+                    let reg = self.reg();
+                    let mut inner = scope.clone();
+                    *inner
+                        .get_mut(slot as usize)
+                        .or_unsupported(WRITES, list.span)? = Some(Val::Num(reg));
+                    let value = self.num(&mut inner, &e)?;
+                    let bind = Bind::Num {
+                        reg,
+                        value: item,
+                        nat: false,
+                    };
+                    Ok(Appended::Each(
+                        walk,
+                        Num::Let(Box::new(bind), Box::new(value)),
+                    ))
+                }
+            })
+            .collect()
+    }
+
+    /// A loop over `source`'s elements: its register, what it walks, and
+    /// the element at each step. A slice of a list walks the places it
+    /// keeps (clamped to the list, as `slice` clamps them).
+    fn walk_over(&mut self, scope: &mut Scope, source: &Ir) -> Compiled<(u32, Seq, Num)> {
+        let var = self.reg();
+        if let IrKind::Builtin(Builtin::Slice, a) = &source.kind {
+            if let [list, from, to] = &a[..] {
+                if let Some(Val::List(f)) = self.val(scope, list) {
+                    let len = i64::from(f.len);
+                    let mut clamped = |x: &Ir| -> Compiled<Num> {
+                        let x = self.num(scope, x)?;
+                        Ok(Num::Max(vec![
+                            Num::Lit(0),
+                            Num::Min(vec![x, Num::Lit(len)]),
+                        ]))
+                    };
+                    let over = Seq::Range(clamped(from)?, clamped(to)?, false);
+                    return Ok((var, over, Num::Field(f, Box::new(Num::Reg(var)))));
+                }
+            }
+        }
+        Ok((var, self.seq(scope, source)?, Num::Reg(var)))
+    }
+
+    /// The writes of `set_at(x, indices, values)` where `indices` is a list
+    /// made of pieces; `false` where it is not.
+    pub(super) fn set_several(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        group: &Group,
+        indices: &Ir,
+        values: &Ir,
+        out: &mut Vec<Write>,
+    ) -> Compiled<bool> {
+        let mut at = Vec::new();
+        if !self.pieces(scope, indices, &mut at) {
+            return Ok(false);
+        }
+        let refused = || Unsupported::new(WRITES, call.span);
+        let mut given = Vec::new();
+        if !self.pieces(scope, values, &mut given) || given.len() != at.len() {
+            return Err(refused());
+        }
+        for (at, given) in at.into_iter().zip(given) {
+            let write = match (at, given) {
+                (Piece::One(i), Piece::One(v)) => {
+                    let i = self.num(scope, &i)?;
+                    self.set_one(scope, call, group, i, Given::Expr(&v))?
+                }
+                (
+                    Piece::Over { source, element: i },
+                    Piece::Over {
+                        source: s,
+                        element: v,
+                    },
+                ) if same_list(&source, &s) => {
+                    let over = self.seq(scope, &source)?;
+                    let var = self.reg();
+                    let mut inner = scope.clone();
+                    for (slot, _) in i.iter().chain(&v) {
+                        *inner
+                            .get_mut(*slot as usize)
+                            .or_unsupported(WRITES, call.span)? = Some(Val::Num(var));
+                    }
+                    let i = match &i {
+                        Some((_, e)) => self.num(&mut inner, e)?,
+                        None => Num::Reg(var),
+                    };
+                    let v = match &v {
+                        Some((_, e)) => Given::Expr(e),
+                        None => Given::Item(Num::Reg(var)),
+                    };
+                    let one = self.set_one(&mut inner, call, group, i, v)?;
+                    Write::Each {
+                        walk: Walk {
+                            var,
+                            over,
+                            guard: None,
+                        },
+                        writes: vec![one],
+                    }
+                }
+                _ => return Err(refused()),
+            };
+            out.push(write);
+        }
+        Ok(true)
+    }
+
+    /// `list` taken apart into pieces, onto `out`; `false` if it is not a
+    /// list the pieces can say.
+    fn pieces(&self, scope: &Scope, list: &Ir, out: &mut Vec<Piece>) -> bool {
+        match &list.kind {
+            IrKind::Binary(BinaryOp::Add, l, r) => {
+                self.pieces(scope, l, out) && self.pieces(scope, r, out)
+            }
+            IrKind::List(items) => {
+                out.extend(items.iter().cloned().map(Piece::One));
+                true
+            }
+            IrKind::Lit(Value::List(items)) => {
+                let lit = |v: &Value| Ir {
+                    kind: IrKind::Lit(v.clone()),
+                    span: list.span,
+                };
+                out.extend(items.iter().map(|v| Piece::One(lit(v))));
+                true
+            }
+            IrKind::Comprehension { element, clauses } => match &clauses[..] {
+                [clause] if clause.guard.is_none() => {
+                    out.push(Piece::Over {
+                        source: clause.generator.source.clone(),
+                        element: Some((clause.generator.slot, (**element).clone())),
+                    });
+                    true
+                }
+                _ => false,
+            },
+            IrKind::Builtin(Builtin::Slice, a)
+                if matches!(
+                    a.first().and_then(|x| self.val(scope, x)),
+                    Some(Val::List(_))
+                ) =>
+            {
+                out.push(Piece::Over {
+                    source: list.clone(),
+                    element: None,
+                });
+                true
+            }
+            IrKind::Local(_)
+                if matches!(self.val(scope, list), Some(Val::Tuple(_) | Val::List(_))) =>
+            {
+                out.push(Piece::Over {
+                    source: list.clone(),
+                    element: None,
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether two lists are one variable's, so that walks over them have
+/// one length.
+fn same_list(a: &Ir, b: &Ir) -> bool {
+    matches!((&a.kind, &b.kind), (IrKind::Local(x), IrKind::Local(y)) if x == y)
+}
