@@ -1370,6 +1370,16 @@ impl<'a> Compiler<'a> {
                 out.push(item);
                 continue;
             }
+            // A tuple inside is worked out element by element in its place,
+            // as the interpreter works out the whole.
+            if let IrKind::Tuple(inner) = item.kind {
+                let inner = self.worked_out(scope, inner, binds)?;
+                out.push(Ir {
+                    kind: IrKind::Tuple(inner),
+                    span: item.span,
+                });
+                continue;
+            }
             let val = self
                 .register(scope, &item, &Type::Unknown, true, binds)?
                 .or_unsupported(CONDITIONS, item.span)?;
