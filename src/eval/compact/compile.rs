@@ -17,7 +17,7 @@ use super::progression;
 use super::turn;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
+use crate::eval::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -229,10 +229,19 @@ pub fn game(
         let mut scope = scope.clone();
         let mut gens = Vec::new();
         for g in &m.generators {
-            let (target, source, val) = c.generator(&mut scope, &g.source)?;
-            *scope
-                .get_mut(g.slot as usize)
-                .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
+            // A filtered comprehension of its own variable is walked as
+            // its source, both variables in one register (see `kept`).
+            let (walked, inner) = match kept(g) {
+                Some((clause, _)) => (&clause.generator.source, Some(clause.generator.slot)),
+                None => (&g.source, None),
+            };
+            let (target, source, val) = c.generator(&mut scope, walked)?;
+            for slot in inner.into_iter().chain([g.slot]) {
+                *scope
+                    .get_mut(slot as usize)
+                    .or_unsupported("a variable outside the rule's frame", g.source.span)? =
+                    Some(val.clone());
+            }
             gens.push(Gen { target, source });
         }
         // `cells(g, letter)` keeps the cells holding the letter: each is
@@ -242,7 +251,7 @@ pub fn game(
         let filters: Vec<Option<Ir>> = m
             .generators
             .iter()
-            .map(|g| cells_filter(g, one_row))
+            .map(|g| cells_filter(g, one_row).or_else(|| kept(g).map(|(_, test)| test.clone())))
             .collect();
         let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
         let (mut early, rest) = match &m.guard {
@@ -333,6 +342,22 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
             }
             _ => None,
         })
+}
+
+/// For `i in [i for i in source if test]` (as a `let` such as `let empty =
+/// [i for (i, cell) in enumerate(board) if cell == "."]` puts it in a
+/// generator), the comprehension's clause and its test: the compiled
+/// search walks the source and tests each value as soon as it is set, which
+/// lists the options the interpreter's walk of the kept values lists.
+fn kept(g: &GenIr) -> Option<(&CompIr, &Ir)> {
+    let IrKind::Comprehension { element, clauses } = &g.source.kind else {
+        return None;
+    };
+    let [clause] = &clauses[..] else {
+        return None;
+    };
+    let own = matches!(element.kind, IrKind::Local(s) if s == clause.generator.slot);
+    Some((clause, clause.guard.as_ref().filter(|_| own)?))
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
