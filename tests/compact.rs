@@ -321,6 +321,15 @@ game Line(p: (int, nat), xs: [int]) {
     => Line((p[0], p[1] - 1), set_at(xs, i, xs[i] - 2));
   move sum(k in 0..1) if sum(xs) < 0 - p[1] and p[1] > 0 => Line(p, [xs[j] + 1 for j in indices(xs)]);
 }
+// Generators over the values a filtered comprehension keeps, named by a
+// `let` or written in the rule; the second reads past the end of a list
+// of four, an error at every such position.
+game Kept(xs: [nat]) {
+  let big = [i for i in indices(xs) if xs[i] > 1];
+  move half(i in big, k in 1..=xs[i] / 2) => Kept(set_at(xs, i, xs[i] - k));
+  move pair(i in indices(xs), j in [j for j in 0..len(xs) + (if len(xs) == 4 then 1 else 0) if xs[j] > xs[i]])
+    => Kept(set_at(xs, j, xs[i]));
+}
 // The cells of a string are those of one row: (0, i).
 game RowCells(board: str) {
   lose if count(board, "XXX") > 0;
@@ -437,6 +446,9 @@ const STARTS: &[&str] = &[
     "Marks(\"..O.X..\")",
     "Marks(\"XXX....\")",
     "RowCells(\"........\")",
+    "Kept([4, 2, 5])",
+    "Kept([3, 1, 2])",
+    "Kept([6, 0, 1, 3])",
     "Walk(0)",
     "Walk(-3)",
     "Walk(7)",
@@ -586,6 +598,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Marks(\"......\")",
         "RowCells(\"........\")",
         "Walk(4)",
+        "Kept([4, 2, 5])",
         "Line((0, 3), [3, -2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
     ] {
@@ -674,6 +687,20 @@ fn constants_and_written_out_sets_run_compiled() {
     assert_runs_compiled(
         &["outcome", "examples/nim-with-additions.game", "Heap(5)"],
         "Heap",
+    );
+}
+
+/// A generator over the values a filtered comprehension keeps compiles:
+/// the Treblecross rewrite that names its empty cells with a `let`.
+#[test]
+fn generators_over_kept_values_run_compiled() {
+    assert_runs_compiled(
+        &[
+            "value",
+            "bench/games/search-rewrites/treblecross-let-empty.game",
+            "Treblecross(\"........\")",
+        ],
+        "Treblecross",
     );
 }
 

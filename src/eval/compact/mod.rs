@@ -153,9 +153,8 @@ impl Interp {
             Ok(None) => {
                 let span = self.program.games.get(g as usize).map(|game| game.span);
                 let why = Unsupported::new(
-                    "a position that does not pack into a key of at most 63 bits (its numbers \
-                     must be natural, its grids' rows of one length, and all small enough \
-                     together)",
+                    "a position that does not pack into a key of at most 63 bits (its grids' \
+                     rows must be of one length, and its numbers all small enough together)",
                     span.unwrap_or_default(),
                 );
                 self.engines

@@ -21,7 +21,7 @@ use std::rc::Rc;
 /// A new grid given to a helper: the expression that makes it, and the
 /// scope of the call it is read in.
 #[derive(Debug)]
-pub(super) struct Made {
+pub(in crate::eval::compact) struct Made {
     ir: Ir,
     scope: Scope,
     /// Whether the helper's result writes it.
