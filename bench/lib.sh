@@ -195,7 +195,7 @@ engines_of() {
       if (sub(/heap kernel \(octal /, "kernel ")) sub(/\)$/, "")
       sub(/heap kernel \(rules read as take-and-break moves\)/, "kernel (rules)")
       sub(/heap-rule reader/, "reader"); sub(/compiled search of packed keys/, "compiled")
-      sub(/reference interpreter, every rule as lowered code/, "interpreter (lowered)"); sub(/reference interpreter/, "interpreter")
+      sub(/reference interpreter/, "interpreter")
       line = line (line ? ", " : "") name ": " $0 }
     END { print line }' "$1" 2>/dev/null || true
 }

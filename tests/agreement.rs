@@ -2,11 +2,11 @@
 //! meets first: every example in examples/ and every game in bench/games/
 //! (its rewrites included). From a few small starts of each game, every
 //! position reachable (up to a bound) is asked of the reference
-//! interpreter (no lowered code, no compiled search) and of each faster
-//! way: its options, in order and with their labels, from the lowered
-//! code and from the compiled code of packed keys (which must list most
-//! of them itself, not hand them to the interpreter); its value from the lowered interpreter and from the compiled
-//! search of packed keys, step by step and fused. An error must be of the
+//! interpreter (no compiled code) and of each faster way: its options, in
+//! order and with their labels, from the compiled code of packed keys
+//! (which must list most of them itself, not hand them to the
+//! interpreter); its value from the compiled search of packed keys, step
+//! by step and fused. An error must be of the
 //! same kind at the same place. Heap games also go through every table
 //! path (`fast_paths::compare`: the kernels, the affine rules, the
 //! rare/common method, checkpoints and the period shortcut).
@@ -331,7 +331,7 @@ fn every_engine_agrees_with_the_reference_on_every_shipped_game() {
     let mut unchecked = Vec::new();
     for path in game_files() {
         let text = read(&path);
-        let loaded = match session(&path, &text, Compact::Off, false, LIMITS) {
+        let loaded = match session(&path, &text, Compact::Off, LIMITS) {
             Ok(session) => session,
             // The symmetry declaration is newer than some builds: such a
             // file may be refused for it, and for nothing else.
@@ -415,7 +415,7 @@ fn a_search_past_the_state_limit_stops_alike_in_every_engine() {
     compare_from(path, &text, start);
     // The whole error, the line saying what the search was doing included.
     let whole = |compact: Compact| {
-        let mut s = session(path, &text, compact, true, LIMITS).expect("it loaded before");
+        let mut s = session(path, &text, compact, LIMITS).expect("it loaded before");
         let parts = s.position(start).expect("a position");
         let errors = s.value(&parts).expect_err("past the state limit");
         let e = errors.first().expect("an error");

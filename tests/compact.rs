@@ -628,7 +628,8 @@ fn options_come_in_the_interpreters_order() {
                 continue;
             };
             let positions = reachable(&mut session, start, 300);
-            session.interp.lowering = false;
+            // The interpreter lists the options the compiled game is held to.
+            session.interp.compact = Compact::Off;
             for pos in positions {
                 let Some(key) = session.interp.compact_key(&*game, pos) else {
                     continue;

@@ -1,10 +1,9 @@
 //! Random games whose positions pack into a key (decoded from bytes by
 //! `fuzz/src/packed_games.rs`, beside the heap games' generator), each
 //! compared with the reference interpreter on every position
-//! reachable from its starts (`common::engines`): values by the lowered
-//! interpreter and by the compiled search of packed keys, options in order
-//! with their labels by the lowered code and by the compiled code of
-//! packed keys, and errors as whole diagnostics.
+//! reachable from its starts (`common::engines`): values by the compiled
+//! search of packed keys, options in order with their labels by the
+//! compiled code of packed keys, and errors as whole diagnostics.
 
 mod common;
 
@@ -116,7 +115,7 @@ fn agrees(text: &str, starts: &[&str]) -> Result<u32, String> {
         starts: starts.iter().map(|s| s.to_string()).collect(),
     };
     compare(&game);
-    let mut reference = session("test.game", text, Compact::Off, false, LIMITS).expect("it loads");
+    let mut reference = session("test.game", text, Compact::Off, LIMITS).expect("it loads");
     value_of(&mut reference, starts[0])
 }
 

@@ -6,7 +6,6 @@
 
 use super::Output;
 use crate::eval::engine::Path;
-use crate::eval::ir::GameKind;
 use crate::session::Session;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -71,27 +70,17 @@ fn engines(session: &Session) -> Vec<String> {
     for entry in &session.interp.engines.entries {
         let game = session.interp.program.games.get(entry.game as usize);
         let name = game.map_or("?", |g| g.name.as_str());
-        let has_rules = game.is_some_and(|g| matches!(g.kind, GameKind::Rules { .. }));
-        let mut declined = entry.declined.clone();
+        let declined = &entry.declined;
         let mut path = entry.path.describe();
         // Turned down on packed keys, a symmetry is named with the reason.
         let symmetric = session.interp.has_symmetry(entry.game)
             && entry.path != Path::CompiledOptions
             && !declined.iter().any(|(by, _)| by.contains("symmetry"));
-        if entry.path == Path::Interpreter {
-            let unlowered = session.interp.unlowered(entry.game);
-            // A symmetric game's results are made by the interpreter, which
-            // turns them into the position that stands for their family.
-            if unlowered.is_empty() && has_rules && !symmetric {
-                path.push_str(", every rule as lowered code");
-            }
-            declined.extend(unlowered.into_iter().map(|why| ("the lowered code", why)));
-        }
         if symmetric {
             path.push_str(", one position stored for each family its `symmetry =` makes");
         }
         lines.push(format!("stats: {name} ran on {path}"));
-        for (by, why) in &declined {
+        for (by, why) in declined {
             lines.push(format!(
                 "stats:   {by} stopped at {} ({}): {}",
                 quoted(session, why.span),

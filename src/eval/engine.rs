@@ -54,7 +54,7 @@ pub enum Path {
     CompiledSearch,
     /// The same code, listing the options of one position at a time.
     CompiledOptions,
-    /// The reference interpreter (with the lowered code where it applies).
+    /// The reference interpreter.
     Interpreter,
 }
 

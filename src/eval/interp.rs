@@ -4,7 +4,6 @@
 use super::builtins::{self, Builtin, MAX_COLLECTION};
 use super::conform::{already_fits, conform};
 use super::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
-use super::lowered_moves::LoweredState;
 use super::operators::element_at;
 use super::positions::{GameId, PosId, Positions};
 use super::show;
@@ -97,11 +96,6 @@ pub struct Interp {
     /// move calls built-ins and makes a position, and asking the allocator
     /// each time costs more than the call.
     pub(super) spare: Vec<Vec<Value>>,
-    /// The program's move rules lowered to code over numbers.
-    pub(super) lowered: LoweredState,
-    /// Whether move rules run their lowered code where they can: on unless
-    /// a test turns it off to compare with the interpreter alone.
-    pub lowering: bool,
     /// Whether value searches pack positions into keys where they can.
     pub compact: super::Compact,
     /// Which engine each game ran on, and why faster ones turned it down.
@@ -123,8 +117,6 @@ impl Default for Interp {
             held_elsewhere: 0,
             depth: 0,
             spare: Vec::new(),
-            lowered: LoweredState::default(),
-            lowering: true,
             compact: super::Compact::default(),
             engines: super::engine::EngineLog::default(),
             orbits: super::symmetry::Orbits::default(),

@@ -1,5 +1,6 @@
 //! Values, the compiled program, and the interpreter that runs move rules.
 
+mod arith;
 pub mod builtins;
 mod compact;
 mod conform;
@@ -9,11 +10,6 @@ mod fast;
 mod grid_turns;
 pub mod interp;
 pub mod ir;
-mod lowered;
-mod lowered_moves;
-mod lowered_run;
-#[cfg(test)]
-mod lowered_tests;
 mod moves;
 pub mod octal;
 mod operators;

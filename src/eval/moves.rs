@@ -2,8 +2,7 @@
 //! `lose if` condition and its declared parts, for the solver.
 
 use super::interp::{Env, Interp};
-use super::ir::{shown_bindings, GameKind, MoveIr, Program};
-use super::lowered::{Lowered as LoweredCode, RuleCode};
+use super::ir::{shown_bindings, GameKind, MoveIr};
 use super::positions::PosId;
 use super::value::Value;
 use crate::error::{Error, ErrorKind};
@@ -12,13 +11,6 @@ use crate::source::Span;
 use std::sync::Arc;
 
 type Result<T> = std::result::Result<T, Error>;
-
-/// What a move rule runs with: its lowered code, where there is some.
-struct Lowered<'a> {
-    program: &'a Program,
-    code: &'a LoweredCode,
-    rule: &'a RuleCode,
-}
 
 impl Interp {
     /// The moves of one component, each with the sum it leads to, and a
@@ -69,35 +61,21 @@ impl Interp {
                 if self.compiled_moves((g, &args), labels, out) {
                     return Ok(());
                 }
-                let code = self.lowered_code();
-                let game_code = code.games.get(g as usize);
                 let mut env = args;
-                let inlined = game_code.map_or(0, |c| c.frame_size);
-                env.resize(game.frame_size.max(inlined), Value::Int(0));
+                env.resize(game.frame_size, Value::Int(0));
                 if let Some(lose) = lose {
-                    let lowered = game_code.and_then(|c| c.lose.as_ref());
-                    let lost = match self.lowered_truth(&program, &code, lowered, &mut env) {
-                        Some(b) => b,
-                        None => self.eval_bool(lose, &mut env).map_err(|e| {
-                            e.with_context(format!(
-                                "checking the `lose if` rule of {}",
-                                self.describe_pos(pos)
-                            ))
-                        })?,
-                    };
+                    let lost = self.eval_bool(lose, &mut env).map_err(|e| {
+                        e.with_context(format!(
+                            "checking the `lose if` rule of {}",
+                            self.describe_pos(pos)
+                        ))
+                    })?;
                     if lost {
                         return Ok(());
                     }
                 }
-                let no_code = RuleCode::default();
                 for (index, rule) in moves.iter().enumerate() {
-                    let rule_code = game_code.and_then(|c| c.rules.get(index));
-                    let lowered = Lowered {
-                        program: &program,
-                        code: &code,
-                        rule: rule_code.unwrap_or(&no_code),
-                    };
-                    self.run_move(rule, &lowered, index as u32, 0, &mut env, labels, out)
+                    self.run_move(rule, index as u32, 0, &mut env, labels, out)
                         .map_err(|e| {
                             e.with_context(format!(
                                 "finding the moves of {} by rule `{}`",
@@ -112,11 +90,9 @@ impl Interp {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_move(
         &mut self,
         rule: &MoveIr,
-        lowered: &Lowered,
         index: u32,
         depth: usize,
         env: &mut Env,
@@ -125,33 +101,15 @@ impl Interp {
     ) -> Result<()> {
         if let Some(generator) = rule.generators.get(depth) {
             return self.for_each(generator, env, &mut |me, env| {
-                me.run_move(rule, lowered, index, depth + 1, env, labels, out)
+                me.run_move(rule, index, depth + 1, env, labels, out)
             });
         }
         if let Some(guard) = &rule.guard {
-            let fast = self.lowered_truth(
-                lowered.program,
-                lowered.code,
-                lowered.rule.guard.as_ref(),
-                env,
-            );
-            let keep = match fast {
-                Some(b) => b,
-                None => self.eval_bool(guard, env)?,
-            };
-            if !keep {
+            if !self.eval_bool(guard, env)? {
                 return Ok(());
             }
         }
-        let made = match self.least_result(&rule.result, env)? {
-            Some(id) => Some(id),
-            None => lowered
-                .rule
-                .result
-                .as_ref()
-                .and_then(|r| self.lowered_position(lowered.program, lowered.code, r, env)),
-        };
-        let result = match made {
+        let result = match self.least_result(&rule.result, env)? {
             Some(id) => Components::One([id]),
             None => {
                 let v = self.eval(&rule.result, env)?;

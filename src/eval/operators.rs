@@ -133,7 +133,7 @@ impl Interp {
                             span,
                         ))
                     }
-                    Pow => super::lowered_run::power(a, b).ok_or_else(overflow)?,
+                    Pow => super::arith::power(a, b).ok_or_else(overflow)?,
                     BitOr => a | b,
                     BitXor => a ^ b,
                     BitAnd => a & b,

@@ -1,5 +1,5 @@
 //! Variables and leaf expressions shared by the tests that compare a fast
-//! path (`fast`, `lowered_run`) with the interpreter on random expressions.
+//! path (`fast`) with the interpreter on random expressions.
 
 use super::interp::Env;
 use super::ir::{Ir, IrKind};

@@ -1,11 +1,11 @@
 //! Every fast way to a heap game's values, each one forced, held against
-//! the general search: the interpreter with no lowering and no compiled
-//! search, one heap at a time. The differential fuzz target and the
+//! the general search: the interpreter with no compiled search, one heap
+//! at a time. The differential fuzz target and the
 //! property tests run random heap games through `compare`; any difference
 //! is a wrong value some command could print.
 //!
-//! The fast ways are: the compiled (compact) search, plain and fused, and
-//! the lowered interpreter, asked heap by heap; `table` with and without
+//! The fast ways are: the compiled (compact) search, plain and fused,
+//! asked heap by heap; `table` with and without
 //! the period shortcut, from scratch and from a checkpoint of a shorter or
 //! longer run; the affine rules computed densely; the affine rules read as
 //! take-and-break moves and run by the rare/common method (its mask chosen
@@ -61,7 +61,7 @@ struct Reference {
 pub fn compare(question: &Question) -> Result<Vec<&'static str>, String> {
     let upto = question.upto.min(MOST_HEAPS);
     let reference_upto = question.reference_upto.clamp(upto, MOST_HEAPS);
-    let Some(mut general) = session(question, Compact::Off, false) else {
+    let Some(mut general) = session(question, Compact::Off) else {
         return Ok(Vec::new());
     };
     let reference = reference(&mut general, question.game, reference_upto);
@@ -70,12 +70,11 @@ pub fn compare(question: &Question) -> Result<Vec<&'static str>, String> {
         paths.push(path);
         result.map_err(|e| format!("{path}: {e}"))
     };
-    for (path, compact, lowering) in [
-        ("compact search, fused", Compact::Fused, true),
-        ("compact search, step by step", Compact::Plain, true),
-        ("lowered interpreter", Compact::Off, true),
+    for (path, compact) in [
+        ("compact search, fused", Compact::Fused),
+        ("compact search, step by step", Compact::Plain),
     ] {
-        if let Some(mut fast) = session(question, compact, lowering) {
+        if let Some(mut fast) = session(question, compact) {
             let found = self::reference(&mut fast, question.game, reference_upto);
             check(path, same_heaps(&found, &reference))?;
         }
@@ -91,7 +90,7 @@ pub fn compare(question: &Question) -> Result<Vec<&'static str>, String> {
             question.checkpoint,
         ),
     ] {
-        let Some(mut fast) = session(question, Compact::Fused, true) else {
+        let Some(mut fast) = session(question, Compact::Fused) else {
             continue;
         };
         let game = fast
@@ -107,7 +106,7 @@ pub fn compare(question: &Question) -> Result<Vec<&'static str>, String> {
         let table = fast.table_run(&super::Family::heaps(game), request);
         check(path, table_agrees(table, &reference, upto))?;
     }
-    let Some(mut fast) = session(question, Compact::Fused, true) else {
+    let Some(mut fast) = session(question, Compact::Fused) else {
         return Ok(paths);
     };
     let game = fast
@@ -174,10 +173,9 @@ fn go_on(_: &Values) -> ControlFlow<()> {
 
 /// A session with the game loaded, searching as told; `None` if the text
 /// does not load or names no heap game.
-fn session(question: &Question, compact: Compact, lowering: bool) -> Option<Session> {
+fn session(question: &Question, compact: Compact) -> Option<Session> {
     let mut session = Session::new();
     session.interp.compact = compact;
-    session.interp.lowering = lowering;
     session.interp.max_positions = MAX_POSITIONS;
     session.load_text("differential.game", question.text).ok()?;
     session.heap_game(question.game).ok()?;

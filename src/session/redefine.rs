@@ -222,7 +222,6 @@ impl Session {
             .collect();
         let mut fresh = Interp::default();
         fresh.max_positions = self.interp.max_positions;
-        fresh.lowering = self.interp.lowering;
         fresh.compact = self.interp.compact;
         fresh.program = Arc::new(program);
         let old = std::mem::replace(&mut self.interp, fresh);

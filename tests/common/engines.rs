@@ -1,8 +1,7 @@
 //! Every faster way of running a game's rules against the reference
-//! interpreter (no lowered code, no compiled search), on the positions
-//! reachable from a start: values by the lowered interpreter and by the
-//! compiled search of packed keys (step by step and fused), options (in
-//! order, with their rules and labels) by the lowered code and by the
+//! interpreter (no compiled code), on the positions reachable from a
+//! start: values by the compiled search of packed keys (step by step and
+//! fused), options (in order, with their rules and labels) by the
 //! compiled code of packed keys. An error must be the same diagnostic:
 //! the same kind and message, at the same place, with the same related
 //! places and the same account of what was being done.
@@ -24,31 +23,25 @@ pub struct Limits {
 }
 
 /// The faster ways a value is found, each against the reference.
-pub const ENGINES: &[(&str, Compact, bool)] = &[
-    ("the lowered interpreter", Compact::Off, true),
-    ("the compiled search, step by step", Compact::Plain, true),
-    ("the compiled search, fused", Compact::Fused, true),
+pub const ENGINES: &[(&str, Compact)] = &[
+    ("the compiled search, step by step", Compact::Plain),
+    ("the compiled search, fused", Compact::Fused),
 ];
 
 /// The ways one position's options are listed, each against the
-/// reference: the lowered code (no packed keys), and the compiled code of
-/// packed keys where the game compiles (the lowered code elsewhere).
-pub const LISTINGS: &[(&str, Compact)] = &[
-    ("the lowered code", Compact::Off),
-    ("the compiled code of packed keys", Compact::Fused),
-];
+/// reference: the compiled code of packed keys where the game compiles
+/// (the interpreter elsewhere).
+pub const LISTINGS: &[(&str, Compact)] = &[("the compiled code of packed keys", Compact::Fused)];
 
 /// A session with the file loaded, searching the way it is told.
 pub fn session(
     path: &str,
     text: &str,
     compact: Compact,
-    lowering: bool,
     limits: Limits,
 ) -> Result<Session, Errors> {
     let mut session = Session::new();
     session.interp.compact = compact;
-    session.interp.lowering = lowering;
     session.interp.max_positions = limits.max_positions;
     session.load_text(path, text)?;
     Ok(session)
@@ -79,12 +72,10 @@ fn past_the_limit(answer: &Result<u32, String>) -> bool {
 
 /// The options of the position `text` names, in order, with their rules
 /// and labels, then in order without labels, listed with or without the
-/// lowered code and the compiled code; and whether the compiled code
-/// listed them all.
+/// compiled code; and whether the compiled code listed them all.
 pub fn options_of(
     session: &mut Session,
     text: &str,
-    lowering: bool,
     compact: Compact,
 ) -> (Result<Vec<String>, String>, bool) {
     let parts = match session.position(text) {
@@ -92,13 +83,11 @@ pub fn options_of(
         Err(e) => return (Err(shown(&e)), false),
     };
     let mut all = Vec::new();
-    session.interp.lowering = lowering;
     session.interp.compact = compact;
     session.interp.engines.clear();
     let listed = list_options(session, &parts, &mut all);
     let entries = &session.interp.engines.entries;
     let compiled = !entries.is_empty() && entries.iter().all(|e| e.path == Path::CompiledOptions);
-    session.interp.lowering = false;
     session.interp.compact = Compact::Off;
     (listed.map(|()| all), compiled)
 }
@@ -142,26 +131,26 @@ pub fn compare_from(
     start: &str,
     limits: Limits,
 ) -> Result<Compared, String> {
-    let loaded = |compact, lowering| {
-        session(path, text, compact, lowering, limits)
+    let loaded = |compact| {
+        session(path, text, compact, limits)
             .map_err(|e| format!("{path} does not load: {}", shown(&e)))
     };
     // The positions are found in a session of their own: the state limit
     // counts every position a session makes, so every question is asked
     // of sessions with the same history.
-    let mut finder = loaded(Compact::Off, false)?;
+    let mut finder = loaded(Compact::Off)?;
     let positions: Vec<String> = reachable(&mut finder, start, limits.reached)
         .into_iter()
         .map(|p| finder.show_sum(&[p]))
         .collect();
-    let mut reference = loaded(Compact::Off, false)?;
+    let mut reference = loaded(Compact::Off)?;
     let values: Vec<Result<u32, String>> = positions
         .iter()
         .map(|p| value_of(&mut reference, p))
         .collect();
     let mut searched_compiled = false;
-    for (engine, compact, lowering) in ENGINES {
-        let mut fast = loaded(*compact, *lowering)?;
+    for (engine, compact) in ENGINES {
+        let mut fast = loaded(*compact)?;
         for (position, want) in positions.iter().zip(&values) {
             let mut found = value_of(&mut fast, position);
             let mut want = want.clone();
@@ -170,12 +159,12 @@ pub fn compare_from(
                 // after a question that failed, the general search and a
                 // compiled one may both hold some: asked alone, as the
                 // command line asks, the question must fail alike.
-                let alone = |compact, lowering| {
-                    let mut session = loaded(compact, lowering)?;
+                let alone = |compact| {
+                    let mut session = loaded(compact)?;
                     Ok::<_, String>(value_of(&mut session, position))
                 };
-                found = alone(*compact, *lowering)?;
-                want = alone(Compact::Off, false)?;
+                found = alone(*compact)?;
+                want = alone(Compact::Off)?;
             }
             if found != want {
                 return Err(format!(
@@ -195,14 +184,14 @@ pub fn compare_from(
     // the same order, so that the state limit is met alike.
     let mut listers = Vec::new();
     for _ in LISTINGS {
-        listers.push(loaded(Compact::Off, false)?);
+        listers.push(loaded(Compact::Off)?);
     }
-    let mut reference = loaded(Compact::Off, false)?;
+    let mut reference = loaded(Compact::Off)?;
     let mut listed_compiled = 0;
     for position in &positions {
-        let (want, _) = options_of(&mut reference, position, false, Compact::Off);
+        let (want, _) = options_of(&mut reference, position, Compact::Off);
         for ((way, compact), lister) in LISTINGS.iter().zip(&mut listers) {
-            let (found, compiled) = options_of(lister, position, true, *compact);
+            let (found, compiled) = options_of(lister, position, *compact);
             if found != want {
                 return Err(format!(
                     "{path}: the options of {position} (from {start}) by {way}:\n  \

@@ -181,7 +181,7 @@ pub fn agree_on_reachable(
 }
 
 /// Every position reachable from `start` by the interpreter alone (no
-/// lowered code), up to `limit` of them, the start first.
+/// compiled code), up to `limit` of them, the start first.
 pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId> {
     let parts = session
         .position(start)
@@ -189,8 +189,8 @@ pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId>
     let mut seen: HashSet<PosId> = parts.iter().copied().collect();
     let mut queue: Vec<PosId> = parts.to_vec();
     let mut at = 0;
-    let lowering = session.interp.lowering;
-    session.interp.lowering = false;
+    let compact = session.interp.compact;
+    session.interp.compact = grundy::eval::Compact::Off;
     while at < queue.len() && queue.len() < limit {
         let pos = queue[at];
         at += 1;
@@ -206,7 +206,7 @@ pub fn reachable(session: &mut Session, start: &str, limit: usize) -> Vec<PosId>
             }
         }
     }
-    session.interp.lowering = lowering;
+    session.interp.compact = compact;
     queue
 }
 

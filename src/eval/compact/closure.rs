@@ -12,7 +12,7 @@ use super::code::{
 use super::leaves::{index, Binding, Operand, Piece};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::words;
-use crate::eval::lowered_run::{arithmetic, compare};
+use crate::eval::arith::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
 use std::fmt;
 

@@ -142,7 +142,7 @@ impl Interp {
         labels: bool,
         out: &mut Vec<Move>,
     ) -> bool {
-        if !self.lowering || self.compact == super::Compact::Off {
+        if self.compact == super::Compact::Off {
             return false;
         }
         // The value search of a game with a symmetry stores one position

@@ -126,7 +126,7 @@ impl Interp {
     /// key of `pos`; `None` when its rules are beyond the compiled code (the
     /// engine log then says why).
     pub fn compact_game(&mut self, pos: PosId) -> Option<(Box<dyn KeyGame>, u64)> {
-        if !self.lowering || self.compact == Compact::Off {
+        if self.compact == Compact::Off {
             return None;
         }
         let mut args = Vec::new();
