@@ -190,6 +190,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Wythoff(9, 7)"],
     ),
     (
+        "bench/games/search-rewrites/wythoff-steps.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
         "bench/games/search-rewrites/wythoff-tuple.game",
         &["Wythoff((9, 7))"],
     ),

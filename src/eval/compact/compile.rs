@@ -1628,6 +1628,18 @@ mod tests {
         assert!(matches!(code.rules[0].fused, Some(Fused::Place { .. })));
     }
 
+    /// Tests that all end the loop end it together: in Wythoff's game in
+    /// one rule, `k * dx <= x and k * dy <= y` bounds `k` for each step,
+    /// and the options of each step form one progression of keys.
+    #[test]
+    fn tests_that_all_end_a_loop_bound_it_together() {
+        let text = "game W(x: nat, y: nat) {\n  move take((dx, dy) in [(1, 0), (0, 1), (1, 1)], \
+             k in 1..=max(x, y)) if k * dx <= x and k * dy <= y => W(x - k * dx, y - k * dy);\n}\n";
+        let code = compiled(text, &[Value::Int(30), Value::Int(30)]);
+        let rule = &code.rules[0];
+        assert!(rule.guard.is_none() && rule.progression);
+    }
+
     /// A list of booleans is a string of two letters: placing true where
     /// a cell is false runs on the key, however the test is written.
     #[test]
