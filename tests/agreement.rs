@@ -188,6 +188,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Wythoff(9, 7)"],
     ),
     (
+        "bench/games/search-rewrites/wythoff-steps.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
         "bench/games/search-rewrites/wythoff-tuple.game",
         &["Wythoff((9, 7))"],
     ),

@@ -538,10 +538,12 @@ impl<'a> Compiler<'a> {
     fn is_text(&self, scope: &Scope, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Lit(v) => matches!(v, Value::Str(_)),
-            IrKind::Local(_) => matches!(
-                self.val(scope, ir),
-                Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
-            ),
+            IrKind::Local(_) => {
+                matches!(
+                    self.val(scope, ir),
+                    Some(Val::Str(..) | Val::Text(_) | Val::Letter(_))
+                ) || self.is_made_str(scope, ir)
+            }
             IrKind::Index(target, _) => {
                 matches!(self.val(scope, target), Some(Val::Grid(_) | Val::Made(_)))
                     || self.is_text(scope, target)
@@ -573,13 +575,17 @@ impl<'a> Compiler<'a> {
                 Some(Val::Str(f, _)) => Text::Param(f),
                 Some(Val::Text(t)) => Text::Reg(t),
                 Some(Val::Letter(r)) => Text::Letter(r),
+                // A new string read whole: worked out whole.
+                Some(Val::Made(_)) if self.is_made_str(scope, ir) => self.made_text(scope, ir)?,
                 _ => return Err(refused()),
             },
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::Grid(rows)) => {
                     Text::Row(rows.fields, rows.cols, Box::new(self.num(scope, index)?))
                 }
-                Some(Val::Made(_)) => self.made_row(scope, target, index)?,
+                Some(Val::Made(_)) if !self.is_made_str(scope, target) => {
+                    self.made_row(scope, target, index)?
+                }
                 _ => Text::At(
                     boxed(self.text(scope, target)?),
                     Box::new(self.num(scope, index)?),
@@ -1166,7 +1172,10 @@ impl<'a> Compiler<'a> {
         match &ir.kind {
             IrKind::Index(target, _) => match &target.kind {
                 IrKind::Index(grid, _) => matches!(self.val(scope, grid), Some(Val::Grid(_))),
-                _ => matches!(self.val(scope, target), Some(Val::Str(..))),
+                _ => {
+                    matches!(self.val(scope, target), Some(Val::Str(..)))
+                        || self.is_made_str(scope, target)
+                }
             },
             IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Letter(_))),
             _ => letter(ir).is_some(),
@@ -1185,6 +1194,9 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => {
                 if let Some(Val::Str(g, _)) = self.val(scope, target) {
                     return Ok(Char::Cell(g, Box::new(self.num(scope, index)?)));
+                }
+                if self.is_made_str(scope, target) {
+                    return self.made_char(scope, target, index);
                 }
                 if let IrKind::Index(grid, row) = &target.kind {
                     if let Some(Val::Grid(rows)) = self.val(scope, grid) {
@@ -1876,6 +1888,39 @@ mod tests {
              => T(set_at(board, i, \"X\"));\n}\n";
         let code = compiled(text, &[Value::str("....")]);
         assert!(matches!(code.rules[0].fused, Some(Fused::Place { .. })));
+    }
+
+    /// Tests that all end the loop end it together: in Wythoff's game in
+    /// one rule, `k * dx <= x and k * dy <= y` bounds `k` for each step,
+    /// and the options of each step form one progression of keys.
+    #[test]
+    fn tests_that_all_end_a_loop_bound_it_together() {
+        let text = "game W(x: nat, y: nat) {\n  move take((dx, dy) in [(1, 0), (0, 1), (1, 1)], \
+             k in 1..=max(x, y)) if k * dx <= x and k * dy <= y => W(x - k * dx, y - k * dy);\n}\n";
+        let code = compiled(text, &[Value::Int(30), Value::Int(30)]);
+        let rule = &code.rules[0];
+        assert!(rule.guard.is_none() && rule.progression);
+    }
+
+    /// A new string given to a helper is made where the helper uses it,
+    /// as a new grid is: each letter set is written into the key, each
+    /// letter read is read through the `set_at`s before it, and one left
+    /// out of the result stays with the interpreter.
+    #[test]
+    fn helpers_given_a_new_string_write_it_letter_by_letter() {
+        let flip = "fn flip(row: str, j: nat) = set_at(row, j, if row[j] == \"H\" then \"T\" else \"H\");\n\
+             fn second(a: str, b: str) = b;\n";
+        for (result, compiles) in [
+            ("flip(flip(row, i), j)", true),
+            ("second(flip(row, i), row)", false),
+        ] {
+            let text = format!(
+                "{flip}game T(row: str) {{\n  move m(i in indices(row), j in 0..i) \
+                 if row[i] == \"H\" => T({result});\n}}\n"
+            );
+            let compiled = compile_for(&text, &[Value::str("HHTH")]).is_ok();
+            assert_eq!(compiled, compiles, "{result}");
+        }
     }
 
     /// A list of booleans is a string of two letters: placing true where

@@ -325,10 +325,10 @@ fn product(a: Shape, b: Shape) -> Shape {
 /// For each of the rule's generators that walks a range, or a set's
 /// numbers (in order, the least first), into a register, a test to make
 /// as soon as it is set whose truth changes at most once along the
-/// values: the first conjunct of the tests made there (the early tests,
-/// or the guard for the last generator) that only falls, or failing that
-/// the first that only rises, moved to the front if the conjuncts before
-/// it cannot fail. It is taken out of those tests, which keep the rest.
+/// values: the conjuncts of the tests made there (the early tests, or the
+/// guard for the last generator) that only fall, or failing those, that
+/// only rise, moved to the front where the conjuncts left before them
+/// cannot fail. They are taken out of those tests, which keep the rest.
 pub fn bounds(rule: &mut Rule, fields: u32) {
     use super::code::{Seq, Source, Target};
     let last = rule.gens.len().saturating_sub(1);
@@ -355,25 +355,47 @@ pub fn bounds(rule: &mut Rule, fields: u32) {
     rule.bounds = bounds;
 }
 
-/// The bound among `tests`' conjuncts, taken out of them: one that ends
-/// the loop is worth more than one that starts it late.
+/// The bound among `tests`' conjuncts, taken out of them.
 fn take_bound(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
     let mut conjuncts = Vec::new();
     and_chain(tests.take()?, &mut conjuncts);
     let trends: Vec<Option<Trend>> = conjuncts.iter().map(|c| reader.truth(c)).collect();
-    // Those before it must not fail, as it is made first.
-    let reachable = conjuncts
-        .iter()
-        .position(|c| !cannot_fail(c))
-        .map_or(conjuncts.len(), |i| i + 1);
-    let found = [Trend::Down, Trend::Up]
-        .iter()
-        .find_map(|&want| trends[..reachable].iter().position(|&t| t == Some(want)));
-    let bound = found.map(|i| conjuncts.remove(i));
-    *tests = conjuncts
+    // Every conjunct that moves one way and that no conjunct left behind
+    // it could have kept from being made (by failing), together: tests
+    // that all fall (or all rise) fall (or rise) together, as Wythoff's
+    // `k * dx <= x and k * dy <= y` does for each step (dx, dy). One that
+    // ends the loop is worth more than one that starts it late.
+    let takes = |want: Trend| {
+        let mut blocked = false;
+        let mut taken = vec![false; conjuncts.len()];
+        for (i, c) in conjuncts.iter().enumerate() {
+            if !blocked && trends[i] == Some(want) {
+                taken[i] = true;
+            } else {
+                blocked |= !cannot_fail(c);
+            }
+        }
+        taken
+    };
+    let taken = [Trend::Down, Trend::Up]
         .into_iter()
-        .reduce(|a, b| Truth::And(Box::new(a), Box::new(b)));
-    bound
+        .map(takes)
+        .find(|taken| taken.contains(&true))
+        .unwrap_or_else(|| vec![false; conjuncts.len()]);
+    let (mut bound, mut kept) = (Vec::new(), Vec::new());
+    for (c, taken) in conjuncts.into_iter().zip(taken) {
+        if taken {
+            bound.push(c);
+        } else {
+            kept.push(c);
+        }
+    }
+    let all = |ts: Vec<Truth>| {
+        ts.into_iter()
+            .reduce(|a, b| Truth::And(Box::new(a), Box::new(b)))
+    };
+    *tests = all(kept);
+    all(bound)
 }
 
 fn and_chain(t: Truth, out: &mut Vec<Truth>) {

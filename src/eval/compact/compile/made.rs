@@ -9,8 +9,8 @@
 
 use super::{Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Num, Rows, Text, Truth, Write};
-use crate::eval::compact::layout::Group;
+use crate::eval::compact::code::{Bind, Char, Num, Rows, Text, Truth, Write};
+use crate::eval::compact::layout::{Fields, Group};
 use crate::eval::engine::{Compiled, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::syntax::ast::BinaryOp;
@@ -18,8 +18,15 @@ use crate::types::Type;
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// A new grid given to a helper: the expression that makes it, and the
-/// scope of the call it is read in.
+/// What a made argument is a new value of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Base {
+    Grid(Rows),
+    Str(Fields),
+}
+
+/// A new grid or string given to a helper: the expression that makes it,
+/// and the scope of the call it is read in.
 #[derive(Debug)]
 pub(in crate::eval::compact) struct Made {
     ir: Ir,
@@ -64,7 +71,11 @@ impl Compiler<'_> {
     /// is made where the body uses it.
     pub(super) fn made_argument(&self, scope: &Scope, ty: &Type, arg: &Ir) -> Option<Val> {
         let grid = matches!(ty, Type::Grid) || matches!(ty, Type::List(t) if **t == Type::Str);
-        (grid && self.grid_rows(scope, arg).is_some()).then(|| made(scope, arg))
+        let fits = match self.made_of(scope, arg, 0)? {
+            Base::Grid(_) => grid,
+            Base::Str(_) => *ty == Type::Str,
+        };
+        fits.then(|| made(scope, arg))
     }
 
     /// Turns down a helper's body whose result leaves out a made argument.
@@ -95,24 +106,34 @@ impl Compiler<'_> {
         Some(self.writes(&mut m.scope.clone(), &m.ir, param, group, out))
     }
 
-    /// The grid parameter that `ir` is a new value of, through `set_at`,
+    /// The string parameter that `ir` is a new value of, through `set_at`,
     /// `if`, helpers and made arguments.
-    pub(super) fn grid_rows(&self, scope: &Scope, ir: &Ir) -> Option<Rows> {
-        self.grid_rows_within(scope, ir, 0)
+    fn str_fields(&self, scope: &Scope, ir: &Ir) -> Option<Fields> {
+        match self.made_of(scope, ir, 0)? {
+            Base::Str(f) => Some(f),
+            Base::Grid(_) => None,
+        }
     }
 
-    /// `grid_rows`, inside helpers `depth` deep.
-    fn grid_rows_within(&self, scope: &Scope, ir: &Ir, depth: u32) -> Option<Rows> {
+    /// Whether `ir` is a made argument holding a new string.
+    pub(super) fn is_made_str(&self, scope: &Scope, ir: &Ir) -> bool {
+        matches!(self.val(scope, ir), Some(Val::Made(_))) && self.str_fields(scope, ir).is_some()
+    }
+
+    /// The grid or string parameter `ir` is a new value of, inside helpers
+    /// `depth` deep.
+    fn made_of(&self, scope: &Scope, ir: &Ir, depth: u32) -> Option<Base> {
         match &ir.kind {
             IrKind::Local(_) => match self.val(scope, ir)? {
-                Val::Grid(rows) => Some(rows),
-                Val::Made(m) => self.grid_rows_within(&m.scope, &m.ir, depth),
+                Val::Grid(rows) => Some(Base::Grid(rows)),
+                Val::Str(f, _) => Some(Base::Str(f)),
+                Val::Made(m) => self.made_of(&m.scope, &m.ir, depth),
                 _ => None,
             },
-            IrKind::Builtin(Builtin::SetAt, a) => self.grid_rows_within(scope, a.first()?, depth),
+            IrKind::Builtin(Builtin::SetAt, a) => self.made_of(scope, a.first()?, depth),
             IrKind::If(_, a, b) => {
-                let rows = self.grid_rows_within(scope, a, depth)?;
-                (self.grid_rows_within(scope, b, depth)? == rows).then_some(rows)
+                let base = self.made_of(scope, a, depth)?;
+                (self.made_of(scope, b, depth)? == base).then_some(base)
             }
             IrKind::CallFn(f, args) if self.depth + depth < MAX_INLINE => {
                 let func = self.program.functions.get(*f as usize)?;
@@ -122,7 +143,7 @@ impl Compiler<'_> {
                 for (slot, arg) in inner.iter_mut().zip(args) {
                     *slot = Some(self.val(scope, arg).unwrap_or_else(|| made(scope, arg)));
                 }
-                self.grid_rows_within(&inner, &func.body, depth + 1)
+                self.made_of(&inner, &func.body, depth + 1)
             }
             _ => None,
         }
@@ -131,79 +152,140 @@ impl Compiler<'_> {
     /// Row `index` of a new grid: each `set_at` on the way down is a test
     /// of the index, the parameter's row read where none holds.
     pub(super) fn made_row(&mut self, scope: &mut Scope, grid: &Ir, index: &Ir) -> Compiled<Text> {
-        let value = self.num(scope, index)?;
-        let reg = self.reg();
-        let row = self.row_at(scope, grid, reg)?;
-        Ok(Text::Let(
-            Box::new(Bind::Num {
-                reg,
-                value,
-                nat: false,
-            }),
-            Box::new(row),
-        ))
+        self.made_part(scope, grid, index)
     }
 
-    /// Row `reg` (a register) of a new grid.
-    fn row_at(&mut self, scope: &mut Scope, grid: &Ir, reg: u32) -> Compiled<Text> {
-        let refused = || Unsupported::new(ROWS, grid.span);
-        Ok(match &grid.kind {
-            IrKind::Local(_) => match self.val(scope, grid) {
-                Some(Val::Grid(rows)) => Text::Row(rows.fields, rows.cols, Box::new(Num::Reg(reg))),
-                Some(Val::Made(m)) => self.row_at(&mut m.scope.clone(), &m.ir, reg)?,
-                _ => return Err(refused()),
+    /// Letter `index` of a new string, as `made_row` reads a row.
+    pub(super) fn made_char(&mut self, scope: &mut Scope, text: &Ir, index: &Ir) -> Compiled<Char> {
+        self.made_part(scope, text, index)
+    }
+
+    /// Element `index` of a new grid or string.
+    fn made_part<P: Part>(&mut self, scope: &mut Scope, made: &Ir, index: &Ir) -> Compiled<P> {
+        let value = self.num(scope, index)?;
+        let reg = self.reg();
+        let part = self.part_at(scope, made, reg)?;
+        let bind = Bind::Num {
+            reg,
+            value,
+            nat: false,
+        };
+        Ok(P::bound(bind, part))
+    }
+
+    /// Element `reg` (a register) of a new grid or string.
+    fn part_at<P: Part>(&mut self, scope: &mut Scope, made: &Ir, reg: u32) -> Compiled<P> {
+        let refused = || Unsupported::new(ROWS, made.span);
+        Ok(match &made.kind {
+            IrKind::Local(_) => match self.val(scope, made) {
+                Some(Val::Made(m)) => self.part_at(&mut m.scope.clone(), &m.ir, reg)?,
+                Some(v) => P::of_param(&v, Num::Reg(reg)).ok_or_else(refused)?,
+                None => return Err(refused()),
             },
             IrKind::Builtin(Builtin::SetAt, a) => {
-                let [target, at, row] = &a[..] else {
+                let [target, at, value] = &a[..] else {
                     return Err(refused());
                 };
-                let rows = self.grid_rows(scope, target).ok_or_else(refused)?;
-                // `set_at` at a row the grid does not have is an error: the
-                // read of that row of the parameter meets it.
+                let base = self.made_of(scope, target, 0).ok_or_else(refused)?;
+                // `set_at` past the end is an error: the read of that
+                // element of the parameter meets it.
                 let at_value = self.num(scope, at)?;
                 let at_reg = self.reg();
                 let at = || Num::Reg(at_reg);
-                let missing = Text::Row(rows.fields, rows.cols, Box::new(at()));
-                let inside =
-                    Truth::Compare(BinaryOp::Lt, at(), Num::Lit(i64::from(rows.fields.len)));
-                let written = Text::If(
-                    Box::new(inside),
-                    Box::new(self.text(scope, row)?),
-                    Box::new(missing),
-                );
-                let before = self.row_at(scope, target, reg)?;
-                let chosen = Text::If(
-                    Box::new(Truth::Compare(BinaryOp::Eq, Num::Reg(reg), at())),
-                    Box::new(written),
-                    Box::new(before),
-                );
-                Text::Let(
-                    Box::new(Bind::Num {
-                        reg: at_reg,
-                        value: at_value,
-                        nat: true,
-                    }),
-                    Box::new(chosen),
-                )
+                let (len, param) = match base {
+                    Base::Grid(rows) => (rows.fields.len, Val::Grid(rows)),
+                    Base::Str(f) => (f.len, Val::Str(f, Vec::new())),
+                };
+                let missing = P::of_param(&param, at()).ok_or_else(refused)?;
+                let inside = Truth::Compare(BinaryOp::Lt, at(), Num::Lit(i64::from(len)));
+                let written = P::choose(inside, P::value(self, scope, value)?, missing);
+                let before = self.part_at(scope, target, reg)?;
+                let same = Truth::Compare(BinaryOp::Eq, Num::Reg(reg), at());
+                let bind = Bind::Num {
+                    reg: at_reg,
+                    value: at_value,
+                    nat: true,
+                };
+                P::bound(bind, P::choose(same, written, before))
             }
-            IrKind::If(test, a, b) => Text::If(
-                Box::new(self.truth(scope, test)?),
-                Box::new(self.row_at(scope, a, reg)?),
-                Box::new(self.row_at(scope, b, reg)?),
-            ),
-            // The made grid a helper returns is part of one that is
+            IrKind::If(test, a, b) => {
+                let test = self.truth(scope, test)?;
+                let (a, b) = (self.part_at(scope, a, reg)?, self.part_at(scope, b, reg)?);
+                P::choose(test, a, b)
+            }
+            // The made value a helper returns is part of one that is
             // written, so its arguments may be made where they are read.
             IrKind::CallFn(f, args) => {
-                let (binds, mut inner, body) = self.enter(scope, grid, *f, args, true)?;
-                let row = self.row_at(&mut inner, body, reg);
+                let (binds, mut inner, body) = self.enter(scope, made, *f, args, true)?;
+                let part = self.part_at(&mut inner, body, reg);
                 self.depth -= 1;
-                let mut row = row?;
+                let mut part = part?;
                 for b in binds.into_iter().rev() {
-                    row = Text::Let(Box::new(b), Box::new(row));
+                    part = P::bound(b, part);
                 }
-                row
+                part
             }
             _ => return Err(refused()),
         })
+    }
+
+    /// A made argument's whole string, worked out in its caller's scope.
+    pub(super) fn made_text(&mut self, scope: &Scope, ir: &Ir) -> Compiled<Text> {
+        let Some(Val::Made(m)) = self.val(scope, ir) else {
+            return Err(Unsupported::new(ROWS, ir.span));
+        };
+        self.text(&mut m.scope.clone(), &m.ir)
+    }
+}
+
+/// An element of a made grid or string: a row's text, or a letter.
+trait Part: Sized {
+    /// Element `at` of grid or string parameter `param`.
+    fn of_param(param: &Val, at: Num) -> Option<Self>;
+    /// An element written, as the code works it out.
+    fn value(c: &mut Compiler<'_>, scope: &mut Scope, ir: &Ir) -> Compiled<Self>;
+    fn choose(test: Truth, then: Self, otherwise: Self) -> Self;
+    fn bound(bind: Bind, body: Self) -> Self;
+}
+
+impl Part for Text {
+    fn of_param(param: &Val, at: Num) -> Option<Text> {
+        match param {
+            Val::Grid(rows) => Some(Text::Row(rows.fields, rows.cols, Box::new(at))),
+            _ => None,
+        }
+    }
+
+    fn value(c: &mut Compiler<'_>, scope: &mut Scope, ir: &Ir) -> Compiled<Text> {
+        c.text(scope, ir)
+    }
+
+    fn choose(test: Truth, then: Text, otherwise: Text) -> Text {
+        Text::If(Box::new(test), Box::new(then), Box::new(otherwise))
+    }
+
+    fn bound(bind: Bind, body: Text) -> Text {
+        Text::Let(Box::new(bind), Box::new(body))
+    }
+}
+
+impl Part for Char {
+    fn of_param(param: &Val, at: Num) -> Option<Char> {
+        match param {
+            Val::Str(f, _) => Some(Char::Cell(*f, Box::new(at))),
+            _ => None,
+        }
+    }
+
+    fn value(c: &mut Compiler<'_>, scope: &mut Scope, ir: &Ir) -> Compiled<Char> {
+        c.char(scope, ir)
+    }
+
+    fn choose(test: Truth, then: Char, otherwise: Char) -> Char {
+        Char::If(Box::new(test), Box::new(then), Box::new(otherwise))
+    }
+
+    fn bound(bind: Bind, body: Char) -> Char {
+        Char::Let(Box::new(bind), Box::new(body))
     }
 }
