@@ -7,7 +7,9 @@
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
 use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::hoist::{self, Last, LastValue};
 use super::leaves::{index, Binding, Operand, Piece};
+use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, put, Machine};
 use super::words;
 use crate::eval::lowered_run::{arithmetic, compare};
@@ -57,10 +59,15 @@ type TruthFn = Run<bool>;
 pub(super) type TextFn = Run<(u64, u32)>;
 
 /// Every expression of the game's code turned into a closure, where it is
-/// more than a leaf (a leaf is read as fast without one).
-pub fn lower(code: &mut GameCode) {
-    let cell = code.cell;
-    let l = Lowering { cell };
+/// more than a leaf (a leaf is read as fast without one); with `tables`,
+/// an expression of one element alone is read off a table (see `lookup`).
+pub fn lower(code: &mut GameCode, tables: bool) {
+    let l = Lowering {
+        tables,
+        cell: code.cell,
+        regs: code.regs,
+        texts: code.texts,
+    };
     if let Some(t) = &mut code.lose {
         l.root_truth(t);
     }
@@ -74,6 +81,19 @@ pub fn lower(code: &mut GameCode) {
         if let Some(t) = &mut rule.guard {
             l.root_truth(t);
         }
+        if let Some((fields, index, value)) = hoist::last_write(rule) {
+            let value = match value {
+                LastValue::Num(n) => l.operand(n),
+                LastValue::Char(c) => l.char(c),
+            };
+            if let Some(hoist) = &mut rule.hoist {
+                hoist.last = Some(Last {
+                    fields,
+                    index: index as usize,
+                    value,
+                });
+            }
+        }
         l.writes(&mut rule.writes);
     }
     for image in &mut code.images {
@@ -83,8 +103,13 @@ pub fn lower(code: &mut GameCode) {
 
 /// What the closures need to know of the layout.
 struct Lowering {
+    /// Whether expressions of one element alone are tabulated.
+    tables: bool,
     /// Bits a letter takes in a string's word.
     cell: u32,
+    /// Registers and string registers in all, for working out tables.
+    regs: u32,
+    texts: u32,
 }
 
 /// `op` on two operands, the operation made inline for each pair of
@@ -322,6 +347,39 @@ impl Lowering {
     /// A number: a literal or register where it comes to one, else a
     /// closure.
     fn operand(&self, n: Num) -> Operand {
+        if let Some(site) = lookup::num_site(&n).filter(|_| self.tables) {
+            let slow = self.operand_of_tree(n);
+            return self.tabulated(site, slow);
+        }
+        self.operand_of_tree(n)
+    }
+
+    /// `slow`, an expression of the element at `site` alone, as a table
+    /// of its values for every value the element's field can hold,
+    /// worked out now on a machine of its own: the index register reads 0
+    /// and the first element each value in turn, and nothing else the
+    /// expression reads comes from outside it.
+    fn tabulated(&self, site: Site, slow: Operand) -> Operand {
+        let mut m = Machine::scratch(self.regs, self.texts, self.cell);
+        let (first, index) = (site.fields.first as usize, site.index as usize);
+        let table = (0..=site.fields.mask())
+            .map(|v| {
+                m.regs[index] = 0;
+                m.regs[first] = v as i64;
+                slow.get(&mut m)
+            })
+            .collect();
+        Operand::Table {
+            first,
+            len: site.fields.len,
+            index,
+            table,
+            slow: Box::new(slow),
+        }
+    }
+
+    /// A number, without looking for a table at its root.
+    fn operand_of_tree(&self, n: Num) -> Operand {
         let call = |f: NumFn| Operand::Call(f);
         match n {
             Num::Lit(v) => Operand::Lit(v),
@@ -545,6 +603,15 @@ impl Lowering {
 
     /// A letter's code, read inline where it is a literal or a register.
     fn char(&self, c: Char) -> Operand {
+        if let Some(site) = lookup::char_site(&c).filter(|_| self.tables) {
+            let slow = self.char_of_tree(c);
+            return self.tabulated(site, slow);
+        }
+        self.char_of_tree(c)
+    }
+
+    /// A letter's code, without looking for a table at its root.
+    fn char_of_tree(&self, c: Char) -> Operand {
         let cell = self.cell;
         match c {
             Char::Code(code) => Operand::Lit(code),
