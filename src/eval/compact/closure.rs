@@ -6,14 +6,17 @@
 //! out here, and an element at a constant index becomes the register that
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
-use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Write};
+use super::code::{Bind, Char, Element, GameCode, Num, Seq, Source, Target, Text, Truth, Write};
 use super::hoist::{self, Last, LastValue};
+use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, put, Machine};
+use super::split::{self, Kept, Plan};
 use super::words;
 use crate::eval::lowered_run::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
+use std::cell::RefCell;
 use std::fmt;
 
 /// An expression as a closure over the machine's registers.
@@ -61,9 +64,10 @@ pub(super) type TextFn = Run<(u64, u32)>;
 /// Every expression of the game's code turned into a closure, where it is
 /// more than a leaf (a leaf is read as fast without one); with `tables`,
 /// an expression of one element alone is read off a table (see `lookup`).
-pub fn lower(code: &mut GameCode, tables: bool) {
+pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
     let l = Lowering {
         tables,
+        fields,
         cell: code.cell,
         regs: code.regs,
         texts: code.texts,
@@ -94,17 +98,24 @@ pub fn lower(code: &mut GameCode, tables: bool) {
                 });
             }
         }
-        l.writes(&mut rule.writes);
+        let inner = match rule.gens.last().map(|g| g.target) {
+            Some(Target::Reg(r)) if tables => Some(r),
+            _ => None,
+        };
+        l.writes(&mut rule.writes, inner);
     }
     for image in &mut code.images {
-        l.writes(image);
+        l.writes(image, None);
     }
 }
 
 /// What the closures need to know of the layout.
 struct Lowering {
-    /// Whether expressions of one element alone are tabulated.
+    /// Whether expressions of one element alone are tabulated, and
+    /// comprehensions split (see `split`).
     tables: bool,
+    /// The registers that hold the key's fields.
+    fields: u32,
     /// Bits a letter takes in a string's word.
     cell: u32,
     /// Registers and string registers in all, for working out tables.
@@ -170,7 +181,9 @@ impl Lowering {
 
     /// Each write made into a closure where it is one of the common
     /// kinds, the expressions of the others made into closures.
-    fn writes(&self, writes: &mut [Write]) {
+    /// `inner`: the register of the rule's last generator, when
+    /// comprehensions may be split on it.
+    fn writes(&self, writes: &mut [Write], inner: Option<u32>) {
         for w in writes {
             let placeholder = Write::Choose {
                 test: Truth::Lit(false),
@@ -178,11 +191,11 @@ impl Lowering {
                 otherwise: Vec::new(),
             };
             let write = std::mem::replace(w, placeholder);
-            *w = self.write(write);
+            *w = self.write(write, inner);
         }
     }
 
-    fn write(&self, w: Write) -> Write {
+    fn write(&self, w: Write, inner: Option<u32>) -> Write {
         let step = |f: WriteFn| Write::Closure(Step(f));
         match w {
             Write::Scalar(f, n) => {
@@ -229,6 +242,12 @@ impl Lowering {
                 guard,
                 element,
             } => {
+                if let (Some(inner), None, Some((lo, hi))) = (inner, &guard, constant_range(&over))
+                {
+                    if let Some(plan) = split::plan(&element, inner, var, self.fields) {
+                        return step(self.split(fields, var, (lo, hi), element, plan));
+                    }
+                }
                 self.seq(&mut over);
                 let guard = guard.map(|g| self.truth(g));
                 let var = var as usize;
@@ -244,17 +263,7 @@ impl Lowering {
                 };
                 // A range between literals: its steps are counted at once
                 // (a walk stopped part way is stopped all the same).
-                let constant = match &over {
-                    Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
-                        let end = if *inclusive {
-                            hi.checked_add(1)
-                        } else {
-                            Some(*hi)
-                        };
-                        end.map(|end| (*lo, end))
-                    }
-                    _ => None,
-                };
+                let constant = constant_range(&over);
                 step(Box::new(move |m, mut k| {
                     let (start, end) = match constant {
                         Some((lo, hi)) => {
@@ -300,8 +309,8 @@ impl Lowering {
                 mut otherwise,
             } => {
                 self.root_truth(&mut test);
-                self.writes(&mut then);
-                self.writes(&mut otherwise);
+                self.writes(&mut then, inner);
+                self.writes(&mut otherwise, inner);
                 Write::Choose {
                     test,
                     then,
@@ -313,6 +322,69 @@ impl Lowering {
             | Write::Turned(..)
             | Write::Closure(_)) => w,
         }
+    }
+
+    /// A comprehension over `lo..hi` into `fields`, its elements split
+    /// between those kept while the key and what they read stay as they
+    /// were, and the others (see `split`).
+    fn split(
+        &self,
+        fields: Fields,
+        var: u32,
+        (lo, hi): (i64, i64),
+        element: Element,
+        plan: Plan,
+    ) -> WriteFn {
+        let (test, branches): (TruthFn, [NumFn; 2]) = match element {
+            Element::Num(Num::If(t, a, b)) => (
+                self.truth(*t),
+                [self.operand(*a).into_fn(), self.operand(*b).into_fn()],
+            ),
+            Element::Row(rows, Text::If(t, a, b)) => {
+                let row = |t: Text| -> NumFn {
+                    let t = self.piece(t);
+                    Box::new(move |m| {
+                        let text = t.get(m)?;
+                        m.row_field(&rows, text)
+                    })
+                };
+                (self.truth(*t), [row(*a), row(*b)])
+            }
+            _ => return Box::new(|_, _| None),
+        };
+        let var = var as usize;
+        let count = usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX);
+        let kept = RefCell::new(Kept::default());
+        Box::new(move |m, k| {
+            m.steps(count)?;
+            if count != fields.len as usize {
+                // Too many elements or too few: an error.
+                return None;
+            }
+            let mut kept = kept.borrow_mut();
+            if !kept.holds(m.key, &m.regs, &plan) {
+                kept.restart(m.key, &m.regs, &plan);
+                for (at, i) in (lo..hi).enumerate() {
+                    m.regs[var] = i;
+                    let then = test(m)?;
+                    let branch = usize::from(!then);
+                    if plan.kept[branch] {
+                        let v = branches[branch](m)?;
+                        kept.keep(&fields, at as u32, v)?;
+                    } else {
+                        kept.rest.push((at as u32, i, then));
+                    }
+                }
+                kept.finish();
+            }
+            let mut k = kept.onto(k);
+            for &(at, i, then) in &kept.rest {
+                m.regs[var] = i;
+                let v = branches[usize::from(!then)](m)?;
+                k = put(k, &fields, at, v)?;
+            }
+            Some(k)
+        })
     }
 
     fn root_num(&self, n: &mut Num) {
@@ -764,5 +836,20 @@ impl Lowering {
             }
             leaf => self.piece(leaf).into_fn(),
         }
+    }
+}
+
+/// The bounds of a range between literals, the end exclusive.
+fn constant_range(over: &Seq) -> Option<(i64, i64)> {
+    match over {
+        Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
+            let end = if *inclusive {
+                hi.checked_add(1)
+            } else {
+                Some(*hi)
+            };
+            end.map(|end| (*lo, end))
+        }
+        _ => None,
     }
 }

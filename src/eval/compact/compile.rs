@@ -300,7 +300,7 @@ pub fn game(program: &Program, layout: &Layout, fuse: bool) -> Compiled<GameCode
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
-    closure::lower(&mut code, fuse);
+    closure::lower(&mut code, fuse, layout.fields);
     Ok(code)
 }
 

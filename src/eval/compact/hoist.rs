@@ -11,7 +11,7 @@
 use super::code::{Char, Num, Rule, Seq, Source, Target, Write};
 use super::layout::Fields;
 use super::leaves::Operand;
-use super::reads::{self, Visit};
+use super::reads;
 use super::run::{put, Machine};
 use std::fmt;
 
@@ -106,84 +106,32 @@ pub fn recognise(rule: &Rule, fields: u32, slot: usize) -> Option<Hoist> {
             Target::Tuple(_) => None,
         })
         .collect::<Option<_>>()?;
-    let mut reads = Vec::new();
+    let mut read = Vec::new();
     let mut count = 0;
     for w in &rule.writes {
-        let mut found = Reads::default();
-        reads::write(&mut found, w);
-        // A register the writes read must be a field of the key, an
-        // earlier generator's, or one they set themselves (a helper's
-        // argument, a comprehension's variable).
-        let plain = !found.unknown
-            && found
-                .regs
-                .iter()
-                .all(|r| *r < fields || outer.contains(r) || found.set.contains(r));
-        if !plain || found.regs.contains(&inner) {
+        // A register the writes read must be a field of the key or an
+        // earlier generator's (those they set themselves are their own).
+        let found = reads::outside(|v| reads::write(v, w));
+        let plain = found.as_ref().is_some_and(|regs| {
+            regs.iter().all(|r| *r < fields || outer.contains(r)) && !regs.contains(&inner)
+        });
+        let Some(regs) = found.filter(|_| plain) else {
             break;
-        }
-        reads.extend(found.regs.iter().filter(|r| outer.contains(r)));
+        };
+        read.extend(regs.iter().filter(|r| outer.contains(r)));
         count += 1;
     }
     if count == 0 {
         return None;
     }
-    reads.sort_unstable();
-    reads.dedup();
+    read.sort_unstable();
+    read.dedup();
     Some(Hoist {
         writes: count,
-        reads,
+        reads: read,
         slot,
         last: None,
     })
-}
-
-/// The registers an expression reads and sets, and whether it reads what
-/// is not followed here (a tuple register, a closure). The key itself is
-/// the same for every option, and so are string registers, which helpers'
-/// arguments alone set.
-#[derive(Default)]
-struct Reads {
-    regs: Vec<u32>,
-    set: Vec<u32>,
-    unknown: bool,
-}
-
-impl Visit for Reads {
-    fn reg(&mut self, r: u32) {
-        self.regs.push(r);
-    }
-
-    fn text_reg(&mut self, _: u32) {}
-
-    fn element(&mut self, f: &Fields, i: &Num) {
-        self.fields(f);
-        reads::num(self, i);
-    }
-
-    fn row(&mut self, f: &Fields, r: &Num, c: Option<&Num>) {
-        self.fields(f);
-        reads::num(self, r);
-        if let Some(c) = c {
-            reads::num(self, c);
-        }
-    }
-
-    fn fields(&mut self, f: &Fields) {
-        self.regs.extend(f.first..f.first + f.len);
-    }
-
-    fn key(&mut self) {}
-
-    fn opaque(&mut self) {
-        self.unknown = true;
-    }
-
-    fn set(&mut self, r: u32) {
-        self.set.push(r);
-    }
-
-    fn set_text(&mut self, _: u32) {}
 }
 
 /// The key the hoisted writes of a rule made, and what it was made from.

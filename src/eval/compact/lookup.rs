@@ -127,9 +127,7 @@ impl Visit for Reads {
 #[cfg(test)]
 mod tests {
     use super::super::leaves::Operand;
-    use super::super::testing::{compiled, inside};
-    use crate::solve::dense::written_out;
-    use std::collections::HashSet;
+    use super::super::testing::{compiled, inside, same_options};
 
     const TURTLES: &str = include_str!("../../../bench/games/mock-turtles.game");
     const DIAL: &str = r#"
@@ -139,28 +137,6 @@ mod tests {
             => Dial(set_at(set_at(xs, i, xs[i] - 1), k, turn(xs[k])));
         }
     "#;
-
-    /// The options of every key reachable from the start, fused (the last
-    /// write read off a table) and step by step, key for key in order.
-    fn same_options(text: &str, start: &str) -> usize {
-        let (mut fast, key) = compiled(text, start, true);
-        let (mut plain, _) = compiled(text, start, false);
-        let (mut seen, mut todo) = (HashSet::from([key]), vec![key]);
-        while let Some(key) = todo.pop() {
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            let fast_made = fast.options(key, &mut a).is_ok();
-            let plain_made = plain.options(key, &mut b).is_ok();
-            assert_eq!(fast_made, plain_made, "key {key:#x}");
-            let (a, b) = (written_out(&a), written_out(&b));
-            assert_eq!(a, b, "the options of key {key:#x}");
-            for k in a {
-                if seen.insert(k) {
-                    todo.push(k);
-                }
-            }
-        }
-        seen.len()
-    }
 
     #[test]
     fn a_last_write_of_one_element_reads_a_table() {

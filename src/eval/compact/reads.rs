@@ -222,3 +222,67 @@ pub fn bind<V: Visit>(v: &mut V, b: &Bind) {
         }
     }
 }
+
+/// The registers an expression reads from outside itself (not those it
+/// sets, as a helper's arguments), `None` if it reads what is not followed
+/// (a tuple, a closure, a string register set elsewhere).
+pub fn outside(walk: impl FnOnce(&mut Outside)) -> Option<Vec<u32>> {
+    let mut o = Outside::default();
+    walk(&mut o);
+    (!o.opaque).then_some(o.regs)
+}
+
+/// What an expression reads from outside itself (see `outside`).
+#[derive(Default)]
+pub struct Outside {
+    regs: Vec<u32>,
+    set: Vec<u32>,
+    set_texts: Vec<u32>,
+    opaque: bool,
+}
+
+impl Visit for Outside {
+    fn reg(&mut self, r: u32) {
+        if !self.set.contains(&r) {
+            self.regs.push(r);
+        }
+    }
+
+    fn text_reg(&mut self, r: u32) {
+        if !self.set_texts.contains(&r) {
+            self.opaque = true;
+        }
+    }
+
+    fn element(&mut self, f: &Fields, i: &Num) {
+        self.fields(f);
+        num(self, i);
+    }
+
+    fn row(&mut self, f: &Fields, r: &Num, c: Option<&Num>) {
+        self.fields(f);
+        num(self, r);
+        if let Some(c) = c {
+            num(self, c);
+        }
+    }
+
+    fn fields(&mut self, f: &Fields) {
+        self.regs.extend(f.first..f.first + f.len);
+    }
+
+    /// The key is compared whole.
+    fn key(&mut self) {}
+
+    fn opaque(&mut self) {
+        self.opaque = true;
+    }
+
+    fn set(&mut self, r: u32) {
+        self.set.push(r);
+    }
+
+    fn set_text(&mut self, r: u32) {
+        self.set_texts.push(r);
+    }
+}
