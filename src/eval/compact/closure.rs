@@ -335,20 +335,44 @@ impl Lowering {
         element: Element,
         plan: Plan,
     ) -> WriteFn {
+        // A branch worked out for each option is remembered where it reads
+        // one element (or row) and one register alone (see `lookup`).
+        let remember = |pair: Option<(Site, u32)>, kept: bool, f: NumFn| match pair {
+            Some((site, extra)) if !kept => lookup::remembered(site, extra, f),
+            _ => f,
+        };
         let (test, branches): (TruthFn, [NumFn; 2]) = match element {
-            Element::Num(Num::If(t, a, b)) => (
-                self.truth(*t),
-                [self.operand(*a).into_fn(), self.operand(*b).into_fn()],
-            ),
+            Element::Num(Num::If(t, a, b)) => {
+                let [a, b] = [*a, *b].map(|n| {
+                    let pair = lookup::num_pair(&n);
+                    (pair, self.operand(n).into_fn())
+                });
+                (
+                    self.truth(*t),
+                    [
+                        remember(a.0, plan.kept[0], a.1),
+                        remember(b.0, plan.kept[1], b.1),
+                    ],
+                )
+            }
             Element::Row(rows, Text::If(t, a, b)) => {
-                let row = |t: Text| -> NumFn {
+                let row = |t: Text| -> (Option<(Site, u32)>, NumFn) {
+                    let pair = lookup::text_pair(&t);
                     let t = self.piece(t);
-                    Box::new(move |m| {
+                    let f: NumFn = Box::new(move |m| {
                         let text = t.get(m)?;
                         m.row_field(&rows, text)
-                    })
+                    });
+                    (pair, f)
                 };
-                (self.truth(*t), [row(*a), row(*b)])
+                let (a, b) = (row(*a), row(*b));
+                (
+                    self.truth(*t),
+                    [
+                        remember(a.0, plan.kept[0], a.1),
+                        remember(b.0, plan.kept[1], b.1),
+                    ],
+                )
             }
             _ => return Box::new(|_, _| None),
         };

@@ -5,13 +5,52 @@
 //! letter at `k` alone: two entries, and the move's write reads one of
 //! them. What an expression reads is found from the compiled code (which
 //! registers it reads, which it sets), never from how the rules spell it.
+//!
+//! An expression of one element (or a grid's row) and one more register
+//! is remembered instead, entry by entry as it is met, by the element's
+//! field as the key holds it and the register's value (see `Memo`):
+//! Chomp's `eaten(g[i], c)`.
 
-use super::code::{Char, Num};
+use super::closure::NumFn;
+use super::code::{Char, Num, Text};
 use super::layout::Fields;
+use super::leaves;
 use super::reads::{self, Visit};
+use std::cell::RefCell;
 
 /// Fields at most this wide are tabulated (a table of 2^8 entries at most).
 const MAX_WIDTH: u32 = 8;
+
+/// The values of the other register a memo keeps entries for: `0..64`.
+const MEMO_VALUES: u64 = 64;
+
+/// `slow`, a number worked out from the element at `site` and register
+/// `extra` alone (see `num_pair`), remembered by the element's field as the
+/// key holds it and the register's value, as they are met: the first time
+/// a pair is met it is worked out, errors included, and after that read.
+/// A register's value outside `0..64`, or an index out of range, is
+/// worked out each time.
+pub(super) fn remembered(site: Site, extra: u32, slow: NumFn) -> NumFn {
+    let f = site.fields;
+    let (index, extra) = (site.index as usize, extra as usize);
+    let memo: RefCell<Vec<Option<Option<i64>>>> =
+        RefCell::new(vec![None; (MEMO_VALUES as usize) << f.width]);
+    Box::new(move |m| {
+        let x = u64::try_from(m.regs[extra])
+            .ok()
+            .filter(|&x| x < MEMO_VALUES);
+        let slot = match (x, leaves::index(m.regs[index], f.len)) {
+            (Some(x), Some(i)) => (x << f.width | f.read(m.key, i)) as usize,
+            _ => return slow(m),
+        };
+        if let Some(v) = memo.borrow()[slot] {
+            return v;
+        }
+        let v = slow(m);
+        memo.borrow_mut()[slot] = Some(v);
+        v
+    })
+}
 
 /// The one element an expression reads: field `index` of `fields`, where
 /// `index` is the register that holds the index.
@@ -19,6 +58,9 @@ const MAX_WIDTH: u32 = 8;
 pub struct Site {
     pub fields: Fields,
     pub index: u32,
+    /// Whether the element is a grid's row (whose register may hold
+    /// another thing than its field: the row's letters for its number).
+    pub row: bool,
 }
 
 /// What an expression reads, as it is walked.
@@ -29,8 +71,10 @@ struct Reads {
     /// helper's arguments): reading them reads nothing from outside.
     set: Vec<u32>,
     set_texts: Vec<u32>,
-    /// Whether it reads anything else from outside: another register, the
-    /// key, a row, a tuple, a second element.
+    /// Other registers it reads from outside.
+    extra: Vec<u32>,
+    /// Whether it reads anything else from outside: the key, a grid's
+    /// cell, a tuple, a second element.
     outside: bool,
 }
 
@@ -45,7 +89,7 @@ pub fn num_site(n: &Num) -> Option<Site> {
     }
     let mut r = Reads::default();
     reads::num(&mut r, n);
-    r.site()
+    r.site().filter(|s| !s.row)
 }
 
 /// The element a letter alone depends on (see `num_site`).
@@ -55,24 +99,79 @@ pub fn char_site(c: &Char) -> Option<Site> {
     }
     let mut r = Reads::default();
     reads::char(&mut r, c);
-    r.site()
+    r.site().filter(|s| !s.row)
+}
+
+/// The element (or row) and the one other register a number alone
+/// depends on, if it depends on such a pair (see `Memo`).
+pub fn num_pair(n: &Num) -> Option<(Site, u32)> {
+    let mut r = Reads::default();
+    reads::num(&mut r, n);
+    r.pair()
+}
+
+/// The element and the register a string alone depends on (see
+/// `num_pair`).
+pub fn text_pair(t: &Text) -> Option<(Site, u32)> {
+    let mut r = Reads::default();
+    reads::text(&mut r, t);
+    r.pair()
 }
 
 impl Reads {
+    /// The site, when the expression reads nothing else from outside.
     fn site(self) -> Option<Site> {
+        if !self.extra.is_empty() {
+            return None;
+        }
+        self.usable()
+    }
+
+    /// The site and the one other register read, when it reads nothing
+    /// else from outside.
+    fn pair(mut self) -> Option<(Site, u32)> {
+        self.extra.sort_unstable();
+        self.extra.dedup();
+        let [extra] = self.extra[..] else {
+            return None;
+        };
+        let site = self.usable()?;
+        (extra != site.index).then_some((site, extra))
+    }
+
+    fn usable(&self) -> Option<Site> {
         let site = self.site?;
         let plain = !self.outside
             && !self.set.contains(&site.index)
+            && !self.extra.contains(&site.index)
             && site.fields.len > 0
             && site.fields.width <= MAX_WIDTH;
         plain.then_some(site)
     }
 }
 
+impl Reads {
+    fn at(&mut self, fields: &Fields, i: &Num, row: bool) {
+        let site = match *i {
+            Num::Reg(index) if !self.set.contains(&index) => Site {
+                fields: *fields,
+                index,
+                row,
+            },
+            _ => return self.opaque(),
+        };
+        match self.site {
+            None => self.site = Some(site),
+            Some(s) if s == site => {}
+            Some(_) => self.outside = true,
+        }
+    }
+}
+
 impl Visit for Reads {
     fn reg(&mut self, r: u32) {
         if !self.set.contains(&r) {
-            self.outside = true;
+            self.extra.push(r);
         }
     }
 
@@ -85,22 +184,15 @@ impl Visit for Reads {
     /// `fields[i]`: the site when `i` is a register from outside, and the
     /// same site each time.
     fn element(&mut self, fields: &Fields, i: &Num) {
-        let site = match *i {
-            Num::Reg(index) if !self.set.contains(&index) => Site {
-                fields: *fields,
-                index,
-            },
-            _ => return self.opaque(),
-        };
-        match self.site {
-            None => self.site = Some(site),
-            Some(s) if s == site => {}
-            Some(_) => self.outside = true,
-        }
+        self.at(fields, i, false);
     }
 
-    fn row(&mut self, _: &Fields, _: &Num, _: Option<&Num>) {
-        self.outside = true;
+    /// A grid's row is a site as an element is; a cell is not.
+    fn row(&mut self, fields: &Fields, r: &Num, c: Option<&Num>) {
+        match c {
+            None => self.at(fields, r, true),
+            Some(_) => self.outside = true,
+        }
     }
 
     fn fields(&mut self, _: &Fields) {

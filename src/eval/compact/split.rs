@@ -126,7 +126,9 @@ mod tests {
     const HEIGHTS: &str = include_str!("../../../bench/games/chomp-heights.game");
     /// Elements kept where the test picks a branch that does not read the
     /// last generator (both branches of `lift`), and with `reach` past
-    /// the list's end, an element that errs in a kept branch.
+    /// the list's end, an element that errs in a kept branch; a branch
+    /// remembered by element and generator (`cut`, `part`), which errs
+    /// where an element is 0 and `t` is 1.
     fn rows(reach: u32) -> String {
         format!(
             r#"
@@ -135,6 +137,8 @@ mod tests {
                 => Shift([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
               move lift(c in 0..len(xs) + {reach}, t in 0..2) if t < c
                 => Shift([if j + 1 < c then xs[j + 1] else 0 for j in indices(xs)]);
+              move part(c in indices(xs), t in 0..2)
+                => Shift([if j <= c then xs[j] else 6 / (xs[j] + 1 - t) % 4 for j in indices(xs)]);
             }}
             "#
         )
