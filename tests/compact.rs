@@ -343,6 +343,24 @@ game Seventh(n: nat, top: nat) {
   move p(k in 1..=top) if k ** 7 <= n => Seventh(n - 1, top);
   move q(k in 1..=top) if k ** 7 > n and k < 3 => Seventh(n - 1, top);
 }
+// The last write sets the element at the last generator's value to a
+// function of that element alone (read off a table): an error for some
+// of its values (6 / 0), values past the field's width, and an index past
+// the end.
+fn turn(c: nat) = if c == 2 then 0 else c + 1;
+
+game Dial(xs: [nat]) {
+  move spin(i in indices(xs), k in 0..i) if xs[i] > 0
+    => Dial(set_at(set_at(xs, i, xs[i] - 1), k, turn(xs[k])));
+  move split(i in indices(xs), k in 0..i) if xs[i] > 1
+    => Dial(set_at(set_at(xs, i, xs[i] - 2), k, 6 / xs[k]));
+}
+
+game Edge(s: str) {
+  move flip(i in indices(s), k in 0..i + 2) if s[i] == "H"
+    => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
+}
+
 "##
 );
 
@@ -459,6 +477,11 @@ const STARTS: &[&str] = &[
     "Seventh(20, 511)",
     "Seventh(20, 512)",
     "Seventh(20, 100000)",
+    "Dial([1, 2, 2])",
+    "Dial([2, 1, 3, 0])",
+    "Dial([3, 3, 3, 3])",
+    "Edge(\"THTH\")",
+    "Edge(\"HHT\")",
 ];
 
 /// The value of each position, or its error, in a fresh session searching

@@ -7,13 +7,18 @@
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
 use super::code::{
-    Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Text, Truth, Walk, Write,
+    Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Target, Text, Truth, Walk, Write,
 };
+use super::hoist::{self, Last, LastValue};
+use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
+use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
+use super::split::{self, Kept, Plan};
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
+use std::cell::RefCell;
 use std::fmt;
 
 /// An expression as a closure over the machine's registers.
@@ -59,10 +64,16 @@ type TruthFn = Run<bool>;
 pub(super) type TextFn = Run<(u64, u32)>;
 
 /// Every expression of the game's code turned into a closure, where it is
-/// more than a leaf (a leaf is read as fast without one).
-pub fn lower(code: &mut GameCode) {
-    let cell = code.cell;
-    let l = Lowering { cell };
+/// more than a leaf (a leaf is read as fast without one); with `tables`,
+/// an expression of one element alone is read off a table (see `lookup`).
+pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
+    let l = Lowering {
+        tables,
+        fields,
+        cell: code.cell,
+        regs: code.regs,
+        texts: code.texts,
+    };
     if let Some(t) = &mut code.lose {
         l.root_truth(t);
     }
@@ -76,10 +87,27 @@ pub fn lower(code: &mut GameCode) {
         if let Some(t) = &mut rule.guard {
             l.root_truth(t);
         }
-        l.writes(&mut rule.writes);
+        if let Some((fields, index, value)) = hoist::last_write(rule) {
+            let value = match value {
+                LastValue::Num(n) => l.operand(n),
+                LastValue::Char(c) => l.char(c),
+            };
+            if let Some(hoist) = &mut rule.hoist {
+                hoist.last = Some(Last {
+                    fields,
+                    index: index as usize,
+                    value,
+                });
+            }
+        }
+        let inner = match rule.gens.last().map(|g| g.target) {
+            Some(Target::Reg(r)) if tables => Some(r),
+            _ => None,
+        };
+        l.writes(&mut rule.writes, inner);
     }
     for image in &mut code.images {
-        l.writes(image);
+        l.writes(image, None);
     }
 }
 
@@ -123,8 +151,16 @@ impl Walked {
 
 /// What the closures need to know of the layout.
 struct Lowering {
+    /// Whether expressions of one element alone are tabulated, and
+    /// comprehensions split (see `split`).
+    tables: bool,
+    /// The registers that hold the key's fields.
+    fields: u32,
     /// Bits a letter takes in a string's word.
     cell: u32,
+    /// Registers and string registers in all, for working out tables.
+    regs: u32,
+    texts: u32,
 }
 
 /// `op` on two operands, the operation made inline for each pair of
@@ -185,7 +221,9 @@ impl Lowering {
 
     /// Each write made into a closure where it is one of the common
     /// kinds, the expressions of the others made into closures.
-    fn writes(&self, writes: &mut [Write]) {
+    /// `inner`: the register of the rule's last generator, when
+    /// comprehensions may be split on it.
+    fn writes(&self, writes: &mut [Write], inner: Option<u32>) {
         for w in writes {
             let placeholder = Write::Choose {
                 test: Truth::Lit(false),
@@ -193,11 +231,11 @@ impl Lowering {
                 otherwise: Vec::new(),
             };
             let write = std::mem::replace(w, placeholder);
-            *w = self.write(write);
+            *w = self.write(write, inner);
         }
     }
 
-    fn write(&self, w: Write) -> Write {
+    fn write(&self, w: Write, inner: Option<u32>) -> Write {
         let step = |f: WriteFn| Write::Closure(Step(f));
         match w {
             Write::Scalar(f, n) => {
@@ -242,6 +280,13 @@ impl Lowering {
                 walk,
                 element,
             } => {
+                if let (Some(inner), None, Some((lo, hi))) =
+                    (inner, &walk.guard, constant_range(&walk.over))
+                {
+                    if let Some(plan) = split::plan(&element, inner, walk.var, self.fields) {
+                        return step(self.split(fields, walk.var, (lo, hi), element, plan));
+                    }
+                }
                 let walk = self.walk(walk);
                 let element: NumFn = match element {
                     Element::Num(n) => self.operand(n).into_fn(),
@@ -281,8 +326,8 @@ impl Lowering {
                 mut otherwise,
             } => {
                 self.root_truth(&mut test);
-                self.writes(&mut then);
-                self.writes(&mut otherwise);
+                self.writes(&mut then, inner);
+                self.writes(&mut otherwise, inner);
                 Write::Choose {
                     test,
                     then,
@@ -306,7 +351,7 @@ impl Lowering {
             }
             Write::Each { walk, mut writes } => {
                 let walk = self.walk(walk);
-                self.writes(&mut writes);
+                self.writes(&mut writes, None);
                 step(Box::new(move |m, mut k| {
                     walk.run(m, |m| {
                         k = m.written_onto(k, &writes)?;
@@ -338,23 +383,100 @@ impl Lowering {
         self.seq(&mut over);
         // A range between literals: its steps are counted at once (a walk
         // stopped part way is stopped all the same).
-        let constant = match &over {
-            Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
-                let end = if *inclusive {
-                    hi.checked_add(1)
-                } else {
-                    Some(*hi)
-                };
-                end.map(|end| (*lo, end))
-            }
-            _ => None,
-        };
+        let constant = constant_range(&over);
         Walked {
             var: var as usize,
             over,
             constant,
             guard: guard.map(|g| self.truth(g)),
         }
+    }
+
+    /// A comprehension over `lo..hi` into `fields`, its elements split
+    /// between those kept while the key and what they read stay as they
+    /// were, and the others (see `split`).
+    fn split(
+        &self,
+        fields: Fields,
+        var: u32,
+        (lo, hi): (i64, i64),
+        element: Element,
+        plan: Plan,
+    ) -> WriteFn {
+        // A branch worked out for each option is remembered where it reads
+        // one element (or row) and one register alone (see `lookup`).
+        let remember = |pair: Option<(Site, u32)>, kept: bool, f: NumFn| match pair {
+            Some((site, extra)) if !kept => lookup::remembered(site, extra, f),
+            _ => f,
+        };
+        let (test, branches): (TruthFn, [NumFn; 2]) = match element {
+            Element::Num(Num::If(t, a, b)) => {
+                let [a, b] = [*a, *b].map(|n| {
+                    let pair = lookup::num_pair(&n);
+                    (pair, self.operand(n).into_fn())
+                });
+                (
+                    self.truth(*t),
+                    [
+                        remember(a.0, plan.kept[0], a.1),
+                        remember(b.0, plan.kept[1], b.1),
+                    ],
+                )
+            }
+            Element::Row(rows, Text::If(t, a, b)) => {
+                let row = |t: Text| -> (Option<(Site, u32)>, NumFn) {
+                    let pair = lookup::text_pair(&t);
+                    let t = self.piece(t);
+                    let f: NumFn = Box::new(move |m| {
+                        let text = t.get(m)?;
+                        m.row_field(&rows, text)
+                    });
+                    (pair, f)
+                };
+                let (a, b) = (row(*a), row(*b));
+                (
+                    self.truth(*t),
+                    [
+                        remember(a.0, plan.kept[0], a.1),
+                        remember(b.0, plan.kept[1], b.1),
+                    ],
+                )
+            }
+            _ => return Box::new(|_, _| None),
+        };
+        let var = var as usize;
+        let count = usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX);
+        let kept = RefCell::new(Kept::default());
+        Box::new(move |m, k| {
+            m.steps(count)?;
+            if count != fields.len as usize {
+                // Too many elements or too few: an error.
+                return None;
+            }
+            let mut kept = kept.borrow_mut();
+            if !kept.holds(m.key, &m.regs, &plan) {
+                kept.restart(m.key, &m.regs, &plan);
+                for (at, i) in (lo..hi).enumerate() {
+                    m.regs[var] = i;
+                    let then = test(m)?;
+                    let branch = usize::from(!then);
+                    if plan.kept[branch] {
+                        let v = branches[branch](m)?;
+                        kept.keep(&fields, at as u32, v)?;
+                    } else {
+                        kept.rest.push((at as u32, i, then));
+                    }
+                }
+                kept.finish();
+            }
+            let mut k = kept.onto(k);
+            for &(at, i, then) in &kept.rest {
+                m.regs[var] = i;
+                let v = branches[usize::from(!then)](m)?;
+                k = put(k, &fields, at, v)?;
+            }
+            Some(k)
+        })
     }
 
     fn root_num(&self, n: &mut Num) {
@@ -389,6 +511,39 @@ impl Lowering {
     /// A number: a literal or register where it comes to one, else a
     /// closure.
     fn operand(&self, n: Num) -> Operand {
+        if let Some(site) = lookup::num_site(&n).filter(|_| self.tables) {
+            let slow = self.operand_of_tree(n);
+            return self.tabulated(site, slow);
+        }
+        self.operand_of_tree(n)
+    }
+
+    /// `slow`, an expression of the element at `site` alone, as a table
+    /// of its values for every value the element's field can hold,
+    /// worked out now on a machine of its own: the index register reads 0
+    /// and the first element each value in turn, and nothing else the
+    /// expression reads comes from outside it.
+    fn tabulated(&self, site: Site, slow: Operand) -> Operand {
+        let mut m = Machine::scratch(self.regs, self.texts, self.cell);
+        let (first, index) = (site.fields.first as usize, site.index as usize);
+        let table = (0..=site.fields.mask())
+            .map(|v| {
+                m.regs[index] = 0;
+                m.regs[first] = v as i64;
+                slow.get(&mut m)
+            })
+            .collect();
+        Operand::Table {
+            first,
+            len: site.fields.len,
+            index,
+            table,
+            slow: Box::new(slow),
+        }
+    }
+
+    /// A number, without looking for a table at its root.
+    fn operand_of_tree(&self, n: Num) -> Operand {
         let call = |f: NumFn| Operand::Call(f);
         match n {
             Num::Lit(v) => Operand::Lit(v),
@@ -625,6 +780,15 @@ impl Lowering {
 
     /// A letter's code, read inline where it is a literal or a register.
     fn char(&self, c: Char) -> Operand {
+        if let Some(site) = lookup::char_site(&c).filter(|_| self.tables) {
+            let slow = self.char_of_tree(c);
+            return self.tabulated(site, slow);
+        }
+        self.char_of_tree(c)
+    }
+
+    /// A letter's code, without looking for a table at its root.
+    fn char_of_tree(&self, c: Char) -> Operand {
         let cell = self.cell;
         match c {
             Char::Code(code) => Operand::Lit(code),
@@ -777,5 +941,20 @@ impl Lowering {
             }
             leaf => self.piece(leaf).into_fn(),
         }
+    }
+}
+
+/// The bounds of a range between literals, the end exclusive.
+fn constant_range(over: &Seq) -> Option<(i64, i64)> {
+    match over {
+        Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive) => {
+            let end = if *inclusive {
+                hi.checked_add(1)
+            } else {
+                Some(*hi)
+            };
+            end.map(|end| (*lo, end))
+        }
+        _ => None,
     }
 }

@@ -360,7 +360,7 @@ pub fn game(
         decode: true,
     };
     code.decode = fused::needs_registers(&code);
-    closure::lower(&mut code);
+    closure::lower(&mut code, fuse, layout.fields);
     Ok(code)
 }
 

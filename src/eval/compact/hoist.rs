@@ -8,10 +8,12 @@
 //! `k`s the guard turns all down), so an error they meet is met just where
 //! the step-by-step code meets it.
 
-use super::code::{
-    Appended, Bind, Char, Element, Num, Rule, Seq, Target, Text, Truth, Walk, Write,
-};
-use super::run::Machine;
+use super::code::{Char, Num, Rule, Seq, Source, Target, Write};
+use super::layout::Fields;
+use super::leaves::Operand;
+use super::reads;
+use super::run::{put, Machine};
+use std::fmt;
 
 /// A first few of a rule's writes that read no register of its last
 /// generator.
@@ -24,6 +26,66 @@ pub struct Hoist {
     pub reads: Vec<u32>,
     /// Where the machine keeps the key they made.
     pub slot: usize,
+    /// The one write left after them, when it sets the element at the
+    /// last generator's value (see `Last`).
+    pub last: Option<Last>,
+}
+
+/// The last write of a rule whose other writes are hoisted, when it sets
+/// one element of a list or string at the last generator's value and
+/// nothing but that write depends on it (no test follows the generator):
+/// Mock Turtles' `set_at(..., k, flip(row[k]))`. The loop over the last
+/// generator then writes each option's key straight from the hoisted key,
+/// one element a value (see `Machine::last_loop`).
+pub struct Last {
+    pub fields: Fields,
+    /// The last generator's register, which is the element's index.
+    pub index: usize,
+    pub value: Operand,
+}
+
+impl fmt::Debug for Last {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Last")
+            .field("fields", &self.fields)
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where the write after a rule's hoisted writes sets an element at the
+/// last generator's value, and that element's value: the write taken out
+/// of the rule's writes, to be lowered into a `Last`. `None` (the rule
+/// unchanged) when it is anything else, or when a test follows the last
+/// generator or its loop is walked another way (bounds, a progression).
+pub fn last_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
+    let hoist = rule.hoist.as_ref()?;
+    let last = rule.gens.last()?;
+    let plain = rule.writes.len() == hoist.writes + 1
+        && rule.guard.is_none()
+        && rule.early.last().is_none_or(Option::is_none)
+        && rule.bounds.last().is_none_or(Option::is_none)
+        && !rule.progression
+        && matches!(last.source, Source::Each(_));
+    let Target::Reg(inner) = last.target else {
+        return None;
+    };
+    let at = |i: &Num| matches!(i, Num::Reg(r) if *r == inner);
+    match rule.writes.last()? {
+        Write::Cell(_, i, _) | Write::Element(_, i, _) if plain && at(i) => {}
+        _ => return None,
+    }
+    match rule.writes.pop()? {
+        Write::Cell(f, _, c) => Some((f, inner, LastValue::Char(c))),
+        Write::Element(f, _, n) => Some((f, inner, LastValue::Num(n))),
+        _ => None,
+    }
+}
+
+/// What the last write sets its element to, before it is lowered.
+pub enum LastValue {
+    Num(Num),
+    Char(Char),
 }
 
 /// The writes of `rule` worth making once for each value of the
@@ -44,269 +106,32 @@ pub fn recognise(rule: &Rule, fields: u32, slot: usize) -> Option<Hoist> {
             Target::Tuple(_) => None,
         })
         .collect::<Option<_>>()?;
-    let mut reads = Vec::new();
+    let mut read = Vec::new();
     let mut count = 0;
     for w in &rule.writes {
-        let mut found = Reads::default();
-        found.write(w);
-        // A register the writes read must be a field of the key, an
-        // earlier generator's, or one they set themselves (a helper's
-        // argument, a comprehension's variable).
-        let plain = !found.unknown
-            && found
-                .regs
-                .iter()
-                .all(|r| *r < fields || outer.contains(r) || found.set.contains(r));
-        if !plain || found.regs.contains(&inner) {
+        // A register the writes read must be a field of the key or an
+        // earlier generator's (those they set themselves are their own).
+        let found = reads::outside(|v| reads::write(v, w));
+        let plain = found.as_ref().is_some_and(|regs| {
+            regs.iter().all(|r| *r < fields || outer.contains(r)) && !regs.contains(&inner)
+        });
+        let Some(regs) = found.filter(|_| plain) else {
             break;
-        }
-        reads.extend(found.regs.iter().filter(|r| outer.contains(r)));
+        };
+        read.extend(regs.iter().filter(|r| outer.contains(r)));
         count += 1;
     }
     if count == 0 {
         return None;
     }
-    reads.sort_unstable();
-    reads.dedup();
+    read.sort_unstable();
+    read.dedup();
     Some(Hoist {
         writes: count,
-        reads,
+        reads: read,
         slot,
+        last: None,
     })
-}
-
-/// The registers an expression reads and sets, and whether it reads what
-/// is not followed here (a tuple register, a closure).
-#[derive(Default)]
-struct Reads {
-    regs: Vec<u32>,
-    set: Vec<u32>,
-    unknown: bool,
-}
-
-impl Reads {
-    fn write(&mut self, w: &Write) {
-        match w {
-            Write::Scalar(_, n) => self.num(n),
-            Write::Element(_, i, n) => {
-                self.num(i);
-                self.num(n);
-            }
-            Write::Cell(_, i, c) => {
-                self.num(i);
-                self.char(c);
-            }
-            Write::Several(..) | Write::Closure(_) => self.unknown = true,
-            Write::Whole(_, ns) => ns.iter().for_each(|n| self.num(n)),
-            Write::Reversed(_) | Write::Turned(..) => {}
-            Write::Comprehension { walk, element, .. } => {
-                self.walk(walk);
-                match element {
-                    Element::Num(n) => self.num(n),
-                    Element::Row(_, t) => self.text(t),
-                }
-            }
-            Write::Text(_, t) => self.text(t),
-            Write::Row(_, i, t) => {
-                self.num(i);
-                self.text(t);
-            }
-            Write::Rows(_, ts) => ts.iter().for_each(|t| self.text(t)),
-            Write::Bind(bind) => self.bind(bind),
-            Write::Appended(_, pieces) => {
-                for piece in pieces {
-                    match piece {
-                        Appended::One(n) => self.num(n),
-                        Appended::Each(walk, n) => {
-                            self.walk(walk);
-                            self.num(n);
-                        }
-                    }
-                }
-            }
-            Write::Each { walk, writes } => {
-                self.walk(walk);
-                writes.iter().for_each(|w| self.write(w));
-            }
-            Write::Choose {
-                test,
-                then,
-                otherwise,
-            } => {
-                self.truth(test);
-                then.iter().chain(otherwise).for_each(|w| self.write(w));
-            }
-        }
-    }
-
-    fn seq(&mut self, seq: &Seq) {
-        match seq {
-            Seq::Range(lo, hi, _) => {
-                self.num(lo);
-                self.num(hi);
-            }
-            Seq::Fields(f) => self.regs.extend(f.first..f.first + f.len),
-            Seq::Tuple(_) => self.unknown = true,
-            Seq::Items(_) => {}
-        }
-    }
-
-    fn num(&mut self, n: &Num) {
-        match n {
-            Num::Lit(_) => {}
-            Num::Reg(r) => self.regs.push(*r),
-            Num::Field(f, i) => {
-                self.regs.extend(f.first..f.first + f.len);
-                self.num(i);
-            }
-            Num::SumFields(f) => self.regs.extend(f.first..f.first + f.len),
-            Num::TupleAt(..) | Num::TupleLen(_) | Num::SumTuple(_) => self.unknown = true,
-            Num::Binary(_, a, b) => {
-                self.num(a);
-                self.num(b);
-            }
-            Num::Neg(x) | Num::Abs(x) => self.num(x),
-            Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| self.num(x)),
-            Num::TextLen(t) => self.text(t),
-            // The key is the position's throughout a rule.
-            Num::Matches(..) => {}
-            Num::If(c, a, b) => {
-                self.truth(c);
-                self.num(a);
-                self.num(b);
-            }
-            Num::Let(bind, body) => {
-                self.bind(bind);
-                self.num(body);
-            }
-            // Closures are made after this reads the rules (see `closure`).
-            Num::Closure(_) => self.unknown = true,
-        }
-    }
-
-    fn char(&mut self, c: &Char) {
-        match c {
-            Char::Code(_) => {}
-            Char::Reg(r) => self.regs.push(*r),
-            Char::Cell(f, i) => {
-                self.regs.extend(f.first..f.first + f.len);
-                self.num(i);
-            }
-            Char::GridCell(rows, r, c) => {
-                let f = rows.fields;
-                self.regs.extend(f.first..f.first + f.len);
-                self.num(r);
-                self.num(c);
-            }
-            Char::If(t, a, b) => {
-                self.truth(t);
-                self.char(a);
-                self.char(b);
-            }
-            Char::Let(bind, body) => {
-                self.bind(bind);
-                self.char(body);
-            }
-            Char::Text(t) => self.text(t),
-        }
-    }
-
-    fn text(&mut self, t: &Text) {
-        match t {
-            Text::Lit(_) | Text::Param(_) => {}
-            // String registers are set by helpers' arguments alone.
-            Text::Reg(_) => {}
-            Text::Row(f, _, i) => {
-                self.regs.extend(f.first..f.first + f.len);
-                self.num(i);
-            }
-            Text::Letter(r) => self.regs.push(*r),
-            Text::At(t, i) | Text::Repeat(t, i) => {
-                self.text(t);
-                self.num(i);
-            }
-            Text::SetAt(t, i, c) => {
-                self.text(t);
-                self.num(i);
-                self.text(c);
-            }
-            Text::Slice(t, a, b) => {
-                self.text(t);
-                self.num(a);
-                self.num(b);
-            }
-            Text::Concat(a, b) => {
-                self.text(a);
-                self.text(b);
-            }
-            Text::If(c, a, b) => {
-                self.truth(c);
-                self.text(a);
-                self.text(b);
-            }
-            Text::Let(bind, body) => {
-                self.bind(bind);
-                self.text(body);
-            }
-            Text::Closure(_) => self.unknown = true,
-        }
-    }
-
-    fn truth(&mut self, t: &Truth) {
-        match t {
-            Truth::Lit(_) | Truth::Has(..) => {}
-            Truth::Not(x) => self.truth(x),
-            Truth::And(a, b) | Truth::Or(a, b) => {
-                self.truth(a);
-                self.truth(b);
-            }
-            Truth::Compare(_, a, b) => {
-                self.num(a);
-                self.num(b);
-            }
-            Truth::SameChar(_, a, b) => {
-                self.char(a);
-                self.char(b);
-            }
-            Truth::SameText(_, a, b) => {
-                self.text(a);
-                self.text(b);
-            }
-            Truth::In(_, n, _) => self.num(n),
-            Truth::HasText(t, _) => self.text(t),
-            Truth::Each { walk, element, .. } => {
-                self.walk(walk);
-                self.truth(element);
-            }
-            Truth::Let(bind, body) => {
-                self.bind(bind);
-                self.truth(body);
-            }
-            Truth::Closure(_) => self.unknown = true,
-        }
-    }
-
-    fn walk(&mut self, walk: &Walk) {
-        self.set.push(walk.var);
-        self.seq(&walk.over);
-        if let Some(g) = &walk.guard {
-            self.truth(g);
-        }
-    }
-
-    fn bind(&mut self, bind: &Bind) {
-        match bind {
-            Bind::Num { reg, value, .. } => {
-                self.num(value);
-                self.set.push(*reg);
-            }
-            Bind::Text { value, .. } => self.text(value),
-            Bind::Letter { reg, value } => {
-                self.char(value);
-                self.set.push(*reg);
-            }
-        }
-    }
 }
 
 /// The key the hoisted writes of a rule made, and what it was made from.
@@ -325,7 +150,26 @@ impl Machine {
         let Some(hoist) = &rule.hoist else {
             return self.written_onto(self.key, &rule.writes);
         };
-        let (first, rest) = rule.writes.split_at(hoist.writes);
+        let written = self.hoisted_key(hoist, &rule.writes[..hoist.writes])?;
+        let k = self.written_onto(written, &rule.writes[hoist.writes..])?;
+        match &hoist.last {
+            Some(last) => self.last_written(last, k),
+            None => Some(k),
+        }
+    }
+
+    /// `k` with the element the last write sets at the last generator's
+    /// current value.
+    #[inline(always)]
+    fn last_written(&mut self, last: &Last, k: u64) -> Option<u64> {
+        let i = super::leaves::index(self.regs[last.index], last.fields.len)?;
+        let v = last.value.get(self)?;
+        put(k, &last.fields, i, v)
+    }
+
+    /// The key the hoisted writes `first` make from the current key, made
+    /// again only when what they read has changed.
+    fn hoisted_key(&mut self, hoist: &Hoist, first: &[Write]) -> Option<u64> {
         let regs = &self.regs;
         let made = &self.hoisted[hoist.slot];
         let same = made.made
@@ -335,20 +179,50 @@ impl Machine {
                 .iter()
                 .zip(&made.reads)
                 .all(|(r, v)| regs[*r as usize] == *v);
-        let written = if same {
-            made.written
-        } else {
-            let written = self.written_onto(self.key, first)?;
-            let regs = &self.regs;
-            let made = &mut self.hoisted[hoist.slot];
-            made.made = true;
-            made.key = self.key;
-            made.reads.clear();
-            made.reads
-                .extend(hoist.reads.iter().map(|r| regs[*r as usize]));
-            made.written = written;
-            written
-        };
-        self.written_onto(written, rest)
+        if same {
+            return Some(made.written);
+        }
+        let written = self.written_onto(self.key, first)?;
+        let regs = &self.regs;
+        let made = &mut self.hoisted[hoist.slot];
+        made.made = true;
+        made.key = self.key;
+        made.reads.clear();
+        made.reads
+            .extend(hoist.reads.iter().map(|r| regs[*r as usize]));
+        made.written = written;
+        Some(written)
+    }
+
+    /// The loop over the last generator of a rule with a `Last` write,
+    /// from `start` to `end` of `seq` into the write's index register:
+    /// the hoisted key made once, then each option's key from it.
+    pub(super) fn last_loop(
+        &mut self,
+        rule: &Rule,
+        hoist: &Hoist,
+        last: &Last,
+        seq: &Seq,
+        (start, end): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        if end <= start {
+            return Some(());
+        }
+        // The steps the loop takes, counted at once: a loop past the
+        // limit is stopped all the same.
+        self.steps(usize::try_from(end - start).ok()?)?;
+        let (first, rest) = rule.writes.split_at(hoist.writes);
+        let base = self.hoisted_key(hoist, first)?;
+        let base = self.written_onto(base, rest)?;
+        for i in start..end {
+            self.regs[last.index] = self.item(seq, i)?;
+            let k = self.last_written(last, base)?;
+            out.push(k);
+            if let Some(trail) = &mut self.trail {
+                trail.record(&self.regs, &self.tuples);
+            }
+        }
+        Some(())
     }
 }

@@ -30,6 +30,16 @@ pub(super) enum Operand {
         r: (usize, i64),
         c: (usize, i64),
     },
+    /// An expression of `regs[first + regs[index]]` alone (see `lookup`),
+    /// read off its table of every value that field can hold; `slow` where
+    /// the index is out of range.
+    Table {
+        first: usize,
+        len: u32,
+        index: usize,
+        table: Box<[Option<i64>]>,
+        slow: Box<Operand>,
+    },
     Call(NumFn),
 }
 
@@ -66,8 +76,27 @@ impl Operand {
                 let row = m.regs[first + r as usize] as u64;
                 Some(((row >> (c * cell)) & low_bits(*cell)) as i64)
             }
+            Operand::Table {
+                first,
+                len,
+                index,
+                table,
+                slow,
+            } => match self::index(m.regs[*index], *len)
+                .and_then(|i| table.get(m.regs[first + i as usize] as usize))
+            {
+                Some(v) => *v,
+                None => slow.get_out_of_line(m),
+            },
             Operand::Call(f) => f(m),
         }
+    }
+
+    /// `get`, as a call: what a table's index out of range reads, so that
+    /// `get` is not recursive and stays inline.
+    #[inline(never)]
+    fn get_out_of_line(&self, m: &mut Machine) -> Option<i64> {
+        self.get(m)
     }
 
     pub(super) fn into_fn(self) -> NumFn {

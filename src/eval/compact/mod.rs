@@ -14,10 +14,13 @@ mod hoist;
 mod layout;
 mod leaves;
 mod listing;
+mod lookup;
 mod monotone;
 mod progression;
+mod reads;
 mod rows;
 mod run;
+mod split;
 mod sums;
 mod turn;
 mod words;
@@ -271,7 +274,8 @@ fn with_headroom(v: &Value, bits: u32) -> Value {
 #[cfg(test)]
 pub(super) mod testing {
     use super::{Compact, CompactGame};
-    use crate::solve::dense::KeyGame;
+    use crate::solve::dense::{written_out, KeyGame};
+    use std::collections::HashSet;
 
     /// The game of `position` in `text`, compiled to keys (`fused` says
     /// whether the loops of known shapes run on the key), and its key.
@@ -290,6 +294,29 @@ pub(super) mod testing {
             .interp
             .compact_game(parts[0])
             .expect("the game compiles to keys")
+    }
+
+    /// How many keys are reachable from `start`, after checking that the
+    /// fused code and the step-by-step code give each of them the same
+    /// options in the same order (or both give up on it).
+    pub fn same_options(text: &str, start: &str) -> usize {
+        let (mut fast, key) = compiled(text, start, true);
+        let (mut plain, _) = compiled(text, start, false);
+        let (mut seen, mut todo) = (HashSet::from([key]), vec![key]);
+        while let Some(key) = todo.pop() {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let fast_made = fast.options(key, &mut a).is_ok();
+            let plain_made = plain.options(key, &mut b).is_ok();
+            assert_eq!(fast_made, plain_made, "key {key:#x}");
+            let (a, b) = (written_out(&a), written_out(&b));
+            assert_eq!(a, b, "the options of key {key:#x}");
+            for k in a {
+                if seen.insert(k) {
+                    todo.push(k);
+                }
+            }
+        }
+        seen.len()
     }
 
     /// The compiled game behind a `KeyGame`.

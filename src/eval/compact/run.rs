@@ -70,6 +70,17 @@ impl Machine {
         }
     }
 
+    /// A machine for working out expressions alone, with these many
+    /// registers and string registers (see `lookup`).
+    pub(super) fn scratch(regs: u32, texts: u32, cell: u32) -> Machine {
+        Machine {
+            regs: vec![0; regs as usize],
+            texts: vec![(0, 0); texts as usize],
+            cell,
+            ..Machine::default()
+        }
+    }
+
     /// Appends the keys of the options of `key` to `out`.
     pub fn options(
         &mut self,
@@ -155,6 +166,11 @@ impl Machine {
         match (&gen.source, gen.target) {
             (Source::Each(seq), Target::Reg(r)) => {
                 let (start, end) = self.bounds(seq)?;
+                if let Some(hoist) = &rule.hoist {
+                    if let (Some(last), true) = (&hoist.last, depth + 1 == rule.gens.len()) {
+                        return self.last_loop(rule, hoist, last, seq, (start, end), out);
+                    }
+                }
                 let r = r as usize;
                 if rule.progression
                     && depth + 1 == rule.gens.len()
