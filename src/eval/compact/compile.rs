@@ -1130,6 +1130,14 @@ impl<'a> Compiler<'a> {
                 out.push(item);
                 continue;
             }
+            if let Some(inner) = tuple_items(&item) {
+                let inner = self.worked_out(scope, inner, binds)?;
+                out.push(Ir {
+                    kind: IrKind::Tuple(inner),
+                    span: item.span,
+                });
+                continue;
+            }
             let val = self
                 .register(scope, &item, &Type::Unknown, true, binds)?
                 .or_unsupported(CONDITIONS, item.span)?;
