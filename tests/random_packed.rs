@@ -131,4 +131,10 @@ fn a_tuple_compared_is_worked_out_whole() {
     }";
     let found = agrees(text, &["G(0, 2)", "G(3, 3)"]);
     assert!(found.is_err_and(|e| e.starts_with("Overflow")));
+    let nested = "game G(x: nat, y: nat) {
+        move m(k in 1..=y) if y > x and ((x, 1), (x - 9223372036854775807 - 2, 3)) != ((y, 1), (2, 3))
+            => G(x, y - k);
+    }";
+    let found = agrees(nested, &["G(0, 2)", "G(3, 3)"]);
+    assert!(found.is_err_and(|e| e.starts_with("Overflow")));
 }

@@ -25,6 +25,11 @@ pub struct PackedGame {
     pub starts: Vec<String>,
 }
 
+/// The largest number a rule drawn freely leaves in a position (it may
+/// still leave a negative one): a position holding 2 ** 62 would have a
+/// rule walk `1..=x` for ever, in every engine alike.
+const SMALL: u32 = 9;
+
 /// The game is always called `G`.
 pub const NAME: &str = "G";
 
@@ -450,9 +455,9 @@ impl Game {
                 _ => format!("set_at(b, {}, {})", number(c), self.letter(c)),
             },
             Shape::Heaps => match c.below(4) {
-                0 => format!("[h + {} for h in hs]", number(c)),
+                0 => format!("[min(h + {}, {SMALL}) for h in hs]", number(c)),
                 1 => "reverse(hs)".to_string(),
-                _ => format!("set_at(hs, {}, {})", number(c), number(c)),
+                _ => format!("set_at(hs, {}, min({}, {SMALL}))", number(c), number(c)),
             },
             Shape::Grid => match c.below(3) {
                 0 => format!("cover(g, {}, {})", number(c), number(c)),
@@ -460,7 +465,8 @@ impl Game {
                 _ => format!("set_at(g, r, set_at(g[r], {}, \".\"))", number(c)),
             },
             Shape::Pair { tuple } => {
-                let (a, b) = (number(c), number(c));
+                let small = |c: &mut Choices| format!("min({}, {SMALL})", number(c));
+                let (a, b) = (small(c), small(c));
                 if tuple {
                     format!("({a}, {b})")
                 } else {

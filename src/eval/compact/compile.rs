@@ -1384,7 +1384,7 @@ impl<'a> Compiler<'a> {
             }
             // A tuple inside is worked out element by element in its place,
             // as the interpreter works out the whole.
-            if let IrKind::Tuple(inner) = item.kind {
+            if let Some(inner) = tuple_items(&item) {
                 let inner = self.worked_out(scope, inner, binds)?;
                 out.push(Ir {
                     kind: IrKind::Tuple(inner),
