@@ -43,7 +43,9 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
         Write::Several(..) | Write::Closure(_) => v.opaque(),
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
-        Write::Comprehension { walk: w, element, .. } => {
+        Write::Comprehension {
+            walk: w, element, ..
+        } => {
             walk(v, w);
             match element {
                 Element::Num(n) => num(v, n),
@@ -216,7 +218,9 @@ pub fn truth<V: Visit>(v: &mut V, t: &Truth) {
             bind(v, b);
             truth(v, body);
         }
-        Truth::Each { walk: w, element, .. } => {
+        Truth::Each {
+            walk: w, element, ..
+        } => {
             walk(v, w);
             truth(v, element);
         }
