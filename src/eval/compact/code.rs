@@ -235,7 +235,7 @@ pub enum Write {
 #[derive(Debug)]
 pub enum Appended {
     One(Num),
-    Each(Walk, Num),
+    Each(Box<Walk>, Num),
 }
 
 /// A comprehension's one generator: `var in over if guard`.

@@ -55,7 +55,7 @@ impl Compiler<'_> {
                         guard: None,
                     };
                     let Some((slot, e)) = element else {
-                        return Ok(Appended::Each(walk, item));
+                        return Ok(Appended::Each(Box::new(walk), item));
                     };
                     // The comprehension's variable holds the element read.
                     let reg = self.reg();
@@ -70,7 +70,7 @@ impl Compiler<'_> {
                         nat: false,
                     };
                     Ok(Appended::Each(
-                        walk,
+                        Box::new(walk),
                         Num::Let(Box::new(bind), Box::new(value)),
                     ))
                 }
