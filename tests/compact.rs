@@ -320,6 +320,7 @@ game Line(p: (int, nat), xs: [int]) {
   move back(i in indices(xs)) if xs[i] > -4 and p[1] > 0
     => Line((p[0], p[1] - 1), set_at(xs, i, xs[i] - 2));
   move sum(k in 0..1) if sum(xs) < 0 - p[1] and p[1] > 0 => Line(p, [xs[j] + 1 for j in indices(xs)]);
+  move both() if sum(xs) < 0 and p[1] > 1 => Line((p[0], p[1] - 2), [xs[j] + 1 for j in indices(xs)]);
 }
 // Generators over the values a filtered comprehension keeps, named by a
 // `let` or written in the rule; the second reads past the end of a list

@@ -496,8 +496,12 @@ impl<'a> Compiler<'a> {
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
                 Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
+                // Each parameter's writes are its own: a write of every
+                // element may follow another parameter's writes.
                 Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
-                    self.writes(scope, a, i, group, &mut writes)?
+                    let mut own = Vec::new();
+                    self.writes(scope, a, i, group, &mut own)?;
+                    writes.append(&mut own);
                 }
             }
         }
