@@ -118,9 +118,18 @@ pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
 }
 
 /// The keys of a list of options as `KeyGame::options` writes it, its
-/// runs written out key by key (and a sum's parts one after another).
+/// runs written out key by key and a sum's parts one after another.
 pub fn written_out(options: &[u64]) -> Vec<u64> {
-    keys_of(options).collect()
+    let mut keys = Vec::new();
+    for listed in options_of(options) {
+        match listed {
+            Listed::Run(first, step, count) => {
+                keys.extend((0..count).map(|j| run_key(first, step, j)));
+            }
+            Listed::Sum(parts) => keys.extend_from_slice(parts),
+        }
+    }
+    keys
 }
 
 /// One entry of a list of options.
@@ -157,20 +166,6 @@ pub fn options_of(options: &[u64]) -> impl Iterator<Item = Listed<'_>> + '_ {
 #[inline(always)]
 fn run_key(first: u64, step: u64, j: u64) -> u64 {
     first.wrapping_add(j.wrapping_mul(step))
-}
-
-/// The keys of a list of options, its runs written out.
-fn keys_of(options: &[u64]) -> impl Iterator<Item = u64> + '_ {
-    options_of(options).flat_map(|listed| {
-        let (run, parts) = match listed {
-            Listed::Run(first, step, count) => (Some((first, step, count)), &[][..]),
-            Listed::Sum(parts) => (None, parts),
-        };
-        let run = run
-            .into_iter()
-            .flat_map(|(first, step, count)| (0..count).map(move |j| run_key(first, step, j)));
-        run.chain(parts.iter().copied())
-    })
 }
 
 /// How often (in positions opened) the search says how far the state limit
