@@ -40,6 +40,15 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     ("examples/wythoff.game", &["Wythoff(5, 3)", "Wythoff(6, 6)"]),
     (
+        "examples/sets.game",
+        &[
+            "Divisors(set(1..=9))",
+            "Divisors({2, 3, 4, 6, 9, 12})",
+            "Turtles({1, 3, 6})",
+            "Ends({-2, 0, 5, 7})",
+        ],
+    ),
+    (
         "examples/cram.game",
         &[
             r##"Cram(["...", "..."])"##,

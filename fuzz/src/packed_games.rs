@@ -1,8 +1,8 @@
 //! Random games whose positions pack into a key, decoded from bytes, for
 //! comparing the compiled code of packed keys with the reference
 //! interpreter: a board (a string of two or three letters), a short list
-//! of small heaps, a small grid, or a pair of numbers (as two parameters
-//! or one tuple), now and then with a flag (`bool`) and a counter
+//! of small heaps, a small grid, a pair of numbers (as two parameters
+//! or one tuple), or a set of small numbers, now and then with a flag (`bool`) and a counter
 //! (`nat`) beside it; rules written with the constructs the language
 //! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
 //! bounded by the position, a list made by a comprehension; guards with
@@ -44,6 +44,8 @@ enum Shape {
     Grid,
     /// `x: nat, y: nat`, or `p: (nat, nat)` when `tuple`.
     Pair { tuple: bool },
+    /// `s: {nat}`.
+    Set,
 }
 
 /// What a game is made of, fixed before its rules are drawn.
@@ -75,11 +77,12 @@ struct Scope {
 /// Decodes a game from `bytes`.
 pub fn decode(bytes: &[u8]) -> PackedGame {
     let mut c = Choices { bytes };
-    let shape = match c.below(5) {
+    let shape = match c.below(6) {
         0 => Shape::Board,
         1 => Shape::Heaps,
         2 => Shape::Grid,
         3 => Shape::Pair { tuple: false },
+        4 => Shape::Set,
         _ => Shape::Pair { tuple: true },
     };
     let letters = match (shape, c.below(3)) {
@@ -139,6 +142,10 @@ fn helpers(shape: Shape) -> &'static str {
             "fn low(a: nat, b: nat) = min(a, b);\n\
              fn even(a: nat) = a % 2 == 0;\n"
         }
+        Shape::Set => {
+            "fn drop(s: {nat}, x: nat) = set([y for y in s if y != x]);\n\
+             fn next_in(s: {nat}, x: nat) = x + 1 in s;\n"
+        }
     }
 }
 
@@ -150,6 +157,7 @@ impl Game {
             Shape::Grid => "g: grid",
             Shape::Pair { tuple: false } => "x: nat, y: nat",
             Shape::Pair { tuple: true } => "p: (nat, nat)",
+            Shape::Set => "s: {nat}",
         }];
         if self.flag {
             params.push("t: bool");
@@ -176,6 +184,7 @@ impl Game {
             Shape::Grid => "g".to_string(),
             Shape::Pair { tuple: false } => "x, y".to_string(),
             Shape::Pair { tuple: true } => "(p[0], p[1])".to_string(),
+            Shape::Set => "s".to_string(),
         }
     }
 
@@ -408,6 +417,41 @@ impl Game {
                 };
                 (generators, guard, main)
             }
+            Shape::Set => {
+                scope.numbers.push("x");
+                let (generators, guard, result) = match c.below(6) {
+                    0 => ("x in s", None, "set([y for y in s if y != x])"),
+                    1 => {
+                        scope.numbers.push("k");
+                        (
+                            "x in s, k in 1..=x",
+                            Some("x - k not in s"),
+                            "set([y for y in s if y != x] + [x - k])",
+                        )
+                    }
+                    // A divisor of 0 is a division by zero.
+                    2 => ("x in s", None, "set([y for y in s if x % y != 0])"),
+                    3 => {
+                        scope.numbers.push("k");
+                        (
+                            "x in list(s), k in 0..x",
+                            Some("not next_in(s, k) and k not in s"),
+                            "set([y for y in s if y != x] + [k])",
+                        )
+                    }
+                    4 => (
+                        "x in sort(s)",
+                        Some("x == min(s) or x == max(s)"),
+                        "set([y for y in s if y > x])",
+                    ),
+                    _ => ("x in s", Some("len(s) > 1"), "drop(s, x)"),
+                };
+                (
+                    generators.to_string(),
+                    guard.map(str::to_string),
+                    result.to_string(),
+                )
+            }
         };
         (generators, scope, (guard, result))
     }
@@ -464,6 +508,13 @@ impl Game {
                 1 => "mirror(g)".to_string(),
                 _ => format!("set_at(g, r, set_at(g[r], {}, \".\"))", number(c)),
             },
+            Shape::Set => match c.below(5) {
+                0 => format!("set([min(y + {}, {SMALL}) for y in s])", number(c)),
+                1 => format!("{{{}, min({}, {SMALL})}}", c.below(4), number(c)),
+                2 => "s".to_string(),
+                3 => format!("drop(s, {})", number(c)),
+                _ => format!("set(list(s) + [min({}, {SMALL})])", number(c)),
+            },
             Shape::Pair { tuple } => {
                 let small = |c: &mut Choices| format!("min({}, {SMALL})", number(c));
                 let (a, b) = (small(c), small(c));
@@ -487,6 +538,8 @@ impl Game {
             Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)"],
             Shape::Grid => &["len(g)", "len(g[0])"],
             Shape::Pair { .. } => &[x, y],
+            // `min` and `max` of the empty set are errors.
+            Shape::Set => &["len(s)", "max(s)", "min(s)"],
         };
         let atom = match c.below(4) {
             0 => c.below(4).to_string(),
@@ -588,6 +641,13 @@ impl Game {
                 3 if self.wide => format!("count(g[0], \"#\") < {n}"),
                 _ => format!("len(g[0]) < {n}"),
             },
+            Shape::Set => match c.below(5) {
+                0 => format!("{n} in s"),
+                1 => format!("{n} not in s"),
+                2 => format!("s {} {{1, {n}}}", c.pick(&["==", "!="])),
+                3 => format!("next_in(s, {n})"),
+                _ => format!("popcount(len(s)) < {n}"),
+            },
             Shape::Pair { .. } => {
                 let (x, y) = self.xy();
                 match c.below(5) {
@@ -636,6 +696,7 @@ impl Game {
                 "g[0][0] == \"#\" and g[2][0] == \"#\"".to_string(),
             ],
             Shape::Pair { .. } => [format!("{x} == {y}"), format!("{x} / ({y} - 1) > 2")],
+            Shape::Set => ["len(s) == 1".to_string(), "min(s) == 2".to_string()],
         };
         let [first, second] = conditions;
         if c.below(3) == 0 {
@@ -666,6 +727,10 @@ impl Game {
                     })
                     .collect();
                 format!("[{}]", rows.join(", "))
+            }
+            Shape::Set => {
+                let items: Vec<String> = (0..c.below(5)).map(|_| number(c, 7)).collect();
+                format!("{{{}}}", items.join(", "))
             }
             Shape::Pair { tuple } => {
                 let (a, b) = (number(c, 6), number(c, 6));

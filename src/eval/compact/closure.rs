@@ -6,6 +6,7 @@
 //! out here, and an element at a constant index becomes the register that
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
+use super::bitsets;
 use super::code::{
     Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Target, Text, Truth, Walk, Write,
 };
@@ -615,6 +616,34 @@ impl Lowering {
                     body.get(m)
                 }))
             }
+            n @ (Num::Ones(_) | Num::Extreme { .. } | Num::Union(..)) => call(self.bitset(n)),
+        }
+    }
+
+    /// What a set held as a mask answers (see `bitsets`).
+    fn bitset(&self, n: Num) -> NumFn {
+        match n {
+            Num::Ones(x) => {
+                let x = self.operand(*x);
+                Box::new(move |m| bitsets::ones(x.get(m)?))
+            }
+            Num::Extreme { mask, lo, highest } => {
+                let mask = self.operand(*mask);
+                Box::new(move |m| bitsets::extreme(mask.get(m)?, lo, highest))
+            }
+            Num::Union(walk, element) => {
+                let walk = self.walk(*walk);
+                let element = self.operand(*element);
+                Box::new(move |m| {
+                    let mut joined = 0;
+                    walk.run(m, |m| {
+                        joined |= element.get(m)?;
+                        Some(())
+                    })?;
+                    Some(joined)
+                })
+            }
+            _ => Box::new(|_| None),
         }
     }
 
@@ -733,6 +762,13 @@ impl Lowering {
             Truth::In(is_in, n, xs) => {
                 let n = self.operand(n);
                 Box::new(move |m| Some(xs.contains(&n.get(m)?) == is_in))
+            }
+            Truth::Member(is_in, n, mask, lo) => {
+                let (n, mask) = (self.operand(n), self.operand(mask));
+                Box::new(move |m| {
+                    let n = n.get(m)?;
+                    Some(bitsets::holds(mask.get(m)?, n, lo) == is_in)
+                })
             }
             Truth::Each { any, walk, element } => {
                 let walk = self.walk(*walk);

@@ -35,6 +35,19 @@ pub enum Num {
     /// A helper's argument put in a register (checked to be a natural
     /// number when the flag is set), then the helper's body.
     Let(Box<Bind>, Box<Num>),
+    /// The 1 bits of a number at least 0: `popcount`, and the length of
+    /// a set held as a mask (see `bitsets`).
+    Ones(Box<Num>),
+    /// The least (or with `highest`, the largest) number of a set held
+    /// as a mask over numbers from `lo`; none for the empty set.
+    Extreme {
+        mask: Box<Num>,
+        lo: i64,
+        highest: bool,
+    },
+    /// The masks `element` makes for the values of a walk, joined (`|`):
+    /// a set made by a comprehension.
+    Union(Box<Walk>, Box<Num>),
     /// The expression made into a closure once compiled (see `closure`).
     Closure(Closure<i64>),
 }
@@ -101,6 +114,9 @@ pub enum Truth {
     SameText(bool, Text, Text),
     /// `n in items` (flag set) or `n not in items`, for a set held aside.
     In(bool, Num, Rc<[i64]>),
+    /// `n in set` (flag set) or `n not in set`, for a set held as a mask
+    /// over numbers from the given one.
+    Member(bool, Num, Num, i64),
     /// `has(text, "...")` on a string worked out by the rules: the
     /// literal as `Text::Lit` holds it (never empty).
     HasText(Text, Option<(u64, u32)>),
@@ -146,6 +162,9 @@ pub enum Seq {
     Tuple(u32),
     /// The elements of a set held aside.
     Items(Rc<[i64]>),
+    /// The elements, in increasing order, of a set whose mask over
+    /// numbers from the given one is in a register.
+    Members(u32, i64),
 }
 
 #[derive(Debug)]

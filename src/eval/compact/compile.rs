@@ -11,6 +11,7 @@ mod generators;
 mod made;
 mod naturals;
 mod numbers;
+mod sets;
 mod several;
 mod texts;
 mod truths;
@@ -54,6 +55,9 @@ pub(super) enum Val {
     Chosen(u32, Rc<[Vec<i64>]>),
     /// A new grid a helper is given, made where it is used (see `made`).
     Made(Rc<made::Made>),
+    /// A set of numbers the rules change: its mask over the layout's
+    /// universe in a register (see `sets`).
+    Mask(u32),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -129,8 +133,8 @@ pub(super) fn letter(ir: &Ir) -> Option<u8> {
 
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
-     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
-     list parameter), `count` (of a number in a list, or of a text in a string parameter) \
+     with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `popcount`, `min`, `max` (of numbers, \
+     or of a list or set parameter), `count` (of a number in a list, or of a text in a string parameter) \
      and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \

@@ -19,7 +19,7 @@ pub fn cannot_fail(source: &Source) -> bool {
     let plain = |n: &Num| matches!(n, Num::Lit(_) | Num::Reg(_));
     match source {
         Source::Each(Seq::Range(lo, hi, _)) => plain(lo) && plain(hi),
-        Source::Each(Seq::Fields(_) | Seq::Tuple(_) | Seq::Items(_)) => true,
+        Source::Each(Seq::Fields(_) | Seq::Tuple(_) | Seq::Items(_) | Seq::Members(..)) => true,
         _ => false,
     }
 }

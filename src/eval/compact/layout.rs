@@ -6,8 +6,10 @@
 //! from the position a search starts at; a move that leaves a value wider
 //! than its field (or a row of another length, or a letter outside the
 //! alphabet) stops the compact search (the general one then answers), so a
-//! layout never loses a bit.
+//! layout never loses a bit. A set of numbers the rules change is a mask
+//! over the numbers the position may hold (see `bitsets`).
 
+use super::bitsets::Universe;
 use super::code::Rows;
 use super::rows::RowTable;
 use crate::eval::value::Value;
@@ -34,6 +36,9 @@ pub enum Group {
     Str(Fields, Vec<u8>),
     /// A list of strings of one length (a grid), a field a row.
     Grid(Rows),
+    /// A set of numbers the rules change: one field, a bit for each
+    /// number of the layout's `universe` (see `bitsets`).
+    Bits(Fields),
 }
 
 /// Fields `first..first + len` (also the registers they decode into), each
@@ -100,15 +105,17 @@ pub struct Layout {
     pub cell: u32,
     /// The rows of numbered grids (shared with the code that runs on keys).
     pub rows: Rc<RefCell<RowTable>>,
+    /// The numbers the sets the rules change may hold, when there are such
+    /// sets: every set of the game is a mask over them.
+    pub universe: Option<Universe>,
 }
 
-/// Whether a parameter of this type can be a group of a layout, when
-/// every rule passes it on unchanged (`fixed`) or not.
-pub fn packs(ty: &Type, fixed: bool) -> bool {
+/// Whether a parameter of this type can be a group of a layout.
+pub fn packs(ty: &Type) -> bool {
     match ty {
         Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str | Type::Bool),
-        Type::Set(t) => fixed && matches!(**t, Type::Nat | Type::Int),
+        Type::Set(t) => matches!(**t, Type::Nat | Type::Int),
         Type::Tuple(ts) => ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)),
         _ => false,
     }
@@ -208,6 +215,7 @@ impl Layout {
         number_bits: Option<u32>,
     ) -> Option<Layout> {
         let alphabet = alphabet(args, letters)?;
+        let universe = Universe::of(types, args, fixed)?;
         let cell = width_of(alphabet.len().saturating_sub(1) as u64);
         let mut groups = Vec::new();
         let mut fields = 0u32;
@@ -252,6 +260,7 @@ impl Layout {
                 (Type::Str, Value::Str(s)) => {
                     Group::Str(span(s.len(), (cell, 0))?, alphabet.clone())
                 }
+                (Type::Set(_), Value::Set(_)) => Group::Bits(span(1, (universe?.size, 0))?),
                 (Type::Grid | Type::List(_), Value::List(rows)) => {
                     let cols = match rows.first() {
                         Some(Value::Str(s)) => s.len(),
@@ -284,6 +293,7 @@ impl Layout {
             alphabet,
             cell,
             rows: Rc::default(),
+            universe,
         })
     }
 
@@ -343,6 +353,9 @@ impl Layout {
                 (Group::Str(s, _), Value::Str(text)) if text.len() == s.len as usize => {
                     key |= self.word(text)? << s.shift;
                 }
+                (Group::Bits(s), Value::Set(xs)) => {
+                    put(&mut key, s, 0, self.universe?.mask(xs)? as i64)?
+                }
                 (Group::Grid(rows), Value::List(xs)) if xs.len() == rows.fields.len as usize => {
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Str(text) = x else { return None };
@@ -383,6 +396,7 @@ impl Layout {
                 | Group::Flag(s)
                 | Group::List(s)
                 | Group::Bools(s)
+                | Group::Bits(s)
                 | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
             };

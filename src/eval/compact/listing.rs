@@ -445,6 +445,7 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
                 .collect(),
         ),
         Group::Str(f, _) => text(key >> f.shift, f.len)?,
+        Group::Bits(f) => layout.universe?.elements(f.read(key, 0)),
         Group::Grid(rows) => {
             let table = layout.rows.borrow();
             let rows_of = (0..rows.fields.len).map(|i| {

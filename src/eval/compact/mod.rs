@@ -5,6 +5,7 @@
 //! keys. The general search stays the reference: whatever this code cannot
 //! answer exactly as the interpreter would, it gives back to it.
 
+mod bitsets;
 mod closure;
 mod code;
 mod compile;
@@ -207,13 +208,12 @@ impl Interp {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
-        for (param, &fixed) in game.params.iter().zip(&fixed) {
-            if !layout::packs(&param.ty, fixed) {
+        for param in &game.params {
+            if !layout::packs(&param.ty) {
                 return Err(Unsupported::new(
                     format!(
                         "a parameter of type {}: the compiled search packs numbers, booleans, \
-                         lists of numbers or booleans, strings and grids into a key, and holds sets of numbers \
-                         aside when every rule passes them on unchanged",
+                         lists of numbers or booleans, strings, grids and sets of numbers into a key",
                         param.ty
                     ),
                     param.span,

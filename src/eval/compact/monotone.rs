@@ -142,6 +142,8 @@ impl Reader {
             // Code already made into a closure says nothing of its shape
             // (the analysis runs before that, so this is only caution).
             Num::Closure(_) => Shape::UNKNOWN,
+            // What a set's mask answers is not followed.
+            Num::Ones(_) | Num::Extreme { .. } | Num::Union(..) => Shape::UNKNOWN,
             Num::Neg(x) => self.num(x).negated(),
             Num::Abs(x) => {
                 let x = self.num(x);
@@ -274,6 +276,7 @@ impl Reader {
                 }
             }
             Truth::In(_, n, _) => self.num(n).is_flat().then_some(Trend::Flat),
+            Truth::Member(..) => None,
             Truth::Let(bind, body) => {
                 self.bind(bind)?;
                 let trend = self.truth(body);

@@ -103,6 +103,7 @@ pub fn seq<V: Visit>(v: &mut V, s: &Seq) {
         Seq::Fields(f) => v.fields(f),
         Seq::Tuple(_) => v.opaque(),
         Seq::Items(_) => {}
+        Seq::Members(r, _) => v.reg(*r),
     }
 }
 
@@ -117,7 +118,12 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
             num(v, a);
             num(v, b);
         }
-        Num::Neg(x) | Num::Abs(x) => num(v, x),
+        Num::Neg(x) | Num::Abs(x) | Num::Ones(x) => num(v, x),
+        Num::Extreme { mask, .. } => num(v, mask),
+        Num::Union(w, element) => {
+            walk(v, w);
+            num(v, element);
+        }
         Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| num(v, x)),
         Num::TextLen(t) => text(v, t),
         Num::Matches(..) => v.key(),
@@ -213,6 +219,10 @@ pub fn truth<V: Visit>(v: &mut V, t: &Truth) {
             text(v, b);
         }
         Truth::In(_, n, _) => num(v, n),
+        Truth::Member(_, n, mask, _) => {
+            num(v, n);
+            num(v, mask);
+        }
         Truth::HasText(t, _) => text(v, t),
         Truth::Let(b, body) => {
             bind(v, b);

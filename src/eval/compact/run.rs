@@ -3,6 +3,7 @@
 //! range, a value its field cannot hold, a collection past the size the
 //! interpreter allows): the search then stops, and the general one answers.
 
+use super::bitsets;
 use super::code::Rows;
 use super::code::{
     Appended, Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text,
@@ -346,6 +347,7 @@ impl Machine {
             Seq::Fields(f) => (0, i64::from(f.len)),
             Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
+            Seq::Members(r, _) => (0, bitsets::ones(self.regs[*r as usize])?),
         })
     }
 
@@ -356,6 +358,7 @@ impl Machine {
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
             Seq::Items(xs) => *xs.get(i as usize)?,
             Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
+            Seq::Members(r, lo) => bitsets::member(self.regs[*r as usize], i, *lo)?,
         })
     }
 
@@ -933,6 +936,16 @@ impl Machine {
                 self.bind(bind)?;
                 self.num(body)?
             }
+            Num::Ones(x) => bitsets::ones(self.num(x)?)?,
+            Num::Extreme { mask, lo, highest } => bitsets::extreme(self.num(mask)?, *lo, *highest)?,
+            Num::Union(walk, element) => {
+                let mut joined = 0;
+                self.walk(walk, |m| {
+                    joined |= m.num(element)?;
+                    Some(())
+                })?;
+                joined
+            }
             Num::Closure(f) => f.run(self)?,
         })
     }
@@ -967,6 +980,10 @@ impl Machine {
                 }
             }
             Truth::In(is_in, n, xs) => xs.contains(&self.num(n)?) == *is_in,
+            Truth::Member(is_in, n, mask, lo) => {
+                let n = self.num(n)?;
+                bitsets::holds(self.num(mask)?, n, *lo) == *is_in
+            }
             Truth::Each { any, walk, element } => {
                 let mut found = false;
                 self.walk(walk, |m| {

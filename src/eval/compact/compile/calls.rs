@@ -74,6 +74,7 @@ impl<'a> Compiler<'a> {
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
+                Some(v @ Val::Mask(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
                 None if made => self.made_argument(scope, &param.ty, arg),
                 Some(

@@ -136,6 +136,7 @@ pub fn game(
             Group::Bools(f) => Val::Bools(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
+            Group::Bits(f) => Val::Mask(f.first),
         });
     }
     let mut c = Compiler {

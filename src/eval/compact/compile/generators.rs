@@ -131,7 +131,10 @@ impl<'a> Compiler<'a> {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
-                _ => Err(Unsupported::new(SOURCES, ir.span)),
+                // A set the rules change, in increasing order.
+                _ => self
+                    .members(scope, ir)
+                    .ok_or_else(|| Unsupported::new(SOURCES, ir.span)),
             },
         }
     }

@@ -62,7 +62,14 @@ impl<'a> Compiler<'a> {
                 Box::new(self.num(scope, otherwise)?),
             ),
             IrKind::Builtin(b, a) => match (b, &a[..]) {
+                (Builtin::Len, [x]) if self.is_set(scope, x) => {
+                    Num::Ones(Box::new(self.mask(scope, x)?))
+                }
                 (Builtin::Len, [x]) => self.len(scope, x)?,
+                (Builtin::Popcount, [x]) => Num::Ones(Box::new(self.num(scope, x)?)),
+                (Builtin::Min | Builtin::Max, [x]) if self.is_set(scope, x) => {
+                    self.extreme(scope, x, *b == Builtin::Max)?
+                }
                 (Builtin::Sum, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) => Num::SumFields(f),
                     Some(Val::Tuple(t)) => Num::SumTuple(t),

@@ -104,6 +104,16 @@ impl<'a> Compiler<'a> {
                     None => Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?),
                 }
             }
+            IrKind::Binary(op @ (In | NotIn), x, s)
+                if self.is_set(scope, s) && !matches!(self.val(scope, s), Some(Val::Items(_))) =>
+            {
+                self.member(scope, *op == In, x, s)?
+            }
+            IrKind::Binary(op @ (Eq | Ne), l, r)
+                if self.is_set(scope, l) || self.is_set(scope, r) =>
+            {
+                Truth::Compare(*op, self.mask(scope, l)?, self.mask(scope, r)?)
+            }
             IrKind::Binary(op @ (In | NotIn), x, s) => match self.val(scope, s) {
                 Some(Val::Items(xs)) => Truth::In(*op == In, self.num(scope, x)?, xs),
                 // Membership in a string is a substring test: `has`.

@@ -61,6 +61,7 @@ impl<'a> Compiler<'a> {
                 }
                 Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
                 Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
+                Group::Bits(f) => writes.push(Write::Scalar(*f, self.mask(scope, a)?)),
                 // Each parameter's writes are its own: a write of every
                 // element may follow another parameter's writes.
                 Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
@@ -126,6 +127,15 @@ impl<'a> Compiler<'a> {
             let reg = self.text_reg();
             binds.push(Bind::Text { reg, value });
             Val::Text(reg)
+        } else if matches!(ty, Type::Set(_) | Type::Unknown) && self.is_set(scope, arg) {
+            let value = self.mask(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Num {
+                reg,
+                value,
+                nat: false,
+            });
+            Val::Mask(reg)
         } else if matches!(ty, Type::Nat | Type::Int | Type::Unknown) {
             let value = self.num(scope, arg)?;
             let nat = *ty == Type::Nat;
@@ -383,7 +393,7 @@ impl<'a> Compiler<'a> {
             Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
             Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
             Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
-            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
+            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) | Group::Bits(_) => {
                 return Err(Unsupported::new(WRITES, call.span))
             }
         })
