@@ -25,7 +25,6 @@ use crate::eval::PosId;
 use crate::source::Span;
 use dense::{DenseSearch, KeyGame};
 use memo::{Measure, Memo};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// One move of one component: the rule that made it and the sum it leads to.
@@ -128,7 +127,7 @@ const KEEP_DENSE_BYTES: usize = 64 << 20;
 pub struct Solver {
     values: Memo,
     heights: Memo,
-    misere: HashMap<Arc<[PosId]>, bool>,
+    misere: misere::Sums,
     /// Searches of games compiled to keys, the latest last.
     dense: Vec<DenseSearch>,
     /// Positions only the searches dropped from `dense` held: the state
