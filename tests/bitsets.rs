@@ -37,6 +37,12 @@ game Two(s: {int}, t: {int}) {
   move drop(x in list(t)) if popcount(len(t)) == 1 => Two(s, set([y for y in t if y > x]));
 }
 
+// `subsets` of a set, each made a set again.
+game Pick(s: {nat}) {
+  move take(pick in subsets(s, 1, 2)) if sum(pick) % 3 != 0 =>
+    Pick(set([y for y in s if y not in set(pick)]));
+}
+
 // Every number down by one: a number of a set of naturals may go below 0,
 // and the empty set has no `min`.
 game Down(s: {nat}) {
@@ -65,6 +71,7 @@ fn sets_the_rules_change_are_searched_compiled_and_agree() {
         "Slide({1, 3}, {2, 4, 7, 8})",
         "Pairs({0, 1, 2, 4, 5, 7})",
         "Two({-3, 0, 2, 5}, {1})",
+        "Pick({1, 2, 4, 5, 7, 8})",
     ] {
         assert!(compiled_from(start), "{start} was not searched compiled");
     }
