@@ -193,6 +193,16 @@ impl PackedTable {
     #[inline(always)]
     fn find(&self, h: u64) -> Found {
         let mut at = self.home(h);
+        // The slots before the one sought are those of its run that hold
+        // smaller keys: the first of the window's slots (a slot past an
+        // empty one holds a key of a later home, so a larger key). Counted
+        // without a branch, a probe's length, which changes from key to
+        // key, does not cost a mispredicted jump.
+        let below = h.saturating_sub(1);
+        if let Some(&[a, b, c, d]) = self.slots.get(at..at + 4) {
+            let smaller = |slot: u64| usize::from(slot.wrapping_sub(1) < below);
+            at += smaller(a) + smaller(b) + smaller(c) + smaller(d);
+        }
         loop {
             let slot = self.slots[at];
             if slot == 0 || slot >= h {
