@@ -35,6 +35,8 @@ const TAIL: usize = 64;
 /// Bits a slot keeps for a value's code at the least (keys of more bits
 /// than 64 less this go to a hash map instead).
 pub const MIN_CODE_BITS: u32 = 8;
+/// Slots a look-up reads at once, without a branch (see `find`).
+const WINDOW: usize = 4;
 /// An odd multiplier whose bits look random: 2^64 over the golden ratio.
 const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -145,11 +147,14 @@ impl PackedTable {
         }
     }
 
-    /// Asks the processor to bring the slot where a look-up of `key` starts
-    /// into the cache.
+    /// Asks the processor to bring the slots a look-up of `key` reads at
+    /// once (see `find`) into the cache: the home's line, and the next
+    /// when the window reaches into it.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        super::store::prefetch(&self.slots, self.home(self.scramble(key)));
+        let home = self.home(self.scramble(key));
+        super::store::prefetch(&self.slots, home);
+        super::store::prefetch(&self.slots, home + WINDOW - 1);
     }
 
     /// Stores a value or mark for `key` (`UNKNOWN` forgets a mark).
@@ -199,7 +204,7 @@ impl PackedTable {
         // without a branch, a probe's length, which changes from key to
         // key, does not cost a mispredicted jump.
         let below = h.saturating_sub(1);
-        if let Some(&[a, b, c, d]) = self.slots.get(at..at + 4) {
+        if let Some(&[a, b, c, d]) = self.slots.get(at..at + WINDOW) {
             let smaller = |slot: u64| usize::from(slot.wrapping_sub(1) < below);
             at += smaller(a) + smaller(b) + smaller(c) + smaller(d);
         }
