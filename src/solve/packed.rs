@@ -35,6 +35,10 @@ const TAIL: usize = 64;
 /// Bits a slot keeps for a value's code at the least (keys of more bits
 /// than 64 less this go to a hash map instead).
 pub const MIN_CODE_BITS: u32 = 8;
+/// Slots a look-up reads at once, without a branch (see `find`).
+const WINDOW: usize = 4;
+/// An odd multiplier whose bits look random: 2^64 over the golden ratio.
+const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Values by key, for keys of a fixed number of bits.
 pub struct PackedTable {
@@ -82,7 +86,7 @@ impl PackedTable {
     /// Every key stored, with its value or mark.
     pub fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.slots.iter().filter(|&&s| s != 0).map(|&slot| {
-            let h = slot >> self.code_bits;
+            let h = self.scrambled(slot);
             (self.unscramble(h), self.decode(h, slot))
         })
     }
@@ -104,7 +108,7 @@ impl PackedTable {
                 if slot == 0 {
                     continue;
                 }
-                let h = slot >> self.code_bits;
+                let h = self.scrambled(slot);
                 let key = self.unscramble(h);
                 if key < end {
                     each(key, self.decode(h, slot));
@@ -143,56 +147,71 @@ impl PackedTable {
         }
     }
 
-    /// Asks the processor to bring the slot where a look-up of `key` starts
-    /// into the cache.
+    /// Asks the processor to bring the slots a look-up of `key` reads at
+    /// once (see `find`) into the cache: the home's line, and the next
+    /// when the window reaches into it.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        super::store::prefetch(&self.slots, self.home(self.scramble(key)));
+        let home = self.home(self.scramble(key));
+        super::store::prefetch(&self.slots, home);
+        super::store::prefetch(&self.slots, home + WINDOW - 1);
     }
 
     /// Stores a value or mark for `key` (`UNKNOWN` forgets a mark).
     pub fn set(&mut self, key: u64, v: u32) {
         let h = self.scramble(key);
         let code = self.encode(h, v);
-        let slot = h << self.code_bits | code;
+        let slot = h | code;
         match self.find(h) {
             Ok(at) => self.slots[at] = slot,
             Err(at) => self.insert(at, slot),
         }
     }
 
-    /// A bijection of the `key_bits`-bit numbers whose high bits depend on
-    /// every bit of the key: multiplications by odd numbers and a shift.
+    /// The key scrambled, in the high `key_bits` bits of a word (where a
+    /// slot holds it): a bijection of the `key_bits`-bit numbers, a
+    /// multiplication by an odd number, whose high bits (which the home
+    /// takes) depend on every bit of the key. One multiplication and a
+    /// shift: a look-up waits for them before it can read the table.
     #[inline(always)]
     fn scramble(&self, key: u64) -> u64 {
-        let mask = u64::MAX >> (64 - self.key_bits);
-        let mut h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
-        h ^= h >> self.key_bits.div_ceil(2);
-        h.wrapping_mul(0xD6E8_FEB8_6659_FD93) & mask
+        key.wrapping_mul(SPREAD) << self.code_bits
     }
 
-    /// The key that `scramble` made `h` of: each step undone in turn.
+    /// The key that `scramble` made `h` of.
     fn unscramble(&self, h: u64) -> u64 {
-        let mask = u64::MAX >> (64 - self.key_bits);
-        let mut key = h.wrapping_mul(inverse(0xD6E8_FEB8_6659_FD93)) & mask;
-        // Shifting by at least half the bits, the step is its own inverse.
-        key ^= key >> self.key_bits.div_ceil(2);
-        key.wrapping_mul(inverse(0x9E37_79B9_7F4A_7C15)) & mask
+        let mask = u64::MAX >> self.code_bits;
+        (h >> self.code_bits).wrapping_mul(inverse(SPREAD)) & mask
+    }
+
+    /// A slot's scrambled key, its code cleared.
+    #[inline(always)]
+    fn scrambled(&self, slot: u64) -> u64 {
+        slot >> self.code_bits << self.code_bits
     }
 
     #[inline(always)]
     fn home(&self, h: u64) -> usize {
-        ((u128::from(h) * self.capacity as u128) >> self.key_bits) as usize
+        home_of(h, self.capacity)
     }
 
     #[inline(always)]
     fn find(&self, h: u64) -> Found {
-        let first = h << self.code_bits;
         let mut at = self.home(h);
+        // The slots before the one sought are those of its run that hold
+        // smaller keys: the first of the window's slots (a slot past an
+        // empty one holds a key of a later home, so a larger key). Counted
+        // without a branch, a probe's length, which changes from key to
+        // key, does not cost a mispredicted jump.
+        let below = h.saturating_sub(1);
+        if let Some(&[a, b, c, d]) = self.slots.get(at..at + WINDOW) {
+            let smaller = |slot: u64| usize::from(slot.wrapping_sub(1) < below);
+            at += smaller(a) + smaller(b) + smaller(c) + smaller(d);
+        }
         loop {
             let slot = self.slots[at];
-            if slot == 0 || slot >= first {
-                return if slot != 0 && slot >> self.code_bits == h {
+            if slot == 0 || slot >= h {
+                return if slot != 0 && (slot ^ h) >> self.code_bits == 0 {
                     Ok(at)
                 } else {
                     Err(at)
@@ -249,7 +268,7 @@ impl PackedTable {
 
     fn grow_then_set(&mut self, slot: u64) {
         self.grow();
-        let h = slot >> self.code_bits;
+        let h = self.scrambled(slot);
         match self.find(h) {
             Ok(at) => self.slots[at] = slot,
             Err(at) => self.insert(at, slot),
@@ -276,8 +295,7 @@ impl PackedTable {
         let mut slots = vec![0u64; capacity + TAIL];
         let mut next = 0;
         for &slot in self.slots.iter().filter(|&&s| s != 0) {
-            let h = slot >> self.code_bits;
-            let home = ((u128::from(h) * capacity as u128) >> self.key_bits) as usize;
+            let home = home_of(self.scrambled(slot), capacity);
             let at = home.max(next);
             if at + 1 >= slots.len() {
                 return None;
@@ -287,6 +305,14 @@ impl PackedTable {
         }
         Some(slots)
     }
+}
+
+/// The home of a scrambled key `h` (in a word's high bits) among
+/// `capacity` homes: its place in `0..capacity` as a fraction of 2^64, the
+/// high word of a product.
+#[inline(always)]
+fn home_of(h: u64, capacity: usize) -> usize {
+    ((u128::from(h) * capacity as u128) >> 64) as usize
 }
 
 /// The inverse of an odd number modulo 2^64 (so modulo any power of two
@@ -394,6 +420,63 @@ mod tests {
         let mut want: Vec<(u64, u32)> = map.into_iter().collect();
         want.sort_unstable();
         assert_eq!(out, want);
+    }
+
+    /// How far entries lie past their homes, on average: the slots a
+    /// look-up of a stored key reads, less one.
+    fn mean_displacement(table: &PackedTable) -> f64 {
+        let total: usize = (0..table.slots.len())
+            .filter(|&at| table.slots[at] != 0)
+            .map(|at| at - table.home(table.scrambled(table.slots[at])))
+            .sum();
+        total as f64 / table.len as f64
+    }
+
+    /// Keys as games make them, packed fields with a pattern, not random
+    /// bits: ten 4-bit heights that never increase (Chomp's columns) and
+    /// 30-bit masks with four bits set. One multiplication must spread
+    /// them about as well as as many random keys (a mean displacement of
+    /// 1.16 and 1.54 slots, against 1.47 and 1.39 for random ones).
+    #[test]
+    fn keys_with_a_pattern_lie_near_their_homes() {
+        let mut heights = Vec::new();
+        let mut stack = vec![(0u64, 0u32, 12u64)];
+        while let Some((key, column, cap)) = stack.pop() {
+            if column == 10 {
+                heights.push(key);
+                continue;
+            }
+            for h in 0..=cap {
+                stack.push((key | h << (4 * column), column + 1, h));
+            }
+        }
+        assert_eq!(heights.len(), 646_646);
+        let mut masks = Vec::new();
+        for a in 0..30 {
+            for b in a + 1..30 {
+                for c in b + 1..30 {
+                    for d in c + 1..30 {
+                        masks.push(1 << a | 1 << b | 1 << c | 1 << d);
+                    }
+                }
+            }
+        }
+        for (bits, keys, seed) in [(40, heights, 3), (30, masks, 4)] {
+            let filled = |keys: &mut dyn Iterator<Item = u64>| {
+                let mut table = PackedTable::new(bits);
+                keys.for_each(|key| table.set(key, 1));
+                table
+            };
+            let table = filled(&mut keys.iter().copied());
+            let mask = u64::MAX >> (64 - bits);
+            let random = filled(&mut numbers(seed).map(|k| k & mask).take(keys.len()));
+            assert_eq!(table.capacity, random.capacity);
+            let (mean, random_mean) = (mean_displacement(&table), mean_displacement(&random));
+            assert!(
+                mean < 1.25 * random_mean,
+                "{mean:.2} slots past the home, against {random_mean:.2} for random keys"
+            );
+        }
     }
 
     #[test]
