@@ -4,7 +4,6 @@ mod arith;
 pub mod builtins;
 mod compact;
 mod conform;
-mod direct;
 pub mod engine;
 mod fast;
 mod grid_turns;
