@@ -335,24 +335,14 @@ impl Interp {
                 };
                 // Reading a variable cannot fail, so evaluating the index
                 // first changes nothing but the clone it saves.
-                let i = match self.try_int(index, env) {
-                    Some(i) => i,
-                    None => {
-                        let i = self.eval(index, env)?;
-                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
-                    }
-                };
+                let i = self.eval(index, env)?;
+                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
                 element_at(&env[slot as usize], i).map_err(|k| Error::new(k, index.span))?
             }
             IrKind::Index(target, index) => {
                 let t = self.eval(target, env)?;
-                let i = match self.try_int(index, env) {
-                    Some(i) => i,
-                    None => {
-                        let i = self.eval(index, env)?;
-                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
-                    }
-                };
+                let i = self.eval(index, env)?;
+                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
                 element_at(&t, i).map_err(|k| Error::new(k, index.span))?
             }
         })
@@ -372,9 +362,6 @@ impl Interp {
     }
 
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
-        if let Some(b) = self.try_bool(ir, env) {
-            return Ok(b);
-        }
         match self.eval(ir, env)? {
             Value::Bool(b) => Ok(b),
             other => Err(Error::new(
@@ -514,10 +501,7 @@ impl Interp {
                     element.span,
                 ));
             }
-            let v = match self.try_int(element, env) {
-                Some(n) => Value::Int(n),
-                None => self.eval(element, env)?,
-            };
+            let v = self.eval(element, env)?;
             *count += 1;
             return sink(v);
         };

@@ -5,7 +5,6 @@ pub mod builtins;
 mod compact;
 mod conform;
 pub mod engine;
-mod fast;
 mod grid_turns;
 pub mod interp;
 pub mod ir;
@@ -19,8 +18,6 @@ mod regions;
 pub mod show;
 mod symmetry;
 pub mod take_break;
-#[cfg(test)]
-mod test_values;
 pub mod value;
 
 pub use compact::Compact;
