@@ -102,8 +102,8 @@ fn the_parts_of_a_sum_count_together() {
 /// of their game was searched in (3 bits a heap for Wythoff(6, 6) and
 /// Wythoff(8, 8) hold up to 7 and 15). Only the kind of error is compared:
 /// when a compiled search stops at the limit, the general search goes over
-/// the question again and counts the positions it makes that the compiled
-/// searches hold a second time, so it may stop sooner, at another move.
+/// the question again, and the positions the compiled searches hold that it
+/// has not made yet count already, so it may stop at another move.
 #[test]
 fn questions_one_after_another_count_together() {
     let text = format!("{WYTHOFF}\n{CRAM}");
