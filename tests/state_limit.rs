@@ -102,8 +102,8 @@ fn the_parts_of_a_sum_count_together() {
 /// of their game was searched in (3 bits a heap for Wythoff(6, 6) and
 /// Wythoff(8, 8) hold up to 7 and 15). Only the kind of error is compared:
 /// when a compiled search stops at the limit, the general search goes over
-/// the question again and counts the positions it makes that the compiled
-/// searches hold a second time, so it may stop sooner, at another move.
+/// the question again, and the positions the compiled searches hold that it
+/// has not made yet count already, so it may stop at another move.
 #[test]
 fn questions_one_after_another_count_together() {
     let text = format!("{WYTHOFF}\n{CRAM}");
@@ -127,4 +127,65 @@ fn growing_heaps_asked_one_after_another_are_searched_about_once() {
         let found = answers(text, &questions, mode, 210);
         assert!(found.is_ok(), "searched {mode:?}: {found:?}");
     }
+}
+
+/// Two-pile Nim with one move that goes back up: from (3, 3) to (4, 4),
+/// which leads back to (3, 3). Every position with both piles at least 3
+/// reaches that loop; the others have the value x xor y.
+const BACK_UP: &str = "game G(x: nat, y: nat) {
+  move a(k in 1..=x) => G(x - k, y);
+  move b(k in 1..=y) => G(x, y - k);
+  move c() if x == 3 and y == 3 => G(4, 4);
+}";
+
+/// What each question says in one session, errors and all: its value, or
+/// the kind of its error.
+fn every_answer(questions: &[&str], compact: Compact, limit: usize) -> Vec<String> {
+    let mut session = Session::new();
+    session.interp.compact = compact;
+    session.interp.max_positions = limit;
+    session
+        .load_text("test.game", BACK_UP)
+        .expect("the game checks");
+    questions
+        .iter()
+        .map(|question| {
+            let kind = |kind: &grundy::error::ErrorKind| {
+                let kind = format!("{kind:?}");
+                kind[..kind.find(' ').unwrap_or(kind.len())].to_string()
+            };
+            // Making the position itself counts against the limit.
+            let parts = match session.position(question) {
+                Ok(parts) => parts,
+                Err(errors) => return kind(&errors[0].kind),
+            };
+            match session.value(&parts) {
+                Ok(v) => v.to_string(),
+                Err(errors) => kind(&errors[0].kind),
+            }
+        })
+        .collect()
+}
+
+/// A position counts once against the limit, even when a compiled search
+/// and the general search both hold it: G(2, 2)'s 9 positions are found by
+/// the compiled search, and found again by the general search when it
+/// goes over G(10, 10) (whose 121 positions hold them) to report its
+/// loop. Before, those 9 counted twice, so G(10, 10) stopped at the limit
+/// below 130 instead of reporting its loop, and after it G(2, 20) (30 more
+/// positions) stopped below 160.
+#[test]
+fn a_position_both_searches_hold_counts_once() {
+    let questions = ["G(2, 2)", "G(10, 10)", "G(2, 20)"];
+    for limit in [121, 125, 150, 151, 160] {
+        let want = every_answer(&questions, Compact::Off, limit);
+        for mode in [Compact::Plain, Compact::Fused] {
+            let got = every_answer(&questions, mode, limit);
+            assert_eq!(got, want, "under a limit of {limit}, searched {mode:?}");
+        }
+    }
+    let answers = every_answer(&questions, Compact::Fused, 151);
+    assert_eq!(answers, ["0", "Cycle", "22"]);
+    let answers = every_answer(&questions, Compact::Fused, 150);
+    assert_eq!(answers, ["0", "Cycle", "StateLimit"]);
 }

@@ -41,44 +41,6 @@ pub type Env = Vec<Value>;
 /// How many distinct positions a session may create unless told otherwise.
 pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 
-/// Whether a call's argument is one comprehension.
-fn is_comprehension(args: &[Ir]) -> bool {
-    matches!(
-        args,
-        [Ir {
-            kind: IrKind::Comprehension { .. },
-            ..
-        }]
-    )
-}
-
-/// An error of a fused built-in: from making an element (already placed),
-/// or the built-in's own (placed at the call, as a call's errors are).
-enum Fused {
-    Element(Error),
-    Builtin(ErrorKind),
-}
-
-impl Fused {
-    fn or_at(self, span: Span) -> Error {
-        match self {
-            Fused::Element(e) => e,
-            Fused::Builtin(kind) => Error::new(kind, span),
-        }
-    }
-}
-
-/// Whether a call's arguments are one variable.
-fn is_local(args: &[Ir]) -> bool {
-    matches!(
-        args,
-        [Ir {
-            kind: IrKind::Local(_),
-            ..
-        }]
-    )
-}
-
 pub struct Interp {
     pub program: Arc<Program>,
     pub positions: Positions,
@@ -224,22 +186,6 @@ impl Interp {
                 }
                 self.make_position(*g, values, ir.span)?
             }
-            // A pure built-in of one variable reads it in place: cloning a
-            // list or string there costs an atomic count for nothing.
-            IrKind::Builtin(b, args) if !b.is_query() && is_local(args) => {
-                let IrKind::Local(slot) = args[0].kind else {
-                    unreachable!("is_local checked the argument");
-                };
-                b.call(std::slice::from_ref(&env[slot as usize]))
-                    .map_err(at)?
-            }
-            IrKind::Builtin(Builtin::Sum, args) if is_comprehension(args) => {
-                let IrKind::Comprehension { element, clauses } = &args[0].kind else {
-                    unreachable!("is_comprehension checked the argument");
-                };
-                self.sum_of_comprehension(element, clauses, env)
-                    .map_err(|e| e.or_at(ir.span))?
-            }
             IrKind::Builtin(b, args) => {
                 let mut values = self.spare_vec();
                 for a in args {
@@ -335,24 +281,14 @@ impl Interp {
                 };
                 // Reading a variable cannot fail, so evaluating the index
                 // first changes nothing but the clone it saves.
-                let i = match self.try_int(index, env) {
-                    Some(i) => i,
-                    None => {
-                        let i = self.eval(index, env)?;
-                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
-                    }
-                };
+                let i = self.eval(index, env)?;
+                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
                 element_at(&env[slot as usize], i).map_err(|k| Error::new(k, index.span))?
             }
             IrKind::Index(target, index) => {
                 let t = self.eval(target, env)?;
-                let i = match self.try_int(index, env) {
-                    Some(i) => i,
-                    None => {
-                        let i = self.eval(index, env)?;
-                        builtins::int(&i).map_err(|k| Error::new(k, index.span))?
-                    }
-                };
+                let i = self.eval(index, env)?;
+                let i = builtins::int(&i).map_err(|k| Error::new(k, index.span))?;
                 element_at(&t, i).map_err(|k| Error::new(k, index.span))?
             }
         })
@@ -372,9 +308,6 @@ impl Interp {
     }
 
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
-        if let Some(b) = self.try_bool(ir, env) {
-            return Ok(b);
-        }
         match self.eval(ir, env)? {
             Value::Bool(b) => Ok(b),
             other => Err(Error::new(
@@ -452,48 +385,6 @@ impl Interp {
         })
     }
 
-    /// `sum([e for ...])` without building the list. The list's own errors
-    /// (an element that fails, too many elements) come first, as they do
-    /// when it is built: an element that is not a number, or a sum that
-    /// overflows, is reported only once every element has been made.
-    fn sum_of_comprehension(
-        &mut self,
-        element: &Ir,
-        clauses: &[CompIr],
-        env: &mut Env,
-    ) -> std::result::Result<Value, Fused> {
-        let mut total: i64 = 0;
-        // The first element the sum fails on, as the built-in would find it.
-        let mut failed = None;
-        let mut count = 0;
-        self.comprehend(element, clauses, env, &mut count, &mut |v| {
-            if failed.is_none() {
-                match v {
-                    Value::Int(n) => match total.checked_add(n) {
-                        Some(t) => total = t,
-                        None => {
-                            failed = Some(ErrorKind::Overflow {
-                                detail: "the sum is too large".into(),
-                            })
-                        }
-                    },
-                    other => {
-                        failed = Some(ErrorKind::WrongType {
-                            expected: "a number".into(),
-                            found: other.kind().into(),
-                        })
-                    }
-                }
-            }
-            Ok(())
-        })
-        .map_err(Fused::Element)?;
-        match failed {
-            Some(kind) => Err(Fused::Builtin(kind)),
-            None => Ok(Value::Int(total)),
-        }
-    }
-
     /// Every element of a comprehension, in order, handed to `sink`.
     fn comprehend(
         &mut self,
@@ -514,10 +405,7 @@ impl Interp {
                     element.span,
                 ));
             }
-            let v = match self.try_int(element, env) {
-                Some(n) => Value::Int(n),
-                None => self.eval(element, env)?,
-            };
+            let v = self.eval(element, env)?;
             *count += 1;
             return sink(v);
         };

@@ -4,9 +4,7 @@ mod arith;
 pub mod builtins;
 mod compact;
 mod conform;
-mod direct;
 pub mod engine;
-mod fast;
 mod grid_turns;
 pub mod interp;
 pub mod ir;
@@ -20,8 +18,6 @@ mod regions;
 pub mod show;
 mod symmetry;
 pub mod take_break;
-#[cfg(test)]
-mod test_values;
 pub mod value;
 
 pub use compact::Compact;

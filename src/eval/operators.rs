@@ -28,14 +28,8 @@ impl Interp {
             }
             return Ok(Value::Bool(self.eval_bool(rhs, env)?));
         }
-        let l = match self.try_int(lhs, env) {
-            Some(n) => Value::Int(n),
-            None => self.eval(lhs, env)?,
-        };
-        let r = match self.try_int(rhs, env) {
-            Some(n) => Value::Int(n),
-            None => self.eval(rhs, env)?,
-        };
+        let l = self.eval(lhs, env)?;
+        let r = self.eval(rhs, env)?;
         // Numbers are by far the most common operands: no clones, no
         // closures for them.
         if let (Value::Int(a), Value::Int(b)) = (&l, &r) {
@@ -164,7 +158,7 @@ impl Interp {
 /// The result of an operator on two numbers when it cannot fail; `None`
 /// leaves overflow, division by zero and shifts to the general path, which
 /// reports them.
-pub(super) fn int_fast_path(op: BinaryOp, a: i64, b: i64) -> Option<Value> {
+fn int_fast_path(op: BinaryOp, a: i64, b: i64) -> Option<Value> {
     use BinaryOp::*;
     Some(match op {
         Eq => Value::Bool(a == b),

@@ -7,7 +7,6 @@
 //! A search of a million positions thus costs a few bytes a position
 //! rather than an allocation or two each.
 
-use super::direct::Direct;
 use super::packing::{read_varint, varint, Packer};
 use super::value::Value;
 use hashbrown::HashTable;
@@ -31,9 +30,6 @@ pub struct Positions {
     /// The ids, found by the hash of their bytes (a fast non-cryptographic
     /// hash: the keys are the program's own positions).
     table: HashTable<PosId>,
-    /// The positions held in one word, indexed directly by the bits in
-    /// which they differ, while there are few such bits.
-    direct: Direct,
     packer: Packer,
     /// The bytes of the position being looked up, reused.
     scratch: Vec<u8>,
@@ -112,24 +108,16 @@ impl Positions {
 
     fn intern_bytes(&mut self, key: &[u8]) -> PosId {
         let inline = inline_word(key);
-        // The direct index answers for most words of a search: stored (its
-        // id) or certainly new (no probe of the hash table needed).
-        let known = inline.and_then(|word| self.direct.find(word));
-        if let Some(Some(id)) = known {
-            return id;
-        }
         let hash = FxBuildHasher.hash_one(key);
         let Positions {
             words,
             bytes,
             table,
-            direct,
             ..
         } = self;
-        let found = match (inline, known) {
-            (Some(_), Some(None)) => None,
-            (Some(word), _) => table.find(hash, |&id| words[id as usize] == word),
-            (None, _) => table.find(hash, |&id| {
+        let found = match inline {
+            Some(word) => table.find(hash, |&id| words[id as usize] == word),
+            None => table.find(hash, |&id| {
                 is_long(words[id as usize]) && stored(words, bytes, id, &mut [0; 8]) == key
             }),
         };
@@ -149,9 +137,6 @@ impl Positions {
         };
         grow_gently(words, 1);
         words.push(word);
-        if inline.is_some() {
-            direct.insert(word, id, words, |w| !is_long(w));
-        }
         let (words, bytes) = (&*words, &*bytes);
         table.insert_unique(hash, id, |&other| {
             FxBuildHasher.hash_one(stored(words, bytes, other, &mut [0; 8]))
@@ -204,7 +189,6 @@ impl Positions {
         self.words.capacity() * std::mem::size_of::<u64>()
             + self.bytes.capacity()
             + self.table.allocation_size()
-            + self.direct.heap_bytes()
             + self.scratch.capacity()
     }
 }
@@ -283,44 +267,6 @@ mod tests {
                 prop_assert_eq!(&*back, &args[..]);
             }
             prop_assert_eq!(interned.len(), plain.len());
-        }
-    }
-
-    /// The positions of a search: one game's few small piles, or one
-    /// game's short boards (words that differ in few bits, so that the
-    /// direct index answers), or a mixture (which gives it up).
-    fn search() -> impl Strategy<Value = Vec<(GameId, Vec<Value>)>> {
-        let ints = |ns: Vec<i64>| vec![Value::list(ns.into_iter().map(Value::Int).collect())];
-        let piles = prop::collection::vec(0i64..6, 4).prop_map(ints);
-        let board = "[.X]{12}".prop_map(|s| vec![Value::str(&s)]);
-        let wide = prop::collection::vec(0i64..120, 4).prop_map(ints);
-        let some = |args: BoxedStrategy<Vec<Value>>| prop::collection::vec((0u32..1, args), 1..400);
-        prop_oneof![
-            some(piles.clone().boxed()),
-            some(board.clone().boxed()),
-            some(prop_oneof![piles, board, wide].boxed()),
-        ]
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
-
-        /// With the direct index answering (and rebuilt as new bit places
-        /// turn up, or given up when there are too many), positions are
-        /// still named as a plain map names them.
-        #[test]
-        fn search_positions_agree_with_a_plain_map(positions in search()) {
-            let mut interned = Positions::default();
-            let mut plain: HashMap<(GameId, Vec<Value>), PosId> = HashMap::new();
-            for round in 0..2 {
-                for (game, args) in &positions {
-                    let id = interned.intern_slice(*game, args);
-                    let next = plain.len() as PosId;
-                    let want = *plain.entry((*game, args.clone())).or_insert(next);
-                    prop_assert_eq!(id, want, "round {}", round);
-                    prop_assert_eq!(&*interned.get(id).1, &args[..]);
-                }
-            }
         }
     }
 

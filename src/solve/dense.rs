@@ -320,6 +320,20 @@ impl DenseSearch {
         self.positions.saturating_sub(self.answered)
     }
 
+    /// Whether the table holds the value of the position with this key.
+    pub fn holds(&mut self, key: u64) -> bool {
+        let Ok(key) = self.game.canonical(key) else {
+            return false;
+        };
+        let value = match &self.table {
+            Table::Narrow(t) => t.get(key),
+            Table::Wide(t) => t.get(key),
+            Table::Packed(t) => t.get(key),
+            Table::Hashed(t) => t.get(key),
+        };
+        value < UNKNOWN
+    }
+
     /// The value of the position with this key, searched if not known:
     /// `Ok(None)` when the compiled rules cannot answer.
     pub fn value(&mut self, root: u64, max_states: usize) -> Result<Option<u32>, Error> {
@@ -361,7 +375,9 @@ impl DenseSearch {
             }
         };
         if !matches!(step, Ok(Step::Done(_))) {
-            // Leave nothing marked as open; the values found stay.
+            // Leave nothing marked as open; the values found stay, and
+            // only they count as held.
+            self.positions -= self.stack.len();
             for frame in self.stack.iter() {
                 match &mut self.table {
                     Table::Narrow(t) => t.set(frame.key, UNKNOWN),

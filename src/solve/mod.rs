@@ -142,12 +142,16 @@ pub struct Solver {
 impl Solver {
     /// The Grundy value of one component.
     pub fn value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
+        self.counting_once(rules, |solver, rules| solver.value_of(rules, pos))
+    }
+
+    fn value_of(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
         if let Some(v) = self.values.peek(pos) {
             return Ok(v);
         }
         let canonical = rules.canonical(pos)?;
         if canonical != pos {
-            let v = self.value(rules, canonical)?;
+            let v = self.value_of(rules, canonical)?;
             self.values.same_as(pos, canonical);
             return Ok(v);
         }
@@ -208,6 +212,52 @@ impl Solver {
         };
         rules.held_elsewhere(self.dense_made());
         v
+    }
+
+    /// Runs a search; when it stops at the state limit, counts again the
+    /// positions the searches hold (see `count_each_once`) and, if fewer
+    /// than were counted, lets the search go on: it stopped only because a
+    /// position held by both a compiled search and the general one was
+    /// counted twice.
+    fn counting_once<T>(
+        &mut self,
+        rules: &mut dyn Rules,
+        mut search: impl FnMut(&mut Solver, &mut dyn Rules) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        loop {
+            match search(self, rules) {
+                Err(e) if matches!(e.kind, ErrorKind::StateLimit { .. }) => {
+                    if !self.count_each_once(rules) {
+                        return Err(e);
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Counts which positions of the compiled searches the general search
+    /// holds too (the count kept as they run only estimates it: a search
+    /// that answered holds positions the general search may have made
+    /// since) and tells the general search how many only the compiled
+    /// searches hold; whether that is fewer than the estimate said.
+    fn count_each_once(&mut self, rules: &mut dyn Rules) -> bool {
+        let before = self.dense_made();
+        let made = rules.positions_made();
+        for search in &mut self.dense {
+            let both = (0..made as PosId)
+                .filter(|&pos| {
+                    rules
+                        .compact_key(&*search.game, pos)
+                        .is_some_and(|key| search.holds(key))
+                })
+                .count();
+            // A run that gave up counts as held by the general search too,
+            // which goes over the same positions (see `compact_value`).
+            search.answered = search.answered.max(both);
+        }
+        rules.held_elsewhere(self.dense_made());
+        self.dense_made() < before
     }
 
     /// Positions whose values only the searches of compiled games hold
@@ -281,7 +331,9 @@ impl Solver {
 
     /// The length of the longest play from one component.
     pub fn height(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<u32, Error> {
-        self.heights.compute(rules, pos, Measure::Height)
+        self.counting_once(rules, |solver, rules| {
+            solver.heights.compute(rules, pos, Measure::Height)
+        })
     }
 
     /// The length of the longest play from a sum: the parts are played
@@ -308,7 +360,9 @@ impl Solver {
                 _ => e,
             });
         }
-        misere::wins(&mut self.misere, rules, parts)
+        self.counting_once(rules, |solver, rules| {
+            misere::wins(&mut solver.misere, rules, parts)
+        })
     }
 
     /// Every move from a sum, with the position it leads to and its value.
