@@ -21,12 +21,12 @@
 
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
-/// Lines up to this many characters are shown whole.
+/// Lines up to this many columns (see `shown_width`) are shown whole.
 const MAX_LINE_CHARS: usize = 120;
-/// A longer line is shown from this many characters before its first
+/// A longer line is shown from this many columns before its first
 /// label ...
 const BEFORE_LABEL: usize = 30;
-/// ... for this many characters in all.
+/// ... for this many columns in all.
 const WINDOW_CHARS: usize = 100;
 /// How many lines are shown before and after each label; the handler
 /// that renders an excerpt must be told the same.
@@ -152,7 +152,7 @@ impl Excerpt {
     /// around `anchor` if it is long.
     fn push_line(&mut self, number: usize, text: &str, start: usize, end: usize, anchor: usize) {
         let line = &text[start..end];
-        let (from, to) = if line.chars().nth(MAX_LINE_CHARS).is_none() {
+        let (from, to) = if line.chars().map(shown_width).sum::<usize>() <= MAX_LINE_CHARS {
             (start, end)
         } else {
             let from = chars_back(text, anchor, BEFORE_LABEL, start);
@@ -333,21 +333,41 @@ fn floor_boundary(text: &str, offset: usize) -> usize {
     offset
 }
 
-/// The offset `n` characters before `from`, but not before `floor`.
-fn chars_back(text: &str, from: usize, n: usize, floor: usize) -> usize {
-    text[floor..from]
-        .char_indices()
-        .rev()
-        .nth(n.saturating_sub(1))
-        .map_or(floor, |(i, _)| floor + i)
+/// How many columns a character of a source line takes once shown: an
+/// invisible character written out as `\u{202e}` takes eight, a tab the
+/// four miette expands it to. Windows are measured in these, so a line
+/// of such characters is cut as narrow as a line of letters.
+fn shown_width(c: char) -> usize {
+    let mut shown = String::new();
+    push_visible(&mut shown, c);
+    match c {
+        '\t' => 4,
+        _ => shown.chars().count(),
+    }
 }
 
-/// The offset `n` characters after `from`, but not after `ceiling`.
+/// The offset `n` shown columns before `from`, but not before `floor`.
+fn chars_back(text: &str, from: usize, n: usize, floor: usize) -> usize {
+    let mut width = 0;
+    for (i, c) in text[floor..from].char_indices().rev() {
+        width += shown_width(c);
+        if width >= n {
+            return floor + i;
+        }
+    }
+    floor
+}
+
+/// The offset `n` shown columns after `from`, but not after `ceiling`.
 fn chars_forward(text: &str, from: usize, n: usize, ceiling: usize) -> usize {
-    text[from..ceiling]
-        .char_indices()
-        .nth(n)
-        .map_or(ceiling, |(i, _)| from + i)
+    let mut width = 0;
+    for (i, c) in text[from..ceiling].char_indices() {
+        width += shown_width(c);
+        if width > n {
+            return from + i;
+        }
+    }
+    ceiling
 }
 
 #[cfg(test)]
@@ -388,6 +408,20 @@ mod tests {
             0,
         );
         assert_eq!(header.map(|c| (c.line(), c.column())).ok(), Some((0, 5000)));
+    }
+
+    /// A line of characters written out as `\u{...}` is cut by the
+    /// columns it takes once shown: cut by its characters, a hundred of
+    /// them filled eight hundred columns.
+    #[test]
+    fn a_long_line_of_invisible_characters_is_cut_as_narrow() {
+        let text = format!("{}TARGET{}", "\u{202e}".repeat(500), "\u{feff}".repeat(500));
+        let at = 500 * '\u{202e}'.len_utf8();
+        let (excerpt, covered) = shown(&text, &[(at, at + 6)]);
+        assert_eq!(covered, ["TARGET"]);
+        let columns = excerpt.trim_end().chars().count();
+        assert!(columns <= WINDOW_CHARS + 2, "{columns} columns: {excerpt}");
+        assert!(columns >= WINDOW_CHARS - 8, "{columns} columns: {excerpt}");
     }
 
     #[test]
