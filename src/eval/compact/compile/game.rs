@@ -1,0 +1,302 @@
+//! A game's rules compiled for one layout, and what every rule passes on
+//! unchanged (which decides the layout).
+
+use super::{children, numbers, Compiler, Scope, Val, MAX_INLINE};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::closure;
+use crate::eval::compact::code::{GameCode, Gen, Rule, Write};
+use crate::eval::compact::early;
+use crate::eval::compact::fused;
+use crate::eval::compact::hoist;
+use crate::eval::compact::layout::{Group, Layout};
+use crate::eval::compact::monotone;
+use crate::eval::compact::progression;
+use crate::eval::compact::sums::{self};
+use crate::eval::compact::turn;
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
+use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
+use crate::eval::value::Value;
+use crate::source::Span;
+use crate::syntax::ast::BinaryOp;
+
+/// Which parameters every move rule of game `g` passes on unchanged, and
+/// the letters its results write into strings.
+pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<u8>)> {
+    let game = program
+        .games
+        .get(g as usize)
+        .or_unsupported("an unknown game", Span::default())?;
+    let moves = match &game.kind {
+        GameKind::Rules {
+            moves, parts: None, ..
+        } => moves,
+        GameKind::Rules { parts: Some(p), .. } => {
+            return Err(Unsupported::new(
+                "a `parts =` rule (the search splits such positions into their parts)",
+                p.span,
+            ))
+        }
+        _ => {
+            return Err(Unsupported::new(
+                "a game that is not defined by move rules",
+                game.span,
+            ))
+        }
+    };
+    let mut fixed = vec![true; game.params.len()];
+    let mut letters = Vec::new();
+    // An image is made as a move's result is: what it changes is not fixed.
+    let images = game.symmetry.iter().flat_map(|s| &s.images);
+    let mut results = Vec::new();
+    for m in moves {
+        let (made, by_helper) = sums::positions(program, g, &m.result)?;
+        if by_helper {
+            // A helper's variables are not the game's parameters.
+            fixed.fill(false);
+        }
+        results.extend(made);
+    }
+    for result in results.into_iter().chain(images) {
+        let IrKind::MakePos(target, args) = &result.kind else {
+            return Err(Unsupported::new(
+                "a result that is not a position of the same game (an alias)",
+                result.span,
+            ));
+        };
+        if *target != g || args.len() != fixed.len() {
+            return Err(Unsupported::new(
+                "a result that is a position of another game",
+                result.span,
+            ));
+        }
+        for (i, a) in args.iter().enumerate() {
+            if !matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+                fixed[i] = false;
+            }
+        }
+        written_letters(program, result, 0, &mut letters);
+    }
+    Ok((fixed, letters))
+}
+
+/// The letters of the string literals a result may write: those in it and
+/// in the helpers it calls (as deep as they are inlined).
+fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
+    match &ir.kind {
+        IrKind::Lit(Value::Str(s)) => out.extend(s.bytes().filter(u8::is_ascii)),
+        IrKind::CallFn(f, _) if depth < MAX_INLINE => {
+            if let Some(func) = program.functions.get(*f as usize) {
+                written_letters(program, &func.body, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+    children(ir, |child| written_letters(program, child, depth, out));
+}
+
+/// Game `layout.game`'s rules compiled for `layout`, with the innermost
+/// loops of the shapes `fused` knows run on the key when `fuse` is set.
+pub fn game(
+    program: &Program,
+    consts: &[Value],
+    layout: &Layout,
+    fuse: bool,
+) -> Compiled<GameCode> {
+    let game = program
+        .games
+        .get(layout.game as usize)
+        .or_unsupported("an unknown game", Span::default())?;
+    let GameKind::Rules {
+        moves,
+        lose,
+        parts: None,
+    } = &game.kind
+    else {
+        return Err(Unsupported::new(
+            "a game that is not defined by move rules alone",
+            game.span,
+        ));
+    };
+    let mut scope: Scope = vec![None; game.frame_size.max(game.params.len())];
+    for (i, group) in layout.groups.iter().enumerate() {
+        scope[i] = Some(match group {
+            Group::Fixed(Value::Int(n)) => Val::Const(*n),
+            Group::Fixed(Value::Set(xs)) => Val::Items(
+                numbers(xs).or_unsupported("a set held aside of other than numbers", game.span)?,
+            ),
+            Group::Fixed(_) => {
+                return Err(Unsupported::new(
+                    "a value held aside of another kind",
+                    game.span,
+                ))
+            }
+            Group::Scalar(f) => Val::Num(f.first),
+            Group::Flag(f) => Val::Flag(f.first),
+            Group::List(f) => Val::List(*f),
+            Group::Bools(f) => Val::Bools(*f),
+            Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
+            Group::Grid(rows) => Val::Grid(*rows),
+        });
+    }
+    let mut c = Compiler {
+        program,
+        consts,
+        layout,
+        regs: layout.fields,
+        tuples: 0,
+        texts: 0,
+        depth: 0,
+        naturals: Vec::new(),
+    };
+    let lose = match lose {
+        Some(l) => Some(c.truth(&mut scope, l)?),
+        None => None,
+    };
+    let mut rules = Vec::new();
+    for m in moves {
+        let m = &*super::unfold::unfolded(m);
+        let mut scope = scope.clone();
+        let mut gens = Vec::new();
+        for g in &m.generators {
+            let (target, source, val) = c.generator(&mut scope, &g.source)?;
+            c.note_natural(target, &source);
+            *scope
+                .get_mut(g.slot as usize)
+                .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
+            gens.push(Gen { target, source });
+        }
+        // `cells(g, letter)` keeps the cells holding the letter: each is
+        // tested as soon as its generator sets it, before anything else,
+        // so later generators and the guard never see the others.
+        let one_row = |grid: &Ir| matches!(c.val(&scope, grid), Some(Val::Str(..)));
+        let filters: Vec<Option<Ir>> = m
+            .generators
+            .iter()
+            .map(|g| cells_filter(g, one_row))
+            .collect();
+        let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
+        let (mut early, rest) = match &m.guard {
+            Some(g) => early::split(&m.generators, g, &safe),
+            None => (vec![Vec::new(); gens.len()], Vec::new()),
+        };
+        for (tests, filter) in early.iter_mut().zip(&filters) {
+            if let Some(filter) = filter {
+                tests.insert(0, filter);
+            }
+        }
+        let early = early
+            .iter()
+            .map(|tests| c.all(&mut scope, tests))
+            .collect::<Compiled<_>>()?;
+        let guard = c.all(&mut scope, &rest)?;
+        let (writes, sum) = c.move_result(&mut scope, &m.result, layout)?;
+        let mut rule = Rule {
+            gens,
+            early,
+            guard,
+            writes,
+            sum,
+            fused: None,
+            bounds: Vec::new(),
+            progression: false,
+            hoist: None,
+        };
+        // The registers that hold natural numbers: the key's fields,
+        // unless some hold integers below 0.
+        let naturals = if layout.signed() { 0 } else { layout.fields };
+        if fuse {
+            monotone::bounds(&mut rule, naturals);
+        }
+        // The shapes below read the writes of a move that leaves one
+        // position.
+        if fuse && rule.sum.is_none() {
+            if rule.bounds.last().is_none_or(Option::is_none) {
+                rule.fused = fused::recognise(&rule);
+            }
+            rule.progression = progression::affine(&rule, naturals);
+            let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
+            rule.hoist = hoist::recognise(&rule, layout.fields, slot);
+        }
+        rules.push(rule);
+    }
+    // Each image is a result made from the position itself; images that
+    // cannot be compiled leave the search to store every position.
+    let images: Vec<&Ir> = game.symmetry.iter().flat_map(|s| &s.images).collect();
+    let images = match turned_grid(&images, layout) {
+        Some(turns) => Ok(turns),
+        None => images
+            .iter()
+            .map(|image| c.result(&mut scope.clone(), image, layout))
+            .collect::<Compiled<Vec<_>>>(),
+    };
+    let (images, unimaged) = match images {
+        Ok(images) => (images, None),
+        Err(why) => (Vec::new(), Some(why)),
+    };
+    let mut code = GameCode {
+        lose,
+        rules,
+        images,
+        unimaged,
+        regs: c.regs,
+        tuples: c.tuples,
+        texts: c.texts,
+        cell: layout.cell,
+        decode: true,
+    };
+    code.decode = fused::needs_registers(&code);
+    closure::lower(&mut code, fuse, layout.fields);
+    Ok(code)
+}
+
+/// The images as the turns of a grid that keep its shape, where some of
+/// them change it (see `turn::keeping_shape`).
+fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
+    layout
+        .groups
+        .iter()
+        .enumerate()
+        .find_map(|(param, group)| match group {
+            Group::Grid(rows) if !rows.numbered => {
+                let turns = turn::keeping_shape(images, rows, param)?;
+                Some(
+                    turns
+                        .into_iter()
+                        .map(|cells| vec![Write::Turned(*rows, Some(cells))])
+                        .collect(),
+                )
+            }
+            _ => None,
+        })
+}
+
+/// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
+/// `g[t[0]][t[1]] == letter` on the generator's slot `t` (`g[t[1]]` for a
+/// string, whose cells are those of one row): the compiled search walks
+/// every cell and tests it.
+fn cells_filter(g: &GenIr, one_row: impl Fn(&Ir) -> bool) -> Option<Ir> {
+    let IrKind::Builtin(Builtin::Cells, a) = &g.source.kind else {
+        return None;
+    };
+    let [grid, letter] = &a[..] else {
+        return None;
+    };
+    let span = g.source.span;
+    let ir = |kind| Ir { kind, span };
+    let element = |i: i64| {
+        ir(IrKind::Index(
+            Box::new(ir(IrKind::Local(g.slot))),
+            Box::new(ir(IrKind::Lit(Value::Int(i)))),
+        ))
+    };
+    let row = match one_row(grid) {
+        true => grid.clone(),
+        false => ir(IrKind::Index(Box::new(grid.clone()), Box::new(element(0)))),
+    };
+    let cell = ir(IrKind::Index(Box::new(row), Box::new(element(1))));
+    Some(ir(IrKind::Binary(
+        BinaryOp::Eq,
+        Box::new(cell),
+        Box::new(letter.clone()),
+    )))
+}

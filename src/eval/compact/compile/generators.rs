@@ -1,0 +1,138 @@
+//! What a generator walks: ranges, `indices`, lists, `subsets`,
+//! `product` and the cells of a grid, compiled to `Source`.
+
+use super::types::tuples_written_out;
+use super::{Compiler, Scope, Val, SOURCES};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Num, Seq, Source, Target};
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
+use crate::eval::ir::{Ir, IrKind};
+use crate::syntax::ast::BinaryOp;
+
+impl<'a> Compiler<'a> {
+    /// A generator's source: what it walks, and what its variable becomes.
+    pub(super) fn generator(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+    ) -> Compiled<(Target, Source, Val)> {
+        if let IrKind::Builtin(Builtin::Subsets, a) = &ir.kind {
+            let (Some(items), Some(lo)) = (a.first(), a.get(1)) else {
+                return Err(Unsupported::new(SOURCES, ir.span));
+            };
+            let items = self.seq(scope, items)?;
+            let lo_code = self.num(scope, lo)?;
+            let hi = self.num(scope, a.get(2).unwrap_or(lo))?;
+            let t = self.tuple();
+            return Ok((
+                Target::Tuple(t),
+                Source::Subsets(items, lo_code, hi),
+                Val::Tuple(t),
+            ));
+        }
+        if let IrKind::Builtin(Builtin::Product, a) = &ir.kind {
+            let lists = a.first().or_unsupported(SOURCES, ir.span)?;
+            let source = self.product(scope, lists)?;
+            let t = self.tuple();
+            return Ok((Target::Tuple(t), source, Val::Tuple(t)));
+        }
+        if let IrKind::Builtin(Builtin::Cells, a) = &ir.kind {
+            // A packed grid is a rectangle, so its cells, row by row, are
+            // the product of its row and column numbers (those holding a
+            // letter are tested by the rule: see `cells_filter`).
+            // A string's are those of one row.
+            let shape = match a.first().and_then(|grid| self.val(scope, grid)) {
+                Some(Val::Grid(rows)) => Some((rows.fields.len, rows.cols)),
+                Some(Val::Str(f, _)) => Some((1, f.len)),
+                _ => None,
+            };
+            if let Some((height, width)) = shape {
+                let t = self.tuple();
+                let upto = |n: u32| (Num::Lit(0), Num::Lit(i64::from(n)), false);
+                let source = Source::ProductList(vec![upto(height), upto(width)]);
+                return Ok((Target::Tuple(t), source, Val::Tuple(t)));
+            }
+        }
+        // A constant naming tuples is read as if written out.
+        let named = self.known(ir).map(|v| Ir {
+            kind: IrKind::Lit(v),
+            span: ir.span,
+        });
+        if let Some(rows) = tuples_written_out(named.as_ref().unwrap_or(ir)) {
+            // The loop walks the places; an element is read off its place.
+            let r = self.reg();
+            let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
+            return Ok((Target::Reg(r), Source::Each(places), Val::Chosen(r, rows)));
+        }
+        let seq = self.seq(scope, ir)?;
+        let r = self.reg();
+        Ok((Target::Reg(r), Source::Each(seq), Val::Num(r)))
+    }
+
+    pub(super) fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Compiled<Source> {
+        const PRODUCT: &str = "a `product` of something other than ranges: the compiled search \
+             walks a product of ranges, written out or by a comprehension with no `if`";
+        match &lists.kind {
+            IrKind::Comprehension { element, clauses } => {
+                let [clause] = &clauses[..] else {
+                    return Err(Unsupported::new(PRODUCT, lists.span));
+                };
+                if let Some(guard) = &clause.guard {
+                    return Err(Unsupported::new(PRODUCT, guard.span));
+                }
+                let over = self.seq(scope, &clause.generator.source)?;
+                let var = self.reg();
+                let mut inner = scope.clone();
+                *inner
+                    .get_mut(clause.generator.slot as usize)
+                    .or_unsupported(PRODUCT, lists.span)? = Some(Val::Num(var));
+                let (lo, hi, inclusive) = self.range(&mut inner, element)?;
+                Ok(Source::ProductOf {
+                    over,
+                    var,
+                    lo,
+                    hi,
+                    inclusive,
+                })
+            }
+            IrKind::List(items) => Ok(Source::ProductList(
+                items
+                    .iter()
+                    .map(|x| self.range(scope, x))
+                    .collect::<Compiled<_>>()?,
+            )),
+            _ => Err(Unsupported::new(PRODUCT, lists.span)),
+        }
+    }
+
+    pub(super) fn range(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<(Num, Num, bool)> {
+        match &ir.kind {
+            IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
+                Ok((
+                    self.num(scope, lo)?,
+                    self.num(scope, hi)?,
+                    *op == BinaryOp::RangeInclusive,
+                ))
+            }
+            _ => Err(Unsupported::new(SOURCES, ir.span)),
+        }
+    }
+
+    pub(in crate::eval::compact) fn seq(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Seq> {
+        match &ir.kind {
+            IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..) => {
+                let (lo, hi, inclusive) = self.range(scope, ir)?;
+                Ok(Seq::Range(lo, hi, inclusive))
+            }
+            IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
+                Ok(Seq::Range(Num::Lit(0), self.len(scope, &a[0])?, false))
+            }
+            _ => match self.val(scope, ir) {
+                Some(Val::List(f)) => Ok(Seq::Fields(f)),
+                Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
+                Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
+                _ => Err(Unsupported::new(SOURCES, ir.span)),
+            },
+        }
+    }
+}

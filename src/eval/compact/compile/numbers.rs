@@ -1,0 +1,232 @@
+//! Numbers: arithmetic, `len`, `count`, `sum`, `min`, `max` and the
+//! booleans read as 1 or 0, compiled to `Num`.
+
+use super::{Compiler, Scope, Val, NUMBERS};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Bind, Char, Num, Truth};
+use crate::eval::engine::{Compiled, Unsupported};
+use crate::eval::ir::{Ir, IrKind};
+use crate::eval::value::Value;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::types::Type;
+use std::rc::Rc;
+
+impl<'a> Compiler<'a> {
+    pub(super) fn num(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        use BinaryOp::*;
+        let refused = || Unsupported::new(NUMBERS, ir.span);
+        Ok(match &ir.kind {
+            IrKind::Lit(Value::Int(n)) => Num::Lit(*n),
+            IrKind::Local(_) | IrKind::Const(_) => match self.val(scope, ir) {
+                Some(Val::Num(r)) => Num::Reg(r),
+                Some(Val::Const(n)) => Num::Lit(n),
+                _ => return Err(refused()),
+            },
+            IrKind::Index(target, index) => match self.val(scope, target) {
+                Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
+                Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Chosen(place, rows)) => {
+                    let IrKind::Lit(Value::Int(j)) = index.kind else {
+                        return Err(refused());
+                    };
+                    let column = usize::try_from(j).map_err(|_| refused())?;
+                    let mut read = None;
+                    for (i, row) in rows.iter().enumerate().rev() {
+                        let n = Num::Lit(*row.get(column).ok_or_else(refused)?);
+                        read = Some(match read {
+                            None => n,
+                            Some(later) => Num::If(
+                                Box::new(Truth::Compare(Eq, Num::Reg(place), Num::Lit(i as i64))),
+                                Box::new(n),
+                                Box::new(later),
+                            ),
+                        });
+                    }
+                    read.ok_or_else(refused)?
+                }
+                _ => return Err(refused()),
+            },
+            IrKind::Binary(
+                op @ (Add | Sub | Mul | Div | Rem | BitOr | BitXor | BitAnd | Shl | Shr | Pow),
+                lhs,
+                rhs,
+            ) => Num::Binary(
+                *op,
+                Box::new(self.num(scope, lhs)?),
+                Box::new(self.num(scope, rhs)?),
+            ),
+            IrKind::Unary(UnaryOp::Neg, x) => Num::Neg(Box::new(self.num(scope, x)?)),
+            IrKind::If(cond, then, otherwise) => Num::If(
+                Box::new(self.truth(scope, cond)?),
+                Box::new(self.num(scope, then)?),
+                Box::new(self.num(scope, otherwise)?),
+            ),
+            IrKind::Builtin(b, a) => match (b, &a[..]) {
+                (Builtin::Len, [x]) => self.len(scope, x)?,
+                (Builtin::Sum, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) => Num::SumFields(f),
+                    Some(Val::Tuple(t)) => Num::SumTuple(t),
+                    Some(Val::Items(xs)) => Num::Lit(
+                        xs.iter()
+                            .try_fold(0i64, |total, &x| total.checked_add(x))
+                            .ok_or_else(refused)?,
+                    ),
+                    _ => return Err(refused()),
+                },
+                (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
+                (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
+                (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
+                (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
+                // Of a list whose length the position fixes: of its fields.
+                // An empty one is an error the interpreter reports.
+                (Builtin::Min | Builtin::Max, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) if f.len > 0 => {
+                        let each = (0..f.len)
+                            .map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))))
+                            .collect();
+                        if *b == Builtin::Min {
+                            Num::Min(each)
+                        } else {
+                            Num::Max(each)
+                        }
+                    }
+                    _ => return Err(refused()),
+                },
+                _ => return Err(refused()),
+            },
+            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::num, |b, n| {
+                Num::Let(b, Box::new(n))
+            })?,
+            _ => return Err(refused()),
+        })
+    }
+
+    /// `count(x, item)` of a list or string whose length the position
+    /// fixes: each element compared with the item in turn. The item is
+    /// worked out once, first, as the interpreter does even when `x` is
+    /// empty.
+    pub(super) fn count(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        x: &Ir,
+        item: &Ir,
+    ) -> Compiled<Num> {
+        let refused = || Unsupported::new(NUMBERS, call.span);
+        let reg = self.reg();
+        let (bind, tests): (Bind, Vec<Truth>) = match self.val(scope, x) {
+            Some(Val::List(f)) => {
+                let value = self.num(scope, item)?;
+                let each = (0..f.len).map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))));
+                let tests = each
+                    .map(|n| Truth::Compare(BinaryOp::Eq, n, Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            Some(Val::Items(xs)) => {
+                let value = self.num(scope, item)?;
+                let tests = xs
+                    .iter()
+                    .map(|&n| Truth::Compare(BinaryOp::Eq, Num::Lit(n), Num::Reg(reg)))
+                    .collect();
+                let nat = false;
+                (Bind::Num { reg, value, nat }, tests)
+            }
+            // A text written out, counted in a string parameter on the
+            // key; a letter worked out by the rules, each cell compared
+            // with it.
+            Some(Val::Str(f, alphabet)) => {
+                if let IrKind::Lit(Value::Str(text)) = &item.kind {
+                    let codes: Option<Rc<[i64]>> = text
+                        .bytes()
+                        .map(|b| alphabet.binary_search(&b).ok().map(|c| c as i64))
+                        .collect();
+                    // A letter outside the alphabet is in no cell; nor is
+                    // the empty text counted.
+                    return Ok(match codes {
+                        Some(codes) if !codes.is_empty() => Num::Matches(f, codes),
+                        _ => Num::Lit(0),
+                    });
+                }
+                if !self.is_letter(scope, item) {
+                    return Err(refused());
+                }
+                let value = self.char(scope, item)?;
+                let cell = |i: u32| Char::Cell(f, Box::new(Num::Lit(i64::from(i))));
+                let tests = (0..f.len)
+                    .map(|i| Truth::SameChar(true, cell(i), Char::Reg(reg)))
+                    .collect();
+                (Bind::Letter { reg, value }, tests)
+            }
+            _ => return Err(refused()),
+        };
+        Ok(Num::Let(Box::new(bind), Box::new(sum_of_ones(tests))))
+    }
+
+    /// `len(x)`.
+    pub(super) fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
+        Ok(match self.val(scope, x) {
+            Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
+            Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
+            Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
+            Some(Val::Tuple(t)) => Num::TupleLen(t),
+            _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
+            _ => return Err(Unsupported::new(NUMBERS, x.span)),
+        })
+    }
+
+    /// Whether an expression is a boolean.
+    pub(super) fn is_flag(&self, scope: &Scope, ir: &Ir) -> bool {
+        use BinaryOp::*;
+        match &ir.kind {
+            IrKind::Lit(v) => matches!(v, Value::Bool(_)),
+            IrKind::Const(_) => matches!(self.known(ir), Some(Value::Bool(_))),
+            IrKind::Local(_) => matches!(self.val(scope, ir), Some(Val::Flag(_))),
+            IrKind::Unary(UnaryOp::Not, _) => true,
+            IrKind::Binary(op, ..) => {
+                matches!(op, And | Or | Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
+            }
+            IrKind::Builtin(Builtin::Has | Builtin::Any | Builtin::All, _) => true,
+            IrKind::Index(target, _) => matches!(self.val(scope, target), Some(Val::Bools(_))),
+            IrKind::If(_, a, b) => self.is_flag(scope, a) || self.is_flag(scope, b),
+            IrKind::CallFn(f, _) => self
+                .program
+                .functions
+                .get(*f as usize)
+                .is_some_and(|func| func.ret == Type::Bool),
+            _ => false,
+        }
+    }
+
+    /// A boolean as a number: 1 or 0.
+    pub(super) fn flag(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        if let Some(Char::Cell(f, i)) = self.truth_cell(scope, ir)? {
+            return Ok(Num::Field(f, i));
+        }
+        let t = self.truth(scope, ir)?;
+        Ok(Num::If(
+            Box::new(t),
+            Box::new(Num::Lit(1)),
+            Box::new(Num::Lit(0)),
+        ))
+    }
+
+    pub(in crate::eval::compact) fn nums(
+        &mut self,
+        scope: &mut Scope,
+        irs: &[Ir],
+    ) -> Compiled<Vec<Num>> {
+        irs.iter().map(|x| self.num(scope, x)).collect()
+    }
+}
+
+/// How many of `tests` hold.
+pub(super) fn sum_of_ones(tests: Vec<Truth>) -> Num {
+    let one = |t: Truth| Num::If(Box::new(t), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)));
+    tests
+        .into_iter()
+        .map(one)
+        .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
+        .unwrap_or(Num::Lit(0))
+}

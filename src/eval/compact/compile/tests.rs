@@ -1,0 +1,248 @@
+use super::*;
+use crate::eval::compact::code::Fused;
+use crate::eval::compact::code::GameCode;
+use crate::eval::engine::Compiled;
+use crate::session::Session;
+use crate::types::Type;
+
+/// The rules of `text`'s first game compiled, fused, for the position
+/// whose arguments are `args`, or why they are not.
+fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
+    let mut session = Session::new();
+    session
+        .load_text("test.game", text)
+        .expect("the game loads");
+    let program = &*session.interp.program;
+    let (fixed, letters) = fixed_and_letters(program, 0).expect("its letters");
+    let types: Vec<Type> = program.games[0]
+        .params
+        .iter()
+        .map(|p| p.ty.clone())
+        .collect();
+    let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
+    game(program, &session.interp.consts, &layout, true)
+}
+
+fn compiled(text: &str, args: &[Value]) -> GameCode {
+    compile_for(text, args).expect("the rules compile")
+}
+
+/// Whether `text`'s rules compile for a grid of two rows of three.
+fn compiles_on_grid(text: &str) -> bool {
+    let board = Value::list(vec![Value::str("..."), Value::str("...")]);
+    compile_for(text, &[board]).is_ok()
+}
+
+/// A helper that makes the new board is written in place, however it
+/// is spelled: set_at chains, a helper given the board another helper
+/// made, an `if` choosing between two.
+#[test]
+fn helpers_that_make_the_new_board_compile() {
+    let cover = "fn cover(b: grid, r: nat, c: nat) = set_at(b, r, set_at(b[r], c, \"#\"));\n";
+    for result in [
+        "cover(g, r, c)",
+        "cover(cover(g, r, c), r, c + 1)",
+        "twice(g, r, c, r + 1 < len(g))",
+    ] {
+        let text = format!(
+            "{cover}fn twice(b: grid, r: nat, c: nat, down: bool) = \
+             if down then cover(cover(b, r, c), r + 1, c) else cover(b, r, c);\n\
+             game G(g: grid) {{\n  move m(r in indices(g), c in indices(g[r])) \
+             if g[r][c] == \".\" => G({result});\n}}\n"
+        );
+        assert!(compiles_on_grid(&text), "{result}");
+    }
+}
+
+/// A generator over the cells a comprehension keeps walks the cells,
+/// the comprehension's test first in the guard: placing on the key.
+#[test]
+fn a_generator_over_the_kept_cells_places_on_the_key() {
+    for kept in [
+        r#"[j for j in indices(board) if board[j] == "."]"#,
+        r#"[j for (j, c) in enumerate(board) if c != "X"]"#,
+    ] {
+        let text = format!(
+            "game T(board: str) {{\n  let empty = {kept};\n  \
+             move place(i in empty) => T(set_at(board, i, \"X\"));\n}}\n"
+        );
+        let code = compiled(&text, &[Value::str("....")]);
+        assert!(
+            matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+            "{kept}"
+        );
+    }
+}
+
+/// `set_at` with lists of places and letters written in pieces sets
+/// each in turn; lists that are not sure to have one length are left to
+/// the interpreter, which says why they must.
+#[test]
+fn several_places_set_at_once_compile_when_their_pieces_match() {
+    let rule = |places: &str, letters: &str| {
+        format!(
+            "game T(board: str) {{\n  move m(i in 0..len(board) - 1, rest in \
+             subsets(0..i, 0, 1)) => T(set_at(board, {places}, {letters}));\n}}\n"
+        )
+    };
+    let board = [Value::str("....")];
+    for (places, letters, compiles) in [
+        ("[i, i + 1]", r#"["X", "X"]"#, true),
+        ("rest + [i]", r#"["X" for j in rest] + ["X"]"#, true),
+        ("[i] + rest", r#"["X"] + ["X" for j in 0..i]"#, false),
+        ("[i, i + 1]", r#"["X"]"#, false),
+    ] {
+        let text = rule(places, letters);
+        assert_eq!(
+            compile_for(&text, &board).is_ok(),
+            compiles,
+            "{places}, {letters}"
+        );
+    }
+}
+
+/// A new list joined from pieces is written piece after piece,
+/// however the pieces are spelled.
+#[test]
+fn a_new_list_joined_from_pieces_compiles() {
+    let piles = [Value::list(vec![Value::Int(3); 3])];
+    for joined in [
+        "slice(h, 0, c) + [min(x, 1) for x in slice(h, c, len(h))]",
+        "[h[j] for j in 0..c] + [min(h[j], 1) for j in c..len(h)]",
+        "[h[0]] + slice(h, 1, len(h))",
+    ] {
+        let text = format!("game G(h: [nat]) {{\n  move m(c in indices(h)) => G({joined});\n}}\n");
+        assert!(compile_for(&text, &piles).is_ok(), "{joined}");
+    }
+}
+
+/// `any` over every window of three cells testing each is X is
+/// whether the row holds three X in a row, tested on the key; a range
+/// that leaves a window out is walked.
+#[test]
+fn any_window_of_letters_is_a_test_on_the_key() {
+    for (lose, on_key) in [
+        (
+            "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 2])",
+            true,
+        ),
+        (
+            "any([xs[i + 2] and xs[i] and xs[i + 1] for i in 0..len(xs) - 2])",
+            true,
+        ),
+        (
+            "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 3])",
+            false,
+        ),
+        ("any([xs[i] and xs[i + 2] for i in 0..len(xs) - 2])", false),
+    ] {
+        let text = format!(
+            "game T(xs: [bool]) {{\n  lose if {lose};\n  move place(i in indices(xs)) \
+             if not xs[i] => T(set_at(xs, i, true));\n}}\n"
+        );
+        let code = compiled(&text, &[Value::list(vec![Value::Bool(false); 6])]);
+        // On the key, with the placing loop: no field is decoded.
+        assert_eq!(!code.decode, on_key, "{lose}");
+    }
+}
+
+/// A helper given the generator's own variable reads the cell the rule
+/// without the helper reads: the placing loop runs on the key.
+#[test]
+fn a_helper_given_a_natural_variable_reads_it_as_it_is() {
+    let text = "fn empty(board: str, i: nat) = board[i] == \".\";\n\
+         game T(board: str) {\n  move place(i in indices(board)) if empty(board, i) \
+         => T(set_at(board, i, \"X\"));\n}\n";
+    let code = compiled(text, &[Value::str("....")]);
+    assert!(matches!(code.rules[0].fused, Some(Fused::Place { .. })));
+}
+
+/// Tests that all end the loop end it together: in Wythoff's game in
+/// one rule, `k * dx <= x and k * dy <= y` bounds `k` for each step,
+/// and the options of each step form one progression of keys.
+#[test]
+fn tests_that_all_end_a_loop_bound_it_together() {
+    let text = "game W(x: nat, y: nat) {\n  move take((dx, dy) in [(1, 0), (0, 1), (1, 1)], \
+         k in 1..=max(x, y)) if k * dx <= x and k * dy <= y => W(x - k * dx, y - k * dy);\n}\n";
+    let code = compiled(text, &[Value::Int(30), Value::Int(30)]);
+    let rule = &code.rules[0];
+    assert!(rule.guard.is_none() && rule.progression);
+}
+
+/// A new string given to a helper is made where the helper uses it,
+/// as a new grid is: each letter set is written into the key, each
+/// letter read is read through the `set_at`s before it, and one left
+/// out of the result stays with the interpreter.
+#[test]
+fn helpers_given_a_new_string_write_it_letter_by_letter() {
+    let flip =
+        "fn flip(row: str, j: nat) = set_at(row, j, if row[j] == \"H\" then \"T\" else \"H\");\n\
+         fn second(a: str, b: str) = b;\n";
+    for (result, compiles) in [
+        ("flip(flip(row, i), j)", true),
+        ("second(flip(row, i), row)", false),
+    ] {
+        let text = format!(
+            "{flip}game T(row: str) {{\n  move m(i in indices(row), j in 0..i) \
+             if row[i] == \"H\" => T({result});\n}}\n"
+        );
+        let compiled = compile_for(&text, &[Value::str("HHTH")]).is_ok();
+        assert_eq!(compiled, compiles, "{result}");
+    }
+}
+
+/// A list of booleans is a string of two letters: placing true where
+/// a cell is false runs on the key, however the test is written.
+#[test]
+fn placing_a_truth_value_runs_on_the_key() {
+    for guard in ["not xs[i]", "xs[i] == false", "true != xs[i]"] {
+        let text = format!(
+            "game T(xs: [bool]) {{\n  move place(i in indices(xs)) if {guard} => \
+             T(set_at(xs, i, true));\n}}\n"
+        );
+        let cells = Value::list(vec![Value::Bool(false); 5]);
+        let code = compiled(&text, &[cells]);
+        let placing = matches!(
+            code.rules[0].fused,
+            Some(Fused::Place { from: 0, to: 1, .. })
+        );
+        assert!(placing, "{guard}");
+    }
+}
+
+/// A new board given to a helper that leaves it out of its result is
+/// never made, so an error making it would go unseen: such a helper is
+/// left to the interpreter.
+#[test]
+fn a_new_board_left_out_of_the_result_is_not_compiled() {
+    let text = "fn second(a: grid, b: grid) = b;\n\
+         game G(g: grid) {\n  move m(r in indices(g)) => G(second(set_at(g, r + 5, \"###\"), g));\n}\n";
+    assert!(!compiles_on_grid(text));
+}
+
+fn placing(guard: &str) -> String {
+    format!(
+        "game T(board: str) {{\n  move place(i in indices(board)) if {guard} => \
+         T(set_at(board, i, \"X\"));\n}}\n"
+    )
+}
+
+/// Of two letters, not being one is being the other: however the test
+/// is written, the placing loop runs on the key.
+#[test]
+fn not_one_of_two_letters_is_the_other_and_places_on_the_key() {
+    for guard in [
+        r#"board[i] == ".""#,
+        r#"board[i] != "X""#,
+        r#""X" != board[i]"#,
+    ] {
+        let code = compiled(&placing(guard), &[Value::str("....")]);
+        assert!(
+            matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+            "{guard}"
+        );
+    }
+    // With a third letter, a cell that is not "X" may be "." or "O".
+    let code = compiled(&placing(r#"board[i] != "X""#), &[Value::str("..O.")]);
+    assert!(code.rules[0].fused.is_none());
+}

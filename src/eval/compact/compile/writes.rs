@@ -1,0 +1,391 @@
+//! Results: the writes that make the new position from the key, a
+//! parameter at a time, and the registers that hold a result's parts.
+
+use super::several::Given;
+use super::types::tuple_items;
+use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED, WRITES};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Bind, Element, Indices, Num, Rows, Write};
+use crate::eval::compact::layout::{Group, Layout};
+use crate::eval::compact::sums::Part;
+use crate::eval::compact::turn;
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
+use crate::eval::ir::{Ir, IrKind};
+use crate::syntax::ast::BinaryOp;
+use crate::types::Type;
+
+impl<'a> Compiler<'a> {
+    /// The writes that make a result `G(args)` of the layout's game from
+    /// the key: a move's result, or an image a `symmetry =` declares.
+    pub(in crate::eval::compact) fn result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<Vec<Write>> {
+        let IrKind::MakePos(_, args) = &result.kind else {
+            return Err(Unsupported::new(
+                "a result that is not one position of the same game",
+                result.span,
+            ));
+        };
+        // In a helper's body a variable is the helper's, not the game's
+        // parameter of the same slot: every field is written, and only
+        // numbers and booleans are (lists, strings and grids are written
+        // by reading which parameter is changed).
+        let in_helper = self.depth > 0;
+        if in_helper
+            && (args.len() != layout.groups.len()
+                || layout
+                    .groups
+                    .iter()
+                    .any(|g| !matches!(g, Group::Scalar(_) | Group::Flag(_))))
+        {
+            return Err(Unsupported::new(
+                "a position made by a helper, of a game with other parameters than numbers and \
+                 booleans",
+                result.span,
+            ));
+        }
+        let mut writes = Vec::new();
+        for (i, (a, group)) in args.iter().zip(&layout.groups).enumerate() {
+            if !in_helper && matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+                continue;
+            }
+            match group {
+                Group::Fixed(_) => {
+                    return Err(Unsupported::new(
+                        "a parameter held aside but changed",
+                        a.span,
+                    ))
+                }
+                Group::Scalar(f) => writes.push(Write::Scalar(*f, self.num(scope, a)?)),
+                Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
+                // Each parameter's writes are its own: a write of every
+                // element may follow another parameter's writes.
+                Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
+                    let mut own = Vec::new();
+                    self.writes(scope, a, i, group, &mut own)?;
+                    writes.append(&mut own);
+                }
+            }
+        }
+        Ok(writes)
+    }
+
+    /// A move's result: the writes that make its one position, or what
+    /// makes the parts of the sum it leaves.
+    pub(super) fn move_result(
+        &mut self,
+        scope: &mut Scope,
+        result: &Ir,
+        layout: &Layout,
+    ) -> Compiled<(Vec<Write>, Option<Vec<Part>>)> {
+        let mut parts = Vec::new();
+        self.parts(scope, result, layout, &mut parts)?;
+        Ok(match parts.pop() {
+            Some(Part::Key(writes)) if parts.is_empty() => (writes, None),
+            Some(last) => {
+                parts.push(last);
+                (Vec::new(), Some(parts))
+            }
+            None => (Vec::new(), Some(parts)),
+        })
+    }
+
+    /// `arg` worked out into a register for a value of type `ty`: a letter
+    /// stays a code, a boolean (where `flag` allows one) is 1 or 0, a
+    /// string goes in a string register, a number is checked to be
+    /// natural for a `nat`. The binding is added to `binds`; `None` when
+    /// `arg` is none of these.
+    pub(super) fn register(
+        &mut self,
+        scope: &mut Scope,
+        arg: &Ir,
+        ty: &Type,
+        flag: bool,
+        binds: &mut Vec<Bind>,
+    ) -> Compiled<Option<Val>> {
+        let string = matches!(ty, Type::Str | Type::Unknown);
+        Ok(Some(if string && self.is_letter(scope, arg) {
+            let value = self.char(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Letter { reg, value });
+            Val::Letter(reg)
+        } else if flag && self.is_flag(scope, arg) {
+            let value = self.flag(scope, arg)?;
+            let reg = self.reg();
+            binds.push(Bind::Num {
+                reg,
+                value,
+                nat: false,
+            });
+            Val::Flag(reg)
+        } else if string && self.is_text(scope, arg) {
+            let value = self.text(scope, arg)?;
+            let reg = self.text_reg();
+            binds.push(Bind::Text { reg, value });
+            Val::Text(reg)
+        } else if matches!(ty, Type::Nat | Type::Int | Type::Unknown) {
+            let value = self.num(scope, arg)?;
+            let nat = *ty == Type::Nat;
+            match self.passed_as_is(&value, nat) {
+                Some(val) => val,
+                None => {
+                    let reg = self.reg();
+                    binds.push(Bind::Num { reg, value, nat });
+                    Val::Num(reg)
+                }
+            }
+        } else {
+            return Ok(None);
+        }))
+    }
+
+    /// The elements of a tuple written out, each one that must be worked
+    /// out put in a register first (in a slot added to `scope`), in
+    /// order: the interpreter works out a whole tuple before it compares
+    /// it, so an element's error comes even where an earlier element
+    /// already decides the comparison.
+    pub(super) fn worked_out(
+        &mut self,
+        scope: &mut Scope,
+        items: Vec<Ir>,
+        binds: &mut Vec<Bind>,
+    ) -> Compiled<Vec<Ir>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            if matches!(item.kind, IrKind::Local(_) | IrKind::Lit(_)) {
+                out.push(item);
+                continue;
+            }
+            // A tuple inside is worked out element by element in its place,
+            // as the interpreter works out the whole.
+            if let Some(inner) = tuple_items(&item) {
+                let inner = self.worked_out(scope, inner, binds)?;
+                out.push(Ir {
+                    kind: IrKind::Tuple(inner),
+                    span: item.span,
+                });
+                continue;
+            }
+            let val = self
+                .register(scope, &item, &Type::Unknown, true, binds)?
+                .or_unsupported(CONDITIONS, item.span)?;
+            out.push(Ir {
+                kind: IrKind::Local(scope.len() as u32),
+                span: item.span,
+            });
+            scope.push(Some(val));
+        }
+        Ok(out)
+    }
+
+    /// The writes of a list or string parameter's new value: a `set_at`
+    /// chain on the parameter itself, or for a list, a list literal or a
+    /// comprehension.
+    pub(super) fn writes(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        param: usize,
+        group: &Group,
+        out: &mut Vec<Write>,
+    ) -> Compiled<()> {
+        if self.is_param(scope, ir, group) {
+            return Ok(());
+        }
+        if let Some(made) = self.made_writes(scope, ir, param, group, out) {
+            return made;
+        }
+        let write = match (&ir.kind, group) {
+            // A helper writes what its body writes, its arguments first.
+            (IrKind::CallFn(f, args), _) => {
+                let (binds, mut inner, body) = self.enter(scope, ir, *f, args, true)?;
+                out.extend(binds.into_iter().map(Write::Bind));
+                let written = self.writes(&mut inner, body, param, group, out);
+                self.depth -= 1;
+                written?;
+                return self.check_written(&inner, ir);
+            }
+            // The whole parameter backwards: every element is written.
+            (
+                IrKind::Builtin(Builtin::Reverse, a),
+                Group::List(f)
+                | Group::Bools(f)
+                | Group::Str(f, _)
+                | Group::Grid(Rows { fields: f, .. }),
+            ) if unwritten(out) && matches!(&a[..], [x] if self.is_param(scope, x, group)) => {
+                Write::Reversed(*f)
+            }
+            // A turn names the parameter by its slot in the game's frame.
+            (IrKind::Builtin(b, _), Group::Grid(rows))
+                if turn::TURNS.contains(b) && self.depth == 0 =>
+            {
+                self.turned(ir, param, rows, false)?
+            }
+            (
+                IrKind::If(test, then, otherwise),
+                Group::List(_) | Group::Bools(_) | Group::Grid(_),
+            ) => Write::Choose {
+                test: self.truth(scope, test)?,
+                then: self.branch(scope, then, param, group)?,
+                otherwise: self.branch(scope, otherwise, param, group)?,
+            },
+            (IrKind::Builtin(Builtin::SetAt, a), _) => {
+                let [target, index, value] = &a[..] else {
+                    return Err(Unsupported::new(WRITES, ir.span));
+                };
+                self.writes(scope, target, param, group, out)?;
+                return self.set_at(scope, ir, group, index, value, out);
+            }
+            (IrKind::Binary(BinaryOp::Add, ..), Group::List(f)) if unwritten(out) => {
+                Write::Appended(*f, self.appended(scope, ir)?)
+            }
+            // Every element is written, so earlier writes would be lost.
+            (IrKind::List(items) | IrKind::Tuple(items), Group::List(f))
+                if unwritten(out) && items.len() == f.len as usize =>
+            {
+                Write::Whole(*f, self.nums(scope, items)?)
+            }
+            (IrKind::List(items), Group::Bools(f))
+                if unwritten(out) && items.len() == f.len as usize =>
+            {
+                let flags = items.iter().map(|x| self.flag(scope, x));
+                Write::Whole(*f, flags.collect::<Compiled<_>>()?)
+            }
+            (IrKind::List(items), Group::Grid(rows))
+                if unwritten(out) && items.len() == rows.fields.len as usize =>
+            {
+                let rows_text = items
+                    .iter()
+                    .map(|x| self.text(scope, x))
+                    .collect::<Compiled<_>>()?;
+                Write::Rows(*rows, rows_text)
+            }
+            (
+                IrKind::Comprehension { element, clauses },
+                Group::List(f) | Group::Bools(f) | Group::Grid(Rows { fields: f, .. }),
+            ) if unwritten(out) => {
+                let (walk, mut inner) = self.walk(scope, clauses, ir, WRITES)?;
+                let element = match group {
+                    Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
+                    Group::Bools(_) => Element::Num(self.flag(&mut inner, element)?),
+                    _ => Element::Num(self.num(&mut inner, element)?),
+                };
+                Write::Comprehension {
+                    fields: *f,
+                    walk,
+                    element,
+                }
+            }
+            // A string worked out whole, which later `set_at`s may change.
+            (_, Group::Str(f, _)) if unwritten(out) => Write::Text(*f, self.text(scope, ir)?),
+            _ => return Err(Unsupported::new(WRITES, ir.span)),
+        };
+        out.push(write);
+        Ok(())
+    }
+
+    /// A grid parameter turned or reflected (see `turn`). In a branch of
+    /// an `if`, a turn into another shape is kept as one that no key holds:
+    /// the condition may rule it out, as `if len(g) == width(g) then
+    /// rotate(g) else g` does on a board that is not square.
+    pub(super) fn turned(
+        &self,
+        ir: &Ir,
+        param: usize,
+        rows: &Rows,
+        in_branch: bool,
+    ) -> Compiled<Write> {
+        if rows.numbered {
+            return Err(Unsupported::new(NUMBERED_TURN, ir.span));
+        }
+        let turned = turn::of(ir, param, rows).or_unsupported(WRITES, ir.span)?;
+        if turned.keeps_shape(rows) {
+            Ok(Write::Turned(*rows, Some(turned.into_cells())))
+        } else if in_branch {
+            Ok(Write::Turned(*rows, None))
+        } else {
+            Err(Unsupported::new(RESHAPED, ir.span))
+        }
+    }
+
+    /// The writes of one branch of an `if` that makes a parameter's new
+    /// value.
+    pub(super) fn branch(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        param: usize,
+        group: &Group,
+    ) -> Compiled<Vec<Write>> {
+        if let Group::Grid(rows) = group {
+            if !rows.numbered && self.depth == 0 && turn::of(ir, param, rows).is_some() {
+                return Ok(vec![self.turned(ir, param, rows, true)?]);
+            }
+        }
+        let mut out = Vec::new();
+        self.writes(scope, ir, param, group, &mut out)?;
+        Ok(out)
+    }
+
+    /// `set_at(x, index, value)` on a list or string parameter: one
+    /// element, or several (see `several`).
+    pub(super) fn set_at(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        group: &Group,
+        index: &Ir,
+        value: &Ir,
+        out: &mut Vec<Write>,
+    ) -> Compiled<()> {
+        if let Group::List(f) = group {
+            let at = match (self.val(scope, index), self.val(scope, value)) {
+                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => Some((Indices::Tuple(at), vs)),
+                (Some(Val::List(at)), Some(Val::Tuple(vs))) => Some((Indices::Fields(at), vs)),
+                _ => None,
+            };
+            if let Some((at, vs)) = at {
+                out.push(Write::Several(*f, at, vs));
+                return Ok(());
+            }
+        }
+        if self.set_several(scope, call, group, index, value, out)? {
+            return Ok(());
+        }
+        let i = self.num(scope, index)?;
+        let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
+        out.push(write);
+        Ok(())
+    }
+
+    /// One element of a list or string parameter set to `value`.
+    pub(super) fn set_one(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        group: &Group,
+        i: Num,
+        value: Given,
+    ) -> Compiled<Write> {
+        let value = match value {
+            Given::Expr(ir) => ir,
+            // An element read off a list of numbers.
+            Given::Item(n) => match group {
+                Group::List(f) => return Ok(Write::Element(*f, i, n)),
+                _ => return Err(Unsupported::new(WRITES, call.span)),
+            },
+        };
+        Ok(match group {
+            Group::Str(f, _) => Write::Cell(*f, i, self.char(scope, value)?),
+            Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
+            Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
+            Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
+            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
+                return Err(Unsupported::new(WRITES, call.span))
+            }
+        })
+    }
+}
