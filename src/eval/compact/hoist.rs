@@ -65,6 +65,7 @@ pub fn last_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
         && rule.guard.is_none()
         && rule.early.last().is_none_or(Option::is_none)
         && rule.bounds.last().is_none_or(Option::is_none)
+        && rule.sieves.last().is_none_or(Option::is_none)
         && !rule.progression
         && matches!(last.source, Source::Each(_));
     let Target::Reg(inner) = last.target else {

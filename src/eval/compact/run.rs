@@ -134,7 +134,7 @@ impl Machine {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+    pub(super) fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
             if !self.truth(test)? {
                 return Some(());
@@ -172,6 +172,12 @@ impl Machine {
                     }
                 }
                 let r = r as usize;
+                let sieve = rule.sieves.get(depth).and_then(Option::as_ref);
+                if let Some(sieve) = sieve {
+                    if let Some(passed) = self.sieved(sieve, (start, end)) {
+                        return self.sieved_loop(rule, depth, r, start, passed, out);
+                    }
+                }
                 if rule.progression
                     && depth + 1 == rule.gens.len()
                     && self.progression(rule, r, seq, (start, end), out)?
@@ -186,7 +192,7 @@ impl Machine {
                         Some((from, to)) => (from, to, None),
                         None => (start, end, Some(test)),
                     },
-                    None => (start, end, None),
+                    None => (start, end, sieve.map(|s| &s.whole)),
                 };
                 while i < end {
                     self.step()?;
