@@ -864,7 +864,7 @@ impl Machine {
     /// A number, with the leaves most expressions are made of (a literal,
     /// a register, `xs[i]`) read here rather than through `num`.
     #[inline(always)]
-    fn quick(&mut self, n: &Num) -> Option<i64> {
+    pub(super) fn quick(&mut self, n: &Num) -> Option<i64> {
         match n {
             Num::Lit(v) => Some(*v),
             Num::Reg(r) => Some(self.regs[*r as usize]),

@@ -182,14 +182,14 @@ impl Machine {
                     f.bias,
                 ),
                 Line::Row(rows, r) => {
-                    let r = self.num(r)?;
+                    let r = self.quick(r)?;
                     let r = u32::try_from(r).ok().filter(|&r| r < rows.fields.len)?;
                     let word = self.regs[(rows.fields.first + r) as usize] as u64;
                     (word, rows.cols, self.cell, 0)
                 }
             };
             let offset = match &test.offset {
-                Some(k) => self.num(k)?,
+                Some(k) => self.quick(k)?,
                 None => 0,
             };
             let offset = if test.minus {
@@ -251,6 +251,22 @@ impl Machine {
     ) -> Option<()> {
         // The steps the loop would have taken, counted at once.
         self.steps(passed.count_ones() as usize)?;
+        let leaf = depth + 1 == rule.gens.len()
+            && rule.early[depth].is_none()
+            && rule.guard.is_none()
+            && rule.sum.is_none()
+            && self.trail.is_none();
+        if leaf {
+            // Each value an option, with nothing left to test.
+            while passed != 0 {
+                let at = passed.trailing_zeros();
+                passed &= passed - 1;
+                self.regs[r] = start + i64::from(at);
+                let k = self.rule_written(rule)?;
+                out.push(k);
+            }
+            return Some(());
+        }
         while passed != 0 {
             let at = passed.trailing_zeros();
             passed &= passed - 1;
