@@ -221,10 +221,16 @@ impl Machine {
 
     /// Makes the bits a `Last` write made once a key leaves at each index
     /// (see `Made::bits`), unless they are made for this key.
+    #[inline(always)]
     fn last_bits(&mut self, slot: usize, last: &Last) {
-        if self.hoisted[slot].bits_of == Some(self.key) {
-            return;
+        if self.hoisted[slot].bits_of != Some(self.key) {
+            self.make_last_bits(slot, last);
         }
+    }
+
+    /// `last_bits` for a key whose bits are not made yet.
+    #[inline(never)]
+    fn make_last_bits(&mut self, slot: usize, last: &Last) {
         let mut bits = std::mem::take(&mut self.hoisted[slot].bits);
         bits.clear();
         let mut written_at = 0;
@@ -264,7 +270,11 @@ impl Machine {
         self.steps(usize::try_from(end - start).ok()?)?;
         let (first, rest) = rule.writes.split_at(hoist.writes);
         let base = self.hoisted_key(hoist, first)?;
-        let base = self.written_onto(base, rest)?;
+        let base = if rest.is_empty() {
+            base
+        } else {
+            self.written_onto(base, rest)?
+        };
         if self.trail.is_none() && last.per_key() {
             self.last_bits(hoist.slot, last);
             let made = &self.hoisted[hoist.slot];

@@ -345,8 +345,8 @@ impl Machine {
     pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
             Seq::Range(lo, hi, inclusive) => {
-                let lo = self.num(lo)?;
-                let hi = self.num(hi)?;
+                let lo = self.quick(lo)?;
+                let hi = self.quick(hi)?;
                 (lo, if *inclusive { hi.checked_add(1)? } else { hi })
             }
             Seq::Fields(f) => (0, i64::from(f.len)),
