@@ -9,7 +9,6 @@
 //! cycle) stops this search with `Abort`, and so does the state limit;
 //! the general search then answers, and reports any error with its span.
 
-use super::mex::MexSet;
 pub use super::store::PACKED_BITS;
 use super::store::{Full, Store, Table, ON_STACK, UNKNOWN};
 use crate::error::Error;
@@ -199,8 +198,9 @@ struct Frame {
     within: u64,
     /// Values below 64, as bits.
     seen: u64,
-    /// Where this position's values of 64 or more start in the search's
-    /// stack of them (see `Search::highs`).
+    /// Where this position's words of bits for values of 64 or more start
+    /// in the search's stack of them (see `Search::highs`): the words from
+    /// there to the stack's end are this position's while it is on top.
     highs: usize,
 }
 
@@ -213,7 +213,7 @@ impl Frame {
         &mut self,
         table: &S,
         run: &[u64],
-        highs: &mut Vec<u32>,
+        highs: &mut [u64],
     ) -> Result<Option<u64>, Abort> {
         let (count, first, step) = (run[0] & !RUN, run[1], run[2]);
         // In locals, so that the loop keeps them in registers.
@@ -244,7 +244,7 @@ impl Frame {
         &mut self,
         table: &S,
         parts: &[u64],
-        highs: &mut Vec<u32>,
+        highs: &mut [u64],
     ) -> Result<Option<u64>, Abort> {
         let mut value = 0;
         for &part in parts {
@@ -263,15 +263,38 @@ impl Frame {
 }
 
 /// Counts an option's value towards the mex: below 64 as a bit of `seen`,
-/// else kept in `highs`, so that the mex never reads the options a second
-/// time.
+/// else as a bit of the position's words in `highs` (value 64 is the first
+/// word's lowest bit), so that the mex never reads the options a second
+/// time. A value past the words is past the count of options, which the
+/// mex never reaches (see `high_words`).
 #[inline(always)]
-fn note(seen: &mut u64, v: u32, highs: &mut Vec<u32>) {
+fn note(seen: &mut u64, v: u32, highs: &mut [u64]) {
     if v < 64 {
         *seen |= 1 << v;
-    } else {
-        highs.push(v);
+    } else if let Some(word) = highs.get_mut((v as usize - 64) / 64) {
+        *word |= 1 << (v % 64);
     }
+}
+
+/// The words of bits a position with at most `options` options needs for
+/// its values of 64 or more: its mex is at most `options`, so values from
+/// 64 up to `options` may matter, and none past.
+fn high_words(options: usize) -> usize {
+    options.saturating_sub(64).div_ceil(64)
+}
+
+/// The least value missing from a position whose values below 64 are the
+/// bits of `seen` and whose values of 64 or more are the bits of `highs`.
+fn mex_of(seen: u64, highs: &[u64]) -> u32 {
+    if seen != u64::MAX {
+        return seen.trailing_ones();
+    }
+    let (at, word) = highs
+        .iter()
+        .enumerate()
+        .find(|(_, &w)| w != u64::MAX)
+        .map_or((highs.len(), 0), |(at, &w)| (at, w));
+    64 + (at * 64) as u32 + word.trailing_ones()
 }
 
 /// A compiled game with the values found so far.
@@ -287,10 +310,9 @@ pub struct DenseSearch {
     arena: Vec<u64>,
     /// The open positions: key, where its options start, the next to look at.
     stack: Vec<Frame>,
-    /// The values of 64 or more met by the open positions, each
-    /// position's after its parent's.
-    highs: Vec<u32>,
-    mex_set: MexSet,
+    /// The values of 64 or more met by the open positions, as words of
+    /// bits, each position's after its parent's.
+    highs: Vec<u64>,
     /// The options of the position being opened, each for its orbit.
     canonical: Vec<u64>,
 }
@@ -306,7 +328,6 @@ impl DenseSearch {
             arena: Vec::new(),
             stack: Vec::new(),
             highs: Vec::new(),
-            mex_set: MexSet::default(),
             canonical: Vec::new(),
         }
     }
@@ -346,7 +367,6 @@ impl DenseSearch {
             arena: &mut self.arena,
             stack: &mut self.stack,
             highs: &mut self.highs,
-            mex_set: &mut self.mex_set,
             canonical: &mut self.canonical,
             max_states,
             closed: 0,
@@ -414,8 +434,7 @@ struct Search<'a> {
     positions: &'a mut usize,
     arena: &'a mut Vec<u64>,
     stack: &'a mut Vec<Frame>,
-    highs: &'a mut Vec<u32>,
-    mex_set: &'a mut MexSet,
+    highs: &'a mut Vec<u64>,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
     /// Positions whose values this run has set: when each has many
@@ -465,10 +484,18 @@ impl Search<'_> {
         // them after the search comes back from the first: asked for now,
         // they arrive together (Treblecross on 28 cells, whose table of a
         // byte a key is 256 MiB, takes 30% less time). Single keys only: a
-        // run may stand for thousands.
+        // run may stand for thousands. Counted on the way, at least as many
+        // options as there are (a run's other two words count too), for the
+        // words of bits their values of 64 or more take.
+        let mut options = 0usize;
         for &word in &self.arena[start..] {
             if word & RUN == 0 {
                 table.prefetch(word);
+                options += 1;
+            } else if word & SUM == SUM {
+                options += 1;
+            } else {
+                options = options.saturating_add((word & !RUN) as usize);
             }
         }
         if self.arena.len() == start {
@@ -491,6 +518,8 @@ impl Search<'_> {
             seen: 0,
             highs: self.highs.len(),
         });
+        let words = self.highs.len() + high_words(options);
+        self.highs.resize(words, 0);
         Ok(None)
     }
 
@@ -512,6 +541,7 @@ impl Search<'_> {
             };
             let mut descend = None;
             let options = &self.arena[..];
+            let highs = &mut self.highs[frame.highs..];
             'scan: while frame.next < options.len() {
                 let word = options[frame.next];
                 if word & RUN == 0 {
@@ -525,7 +555,7 @@ impl Search<'_> {
                         descend = Some(word);
                         break 'scan;
                     }
-                    note(&mut frame.seen, v, self.highs);
+                    note(&mut frame.seen, v, highs);
                     frame.next += 1;
                     continue;
                 }
@@ -533,10 +563,10 @@ impl Search<'_> {
                     let parts = (word & !SUM) as usize;
                     let at = frame.next + 1;
                     let sum = &options[at..at + parts];
-                    (frame.scan_sum(table, sum, self.highs), 1 + parts)
+                    (frame.scan_sum(table, sum, highs), 1 + parts)
                 } else {
                     let run = &options[frame.next..frame.next + 3];
-                    (frame.scan_run(table, run, self.highs), 3)
+                    (frame.scan_run(table, run, highs), 3)
                 };
                 match scanned {
                     Ok(None) => frame.next += len,
@@ -556,10 +586,7 @@ impl Search<'_> {
                 }
             }
             let (key, start, highs) = (frame.key, frame.start, frame.highs);
-            let mut v = (!frame.seen).trailing_zeros();
-            if v == 64 {
-                v = self.mex_past_64(highs);
-            }
+            let v = mex_of(frame.seen, &self.highs[highs..]);
             if table.set(key, v).is_err() {
                 // The search goes on at this frame: its values are kept.
                 return Ok(Step::Full);
@@ -575,19 +602,6 @@ impl Search<'_> {
                 look_at_budget()?;
             }
         }
-    }
-
-    /// The least value missing among the options of the position whose
-    /// values of 64 or more start at `highs`, when every value below 64 is
-    /// there.
-    fn mex_past_64(&mut self, highs: usize) -> u32 {
-        let highs = &self.highs[highs..];
-        self.mex_set.start(64 + highs.len());
-        self.mex_set.note_below_64();
-        for &v in highs {
-            self.mex_set.note(v);
-        }
-        self.mex_set.least_missing()
     }
 }
 

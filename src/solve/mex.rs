@@ -23,13 +23,6 @@ impl MexSet {
         }
     }
 
-    /// Marks every value below 64 as there.
-    pub fn note_below_64(&mut self) {
-        if let Some(word) = self.0.first_mut() {
-            *word = u64::MAX;
-        }
-    }
-
     /// The least value not counted since `start`.
     pub fn least_missing(&self) -> u32 {
         let (at, word) = self

@@ -88,6 +88,9 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         if let Some(t) = &mut rule.guard {
             l.root_truth(t);
         }
+        for sieve in rule.sieves.iter_mut().flatten() {
+            l.root_truth(&mut sieve.whole);
+        }
         if let Some((fields, index, value)) = hoist::last_write(rule) {
             let value = match value {
                 LastValue::Num(n) => l.operand(n),

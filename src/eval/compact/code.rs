@@ -6,6 +6,7 @@
 use super::closure::{Closure, Step};
 use super::hoist::Hoist;
 use super::layout::Fields;
+use super::sieve::Sieve;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
 
@@ -306,6 +307,45 @@ pub struct Rule {
     /// The first writes, made once for each value of the generators
     /// before the last (see `hoist`).
     pub hoist: Option<Hoist>,
+    /// For each generator, the leading letter tests made after it is set,
+    /// read for all its values at once (see `sieve`). Empty when none is
+    /// sought.
+    pub sieves: Vec<Option<Sieve>>,
+}
+
+impl Truth {
+    /// `a and b and c` as `[a, b, c]`, in the order they are made.
+    pub fn conjuncts(self, out: &mut Vec<Truth>) {
+        match self {
+            Truth::And(a, b) => {
+                a.conjuncts(out);
+                b.conjuncts(out);
+            }
+            t => out.push(t),
+        }
+    }
+
+    /// The tests as one `and` chain, made in their order; `None` for none.
+    pub fn all(tests: Vec<Truth>) -> Option<Truth> {
+        tests
+            .into_iter()
+            .reduce(|a, b| Truth::And(Box::new(a), Box::new(b)))
+    }
+}
+
+impl Rule {
+    /// The tests made right after generator `d` is set: its early tests,
+    /// or for the last generator the guard where it has none; `None` for a
+    /// last generator with early tests of its own (`cells` keeps them).
+    pub fn tests_after(&mut self, d: usize) -> Option<&mut Option<Truth>> {
+        if d + 1 < self.gens.len() {
+            self.early.get_mut(d)
+        } else if self.early.get(d)?.is_none() {
+            Some(&mut self.guard)
+        } else {
+            None
+        }
+    }
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

@@ -12,7 +12,7 @@ use super::code::{Char, Num, Rule, Seq, Source, Target, Write};
 use super::layout::Fields;
 use super::leaves::Operand;
 use super::reads;
-use super::run::{put, Machine};
+use super::run::{low_bits, put, Machine};
 use std::fmt;
 
 /// A first few of a rule's writes that read no register of its last
@@ -44,6 +44,20 @@ pub struct Last {
     pub value: Operand,
 }
 
+impl Last {
+    /// Whether the value written reads nothing but the key's fields and
+    /// the index: a literal, `xs[k]`, or an expression of `xs[k]` alone
+    /// (`flip(row[k])`, see `lookup`). Its bits at each index are then the
+    /// same for every option of a key, and made once a key.
+    fn per_key(&self) -> bool {
+        match &self.value {
+            Operand::Lit(_) => true,
+            Operand::Element { index, .. } | Operand::Table { index, .. } => *index == self.index,
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Debug for Last {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Last")
@@ -65,6 +79,7 @@ pub fn last_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
         && rule.guard.is_none()
         && rule.early.last().is_none_or(Option::is_none)
         && rule.bounds.last().is_none_or(Option::is_none)
+        && rule.sieves.last().is_none_or(Option::is_none)
         && !rule.progression
         && matches!(last.source, Source::Each(_));
     let Target::Reg(inner) = last.target else {
@@ -141,6 +156,16 @@ pub struct Made {
     key: u64,
     reads: Vec<i64>,
     written: u64,
+    /// The key whose `bits` are made, if any.
+    bits_of: Option<u64>,
+    /// For each index of a `Last` write that is made once a key, the bits
+    /// it leaves in its field there (the rest of the key zero)...
+    bits: Vec<u64>,
+    /// ... the key's other bits (those it keeps)...
+    kept: Vec<u64>,
+    /// ... and whether it is written at all (bit `i` set: the value is
+    /// worked out without an error and fits the field).
+    written_at: u64,
 }
 
 impl Machine {
@@ -194,6 +219,37 @@ impl Machine {
         Some(written)
     }
 
+    /// Makes the bits a `Last` write made once a key leaves at each index
+    /// (see `Made::bits`), unless they are made for this key.
+    #[inline(always)]
+    fn last_bits(&mut self, slot: usize, last: &Last) {
+        if self.hoisted[slot].bits_of != Some(self.key) {
+            self.make_last_bits(slot, last);
+        }
+    }
+
+    /// `last_bits` for a key whose bits are not made yet.
+    #[inline(never)]
+    fn make_last_bits(&mut self, slot: usize, last: &Last) {
+        let mut bits = std::mem::take(&mut self.hoisted[slot].bits);
+        bits.clear();
+        let mut written_at = 0;
+        let f = &last.fields;
+        for at in 0..f.len {
+            self.regs[last.index] = i64::from(at);
+            let v = last.value.get(self).filter(|&v| f.fits(v));
+            written_at |= u64::from(v.is_some()) << at;
+            bits.push(v.map_or(0, |v| f.stored(v) << f.shift_of(at)));
+        }
+        let made = &mut self.hoisted[slot];
+        made.bits = bits;
+        made.kept.clear();
+        made.kept
+            .extend((0..f.len).map(|at| !(f.mask() << f.shift_of(at))));
+        made.written_at = written_at;
+        made.bits_of = Some(self.key);
+    }
+
     /// The loop over the last generator of a rule with a `Last` write,
     /// from `start` to `end` of `seq` into the write's index register:
     /// the hoisted key made once, then each option's key from it.
@@ -214,7 +270,39 @@ impl Machine {
         self.steps(usize::try_from(end - start).ok()?)?;
         let (first, rest) = rule.writes.split_at(hoist.writes);
         let base = self.hoisted_key(hoist, first)?;
-        let base = self.written_onto(base, rest)?;
+        let base = if rest.is_empty() {
+            base
+        } else {
+            self.written_onto(base, rest)?
+        };
+        if self.trail.is_none() && last.per_key() {
+            self.last_bits(hoist.slot, last);
+            let made = &self.hoisted[hoist.slot];
+            let len = last.fields.len;
+            // A range of indices, each written: its keys at once.
+            if let (Seq::Range(..), Ok(from), Some(to)) = (
+                seq,
+                u32::try_from(start),
+                super::leaves::index(end - 1, len),
+            ) {
+                let all = low_bits(to + 1 - from) << from;
+                if made.written_at & all == all {
+                    let (from, to) = (from as usize, to as usize);
+                    let kept = &made.kept[from..=to];
+                    let bits = &made.bits[from..=to];
+                    out.extend(kept.iter().zip(bits).map(|(k, b)| base & k | b));
+                    return Some(());
+                }
+            }
+            for i in start..end {
+                let at = super::leaves::index(self.item(seq, i)?, len)?;
+                if made.written_at >> at & 1 == 0 {
+                    return None;
+                }
+                out.push(base & made.kept[at as usize] | made.bits[at as usize]);
+            }
+            return Some(());
+        }
         for i in start..end {
             self.regs[last.index] = self.item(seq, i)?;
             let k = self.last_written(last, base)?;

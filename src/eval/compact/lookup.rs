@@ -246,6 +246,33 @@ mod tests {
             .all(|last| matches!(last.value, Operand::Table { .. })));
     }
 
+    /// A last write of a literal, and of an element plus one (which may
+    /// outgrow its field).
+    const SPILL: &str = r#"
+        game Spill(xs: [nat]) {
+          move clear(i in indices(xs), k in 0..i) if xs[i] > 0
+            => Spill(set_at(set_at(xs, i, xs[i] - 1), k, 0));
+          move bump(i in indices(xs), k in 1..i) if xs[i] > 1
+            => Spill(set_at(set_at(xs, i, xs[i] - 2), k, xs[k] + 1));
+        }
+    "#;
+
+    #[test]
+    fn a_last_write_made_once_a_key_gives_the_options_step_by_step_code_gives() {
+        let (game, _) = compiled(SPILL, "Spill([6, 1, 3, 2, 5])", true);
+        let code = &inside(&*game).code;
+        let lasts = code
+            .rules
+            .iter()
+            .filter(|r| r.hoist.as_ref().is_some_and(|h| h.last.is_some()))
+            .count();
+        assert_eq!(lasts, 2);
+        assert!(same_options(SPILL, "Spill([6, 1, 3, 2, 5])") > 100);
+        // xs[1] + 1 is 8, past the field's three bits: both ways give the
+        // start up.
+        assert_eq!(same_options(SPILL, "Spill([1, 7, 1, 3])"), 1);
+    }
+
     #[test]
     fn tables_give_the_options_step_by_step_code_gives() {
         assert_eq!(same_options(TURTLES, r#"Turtles("HHHHHHH")"#), 1 << 7);

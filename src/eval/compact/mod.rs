@@ -21,6 +21,7 @@ mod progression;
 mod reads;
 mod rows;
 mod run;
+mod sieve;
 mod split;
 mod sums;
 mod turn;

@@ -334,9 +334,9 @@ fn product(a: Shape, b: Shape) -> Shape {
 /// cannot fail. They are taken out of those tests, which keep the rest.
 pub fn bounds(rule: &mut Rule, fields: u32) {
     use super::code::{Seq, Source, Target};
-    let last = rule.gens.len().saturating_sub(1);
     let mut bounds = Vec::with_capacity(rule.gens.len());
-    for (d, gen) in rule.gens.iter().enumerate() {
+    for d in 0..rule.gens.len() {
+        let gen = &rule.gens[d];
         let var = match (&gen.source, gen.target) {
             (Source::Each(Seq::Range(..)), Target::Reg(r)) => r,
             (Source::Each(Seq::Items(xs)), Target::Reg(r)) if xs.is_sorted() => r,
@@ -345,11 +345,7 @@ pub fn bounds(rule: &mut Rule, fields: u32) {
                 continue;
             }
         };
-        let tests = if d < last {
-            &mut rule.early[d]
-        } else if rule.early[d].is_none() {
-            &mut rule.guard
-        } else {
+        let Some(tests) = rule.tests_after(d) else {
             bounds.push(None);
             continue;
         };
@@ -361,7 +357,7 @@ pub fn bounds(rule: &mut Rule, fields: u32) {
 /// The bound among `tests`' conjuncts, taken out of them.
 fn take_bound(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
     let mut conjuncts = Vec::new();
-    and_chain(tests.take()?, &mut conjuncts);
+    tests.take()?.conjuncts(&mut conjuncts);
     let trends: Vec<Option<Trend>> = conjuncts.iter().map(|c| reader.truth(c)).collect();
     // Every conjunct that moves one way and that no conjunct left behind
     // it could have kept from being made (by failing), together: tests
@@ -393,22 +389,8 @@ fn take_bound(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
             kept.push(c);
         }
     }
-    let all = |ts: Vec<Truth>| {
-        ts.into_iter()
-            .reduce(|a, b| Truth::And(Box::new(a), Box::new(b)))
-    };
-    *tests = all(kept);
-    all(bound)
-}
-
-fn and_chain(t: Truth, out: &mut Vec<Truth>) {
-    match t {
-        Truth::And(a, b) => {
-            and_chain(*a, out);
-            and_chain(*b, out);
-        }
-        t => out.push(t),
-    }
+    *tests = Truth::all(kept);
+    Truth::all(bound)
 }
 
 /// Whether a test can be made without an error for any registers: a

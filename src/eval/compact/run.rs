@@ -135,7 +135,7 @@ impl Machine {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+    pub(super) fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
             if !self.truth(test)? {
                 return Some(());
@@ -173,6 +173,12 @@ impl Machine {
                     }
                 }
                 let r = r as usize;
+                let sieve = rule.sieves.get(depth).and_then(Option::as_ref);
+                if let Some(sieve) = sieve {
+                    if let Some(passed) = self.sieved(sieve, (start, end)) {
+                        return self.sieved_loop(rule, depth, r, start, passed, out);
+                    }
+                }
                 if rule.progression
                     && depth + 1 == rule.gens.len()
                     && self.progression(rule, r, seq, (start, end), out)?
@@ -187,7 +193,7 @@ impl Machine {
                         Some((from, to)) => (from, to, None),
                         None => (start, end, Some(test)),
                     },
-                    None => (start, end, None),
+                    None => (start, end, sieve.map(|s| &s.whole)),
                 };
                 while i < end {
                     self.step()?;
@@ -340,8 +346,8 @@ impl Machine {
     pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
             Seq::Range(lo, hi, inclusive) => {
-                let lo = self.num(lo)?;
-                let hi = self.num(hi)?;
+                let lo = self.quick(lo)?;
+                let hi = self.quick(hi)?;
                 (lo, if *inclusive { hi.checked_add(1)? } else { hi })
             }
             Seq::Fields(f) => (0, i64::from(f.len)),
@@ -861,7 +867,7 @@ impl Machine {
     /// A number, with the leaves most expressions are made of (a literal,
     /// a register, `xs[i]`) read here rather than through `num`.
     #[inline(always)]
-    fn quick(&mut self, n: &Num) -> Option<i64> {
+    pub(super) fn quick(&mut self, n: &Num) -> Option<i64> {
         match n {
             Num::Lit(v) => Some(*v),
             Num::Reg(r) => Some(self.regs[*r as usize]),

@@ -11,6 +11,7 @@ use crate::eval::compact::hoist;
 use crate::eval::compact::layout::{Group, Layout};
 use crate::eval::compact::monotone;
 use crate::eval::compact::progression;
+use crate::eval::compact::sieve;
 use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -201,6 +202,7 @@ pub fn game(
             bounds: Vec::new(),
             progression: false,
             hoist: None,
+            sieves: Vec::new(),
         };
         // The registers that hold natural numbers: the key's fields,
         // unless some hold integers below 0.
@@ -217,6 +219,9 @@ pub fn game(
             rule.progression = progression::affine(&rule, naturals);
             let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
             rule.hoist = hoist::recognise(&rule, layout.fields, slot);
+        }
+        if fuse {
+            sieve::recognise(&mut rule);
         }
         rules.push(rule);
     }

@@ -1,0 +1,333 @@
+//! Loops that visit only the values their first tests let through. In
+//! Cram's `move across(r in indices(g), c in 0..width(g) - 1) if g[r][c]
+//! == "." and g[r][c + 1] == "."`, each test reads the letter at the loop's
+//! variable plus an amount the loop does not change, in a row the loop does
+//! not change: for a whole row at once, the cells that hold "." are bits of
+//! a word, and the values of `c` that pass both tests are those bits ANDed
+//! together, each shifted by its test's amount. The loop then walks the
+//! bits that are set.
+//!
+//! Only the leading tests of the `and` chain made right after the variable
+//! is set are taken (the rest keep their order and run value by value), and
+//! only where every letter they would read, at every value of the loop, is
+//! inside its row: a value the first test turns down would have had the
+//! interpreter stop there, without an error, as the sieve does. Where a row
+//! or an amount cannot be worked out, or a letter would fall outside, the
+//! loop runs value by value with the tests as they were.
+
+use super::code::{Char, Num, Rows, Rule, Seq, Source, Target, Truth};
+use super::layout::Fields;
+use super::run::{low_bits, Machine};
+use crate::syntax::ast::BinaryOp;
+
+/// The leading letter tests of the tests made after a loop's variable is
+/// set, read for all its values at once.
+#[derive(Debug)]
+pub struct Sieve {
+    pub tests: Vec<LetterTest>,
+    /// The same tests as one `and` chain, for the loops the sieve cannot
+    /// take: made value by value, before the tests left behind.
+    pub whole: Truth,
+}
+
+/// `line[var + offset] == code` (or `!=` when `eq` is not set).
+#[derive(Debug)]
+pub struct LetterTest {
+    pub eq: bool,
+    pub code: i64,
+    pub line: Line,
+    /// What is added to the variable; `None` for nothing.
+    pub offset: Option<Num>,
+    /// Whether the offset is subtracted (`var - offset`).
+    pub minus: bool,
+}
+
+/// The letters a test reads one of.
+#[derive(Debug)]
+pub enum Line {
+    /// A string's (or a list of booleans') cells in the key.
+    Cells(Fields),
+    /// A row of a grid whose rows hold their letters, at a row index the
+    /// loop does not change.
+    Row(Rows, Num),
+}
+
+/// Takes the sieves of `rule`'s loops out of their tests, one entry a
+/// generator: for a loop over a range with no other way of walking it (a
+/// bound, a fused step, a progression), the leading letter tests among the
+/// tests made right after its variable is set.
+pub fn recognise(rule: &mut Rule) {
+    let last = rule.gens.len().saturating_sub(1);
+    let sieves = (0..rule.gens.len())
+        .map(|d| {
+            let gen = &rule.gens[d];
+            let (Source::Each(Seq::Range(..)), Target::Reg(var)) = (&gen.source, gen.target) else {
+                return None;
+            };
+            let walked_otherwise = rule.bounds.get(d).is_some_and(Option::is_some)
+                || (d == last && (rule.fused.is_some() || rule.progression));
+            if walked_otherwise {
+                return None;
+            }
+            take(rule.tests_after(d)?, var)
+        })
+        .collect();
+    rule.sieves = sieves;
+}
+
+/// The leading letter tests of `tests` on register `var`, taken out of
+/// them; `tests` as they were when the first is not one.
+fn take(tests: &mut Option<Truth>, var: u32) -> Option<Sieve> {
+    let mut first = tests.as_ref()?;
+    while let Truth::And(a, _) = first {
+        first = a;
+    }
+    letter_test(first, var)?;
+    let mut conjuncts = Vec::new();
+    tests.take()?.conjuncts(&mut conjuncts);
+    let letter_tests: Vec<LetterTest> = conjuncts
+        .iter()
+        .map_while(|t| letter_test(t, var))
+        .collect();
+    *tests = Truth::all(conjuncts.split_off(letter_tests.len()));
+    Some(Sieve {
+        tests: letter_tests,
+        whole: Truth::all(conjuncts)?,
+    })
+}
+
+/// `t` as a letter test at `var` plus an amount, if it is one.
+fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
+    let Truth::SameChar(eq, a, b) = t else {
+        return None;
+    };
+    let (cell, code) = match (a, b) {
+        (cell, Char::Code(code)) | (Char::Code(code), cell) => (cell, *code),
+        _ => return None,
+    };
+    let (line, column) = match cell {
+        Char::Cell(f, i) => (Line::Cells(*f), &**i),
+        Char::GridCell(rows, r, c) if !rows.numbered && steady(r, var) => {
+            (Line::Row(*rows, copy(r)?), &**c)
+        }
+        _ => return None,
+    };
+    let (offset, minus) = match column {
+        Num::Reg(r) if *r == var => (None, false),
+        Num::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k)
+            if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
+        {
+            (Some(copy(k)?), *op == BinaryOp::Sub)
+        }
+        Num::Binary(BinaryOp::Add, k, x)
+            if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
+        {
+            (Some(copy(k)?), false)
+        }
+        _ => return None,
+    };
+    Some(LetterTest {
+        eq: *eq,
+        code,
+        line,
+        offset,
+        minus,
+    })
+}
+
+/// Whether `n` is made of literals, registers other than `var`,
+/// arithmetic and list elements alone: worked out once for a loop, it is
+/// what it would be at each value.
+fn steady(n: &Num, var: u32) -> bool {
+    match n {
+        Num::Lit(_) => true,
+        Num::Reg(r) => *r != var,
+        Num::Binary(_, a, b) => steady(a, var) && steady(b, var),
+        Num::Field(_, i) => steady(i, var),
+        _ => false,
+    }
+}
+
+/// A copy of a number `steady` accepts.
+fn copy(n: &Num) -> Option<Num> {
+    Some(match n {
+        Num::Lit(v) => Num::Lit(*v),
+        Num::Reg(r) => Num::Reg(*r),
+        Num::Binary(op, a, b) => Num::Binary(*op, Box::new(copy(a)?), Box::new(copy(b)?)),
+        Num::Field(f, i) => Num::Field(*f, Box::new(copy(i)?)),
+        _ => return None,
+    })
+}
+
+impl Machine {
+    /// The values `start..end` of a loop that pass a sieve's tests, as
+    /// bits from `start`; `None` where the sieve cannot vouch for them (a
+    /// row or amount not worked out, a letter outside its row, more than
+    /// 64 values): the loop then runs value by value.
+    pub(super) fn sieved(&mut self, sieve: &Sieve, (start, end): (i64, i64)) -> Option<u64> {
+        if end <= start {
+            return Some(0);
+        }
+        let count = end.checked_sub(start)?;
+        if count > 64 {
+            return None;
+        }
+        let mut passed = low_bits(count as u32);
+        for test in &sieve.tests {
+            let (word, len, width, bias) = match &test.line {
+                Line::Cells(f) => (
+                    (self.key >> f.shift) & low_bits(f.len * f.width),
+                    f.len,
+                    f.width,
+                    f.bias,
+                ),
+                Line::Row(rows, r) => {
+                    let r = self.quick(r)?;
+                    let r = u32::try_from(r).ok().filter(|&r| r < rows.fields.len)?;
+                    let word = self.regs[(rows.fields.first + r) as usize] as u64;
+                    (word, rows.cols, self.cell, 0)
+                }
+            };
+            let offset = match &test.offset {
+                Some(k) => self.quick(k)?,
+                None => 0,
+            };
+            let offset = if test.minus {
+                offset.checked_neg()?
+            } else {
+                offset
+            };
+            // The letters read, from `start + offset` to `end - 1 + offset`,
+            // all inside the line.
+            let from = start.checked_add(offset)?;
+            let to = (end - 1).checked_add(offset)?;
+            if from < 0 || to >= i64::from(len) {
+                return None;
+            }
+            let holding = letters_equal(word, len, width, test.code.checked_sub(bias)?);
+            let holding = if test.eq {
+                holding
+            } else {
+                !holding & low_bits(len)
+            };
+            passed &= holding >> from;
+        }
+        Some(passed)
+    }
+}
+
+/// Bit `i` set where letter `i` of the `len` letters of `word` (`width`
+/// bits each) is `code`.
+#[inline]
+fn letters_equal(word: u64, len: u32, width: u32, code: i64) -> u64 {
+    let all = low_bits(len);
+    if width == 1 {
+        return match code {
+            0 => !word & all,
+            1 => word & all,
+            _ => 0,
+        };
+    }
+    let Ok(code) = u64::try_from(code) else {
+        return 0;
+    };
+    let mask = low_bits(width);
+    (0..len)
+        .filter(|&i| (word >> (i * width)) & mask == code)
+        .fold(0, |bits, i| bits | 1 << i)
+}
+
+impl Machine {
+    /// The loop over register `r` at `depth` of `rule`, for the values
+    /// from `start` whose bits are set in `passed`.
+    pub(super) fn sieved_loop(
+        &mut self,
+        rule: &Rule,
+        depth: usize,
+        r: usize,
+        start: i64,
+        mut passed: u64,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        // The steps the loop would have taken, counted at once.
+        self.steps(passed.count_ones() as usize)?;
+        let leaf = depth + 1 == rule.gens.len()
+            && rule.early[depth].is_none()
+            && rule.guard.is_none()
+            && rule.sum.is_none()
+            && self.trail.is_none();
+        if leaf {
+            // Each value an option, with nothing left to test.
+            while passed != 0 {
+                let at = passed.trailing_zeros();
+                passed &= passed - 1;
+                self.regs[r] = start + i64::from(at);
+                let k = self.rule_written(rule)?;
+                out.push(k);
+            }
+            return Some(());
+        }
+        while passed != 0 {
+            let at = passed.trailing_zeros();
+            passed &= passed - 1;
+            self.regs[r] = start + i64::from(at);
+            self.generate(rule, depth + 1, out)?;
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{compiled, inside, same_options};
+
+    const CRAM: &str = include_str!("../../../bench/games/cram.game");
+    /// Cram in one rule, the step's row and column offsets from an outer
+    /// generator (`r + dr`, `c + dc`).
+    const ONE_RULE: &str = include_str!("../../../bench/games/search-rewrites/cram-one-rule.game");
+    /// Letter tests of every kind the sieve reads, with tests after them
+    /// and a column read past the row's end at the loop's last value.
+    const MIXED: &str = r#"
+        game Strip(s: str) {
+          move left(i in 1..len(s)) if s[i - 1] != "X" and s[i] == "." and i % 2 == 1
+            => Strip(set_at(s, i, "X"));
+          move pair(k in 0..2, i in 0..len(s) - k) if s[i + k] == "." and s[k + i] == "."
+            => Strip(set_at(s, i, "o"));
+          move past(i in 0..len(s)) if s[i] == "o" and s[i + 1] == "."
+            => Strip(set_at(set_at(s, i, "X"), i + 1, "X"));
+        }
+    "#;
+
+    /// How many rules have a sieve on their last loop.
+    fn sieved(text: &str, start: &str) -> usize {
+        let (game, _) = compiled(text, start, true);
+        let code = &inside(&*game).code;
+        code.rules
+            .iter()
+            .filter(|r| r.sieves.last().is_some_and(Option::is_some))
+            .count()
+    }
+
+    #[test]
+    fn letter_tests_of_a_loop_are_read_for_all_its_values() {
+        assert_eq!(sieved(CRAM, r#"Cram(["...", "..."])"#), 2);
+        assert_eq!(sieved(ONE_RULE, r#"Cram(["...", "..."])"#), 1);
+        assert_eq!(sieved(MIXED, r#"Strip("....")"#), 3);
+    }
+
+    #[test]
+    fn sieved_loops_give_the_options_step_by_step_code_gives() {
+        // Every board the hand-written solver reaches.
+        assert_eq!(same_options(CRAM, r#"Cram(["...", "...", "..."])"#), 98);
+        assert_eq!(
+            same_options(ONE_RULE, r#"Cram(["....", "....", "...."])"#),
+            550
+        );
+        assert!(same_options(CRAM, r##"Cram(["#..#", "....", ".#.."])"##) > 10);
+        assert!(same_options(MIXED, r#"Strip(".....")"#) > 10);
+        // `past` reads beyond the end where an "o" ends the string: both
+        // ways give such a key up alike (the start, here, after no option).
+        assert!(same_options(MIXED, r#"Strip("..o..")"#) > 1);
+        assert_eq!(same_options(MIXED, r#"Strip("X.o")"#), 1);
+    }
+}
