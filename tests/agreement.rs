@@ -154,6 +154,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
     ),
     (
+        "bench/games/search-rewrites/chomp-rows-kept.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
+    ),
+    (
         "bench/games/search-rewrites/chomp-heights-helper.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([1, 3])"],
     ),

@@ -743,6 +743,20 @@ fn count_runs_compiled() {
     );
 }
 
+/// A list whose length the rules change compiles, with its length as a
+/// field of the key: the Chomp example, which drops the rows cut to
+/// nothing, and a rewrite that keeps the rows as slices.
+#[test]
+fn lists_that_change_length_run_compiled() {
+    for file in [
+        "examples/chomp.game",
+        "bench/games/search-rewrites/chomp-rows-kept.game",
+    ] {
+        assert_runs_compiled(&["value", file, "Chomp([4, 3, 3, 1])"], "Chomp");
+        assert_runs_compiled(&["moves", file, "Chomp([3, 2])"], "Chomp");
+    }
+}
+
 /// A game over integers below 0 compiles: the walk of the language guide.
 #[test]
 fn integers_below_zero_run_compiled() {

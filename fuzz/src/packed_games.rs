@@ -7,8 +7,8 @@
 //! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
 //! bounded by the position, a list made by a comprehension; guards with
 //! comparisons, `in`, `has`, `and`, `or`, `not` and helpers; results by
-//! `set_at`, comprehensions, `if`, helper calls and arithmetic), and a few
-//! random starts.
+//! `set_at`, comprehensions, `if`, helper calls and arithmetic, lists of
+//! heaps that grow shorter or longer), and a few random starts.
 //!
 //! Most rules make progress (a cell goes to a later letter, a heap
 //! shrinks), so that most games end; the others are drawn freely, and
@@ -318,9 +318,14 @@ impl Game {
                 } else {
                     "k"
                 };
-                let result = match c.below(4) {
+                let result = match c.below(6) {
                     0 if self.wide => format!("take(hs, i, {k})"),
                     1 => format!("[if j == i then h - ({k}) else h for (j, h) in enumerate(hs)]"),
+                    // A heap taken to nothing goes: the list grows shorter.
+                    3 => format!(
+                        "[if j == i then h - ({k}) else h for (j, h) in enumerate(hs) \
+                         if j != i or h > {k}]"
+                    ),
                     2 if self.wide => format!("sort(set_at(hs, i, hs[i] - ({k})))"),
                     _ => format!("set_at(hs, i, hs[i] - ({k}))"),
                 };
@@ -454,8 +459,18 @@ impl Game {
                 3 => "b".to_string(),
                 _ => format!("set_at(b, {}, {})", number(c), self.letter(c)),
             },
-            Shape::Heaps => match c.below(4) {
+            Shape::Heaps => match c.below(6) {
                 0 => format!("[min(h + {}, {SMALL}) for h in hs]", number(c)),
+                // Lists that change length: heaps kept by a test, one
+                // heap left out, a heap added (past the length the
+                // position started with, which the compiled code hands
+                // back).
+                2 => format!("[h for h in hs if h > {}]", number(c)),
+                3 => {
+                    let n = number(c);
+                    format!("slice(hs, 0, {n}) + slice(hs, {n} + 1, len(hs))")
+                }
+                4 => format!("hs + [min({}, {SMALL})]", number(c)),
                 1 => "reverse(hs)".to_string(),
                 _ => format!("set_at(hs, {}, min({}, {SMALL}))", number(c), number(c)),
             },

@@ -335,19 +335,20 @@ impl Lowering {
                 }
             }
             Write::Appended(fields, mut pieces) => {
-                for piece in &mut pieces {
-                    match piece {
-                        Appended::One(n) => self.root_num(n),
-                        Appended::Each(walk, n) => {
-                            self.seq(&mut walk.over);
-                            if let Some(g) = &mut walk.guard {
-                                self.root_truth(g);
-                            }
-                            self.root_num(n);
-                        }
-                    }
-                }
+                self.pieces(&mut pieces);
                 Write::Appended(fields, pieces)
+            }
+            Write::Sized {
+                items,
+                length,
+                mut pieces,
+            } => {
+                self.pieces(&mut pieces);
+                Write::Sized {
+                    items,
+                    length,
+                    pieces,
+                }
             }
             Write::Each { walk, mut writes } => {
                 let walk = self.walk(walk);
@@ -371,6 +372,22 @@ impl Lowering {
             | Write::Reversed(_)
             | Write::Turned(..)
             | Write::Closure(_)) => w,
+        }
+    }
+
+    /// The expressions of a new list's pieces made into closures.
+    fn pieces(&self, pieces: &mut [Appended]) {
+        for piece in pieces {
+            match piece {
+                Appended::One(n) => self.root_num(n),
+                Appended::Each(walk, n) => {
+                    self.seq(&mut walk.over);
+                    if let Some(g) = &mut walk.guard {
+                        self.root_truth(g);
+                    }
+                    self.root_num(n);
+                }
+            }
         }
     }
 

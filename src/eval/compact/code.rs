@@ -221,6 +221,14 @@ pub enum Write {
     /// A list parameter's new elements written in pieces, one after the
     /// other (`slice(h, 0, c) + [...]`): every element, no more.
     Appended(Fields, Vec<Appended>),
+    /// A new list, written in pieces, for a list whose length the rules
+    /// change: as many elements as the pieces make (no more than `items`
+    /// has room for), the rest cleared, and their number in `length`.
+    Sized {
+        items: Fields,
+        length: Fields,
+        pieces: Vec<Appended>,
+    },
     /// `writes` made for every value of a walk, in turn.
     Each { walk: Walk, writes: Vec<Write> },
     /// A helper's argument put in its register, for the writes after it

@@ -8,6 +8,7 @@ mod calls;
 mod each;
 mod game;
 mod generators;
+mod lengths;
 mod made;
 mod naturals;
 mod numbers;
@@ -18,7 +19,8 @@ mod types;
 mod unfold;
 mod writes;
 
-pub use game::{fixed_and_letters, game};
+pub use game::{fixed_and_letters, games};
+pub use lengths::changing;
 
 use super::code::{Rows, Write};
 use super::layout::{Fields, Layout};
@@ -70,6 +72,9 @@ pub(super) struct Compiler<'a> {
     /// Registers that hold natural numbers only: the key's fields' and
     /// those of generators that walk them (see `naturals`).
     naturals: Vec<u32>,
+    /// The length of the list whose length changes, in the keys the code
+    /// is compiled for (see `Layout::shapes`).
+    shape: u32,
 }
 
 /// `children` and `children_mut`: one walk, over shared or mutable

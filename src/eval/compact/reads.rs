@@ -59,7 +59,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
         }
         Write::Rows(_, ts) => ts.iter().for_each(|t| text(v, t)),
         Write::Bind(b) => bind(v, b),
-        Write::Appended(_, pieces) => {
+        Write::Appended(_, pieces) | Write::Sized { pieces, .. } => {
             for piece in pieces {
                 match piece {
                     Appended::One(n) => num(v, n),

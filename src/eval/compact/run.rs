@@ -660,26 +660,17 @@ impl Machine {
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
                 Write::Appended(fields, pieces) => {
-                    let mut made = 0u32;
-                    for piece in pieces {
-                        let mut append = |m: &mut Self, n: &Num| {
-                            let v = m.num(n)?;
-                            if made >= fields.len {
-                                return None;
-                            }
-                            k = put(k, fields, made, v)?;
-                            made += 1;
-                            Some(())
-                        };
-                        match piece {
-                            Appended::One(n) => append(self, n)?,
-                            Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
-                        }
-                    }
+                    let made;
+                    (k, made) = self.pieces_onto(k, fields, pieces)?;
                     if made != fields.len {
                         return None;
                     }
                 }
+                Write::Sized {
+                    items,
+                    length,
+                    pieces,
+                } => k = self.sized(k, items, length, pieces)?,
                 Write::Each { walk, writes } => {
                     self.walk(walk, |m| {
                         k = m.written_onto(k, writes)?;
@@ -695,6 +686,47 @@ impl Machine {
             }
         }
         Some(k)
+    }
+
+    /// A new list of the length its pieces make, written onto `k` (see
+    /// `Write::Sized`).
+    fn sized(
+        &mut self,
+        k: u64,
+        items: &Fields,
+        length: &Fields,
+        pieces: &[Appended],
+    ) -> Option<u64> {
+        let cleared = k & !(low_bits(items.len * items.width) << items.shift);
+        let (k, made) = self.pieces_onto(cleared, items, pieces)?;
+        put(k, length, 0, i64::from(made))
+    }
+
+    /// `pieces` written onto `k` into `fields` from the first: the key and
+    /// how many elements they made, no more than `fields` holds.
+    fn pieces_onto(
+        &mut self,
+        mut k: u64,
+        fields: &Fields,
+        pieces: &[Appended],
+    ) -> Option<(u64, u32)> {
+        let mut made = 0u32;
+        for piece in pieces {
+            let mut append = |m: &mut Self, n: &Num| {
+                let v = m.num(n)?;
+                if made >= fields.len {
+                    return None;
+                }
+                k = put(k, fields, made, v)?;
+                made += 1;
+                Some(())
+            };
+            match piece {
+                Appended::One(n) => append(self, n)?,
+                Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
+            }
+        }
+        Some((k, made))
     }
 
     fn index(&mut self, f: &Fields, i: &Num) -> Option<u32> {

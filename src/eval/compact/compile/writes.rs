@@ -63,7 +63,11 @@ impl<'a> Compiler<'a> {
                 Group::Flag(f) => writes.push(Write::Scalar(*f, self.flag(scope, a)?)),
                 // Each parameter's writes are its own: a write of every
                 // element may follow another parameter's writes.
-                Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
+                Group::List(_)
+                | Group::Sized { .. }
+                | Group::Bools(_)
+                | Group::Str(..)
+                | Group::Grid(_) => {
                     let mut own = Vec::new();
                     self.writes(scope, a, i, group, &mut own)?;
                     writes.append(&mut own);
@@ -198,6 +202,26 @@ impl<'a> Compiler<'a> {
         if let Some(made) = self.made_writes(scope, ir, param, group, out) {
             return made;
         }
+        let kept;
+        let group = match group {
+            // A helper or an `if` makes the new list in its body or
+            // branches, where it is seen whole.
+            Group::Sized { items, length }
+                if !matches!(ir.kind, IrKind::CallFn(..) | IrKind::If(..)) =>
+            {
+                match self.resized(scope, ir, items, length, out)? {
+                    Some(write) => {
+                        out.push(write);
+                        return Ok(());
+                    }
+                    None => {
+                        kept = self.kept_length(items);
+                        &kept
+                    }
+                }
+            }
+            _ => group,
+        };
         let write = match (&ir.kind, group) {
             // A helper writes what its body writes, its arguments first.
             (IrKind::CallFn(f, args), _) => {
@@ -226,7 +250,7 @@ impl<'a> Compiler<'a> {
             }
             (
                 IrKind::If(test, then, otherwise),
-                Group::List(_) | Group::Bools(_) | Group::Grid(_),
+                Group::List(_) | Group::Sized { .. } | Group::Bools(_) | Group::Grid(_),
             ) => Write::Choose {
                 test: self.truth(scope, test)?,
                 then: self.branch(scope, then, param, group)?,
@@ -383,7 +407,7 @@ impl<'a> Compiler<'a> {
             Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
             Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
             Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
-            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) => {
+            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) | Group::Sized { .. } => {
                 return Err(Unsupported::new(WRITES, call.span))
             }
         })
