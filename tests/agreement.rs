@@ -277,6 +277,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Moore(2, [3, 3, 2])"],
     ),
     (
+        "bench/games/search-rewrites/moore-not-in.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
+    ),
+    (
         "bench/games/search-rewrites/moore-enumerate.game",
         &["Moore(2, [3, 3, 2])"],
     ),

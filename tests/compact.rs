@@ -748,12 +748,34 @@ fn count_runs_compiled() {
 /// nothing, and a rewrite that keeps the rows as slices.
 #[test]
 fn lists_that_change_length_run_compiled() {
-    for file in [
+    let files = [
         "examples/chomp.game",
         "bench/games/search-rewrites/chomp-rows-kept.game",
-    ] {
-        assert_runs_compiled(&["value", file, "Chomp([4, 3, 3, 1])"], "Chomp");
-        assert_runs_compiled(&["moves", file, "Chomp([3, 2])"], "Chomp");
+    ];
+    let positions = ["Chomp([4, 3, 3, 1])", "Chomp([3, 2])"];
+    assert_value_and_moves_run_compiled(&files, "Chomp", positions);
+}
+
+/// A tuple that `subsets` or `product` gives, passed for a `[nat]`
+/// parameter, compiles where every number it is drawn from is natural,
+/// and so do `in`, `not in` and `index_of` on it: the Moore's Nim
+/// rewrites that write the new piles one by one.
+#[test]
+fn tuples_passed_for_lists_of_naturals_run_compiled() {
+    let files = [
+        "bench/games/search-rewrites/moore-index-of.game",
+        "bench/games/search-rewrites/moore-not-in.game",
+    ];
+    let positions = ["Moore(2, [3, 3, 2])", "Moore(2, [2, 1, 1])"];
+    assert_value_and_moves_run_compiled(&files, "Moore", positions);
+}
+
+/// The value of the first position and the moves of the second run on
+/// the compiled code, in each file.
+fn assert_value_and_moves_run_compiled(files: &[&str], game: &str, [value, moves]: [&str; 2]) {
+    for file in files {
+        assert_runs_compiled(&["value", file, value], game);
+        assert_runs_compiled(&["moves", file, moves], game);
     }
 }
 

@@ -129,7 +129,9 @@ fn helpers(shape: Shape) -> &'static str {
         }
         Shape::Heaps => {
             "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
-             fn big(h: [nat], i: nat) = h[i] >= 2;\n"
+             fn big(h: [nat], i: nat) = h[i] >= 2;\n\
+             fn lowered(h: [nat], at: [nat], to: [nat]) =\n  \
+             [if j in at then to[index_of(at, j)] else h[j] for j in indices(h)];\n"
         }
         Shape::Grid => {
             "fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, \"#\"));\n\
@@ -284,7 +286,11 @@ impl Game {
                         "chosen in subsets(indices(hs), 1, 2), \
                          left in product([0..{most} for i in chosen])"
                     );
-                    let result = "set_at(hs, chosen, left)".to_string();
+                    // The new heaps set in place, or read one by one by a
+                    // helper given the tuples for lists of naturals.
+                    let result = c
+                        .pick(&["set_at(hs, chosen, left)", "lowered(hs, chosen, left)"])
+                        .to_string();
                     return (generators, scope, (None, result));
                 }
                 let generators = match c.below(6) {
@@ -499,7 +505,7 @@ impl Game {
         let position: &[&str] = match self.shape {
             Shape::Board if self.wide => &["len(b)", "count(b, \"X\")", "index_of(b, \".\")"],
             Shape::Board => &["len(b)"],
-            Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)"],
+            Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)", "index_of(hs, 1)"],
             Shape::Grid => &["len(g)", "len(g[0])"],
             Shape::Pair { .. } => &[x, y],
         };
@@ -584,8 +590,8 @@ impl Game {
                 0 => format!("hs[{n}] > 0"),
                 5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
-                1 if self.wide => format!("has(hs, {n})"),
-                2 if self.wide => format!("{n} in hs"),
+                1 => format!("has(hs, {n})"),
+                2 => format!("{n} {} hs", c.pick(&["in", "not in"])),
                 3 => format!("big(hs, {n})"),
                 _ if scope.numbers.contains(&"i") => "i == 0 or hs[i - 1] >= hs[i]".to_string(),
                 _ => format!("hs[{n}] == 1"),

@@ -615,6 +615,14 @@ impl Lowering {
                 Some(total)
             })),
             Num::Matches(f, codes) => call(Box::new(move |m| Some(matches(m.key, &f, &codes)))),
+            Num::IndexOf(mut seq, x) => {
+                self.seq(&mut seq);
+                let x = self.operand(*x);
+                call(Box::new(move |m| {
+                    let x = x.get(m)?;
+                    m.index_in(&seq, x)
+                }))
+            }
             Num::TextLen(t) => {
                 let t = self.piece(*t);
                 call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))

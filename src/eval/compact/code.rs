@@ -29,6 +29,9 @@ pub enum Num {
     /// `count(board, "text")` on a string parameter: how often the codes
     /// occur in its cells without overlapping, read off the key.
     Matches(Fields, Rc<[i64]>),
+    /// `index_of(items, n)`: the place of the first item equal to `n`,
+    /// -1 where none is (also `n in items`, where it is at least 0).
+    IndexOf(Box<Seq>, Box<Num>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
     If(Box<Truth>, Box<Num>, Box<Num>),

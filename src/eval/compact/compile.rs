@@ -72,6 +72,8 @@ pub(super) struct Compiler<'a> {
     /// Registers that hold natural numbers only: the key's fields' and
     /// those of generators that walk them (see `naturals`).
     naturals: Vec<u32>,
+    /// Tuple registers that hold natural numbers only (see `naturals`).
+    natural_tuples: Vec<u32>,
     /// The length of the list whose length changes, in the keys the code
     /// is compiled for (see `Layout::shapes`).
     shape: u32,
@@ -135,12 +137,12 @@ pub(super) fn letter(ir: &Ir) -> Option<u8> {
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `min`, `max` (of numbers, or of a \
-     list parameter), `count` (of a number in a list, or of a text in a string parameter) \
-     and helpers";
+     list parameter), `count` (of a number in a list, or of a text in a string parameter), \
+     `index_of` of a number in a list and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
-     `\"text\" in string`, and helpers";
+     `\"text\" in string`, `n in list` or `has(list, n)`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \

@@ -120,6 +120,10 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
         Num::Neg(x) | Num::Abs(x) => num(v, x),
         Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| num(v, x)),
         Num::TextLen(t) => text(v, t),
+        Num::IndexOf(s, x) => {
+            seq(v, s);
+            num(v, x);
+        }
         Num::Matches(..) => v.key(),
         Num::If(c, a, b) => {
             truth(v, c);

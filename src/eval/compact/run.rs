@@ -864,6 +864,19 @@ impl Machine {
         Some(())
     }
 
+    /// The place of the first of `seq`'s items equal to `x`, -1 where
+    /// none is.
+    pub(super) fn index_in(&mut self, seq: &Seq, x: i64) -> Option<i64> {
+        let (start, end) = self.bounds(seq)?;
+        self.steps(usize::try_from(end.saturating_sub(start).max(0)).ok()?)?;
+        for (place, i) in (start..end).enumerate() {
+            if self.item(seq, i)? == x {
+                return i64::try_from(place).ok();
+            }
+        }
+        Some(-1)
+    }
+
     /// A helper's argument put in its register.
     pub(super) fn bind(&mut self, bind: &Bind) -> Option<()> {
         match bind {
@@ -953,6 +966,10 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
+            Num::IndexOf(seq, x) => {
+                let x = self.num(x)?;
+                self.index_in(seq, x)?
+            }
             Num::Matches(f, codes) => matches(self.key, f, codes),
             Num::If(c, a, b) => {
                 if self.truth(c)? {

@@ -3,18 +3,28 @@
 //! with the machine that runs it: a key is read by the code of its shape.
 
 use super::code::GameCode;
-use super::layout::Layout;
+use super::layout::{Fields, Group, Layout};
 use super::run::Machine;
 
 pub struct Shaped {
     codes: Vec<GameCode>,
     machines: Vec<Machine>,
+    /// The field of a key that holds its shape, if keys have several.
+    length: Option<Fields>,
 }
 
 impl Shaped {
     pub fn new(codes: Vec<GameCode>, layout: &Layout) -> Shaped {
         let machines = codes.iter().map(|c| Machine::new(c, layout)).collect();
-        Shaped { codes, machines }
+        let length = layout.groups.iter().find_map(|g| match g {
+            Group::Sized { length, .. } => Some(*length),
+            _ => None,
+        });
+        Shaped {
+            codes,
+            machines,
+            length,
+        }
     }
 
     /// The code of shape `shape` and its machine.
@@ -38,7 +48,8 @@ impl Shaped {
     /// Appends the keys of the options of `key` to `out`.
     #[inline]
     pub fn options(&mut self, layout: &Layout, key: u64, out: &mut Vec<u64>) -> Option<()> {
-        let (code, machine) = self.of(layout.shape(key))?;
+        let shape = self.length.map_or(0, |f| f.read(key, 0) as usize);
+        let (code, machine) = self.of(shape)?;
         machine.options(layout, code, key, out)
     }
 }

@@ -70,7 +70,12 @@ impl<'a> Compiler<'a> {
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Bools(_)) if list_of_bools(&param.ty) => Some(v),
-                Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
+                Some(v @ Val::Tuple(t))
+                    if list_of_ints(&param.ty)
+                        || (list_of_numbers(&param.ty) && self.natural_tuple(t)) =>
+                {
+                    Some(v)
+                }
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),

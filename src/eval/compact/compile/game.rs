@@ -169,6 +169,7 @@ pub fn game(
         texts: 0,
         depth: 0,
         naturals: Vec::new(),
+        natural_tuples: Vec::new(),
         shape,
     };
     let lose = match lose {

@@ -1,4 +1,4 @@
-//! Numbers: arithmetic, `len`, `count`, `sum`, `min`, `max` and the
+//! Numbers: arithmetic, `len`, `count`, `index_of`, `sum`, `min`, `max` and the
 //! booleans read as 1 or 0, compiled to `Num`.
 
 use super::{Compiler, Scope, Val, NUMBERS};
@@ -74,6 +74,9 @@ impl<'a> Compiler<'a> {
                     _ => return Err(refused()),
                 },
                 (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
+                (Builtin::IndexOf, [items, x]) if !self.is_text(scope, items) => {
+                    self.index_of(scope, items, x)?
+                }
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
@@ -165,6 +168,13 @@ impl<'a> Compiler<'a> {
     }
 
     /// `len(x)`.
+    /// `index_of(items, x)` in a list of numbers, the items walked as a
+    /// generator walks them.
+    pub(super) fn index_of(&mut self, scope: &mut Scope, items: &Ir, x: &Ir) -> Compiled<Num> {
+        let over = self.seq(scope, items)?;
+        Ok(Num::IndexOf(Box::new(over), Box::new(self.num(scope, x)?)))
+    }
+
     pub(super) fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
