@@ -281,6 +281,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
     ),
     (
+        "bench/games/search-rewrites/moore-nonempty.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
+    ),
+    (
         "bench/games/search-rewrites/moore-enumerate.game",
         &["Moore(2, [3, 3, 2])"],
     ),

@@ -282,19 +282,38 @@ impl Game {
                     // Moore's Nim: lower one or two heaps at once (or, now
                     // and then, leave them as they are: a loop).
                     let most = c.pick(&["hs[i]", "hs[i]", "hs[i] + 1"]);
+                    if c.below(4) == 0 {
+                        // The heaps chosen as pairs of enumerate.
+                        let most = most.replace("hs[i]", "h");
+                        let generators = format!(
+                            "chosen in subsets(enumerate(hs), 1, 2), \
+                             left in product([0..{most} for (_, h) in chosen])"
+                        );
+                        let result = "set_at(hs, [i for (i, _) in chosen], left)".to_string();
+                        return (generators, scope, (None, result));
+                    }
+                    // Chosen among every heap or a list worked out first.
+                    let among = c.pick(&["indices(hs)", "[i for i in indices(hs) if hs[i] > 0]"]);
                     let generators = format!(
-                        "chosen in subsets(indices(hs), 1, 2), \
+                        "chosen in subsets({among}, 1, 2), \
                          left in product([0..{most} for i in chosen])"
                     );
-                    // The new heaps set in place, or read one by one by a
-                    // helper given the tuples for lists of naturals.
+                    // The new heaps set in place (the values read back
+                    // through zip), or read one by one by a helper given
+                    // the tuples for lists of naturals.
                     let result = c
-                        .pick(&["set_at(hs, chosen, left)", "lowered(hs, chosen, left)"])
+                        .pick(&[
+                            "set_at(hs, chosen, left)",
+                            "set_at(hs, chosen, [l for (_, l) in zip(chosen, left)])",
+                            "lowered(hs, chosen, left)",
+                        ])
                         .to_string();
                     return (generators, scope, (None, result));
                 }
-                let generators = match c.below(6) {
+                let generators = match c.below(7) {
                     0 => "i in indices(hs), k in 1..=hs[i]",
+                    // The amounts walked as a list worked out.
+                    6 => "i in indices(hs), k in [m + 1 for m in 0..hs[i]]",
                     1 => "(i, h) in enumerate(hs), k in 1..=h",
                     2 => "k in 1..=3, i in indices(hs)",
                     3 if self.listed => "i in nonzero, k in 1..=hs[i]",

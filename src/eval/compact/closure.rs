@@ -368,7 +368,8 @@ impl Lowering {
                     Some(k)
                 }))
             }
-            w @ (Write::Several(..)
+            w @ (Write::Fill(_)
+            | Write::Several(..)
             | Write::Reversed(_)
             | Write::Turned(..)
             | Write::Closure(_)) => w,

@@ -149,6 +149,18 @@ pub enum Seq {
     Tuple(u32),
     /// The elements of a set held aside.
     Items(Rc<[i64]>),
+    /// A list the rules work out, made afresh each time it is walked.
+    Made(Box<MadeList>),
+}
+
+/// A list the rules work out, `[element for walk]`, put in a tuple
+/// register: each time a generator or a comprehension walks it (as
+/// `Seq::Made`), or before a write reads the register (`Write::Fill`).
+#[derive(Debug)]
+pub struct MadeList {
+    pub tuple: u32,
+    pub walk: Walk,
+    pub element: Num,
 }
 
 #[derive(Debug)]
@@ -234,6 +246,10 @@ pub enum Write {
     },
     /// `writes` made for every value of a walk, in turn.
     Each { walk: Walk, writes: Vec<Write> },
+    /// A list worked out into its tuple register, for the writes after it
+    /// (`set_at(xs, at, [... for (i, t) in zip(at, taken)])`); the key is
+    /// left as it is.
+    Fill(Box<MadeList>),
     /// A helper's argument put in its register, for the writes after it
     /// (a helper that makes a parameter's new value is written in place);
     /// the key is left as it is.

@@ -17,6 +17,7 @@ mod texts;
 mod truths;
 mod types;
 mod unfold;
+mod worked;
 mod writes;
 
 pub use game::{fixed_and_letters, games};
@@ -56,6 +57,12 @@ pub(super) enum Val {
     Chosen(u32, Rc<[Vec<i64>]>),
     /// A new grid a helper is given, made where it is used (see `made`).
     Made(Rc<made::Made>),
+    /// A pair standing for the place in the register: its elements are
+    /// the parts at that place (see `worked`).
+    Pair(u32, Rc<[worked::Part]>),
+    /// A tuple register of places, each standing for a pair of the parts
+    /// (a subset of `enumerate(xs)`).
+    Mapped(u32, Rc<[worked::Part]>),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -146,7 +153,7 @@ const CONDITIONS: &str = "a condition the compiled search cannot test: it tests 
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \
-     `product` and the cells of a grid";
+     `product`, `zip`, `enumerate`, comprehensions with one generator and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";

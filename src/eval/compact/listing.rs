@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Path, Unsupported};
 use crate::eval::interp::{Env, Interp};
-use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
+use crate::eval::ir::{GameKind, Ir, IrKind, MoveIr, Param, Program};
 use crate::eval::packing::{write_int, write_int_list};
 use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
@@ -326,6 +326,23 @@ impl Interp {
         }
     }
 
+    /// A subset of the list `from` works out to, given as `items`: the
+    /// items themselves, or where `from` is a list of pairs, the pairs at
+    /// the places the items are.
+    fn of_places(&mut self, from: &Ir, env: &mut Env, items: Vec<Value>) -> Result<Value, Error> {
+        let Value::List(all) = self.eval(from, env)? else {
+            return Ok(Value::list(items));
+        };
+        if all.iter().all(|x| matches!(x, Value::Int(_))) {
+            return Ok(Value::list(items));
+        }
+        let pairs = items.iter().map(|place| match place {
+            Value::Int(p) => usize::try_from(*p).ok().and_then(|p| all.get(p).cloned()),
+            _ => None,
+        });
+        Ok(Value::list(pairs.collect::<Option<_>>().unwrap_or(items)))
+    }
+
     /// The label of an option, from the values the rule's generators held.
     fn label(
         &mut self,
@@ -339,13 +356,31 @@ impl Interp {
         env.resize(frame, Value::Int(0));
         for (generator, gen) in rule.generators.iter().zip(gens) {
             let value = match gen.target {
+                // A pair of `zip` or `enumerate` is held as its place.
+                Target::Reg(r) if is_pairs(&generator.source) => {
+                    let place = Value::Int(made.regs[r as usize]);
+                    let list = self.of_places(&generator.source, &mut env, vec![place])?;
+                    match list {
+                        Value::List(one) if one.len() == 1 => one[0].clone(),
+                        other => other,
+                    }
+                }
                 Target::Reg(r) => Value::Int(made.regs[r as usize]),
                 Target::Tuple(t) => {
-                    let items = made.tuples[t as usize].iter().map(|&n| Value::Int(n));
+                    let held = &made.tuples[t as usize];
+                    let items = held.iter().map(|&n| Value::Int(n));
                     // `cells` gives (row, column) pairs, every other tuple
-                    // source lists.
-                    match generator.source.kind {
+                    // source lists; a subset of a list of pairs (of
+                    // `enumerate`) is held as their places.
+                    match &generator.source.kind {
                         IrKind::Builtin(Builtin::Cells, _) => Value::Tuple(items.collect()),
+                        IrKind::Builtin(Builtin::Subsets, a) => {
+                            let items: Vec<Value> = items.collect();
+                            match a.first() {
+                                Some(from) => self.of_places(from, &mut env, items)?,
+                                None => Value::list(items),
+                            }
+                        }
                         _ => Value::List(items.collect()),
                     }
                 }
@@ -356,6 +391,15 @@ impl Interp {
         }
         self.move_label(rule, &mut env)
     }
+}
+
+/// Whether a generator walks `zip` or `enumerate`, whose pairs the
+/// compiled code holds as their places.
+fn is_pairs(source: &Ir) -> bool {
+    matches!(
+        source.kind,
+        IrKind::Builtin(Builtin::Zip | Builtin::Enumerate, _)
+    )
 }
 
 /// Why a position is handed to the interpreter when it does not pack.

@@ -40,7 +40,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
             v.element(f, i);
             char(v, c);
         }
-        Write::Several(..) | Write::Closure(_) => v.opaque(),
+        Write::Several(..) | Write::Closure(_) | Write::Fill(_) => v.opaque(),
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
         Write::Comprehension {
@@ -101,7 +101,7 @@ pub fn seq<V: Visit>(v: &mut V, s: &Seq) {
             num(v, hi);
         }
         Seq::Fields(f) => v.fields(f),
-        Seq::Tuple(_) => v.opaque(),
+        Seq::Tuple(_) | Seq::Made(_) => v.opaque(),
         Seq::Items(_) => {}
     }
 }

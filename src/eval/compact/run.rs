@@ -5,8 +5,8 @@
 
 use super::code::Rows;
 use super::code::{
-    Appended, Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text,
-    Truth, Walk, Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Source,
+    Target, Text, Truth, Walk, Write,
 };
 use super::hoist::Made;
 use super::layout::{Fields, Layout};
@@ -346,6 +346,10 @@ impl Machine {
             Seq::Fields(f) => (0, i64::from(f.len)),
             Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
+            Seq::Made(made) => {
+                self.make_list(made)?;
+                (0, self.tuples[made.tuple as usize].len() as i64)
+            }
         })
     }
 
@@ -356,6 +360,7 @@ impl Machine {
             Seq::Fields(f) => self.regs[(f.first as i64 + i) as usize],
             Seq::Items(xs) => *xs.get(i as usize)?,
             Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
+            Seq::Made(made) => *self.tuples[made.tuple as usize].get(i as usize)?,
         })
     }
 
@@ -659,6 +664,7 @@ impl Machine {
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
+                Write::Fill(made) => self.make_list(made)?,
                 Write::Appended(fields, pieces) => {
                     let made;
                     (k, made) = self.pieces_onto(k, fields, pieces)?;
@@ -862,6 +868,22 @@ impl Machine {
             each(self)?;
         }
         Some(())
+    }
+
+    /// A list the rules work out, into its tuple register; `None` past
+    /// the size the interpreter allows a collection.
+    pub(super) fn make_list(&mut self, made: &MadeList) -> Option<()> {
+        let mut items = std::mem::take(&mut self.tuples[made.tuple as usize]);
+        items.clear();
+        let walked = self.walk(&made.walk, |m| {
+            if items.len() >= MAX_COLLECTION {
+                return None;
+            }
+            items.push(m.num(&made.element)?);
+            Some(())
+        });
+        self.tuples[made.tuple as usize] = items;
+        walked
     }
 
     /// The place of the first of `seq`'s items equal to `x`, -1 where

@@ -34,6 +34,7 @@ impl Compiler<'_> {
             Seq::Fields(f) => f.bias == 0,
             Seq::Items(xs) => xs.iter().all(|&x| x >= 0),
             Seq::Tuple(t) => self.natural_tuples.contains(t),
+            Seq::Made(_) => false,
         }
     }
 

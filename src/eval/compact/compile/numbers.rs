@@ -25,6 +25,13 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Pair(place, parts)) => {
+                    let IrKind::Lit(Value::Int(k)) = index.kind else {
+                        return Err(refused());
+                    };
+                    let k = usize::try_from(k).map_err(|_| refused())?;
+                    self.pair_element(place, &parts, k).ok_or_else(refused)?
+                }
                 Some(Val::Chosen(place, rows)) => {
                     let IrKind::Lit(Value::Int(j)) = index.kind else {
                         return Err(refused());
@@ -180,7 +187,7 @@ impl<'a> Compiler<'a> {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
-            Some(Val::Tuple(t)) => Num::TupleLen(t),
+            Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })

@@ -366,12 +366,18 @@ impl<'a> Compiler<'a> {
         out: &mut Vec<Write>,
     ) -> Compiled<()> {
         if let Group::List(f) = group {
-            let at = match (self.val(scope, index), self.val(scope, value)) {
-                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => Some((Indices::Tuple(at), vs)),
-                (Some(Val::List(at)), Some(Val::Tuple(vs))) => Some((Indices::Fields(at), vs)),
-                _ => None,
+            let mut fills = Vec::new();
+            let at = match self.val(scope, index) {
+                Some(Val::Tuple(at)) => Some(Indices::Tuple(at)),
+                Some(Val::List(at)) => Some(Indices::Fields(at)),
+                _ => self.filled(scope, index, &mut fills).map(Indices::Tuple),
             };
-            if let Some((at, vs)) = at {
+            let vs = match self.val(scope, value) {
+                Some(Val::Tuple(vs)) => Some(vs),
+                _ => self.filled(scope, value, &mut fills),
+            };
+            if let (Some(at), Some(vs)) = (at, vs) {
+                out.extend(fills);
                 out.push(Write::Several(*f, at, vs));
                 return Ok(());
             }
@@ -383,6 +389,19 @@ impl<'a> Compiler<'a> {
         let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
         out.push(write);
         Ok(())
+    }
+
+    /// The tuple register a comprehension is worked out into, its write
+    /// added to `fills`; `None` for another list, or one that does not
+    /// compile so.
+    fn filled(&mut self, scope: &Scope, list: &Ir, fills: &mut Vec<Write>) -> Option<u32> {
+        if !matches!(list.kind, IrKind::Comprehension { .. }) {
+            return None;
+        }
+        let made = self.made_list(scope, list).ok()?;
+        let tuple = made.tuple;
+        fills.push(Write::Fill(Box::new(made)));
+        Some(tuple)
     }
 
     /// One element of a list or string parameter set to `value`.
