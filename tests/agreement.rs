@@ -143,6 +143,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/cram-rotate.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
         "bench/games/search-rewrites/cram-domino.game",
         &[
             r##"Cram(["...", "..."])"##,

@@ -795,6 +795,23 @@ fn generators_over_lists_worked_out_run_compiled() {
     assert_eq!(value.trim(), "1");
 }
 
+/// A board turned into another shape and read as a board of its own
+/// (`let t = transpose(g)`, then `t[c][r]`, `len(t[c])`, a helper given
+/// `t`), and set and turned back, compiles: the Cram rewrites that make
+/// the down moves as across moves on the turned board.
+#[test]
+fn boards_turned_into_another_shape_run_compiled() {
+    let files = [
+        "bench/games/search-rewrites/cram-transpose.game",
+        "bench/games/search-rewrites/cram-rotate.game",
+    ];
+    let positions = [
+        r##"Cram(["....", "#...", "...."])"##,
+        r##"Cram(["...", "..#"])"##,
+    ];
+    assert_value_and_moves_run_compiled(&files, "Cram", positions);
+}
+
 /// The value of the first position and the moves of the second run on
 /// the compiled code, in each file.
 fn assert_value_and_moves_run_compiled(files: &[&str], game: &str, [value, moves]: [&str; 2]) {

@@ -365,8 +365,18 @@ impl Game {
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(5) {
+                let (guard, result) = match c.below(7) {
                     0 => ("open(g, r, c)", "cover(g, r, c)"),
+                    // The board turned, read as a grid of its own shape:
+                    // column c is its row c; set whole and turned back.
+                    5 => (
+                        "transpose(g)[c][r] == \".\" and open(transpose(g), c, r)",
+                        "transpose(set_at(transpose(g), c, repeat(\"#\", len(g))))",
+                    ),
+                    6 => (
+                        "has(rotate(g)[c], \".\") and len(rotate(g)) > r",
+                        "rotate(rotate(rotate(cover(rotate(g), c, r))))",
+                    ),
                     1 => (
                         "g[r][c] == \".\" and c + 1 < len(g[r]) and g[r][c + 1] == \".\"",
                         "set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\"))",

@@ -17,6 +17,7 @@ mod texts;
 mod truths;
 mod types;
 mod unfold;
+mod views;
 mod worked;
 mod writes;
 
@@ -63,6 +64,9 @@ pub(super) enum Val {
     /// A tuple register of places, each standing for a pair of the parts
     /// (a subset of `enumerate(xs)`).
     Mapped(u32, Rc<[worked::Part]>),
+    /// A grid parameter turned, read as a grid of its own shape (see
+    /// `views`).
+    View(Rows, Rc<views::View>),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -163,8 +167,9 @@ const NUMBERED_TURN: &str = "a grid turned or reflected whose rows are numbered 
      down, with `reverse`";
 /// Which turns it makes.
 const RESHAPED: &str = "a `transpose` or `rotate` that changes the grid's shape (a board that is \
-     not square), which no key of the same layout holds: `if len(g) == width(g) then \
-     rotate(g) else ...` turns square boards only";
+     not square) as the new position, which no key of the same layout holds: `if len(g) == \
+     width(g) then rotate(g) else ...` turns square boards only (a turned board read, or one \
+     row of it set and turned back, compiles)";
 /// What it works out as a string.
 const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
      indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
@@ -188,6 +193,7 @@ impl<'a> Compiler<'a> {
     pub(super) fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
         match ir.kind {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
+            IrKind::Builtin(b, _) if super::turn::TURNS.contains(&b) => self.view_of(scope, ir),
             _ => match self.known(ir)? {
                 Value::Int(n) => Some(Val::Const(n)),
                 Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),

@@ -80,6 +80,7 @@ impl<'a> Compiler<'a> {
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
+                Some(v @ Val::View(..)) if grid(&param.ty) => Some(v),
                 None if made => self.made_argument(scope, &param.ty, arg),
                 Some(
                     Val::List(_)
@@ -87,7 +88,8 @@ impl<'a> Compiler<'a> {
                     | Val::Tuple(_)
                     | Val::Str(..)
                     | Val::Text(_)
-                    | Val::Grid(_),
+                    | Val::Grid(_)
+                    | Val::View(..),
                 ) => return Err(refused()),
                 _ => None,
             };

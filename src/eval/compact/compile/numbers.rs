@@ -187,6 +187,7 @@ impl<'a> Compiler<'a> {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
+            Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
             Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),

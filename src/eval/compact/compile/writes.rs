@@ -246,6 +246,12 @@ impl<'a> Compiler<'a> {
             (IrKind::Builtin(b, _), Group::Grid(rows))
                 if turn::TURNS.contains(b) && self.depth == 0 =>
             {
+                // A turned view with a row set, turned back.
+                if turn::of(ir, param, rows).is_none()
+                    && self.turned_back(scope, ir, rows, out)?.is_some()
+                {
+                    return Ok(());
+                }
                 self.turned(ir, param, rows, false)?
             }
             (
