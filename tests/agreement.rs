@@ -152,6 +152,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/cram-rotate.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
         "bench/games/search-rewrites/cram-domino.game",
         &[
             r##"Cram(["...", "..."])"##,
@@ -160,6 +167,10 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     (
         "bench/games/search-rewrites/chomp-rows.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-rows-kept.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
     ),
     (
@@ -280,6 +291,14 @@ const STARTS: &[(&str, &[&str])] = &[
     (
         "bench/games/search-rewrites/moore-index-of.game",
         &["Moore(2, [3, 3, 2])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-not-in.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-nonempty.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
     ),
     (
         "bench/games/search-rewrites/moore-enumerate.game",

@@ -743,6 +743,84 @@ fn count_runs_compiled() {
     );
 }
 
+/// A list whose length the rules change compiles, with its length as a
+/// field of the key: the Chomp example, which drops the rows cut to
+/// nothing, and a rewrite that keeps the rows as slices.
+#[test]
+fn lists_that_change_length_run_compiled() {
+    let files = [
+        "examples/chomp.game",
+        "bench/games/search-rewrites/chomp-rows-kept.game",
+    ];
+    let positions = ["Chomp([4, 3, 3, 1])", "Chomp([3, 2])"];
+    assert_value_and_moves_run_compiled(&files, "Chomp", positions);
+}
+
+/// A tuple that `subsets` or `product` gives, passed for a `[nat]`
+/// parameter, compiles where every number it is drawn from is natural,
+/// and so do `in`, `not in` and `index_of` on it: the Moore's Nim
+/// rewrites that write the new piles one by one.
+#[test]
+fn tuples_passed_for_lists_of_naturals_run_compiled() {
+    let files = [
+        "bench/games/search-rewrites/moore-index-of.game",
+        "bench/games/search-rewrites/moore-not-in.game",
+    ];
+    let positions = ["Moore(2, [3, 3, 2])", "Moore(2, [2, 1, 1])"];
+    assert_value_and_moves_run_compiled(&files, "Moore", positions);
+}
+
+/// Generators over lists the rules work out compile: `zip` in the values
+/// of `set_at`, `subsets` of `enumerate` and of a comprehension, and a
+/// comprehension walked by a generator, whose values (floor(n / 2) for a
+/// heap from which any even number may be taken) agree with theory.
+#[test]
+fn generators_over_lists_worked_out_run_compiled() {
+    let files = [
+        "bench/games/search-rewrites/moore-subsets-take.game",
+        "bench/games/search-rewrites/moore-enumerate.game",
+        "bench/games/search-rewrites/moore-nonempty.game",
+    ];
+    let positions = ["Moore(2, [3, 3, 2])", "Moore(2, [2, 1, 1])"];
+    assert_value_and_moves_run_compiled(&files, "Moore", positions);
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compact-evens.game");
+    let text = "game Evens(piles: [nat]) {\n  move take(i in indices(piles), \
+                k in [2 * j for j in 1..=piles[i] / 2])\n    \
+                => Evens(set_at(piles, i, piles[i] - k));\n}\n";
+    std::fs::write(&path, text).expect("the scratch file can be written");
+    let file = path.to_str().expect("a UTF-8 path");
+    assert_value_and_moves_run_compiled(&[file], "Evens", ["Evens([7, 4])", "Evens([5, 2])"]);
+    // 7 / 2 xor 4 / 2 = 3 xor 2.
+    let (value, _) = common::grundy_ok(&["value", file, "Evens([7, 4])"]);
+    assert_eq!(value.trim(), "1");
+}
+
+/// A board turned into another shape and read as a board of its own
+/// (`let t = transpose(g)`, then `t[c][r]`, `len(t[c])`, a helper given
+/// `t`), and set and turned back, compiles: the Cram rewrites that make
+/// the down moves as across moves on the turned board.
+#[test]
+fn boards_turned_into_another_shape_run_compiled() {
+    let files = [
+        "bench/games/search-rewrites/cram-transpose.game",
+        "bench/games/search-rewrites/cram-rotate.game",
+    ];
+    let positions = [
+        r##"Cram(["....", "#...", "...."])"##,
+        r##"Cram(["...", "..#"])"##,
+    ];
+    assert_value_and_moves_run_compiled(&files, "Cram", positions);
+}
+
+/// The value of the first position and the moves of the second run on
+/// the compiled code, in each file.
+fn assert_value_and_moves_run_compiled(files: &[&str], game: &str, [value, moves]: [&str; 2]) {
+    for file in files {
+        assert_runs_compiled(&["value", file, value], game);
+        assert_runs_compiled(&["moves", file, moves], game);
+    }
+}
+
 /// A game over integers below 0 compiles: the walk of the language guide.
 #[test]
 fn integers_below_zero_run_compiled() {

@@ -7,8 +7,8 @@
 //! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
 //! bounded by the position, a list made by a comprehension; guards with
 //! comparisons, `in`, `has`, `and`, `or`, `not` and helpers; results by
-//! `set_at`, comprehensions, `if`, helper calls and arithmetic), and a few
-//! random starts.
+//! `set_at`, comprehensions, `if`, helper calls and arithmetic, lists of
+//! heaps that grow shorter or longer), and a few random starts.
 //!
 //! Most rules make progress (a cell goes to a later letter, a heap
 //! shrinks), so that most games end; the others are drawn freely, and
@@ -132,7 +132,9 @@ fn helpers(shape: Shape) -> &'static str {
         }
         Shape::Heaps => {
             "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
-             fn big(h: [nat], i: nat) = h[i] >= 2;\n"
+             fn big(h: [nat], i: nat) = h[i] >= 2;\n\
+             fn lowered(h: [nat], at: [nat], to: [nat]) =\n  \
+             [if j in at then to[index_of(at, j)] else h[j] for j in indices(h)];\n"
         }
         Shape::Grid => {
             "fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, \"#\"));\n\
@@ -289,15 +291,38 @@ impl Game {
                     // Moore's Nim: lower one or two heaps at once (or, now
                     // and then, leave them as they are: a loop).
                     let most = c.pick(&["hs[i]", "hs[i]", "hs[i] + 1"]);
+                    if c.below(4) == 0 {
+                        // The heaps chosen as pairs of enumerate.
+                        let most = most.replace("hs[i]", "h");
+                        let generators = format!(
+                            "chosen in subsets(enumerate(hs), 1, 2), \
+                             left in product([0..{most} for (_, h) in chosen])"
+                        );
+                        let result = "set_at(hs, [i for (i, _) in chosen], left)".to_string();
+                        return (generators, scope, (None, result));
+                    }
+                    // Chosen among every heap or a list worked out first.
+                    let among = c.pick(&["indices(hs)", "[i for i in indices(hs) if hs[i] > 0]"]);
                     let generators = format!(
-                        "chosen in subsets(indices(hs), 1, 2), \
+                        "chosen in subsets({among}, 1, 2), \
                          left in product([0..{most} for i in chosen])"
                     );
-                    let result = "set_at(hs, chosen, left)".to_string();
+                    // The new heaps set in place (the values read back
+                    // through zip), or read one by one by a helper given
+                    // the tuples for lists of naturals.
+                    let result = c
+                        .pick(&[
+                            "set_at(hs, chosen, left)",
+                            "set_at(hs, chosen, [l for (_, l) in zip(chosen, left)])",
+                            "lowered(hs, chosen, left)",
+                        ])
+                        .to_string();
                     return (generators, scope, (None, result));
                 }
-                let generators = match c.below(6) {
+                let generators = match c.below(7) {
                     0 => "i in indices(hs), k in 1..=hs[i]",
+                    // The amounts walked as a list worked out.
+                    6 => "i in indices(hs), k in [m + 1 for m in 0..hs[i]]",
                     1 => "(i, h) in enumerate(hs), k in 1..=h",
                     2 => "k in 1..=3, i in indices(hs)",
                     3 if self.listed => "i in nonzero, k in 1..=hs[i]",
@@ -327,9 +352,14 @@ impl Game {
                 } else {
                     "k"
                 };
-                let result = match c.below(4) {
+                let result = match c.below(6) {
                     0 if self.wide => format!("take(hs, i, {k})"),
                     1 => format!("[if j == i then h - ({k}) else h for (j, h) in enumerate(hs)]"),
+                    // A heap taken to nothing goes: the list grows shorter.
+                    3 => format!(
+                        "[if j == i then h - ({k}) else h for (j, h) in enumerate(hs) \
+                         if j != i or h > {k}]"
+                    ),
                     2 if self.wide => format!("sort(set_at(hs, i, hs[i] - ({k})))"),
                     _ => format!("set_at(hs, i, hs[i] - ({k}))"),
                 };
@@ -344,8 +374,18 @@ impl Game {
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(5) {
+                let (guard, result) = match c.below(7) {
                     0 => ("open(g, r, c)", "cover(g, r, c)"),
+                    // The board turned, read as a grid of its own shape:
+                    // column c is its row c; set whole and turned back.
+                    5 => (
+                        "transpose(g)[c][r] == \".\" and open(transpose(g), c, r)",
+                        "transpose(set_at(transpose(g), c, repeat(\"#\", len(g))))",
+                    ),
+                    6 => (
+                        "has(rotate(g)[c], \".\") and len(rotate(g)) > r",
+                        "rotate(rotate(rotate(cover(rotate(g), c, r))))",
+                    ),
                     1 => (
                         "g[r][c] == \".\" and c + 1 < len(g[r]) and g[r][c + 1] == \".\"",
                         "set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\"))",
@@ -498,8 +538,18 @@ impl Game {
                 3 => "b".to_string(),
                 _ => format!("set_at(b, {}, {})", number(c), self.letter(c)),
             },
-            Shape::Heaps => match c.below(4) {
+            Shape::Heaps => match c.below(6) {
                 0 => format!("[min(h + {}, {SMALL}) for h in hs]", number(c)),
+                // Lists that change length: heaps kept by a test, one
+                // heap left out, a heap added (past the length the
+                // position started with, which the compiled code hands
+                // back).
+                2 => format!("[h for h in hs if h > {}]", number(c)),
+                3 => {
+                    let n = number(c);
+                    format!("slice(hs, 0, {n}) + slice(hs, {n} + 1, len(hs))")
+                }
+                4 => format!("hs + [min({}, {SMALL})]", number(c)),
                 1 => "reverse(hs)".to_string(),
                 _ => format!("set_at(hs, {}, min({}, {SMALL}))", number(c), number(c)),
             },
@@ -535,7 +585,7 @@ impl Game {
         let position: &[&str] = match self.shape {
             Shape::Board if self.wide => &["len(b)", "count(b, \"X\")", "index_of(b, \".\")"],
             Shape::Board => &["len(b)"],
-            Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)"],
+            Shape::Heaps => &["len(hs)", "hs[0]", "sum(hs)", "max(hs)", "index_of(hs, 1)"],
             Shape::Grid => &["len(g)", "len(g[0])"],
             Shape::Pair { .. } => &[x, y],
             // `min` and `max` of the empty set are errors.
@@ -622,8 +672,8 @@ impl Game {
                 0 => format!("hs[{n}] > 0"),
                 5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
-                1 if self.wide => format!("has(hs, {n})"),
-                2 if self.wide => format!("{n} in hs"),
+                1 => format!("has(hs, {n})"),
+                2 => format!("{n} {} hs", c.pick(&["in", "not in"])),
                 3 => format!("big(hs, {n})"),
                 _ if scope.numbers.contains(&"i") => "i == 0 or hs[i - 1] >= hs[i]".to_string(),
                 _ => format!("hs[{n}] == 1"),

@@ -339,19 +339,20 @@ impl Lowering {
                 }
             }
             Write::Appended(fields, mut pieces) => {
-                for piece in &mut pieces {
-                    match piece {
-                        Appended::One(n) => self.root_num(n),
-                        Appended::Each(walk, n) => {
-                            self.seq(&mut walk.over);
-                            if let Some(g) = &mut walk.guard {
-                                self.root_truth(g);
-                            }
-                            self.root_num(n);
-                        }
-                    }
-                }
+                self.pieces(&mut pieces);
                 Write::Appended(fields, pieces)
+            }
+            Write::Sized {
+                items,
+                length,
+                mut pieces,
+            } => {
+                self.pieces(&mut pieces);
+                Write::Sized {
+                    items,
+                    length,
+                    pieces,
+                }
             }
             Write::Each { walk, mut writes } => {
                 let walk = self.walk(walk);
@@ -371,10 +372,27 @@ impl Lowering {
                     Some(k)
                 }))
             }
-            w @ (Write::Several(..)
+            w @ (Write::Fill(_)
+            | Write::Several(..)
             | Write::Reversed(_)
             | Write::Turned(..)
             | Write::Closure(_)) => w,
+        }
+    }
+
+    /// The expressions of a new list's pieces made into closures.
+    fn pieces(&self, pieces: &mut [Appended]) {
+        for piece in pieces {
+            match piece {
+                Appended::One(n) => self.root_num(n),
+                Appended::Each(walk, n) => {
+                    self.seq(&mut walk.over);
+                    if let Some(g) = &mut walk.guard {
+                        self.root_truth(g);
+                    }
+                    self.root_num(n);
+                }
+            }
         }
     }
 
@@ -602,6 +620,14 @@ impl Lowering {
                 Some(total)
             })),
             Num::Matches(f, codes) => call(Box::new(move |m| Some(matches(m.key, &f, &codes)))),
+            Num::IndexOf(mut seq, x) => {
+                self.seq(&mut seq);
+                let x = self.operand(*x);
+                call(Box::new(move |m| {
+                    let x = x.get(m)?;
+                    m.index_in(&seq, x)
+                }))
+            }
             Num::TextLen(t) => {
                 let t = self.piece(*t);
                 call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))

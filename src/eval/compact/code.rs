@@ -30,6 +30,9 @@ pub enum Num {
     /// `count(board, "text")` on a string parameter: how often the codes
     /// occur in its cells without overlapping, read off the key.
     Matches(Fields, Rc<[i64]>),
+    /// `index_of(items, n)`: the place of the first item equal to `n`,
+    /// -1 where none is (also `n in items`, where it is at least 0).
+    IndexOf(Box<Seq>, Box<Num>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
     If(Box<Truth>, Box<Num>, Box<Num>),
@@ -166,6 +169,18 @@ pub enum Seq {
     /// The elements, in increasing order, of a set whose mask over
     /// numbers from the given one is in a register.
     Members(u32, i64),
+    /// A list the rules work out, made afresh each time it is walked.
+    Made(Box<MadeList>),
+}
+
+/// A list the rules work out, `[element for walk]`, put in a tuple
+/// register: each time a generator or a comprehension walks it (as
+/// `Seq::Made`), or before a write reads the register (`Write::Fill`).
+#[derive(Debug)]
+pub struct MadeList {
+    pub tuple: u32,
+    pub walk: Walk,
+    pub element: Num,
 }
 
 #[derive(Debug)]
@@ -241,8 +256,20 @@ pub enum Write {
     /// A list parameter's new elements written in pieces, one after the
     /// other (`slice(h, 0, c) + [...]`): every element, no more.
     Appended(Fields, Vec<Appended>),
+    /// A new list, written in pieces, for a list whose length the rules
+    /// change: as many elements as the pieces make (no more than `items`
+    /// has room for), the rest cleared, and their number in `length`.
+    Sized {
+        items: Fields,
+        length: Fields,
+        pieces: Vec<Appended>,
+    },
     /// `writes` made for every value of a walk, in turn.
     Each { walk: Walk, writes: Vec<Write> },
+    /// A list worked out into its tuple register, for the writes after it
+    /// (`set_at(xs, at, [... for (i, t) in zip(at, taken)])`); the key is
+    /// left as it is.
+    Fill(Box<MadeList>),
     /// A helper's argument put in its register, for the writes after it
     /// (a helper that makes a parameter's new value is written in place);
     /// the key is left as it is.

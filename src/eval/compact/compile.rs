@@ -8,6 +8,7 @@ mod calls;
 mod each;
 mod game;
 mod generators;
+mod lengths;
 mod made;
 mod naturals;
 mod numbers;
@@ -17,9 +18,12 @@ mod texts;
 mod truths;
 mod types;
 mod unfold;
+mod views;
+mod worked;
 mod writes;
 
-pub use game::{fixed_and_letters, game};
+pub use game::{fixed_and_letters, games};
+pub use lengths::changing;
 
 use super::code::{Rows, Write};
 use super::layout::{Fields, Layout};
@@ -58,6 +62,15 @@ pub(super) enum Val {
     /// A set of numbers the rules change: its mask over the layout's
     /// universe in a register (see `sets`).
     Mask(u32),
+    /// A pair standing for the place in the register: its elements are
+    /// the parts at that place (see `worked`).
+    Pair(u32, Rc<[worked::Part]>),
+    /// A tuple register of places, each standing for a pair of the parts
+    /// (a subset of `enumerate(xs)`).
+    Mapped(u32, Rc<[worked::Part]>),
+    /// A grid parameter turned, read as a grid of its own shape (see
+    /// `views`).
+    View(Rows, Rc<views::View>),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -74,6 +87,11 @@ pub(super) struct Compiler<'a> {
     /// Registers that hold natural numbers only: the key's fields' and
     /// those of generators that walk them (see `naturals`).
     naturals: Vec<u32>,
+    /// Tuple registers that hold natural numbers only (see `naturals`).
+    natural_tuples: Vec<u32>,
+    /// The length of the list whose length changes, in the keys the code
+    /// is compiled for (see `Layout::shapes`).
+    shape: u32,
 }
 
 /// `children` and `children_mut`: one walk, over shared or mutable
@@ -134,16 +152,16 @@ pub(super) fn letter(ir: &Ir) -> Option<u8> {
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `popcount`, `min`, `max` (of numbers, \
-     or of a list or set parameter), `count` (of a number in a list, or of a text in a string parameter) \
-     and helpers";
+     or of a list or set parameter), `count` (of a number in a list, or of a text in a string \
+     parameter), `index_of` of a number in a list and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
-     `\"text\" in string`, and helpers";
+     `\"text\" in string`, `n in list` or `has(list, n)`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \
-     `product` and the cells of a grid";
+     `product`, `zip`, `enumerate`, comprehensions with one generator and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";
@@ -153,8 +171,9 @@ const NUMBERED_TURN: &str = "a grid turned or reflected whose rows are numbered 
      down, with `reverse`";
 /// Which turns it makes.
 const RESHAPED: &str = "a `transpose` or `rotate` that changes the grid's shape (a board that is \
-     not square), which no key of the same layout holds: `if len(g) == width(g) then \
-     rotate(g) else ...` turns square boards only";
+     not square) as the new position, which no key of the same layout holds: `if len(g) == \
+     width(g) then rotate(g) else ...` turns square boards only (a turned board read, or one \
+     row of it set and turned back, compiles)";
 /// What it works out as a string.
 const TEXTS: &str = "a string the compiled search cannot work out: it works out literals, \
      indexing, `set_at`, `slice`, `repeat`, `+`, `if` and helpers over strings and grids";
@@ -178,6 +197,7 @@ impl<'a> Compiler<'a> {
     pub(super) fn val(&self, scope: &Scope, ir: &Ir) -> Option<Val> {
         match ir.kind {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
+            IrKind::Builtin(b, _) if super::turn::TURNS.contains(&b) => self.view_of(scope, ir),
             _ => match self.known(ir)? {
                 Value::Int(n) => Some(Val::Const(n)),
                 Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),

@@ -30,6 +30,10 @@ pub enum Group {
     Flag(Fields),
     /// A list (or tuple) of natural numbers of a fixed length.
     List(Fields),
+    /// A list of numbers whose length the rules may change, up to the
+    /// length it starts with: its elements in `items` (those past its
+    /// length 0), its length in the one field of `length`.
+    Sized { items: Fields, length: Fields },
     /// A list of booleans of a fixed length, one bit each (1 for true).
     Bools(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
@@ -39,6 +43,17 @@ pub enum Group {
     /// A set of numbers the rules change: one field, a bit for each
     /// number of the layout's `universe` (see `bitsets`).
     Bits(Fields),
+}
+
+impl Group {
+    /// The fields of a list of numbers and how many of them `key` holds.
+    pub fn numbers(&self, key: u64) -> Option<(Fields, u32)> {
+        match self {
+            Group::List(f) => Some((*f, f.len)),
+            Group::Sized { items, length } => Some((*items, length.read(key, 0) as u32)),
+            _ => None,
+        }
+    }
 }
 
 /// Fields `first..first + len` (also the registers they decode into), each
@@ -172,6 +187,7 @@ impl Layout {
     /// The layout for a search from a position with these arguments, where
     /// `fixed[i]` says that every rule passes parameter `i` on unchanged and
     /// `letters[i]` lists characters the rules may write into a string.
+    #[cfg(test)]
     pub fn new(
         game: u32,
         types: &[Type],
@@ -179,7 +195,20 @@ impl Layout {
         fixed: &[bool],
         letters: &[u8],
     ) -> Option<Layout> {
-        let plain = Layout::build(game, types, args, fixed, letters, None)?;
+        Layout::with_lengths(game, types, args, (fixed, &[]), letters)
+    }
+
+    /// `new`, where `changing[i]` says that the rules may change the
+    /// length of list parameter `i`: its length is then a field of its
+    /// own, and its elements have room for as many as it starts with.
+    pub fn with_lengths(
+        game: u32,
+        types: &[Type],
+        args: &[Value],
+        (fixed, changing): (&[bool], &[bool]),
+        letters: &[u8],
+    ) -> Option<Layout> {
+        let plain = Layout::build(game, types, args, (fixed, changing), letters, None)?;
         let (mut rows, mut grid_bits, mut widest) = (0u32, 0u32, 0u32);
         for group in &plain.groups {
             if let Group::Grid(g) = group {
@@ -193,7 +222,14 @@ impl Layout {
         if plain.bits > PACKED_BITS && rows > 0 {
             let number_bits = PACKED_BITS.saturating_sub(plain.bits - grid_bits) / rows;
             if number_bits > 0 && number_bits < widest {
-                let numbered = Layout::build(game, types, args, fixed, letters, Some(number_bits))?;
+                let numbered = Layout::build(
+                    game,
+                    types,
+                    args,
+                    (fixed, changing),
+                    letters,
+                    Some(number_bits),
+                )?;
                 *numbered.rows.borrow_mut() = RowTable::new(widest, number_bits);
                 // The start's rows must have numbers.
                 numbered.encode(game, args)?;
@@ -210,7 +246,7 @@ impl Layout {
         game: u32,
         types: &[Type],
         args: &[Value],
-        fixed: &[bool],
+        (fixed, changing): (&[bool], &[bool]),
         letters: &[u8],
         number_bits: Option<u32>,
     ) -> Option<Layout> {
@@ -233,7 +269,8 @@ impl Layout {
             bits = bits.checked_add(len.checked_mul(width)?)?;
             Some(s)
         };
-        for ((ty, arg), &fixed) in types.iter().zip(args).zip(fixed) {
+        for (param, ((ty, arg), &fixed)) in types.iter().zip(args).zip(fixed).enumerate() {
+            let changes = changing.get(param) == Some(&true);
             let group = match (ty, arg) {
                 (Type::Nat | Type::Int | Type::Set(_), v) if fixed && held(v) => {
                     Group::Fixed(v.clone())
@@ -255,7 +292,14 @@ impl Layout {
                         _ => None,
                     });
                     let numbers: Vec<i64> = numbers.collect::<Option<_>>()?;
-                    Group::List(span(xs.len(), sized(signed(ty), numbers)?)?)
+                    let sizes = sized(signed(ty), numbers)?;
+                    if changes && matches!(ty, Type::List(_)) {
+                        let length = span(1, (width_of(xs.len() as u64), 0))?;
+                        let items = span(xs.len(), sizes)?;
+                        Group::Sized { items, length }
+                    } else {
+                        Group::List(span(xs.len(), sizes)?)
+                    }
                 }
                 (Type::Str, Value::Str(s)) => {
                     Group::Str(span(s.len(), (cell, 0))?, alphabet.clone())
@@ -297,10 +341,36 @@ impl Layout {
         })
     }
 
+    /// How many lengths the list whose length changes may have (one more
+    /// than it starts with), 1 when no list's length changes: the rules
+    /// are compiled for each (see `shape`).
+    pub fn shapes(&self) -> u32 {
+        self.groups
+            .iter()
+            .find_map(|g| match g {
+                Group::Sized { items, .. } => Some(items.len + 1),
+                _ => None,
+            })
+            .unwrap_or(1)
+    }
+
+    /// Which of the `shapes` a key holds: the length of its list whose
+    /// length changes, 0 when none does.
+    #[inline]
+    pub fn shape(&self, key: u64) -> usize {
+        self.groups
+            .iter()
+            .find_map(|g| match g {
+                Group::Sized { length, .. } => Some(length.read(key, 0) as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
     /// Whether some field holds integers that may be below 0.
     pub fn signed(&self) -> bool {
         self.groups.iter().any(|g| match g {
-            Group::Scalar(f) | Group::List(f) => f.bias != 0,
+            Group::Scalar(f) | Group::List(f) | Group::Sized { items: f, .. } => f.bias != 0,
             _ => false,
         })
     }
@@ -343,6 +413,15 @@ impl Layout {
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Int(n) = x else { return None };
                         put(&mut key, s, i as u32, *n)?;
+                    }
+                }
+                (Group::Sized { items, length }, Value::List(xs))
+                    if xs.len() <= items.len as usize =>
+                {
+                    put(&mut key, length, 0, xs.len() as i64)?;
+                    for (i, x) in xs.iter().enumerate() {
+                        let Value::Int(n) = x else { return None };
+                        put(&mut key, items, i as u32, *n)?;
                     }
                 }
                 (Group::Bools(s), Value::List(xs)) if xs.len() == s.len as usize => {
@@ -399,6 +478,10 @@ impl Layout {
                 | Group::Bits(s)
                 | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
+                Group::Sized { items, length } => {
+                    regs[length.first as usize] = length.number(key, 0);
+                    items
+                }
             };
             for i in 0..s.len {
                 regs[(s.first + i) as usize] = s.number(key, i);

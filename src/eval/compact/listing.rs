@@ -10,13 +10,13 @@
 
 use super::code::{GameCode, Gen, Target};
 use super::layout::{Group, Layout};
-use super::run::Machine;
+use super::shapes::Shaped;
 use super::COMPILED;
 use crate::error::Error;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Path, Unsupported};
 use crate::eval::interp::{Env, Interp};
-use crate::eval::ir::{GameKind, IrKind, MoveIr, Param, Program};
+use crate::eval::ir::{GameKind, Ir, IrKind, MoveIr, Param, Program};
 use crate::eval::packing::{write_int, write_int_list};
 use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
@@ -83,8 +83,7 @@ impl Trail {
 /// A game's rules compiled for listing options, with the layout they read.
 struct Listing {
     layout: Layout,
-    code: GameCode,
-    machine: Machine,
+    code: Shaped,
 }
 
 /// The compiled code of each game of one program, made when first asked.
@@ -193,13 +192,9 @@ impl Interp {
             (Some(key), _) => key,
             (None, Some(Err(why))) => return Err((COMPILED, why.clone())),
             (None, _) => match self.roomy_layout(g, args) {
-                Ok(Some((layout, code, key))) => {
-                    let machine = Machine::new(&code, &layout);
-                    *slot = Some(Ok(Listing {
-                        layout,
-                        code,
-                        machine,
-                    }));
+                Ok(Some((layout, codes, key))) => {
+                    let code = Shaped::new(codes, &layout);
+                    *slot = Some(Ok(Listing { layout, code }));
                     key
                 }
                 Ok(None) => return Err(declined(UNPACKED)),
@@ -217,19 +212,21 @@ impl Interp {
         trail.made.clear();
         trail.listed = 0;
         trail.labels = labels;
-        listing.machine.trail = Some(trail);
+        let shape = listing.layout.shape(key);
+        let Some((code, machine)) = listing.code.of(shape) else {
+            return Err(declined(UNANSWERED));
+        };
+        machine.trail = Some(trail);
         let keys = &mut listings.keys;
         keys.clear();
-        let made = listing
-            .machine
-            .options(&listing.layout, &listing.code, key, keys);
-        let trail = listing.machine.trail.take().unwrap_or_default();
+        let made = machine.options(&listing.layout, code, key, keys);
+        let trail = machine.trail.take().unwrap_or_default();
         let recorded = trail.listed == options_of(keys).count()
             && (!labels || trail.made.len() == trail.listed);
         let listed = match made {
             Some(()) if recorded => {
                 let scratch = &mut listings.scratch;
-                self.intern_listed(listing, &trail, (g, args), keys, scratch, out)
+                self.intern_listed((listing, shape), &trail, (g, args), keys, scratch, out)
             }
             _ => Err(declined(UNANSWERED)),
         };
@@ -241,7 +238,7 @@ impl Interp {
     /// their rules and (when recorded) labels.
     fn intern_listed(
         &mut self,
-        listing: &Listing,
+        (listing, shape): (&Listing, usize),
         trail: &Trail,
         (g, args): (u32, &[Value]),
         keys: &[u64],
@@ -297,7 +294,8 @@ impl Interp {
             };
             let label = match trail.made.get(i) {
                 Some(made) => {
-                    let gens = &listing.code.rules[made.rule as usize].gens;
+                    let code = listing.code.code(shape).ok_or_else(declined)?;
+                    let gens = &code.rules[made.rule as usize].gens;
                     let frame = game.frame_size.max(args.len());
                     let label = self.label(&moves[made.rule as usize], gens, args, frame, made);
                     Some(label.map_err(|_| declined())?)
@@ -321,11 +319,28 @@ impl Interp {
         &self,
         g: u32,
         args: &[Value],
-    ) -> Result<Option<(Layout, GameCode, u64)>, Unsupported> {
+    ) -> Result<Option<(Layout, Vec<GameCode>, u64)>, Unsupported> {
         match self.laid_out(g, args, false, HEADROOM)? {
             Some(laid) => Ok(Some(laid)),
             None => self.laid_out(g, args, false, 0),
         }
+    }
+
+    /// A subset of the list `from` works out to, given as `items`: the
+    /// items themselves, or where `from` is a list of pairs, the pairs at
+    /// the places the items are.
+    fn of_places(&mut self, from: &Ir, env: &mut Env, items: Vec<Value>) -> Result<Value, Error> {
+        let Value::List(all) = self.eval(from, env)? else {
+            return Ok(Value::list(items));
+        };
+        if all.iter().all(|x| matches!(x, Value::Int(_))) {
+            return Ok(Value::list(items));
+        }
+        let pairs = items.iter().map(|place| match place {
+            Value::Int(p) => usize::try_from(*p).ok().and_then(|p| all.get(p).cloned()),
+            _ => None,
+        });
+        Ok(Value::list(pairs.collect::<Option<_>>().unwrap_or(items)))
     }
 
     /// The label of an option, from the values the rule's generators held.
@@ -341,13 +356,31 @@ impl Interp {
         env.resize(frame, Value::Int(0));
         for (generator, gen) in rule.generators.iter().zip(gens) {
             let value = match gen.target {
+                // A pair of `zip` or `enumerate` is held as its place.
+                Target::Reg(r) if is_pairs(&generator.source) => {
+                    let place = Value::Int(made.regs[r as usize]);
+                    let list = self.of_places(&generator.source, &mut env, vec![place])?;
+                    match list {
+                        Value::List(one) if one.len() == 1 => one[0].clone(),
+                        other => other,
+                    }
+                }
                 Target::Reg(r) => Value::Int(made.regs[r as usize]),
                 Target::Tuple(t) => {
-                    let items = made.tuples[t as usize].iter().map(|&n| Value::Int(n));
+                    let held = &made.tuples[t as usize];
+                    let items = held.iter().map(|&n| Value::Int(n));
                     // `cells` gives (row, column) pairs, every other tuple
-                    // source lists.
-                    match generator.source.kind {
+                    // source lists; a subset of a list of pairs (of
+                    // `enumerate`) is held as their places.
+                    match &generator.source.kind {
                         IrKind::Builtin(Builtin::Cells, _) => Value::Tuple(items.collect()),
+                        IrKind::Builtin(Builtin::Subsets, a) => {
+                            let items: Vec<Value> = items.collect();
+                            match a.first() {
+                                Some(from) => self.of_places(from, &mut env, items)?,
+                                None => Value::list(items),
+                            }
+                        }
                         _ => Value::List(items.collect()),
                     }
                 }
@@ -358,6 +391,15 @@ impl Interp {
         }
         self.move_label(rule, &mut env)
     }
+}
+
+/// Whether a generator walks `zip` or `enumerate`, whose pairs the
+/// compiled code holds as their places.
+fn is_pairs(source: &Ir) -> bool {
+    matches!(
+        source.kind,
+        IrKind::Builtin(Builtin::Zip | Builtin::Enumerate, _)
+    )
 }
 
 /// Why a position is handed to the interpreter when it does not pack.
@@ -383,10 +425,10 @@ fn intern_key(
         for (group, param) in layout.groups.iter().zip(params) {
             match group {
                 Group::Scalar(f) => write_int(f.number(key, 0), out),
-                Group::List(f) if !matches!(param.ty, Type::Tuple(_)) => {
+                Group::List(_) | Group::Sized { .. } if !matches!(param.ty, Type::Tuple(_)) => {
+                    let (f, len) = group.numbers(key)?;
                     scratch.ints.clear();
-                    let ints = (0..f.len).map(|i| f.number(key, i));
-                    scratch.ints.extend(ints);
+                    scratch.ints.extend((0..len).map(|i| f.number(key, i)));
                     write_int_list(&scratch.ints, out);
                 }
                 Group::Str(f, _) => {
@@ -432,8 +474,9 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
         Group::Fixed(v) => v.clone(),
         Group::Scalar(f) => Value::Int(f.number(key, 0)),
         Group::Flag(f) => Value::Bool(f.read(key, 0) == 1),
-        Group::List(f) => {
-            let items = (0..f.len).map(|i| Value::Int(f.number(key, i)));
+        Group::List(_) | Group::Sized { .. } => {
+            let (f, len) = group.numbers(key)?;
+            let items = (0..len).map(|i| Value::Int(f.number(key, i)));
             match param.ty {
                 Type::Tuple(_) => Value::Tuple(items.collect()),
                 _ => Value::List(items.collect()),

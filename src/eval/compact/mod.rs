@@ -21,6 +21,7 @@ mod progression;
 mod reads;
 mod rows;
 mod run;
+mod shapes;
 mod sieve;
 mod split;
 mod sums;
@@ -36,7 +37,9 @@ use crate::solve::dense::{Abort, KeyGame};
 use code::GameCode;
 use layout::Layout;
 pub use listing::{Listings, Trail};
+#[cfg(test)]
 use run::Machine;
+use shapes::Shaped;
 use std::any::Any;
 
 /// Whether value searches pack positions into keys where the rules allow:
@@ -64,8 +67,7 @@ const SYMMETRY: &str = "the symmetry on packed keys (every position is stored)";
 /// A game's rules compiled for one layout, ready to list options of keys.
 pub struct CompactGame {
     layout: Layout,
-    code: GameCode,
-    machine: Machine,
+    code: Shaped,
     /// The orbit of the key being made canonical.
     orbit: Vec<u64>,
 }
@@ -73,7 +75,7 @@ pub struct CompactGame {
 impl KeyGame for CompactGame {
     fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
         let start = out.len();
-        let made = self.machine.options(&self.layout, &self.code, key, out);
+        let made = self.code.options(&self.layout, key, out);
         if made.is_none() {
             out.truncate(start);
             return Err(Abort);
@@ -90,13 +92,13 @@ impl KeyGame for CompactGame {
     }
 
     fn has_symmetry(&self) -> bool {
-        !self.code.images.is_empty()
+        self.code.code(0).is_some_and(|c| !c.images.is_empty())
     }
 
     /// The least key of the orbit; `Abort` where an image cannot be made
     /// on the key (the general search then makes it, or reports why not).
     fn canonical(&mut self, key: u64) -> Result<u64, Abort> {
-        if self.code.images.is_empty() {
+        if !self.has_symmetry() {
             return Ok(key);
         }
         let orbit = &mut self.orbit;
@@ -104,9 +106,10 @@ impl KeyGame for CompactGame {
         orbit.push(key);
         let mut next = 0;
         while next < orbit.len() {
-            for writes in &self.code.images {
-                let image = self
-                    .machine
+            let shape = self.layout.shape(orbit[next]);
+            let (code, machine) = self.code.of(shape).ok_or(Abort)?;
+            for writes in &code.images {
+                let image = machine
                     .image(&self.layout, orbit[next], writes)
                     .ok_or(Abort)?;
                 if !orbit.contains(&image) {
@@ -179,16 +182,15 @@ impl Interp {
     /// the position needs.
     fn compile_compact(&self, g: u32, args: &[Value], headroom: u32) -> Compiled<Option<Laid>> {
         let fuse = self.compact == Compact::Fused;
-        let Some((layout, mut code, key)) = self.laid_out(g, args, fuse, headroom)? else {
+        let Some((layout, mut codes, key)) = self.laid_out(g, args, fuse, headroom)? else {
             return Ok(None);
         };
-        let unimaged = code.unimaged.take();
-        let machine = Machine::new(&code, &layout);
+        let unimaged = codes.iter_mut().find_map(|c| c.unimaged.take());
+        let code = Shaped::new(codes, &layout);
         Ok(Some((
             Box::new(CompactGame {
                 layout,
                 code,
-                machine,
                 orbit: Vec::new(),
             }),
             key,
@@ -205,7 +207,7 @@ impl Interp {
         args: &[Value],
         fuse: bool,
         headroom: u32,
-    ) -> Compiled<Option<(Layout, GameCode, u64)>> {
+    ) -> Compiled<Option<(Layout, Vec<GameCode>, u64)>> {
         let program = self.program.clone();
         let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
         let game = &program.games[g as usize];
@@ -233,14 +235,16 @@ impl Interp {
                 }
             })
             .collect();
-        let Some(layout) = Layout::new(g, &types, &sizes, &fixed, &letters) else {
+        let changing = compile::changing(&program, g);
+        let Some(layout) = Layout::with_lengths(g, &types, &sizes, (&fixed, &changing), &letters)
+        else {
             return Ok(None);
         };
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
-        let code = compile::game(&program, &self.consts, &layout, fuse)?;
-        Ok(Some((layout, code, key)))
+        let codes = compile::games(&program, &self.consts, &layout, fuse)?;
+        Ok(Some((layout, codes, key)))
     }
 
     /// The key of `pos` in a compiled game's layout, if it fits there.
@@ -274,7 +278,7 @@ fn with_headroom(v: &Value, bits: u32) -> Value {
 /// Test helpers: a game compiled from its text for a position.
 #[cfg(test)]
 pub(super) mod testing {
-    use super::{Compact, CompactGame};
+    use super::{Compact, CompactGame, GameCode, Layout, Machine};
     use crate::solve::dense::{written_out, KeyGame};
     use std::collections::HashSet;
 
@@ -320,10 +324,25 @@ pub(super) mod testing {
         seen.len()
     }
 
+    /// The code and machine of a compiled game whose keys have one shape
+    /// (see `Layout::shapes`).
+    pub(in crate::eval::compact) struct Inside<'a> {
+        pub layout: &'a Layout,
+        pub code: &'a GameCode,
+        pub machine: &'a Machine,
+    }
+
     /// The compiled game behind a `KeyGame`.
-    pub fn inside(game: &dyn KeyGame) -> &CompactGame {
-        game.as_any()
+    pub(in crate::eval::compact) fn inside(game: &dyn KeyGame) -> Inside<'_> {
+        let game = game
+            .as_any()
             .downcast_ref::<CompactGame>()
-            .expect("a compiled game")
+            .expect("a compiled game");
+        let (code, machine) = game.code.only();
+        Inside {
+            layout: &game.layout,
+            code,
+            machine,
+        }
     }
 }

@@ -141,7 +141,7 @@ impl Reader {
             Num::SumTuple(_) => Shape::flat(false, false),
             // Code already made into a closure says nothing of its shape
             // (the analysis runs before that, so this is only caution).
-            Num::Closure(_) => Shape::UNKNOWN,
+            Num::Closure(_) | Num::IndexOf(..) => Shape::UNKNOWN,
             // What a set's mask answers is not followed.
             Num::Ones(_) | Num::Extreme { .. } | Num::Union(..) => Shape::UNKNOWN,
             Num::Neg(x) => self.num(x).negated(),

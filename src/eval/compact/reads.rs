@@ -40,7 +40,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
             v.element(f, i);
             char(v, c);
         }
-        Write::Several(..) | Write::Closure(_) => v.opaque(),
+        Write::Several(..) | Write::Closure(_) | Write::Fill(_) => v.opaque(),
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
         Write::Comprehension {
@@ -59,7 +59,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
         }
         Write::Rows(_, ts) => ts.iter().for_each(|t| text(v, t)),
         Write::Bind(b) => bind(v, b),
-        Write::Appended(_, pieces) => {
+        Write::Appended(_, pieces) | Write::Sized { pieces, .. } => {
             for piece in pieces {
                 match piece {
                     Appended::One(n) => num(v, n),
@@ -101,7 +101,7 @@ pub fn seq<V: Visit>(v: &mut V, s: &Seq) {
             num(v, hi);
         }
         Seq::Fields(f) => v.fields(f),
-        Seq::Tuple(_) => v.opaque(),
+        Seq::Tuple(_) | Seq::Made(_) => v.opaque(),
         Seq::Items(_) => {}
         Seq::Members(r, _) => v.reg(*r),
     }
@@ -126,6 +126,10 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
         }
         Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| num(v, x)),
         Num::TextLen(t) => text(v, t),
+        Num::IndexOf(s, x) => {
+            seq(v, s);
+            num(v, x);
+        }
         Num::Matches(..) => v.key(),
         Num::If(c, a, b) => {
             truth(v, c);

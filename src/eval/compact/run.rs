@@ -6,8 +6,8 @@
 use super::bitsets;
 use super::code::Rows;
 use super::code::{
-    Appended, Bind, Char, Element, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Text,
-    Truth, Walk, Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Source,
+    Target, Text, Truth, Walk, Write,
 };
 use super::hoist::Made;
 use super::layout::{Fields, Layout};
@@ -354,6 +354,10 @@ impl Machine {
             Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
             Seq::Members(r, _) => (0, bitsets::ones(self.regs[*r as usize])?),
+            Seq::Made(made) => {
+                self.make_list(made)?;
+                (0, self.tuples[made.tuple as usize].len() as i64)
+            }
         })
     }
 
@@ -365,6 +369,7 @@ impl Machine {
             Seq::Items(xs) => *xs.get(i as usize)?,
             Seq::Tuple(t) => *self.tuples[*t as usize].get(i as usize)?,
             Seq::Members(r, lo) => bitsets::member(self.regs[*r as usize], i, *lo)?,
+            Seq::Made(made) => *self.tuples[made.tuple as usize].get(i as usize)?,
         })
     }
 
@@ -668,27 +673,19 @@ impl Machine {
                 }
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
+                Write::Fill(made) => self.make_list(made)?,
                 Write::Appended(fields, pieces) => {
-                    let mut made = 0u32;
-                    for piece in pieces {
-                        let mut append = |m: &mut Self, n: &Num| {
-                            let v = m.num(n)?;
-                            if made >= fields.len {
-                                return None;
-                            }
-                            k = put(k, fields, made, v)?;
-                            made += 1;
-                            Some(())
-                        };
-                        match piece {
-                            Appended::One(n) => append(self, n)?,
-                            Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
-                        }
-                    }
+                    let made;
+                    (k, made) = self.pieces_onto(k, fields, pieces)?;
                     if made != fields.len {
                         return None;
                     }
                 }
+                Write::Sized {
+                    items,
+                    length,
+                    pieces,
+                } => k = self.sized(k, items, length, pieces)?,
                 Write::Each { walk, writes } => {
                     self.walk(walk, |m| {
                         k = m.written_onto(k, writes)?;
@@ -704,6 +701,47 @@ impl Machine {
             }
         }
         Some(k)
+    }
+
+    /// A new list of the length its pieces make, written onto `k` (see
+    /// `Write::Sized`).
+    fn sized(
+        &mut self,
+        k: u64,
+        items: &Fields,
+        length: &Fields,
+        pieces: &[Appended],
+    ) -> Option<u64> {
+        let cleared = k & !(low_bits(items.len * items.width) << items.shift);
+        let (k, made) = self.pieces_onto(cleared, items, pieces)?;
+        put(k, length, 0, i64::from(made))
+    }
+
+    /// `pieces` written onto `k` into `fields` from the first: the key and
+    /// how many elements they made, no more than `fields` holds.
+    fn pieces_onto(
+        &mut self,
+        mut k: u64,
+        fields: &Fields,
+        pieces: &[Appended],
+    ) -> Option<(u64, u32)> {
+        let mut made = 0u32;
+        for piece in pieces {
+            let mut append = |m: &mut Self, n: &Num| {
+                let v = m.num(n)?;
+                if made >= fields.len {
+                    return None;
+                }
+                k = put(k, fields, made, v)?;
+                made += 1;
+                Some(())
+            };
+            match piece {
+                Appended::One(n) => append(self, n)?,
+                Appended::Each(walk, n) => self.walk(walk, |m| append(m, n))?,
+            }
+        }
+        Some((k, made))
     }
 
     fn index(&mut self, f: &Fields, i: &Num) -> Option<u32> {
@@ -841,6 +879,35 @@ impl Machine {
         Some(())
     }
 
+    /// A list the rules work out, into its tuple register; `None` past
+    /// the size the interpreter allows a collection.
+    pub(super) fn make_list(&mut self, made: &MadeList) -> Option<()> {
+        let mut items = std::mem::take(&mut self.tuples[made.tuple as usize]);
+        items.clear();
+        let walked = self.walk(&made.walk, |m| {
+            if items.len() >= MAX_COLLECTION {
+                return None;
+            }
+            items.push(m.num(&made.element)?);
+            Some(())
+        });
+        self.tuples[made.tuple as usize] = items;
+        walked
+    }
+
+    /// The place of the first of `seq`'s items equal to `x`, -1 where
+    /// none is.
+    pub(super) fn index_in(&mut self, seq: &Seq, x: i64) -> Option<i64> {
+        let (start, end) = self.bounds(seq)?;
+        self.steps(usize::try_from(end.saturating_sub(start).max(0)).ok()?)?;
+        for (place, i) in (start..end).enumerate() {
+            if self.item(seq, i)? == x {
+                return i64::try_from(place).ok();
+            }
+        }
+        Some(-1)
+    }
+
     /// A helper's argument put in its register.
     pub(super) fn bind(&mut self, bind: &Bind) -> Option<()> {
         match bind {
@@ -930,6 +997,10 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
+            Num::IndexOf(seq, x) => {
+                let x = self.num(x)?;
+                self.index_in(seq, x)?
+            }
             Num::Matches(f, codes) => matches(self.key, f, codes),
             Num::If(c, a, b) => {
                 if self.truth(c)? {

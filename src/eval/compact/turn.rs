@@ -59,6 +59,33 @@ impl Turned {
         self.height == rows.fields.len && self.width == rows.cols
     }
 
+    /// This grid turned by each of `hows` in turn.
+    pub fn then_all(&self, hows: &[Builtin]) -> Option<Turned> {
+        hows.iter()
+            .try_fold(self.clone(), |turned, &how| turned.then(how))
+    }
+
+    /// A grid of `height` rows of `width` cells turned by each of `hows`.
+    pub fn of_grid(height: u32, width: u32, hows: &[Builtin]) -> Option<Turned> {
+        Turned::identity(height, width).then_all(hows)
+    }
+
+    /// Whether every cell is where it was: the turns undid each other.
+    pub fn is_identity(&self) -> bool {
+        self.from.iter().enumerate().all(|(i, &f)| i as u32 == f)
+    }
+
+    /// The turned grid's rows and columns.
+    pub fn shape(&self) -> (u32, u32) {
+        (self.height, self.width)
+    }
+
+    /// The cell of the parameter that cell (r, c) of the turned grid
+    /// holds, counted row by row.
+    pub fn source(&self, r: u32, c: u32) -> Option<u32> {
+        (r < self.height && c < self.width).then(|| self.from[(r * self.width + c) as usize])
+    }
+
     /// For each cell of the turned grid, the cell of the parameter.
     pub fn into_cells(self) -> Box<[u32]> {
         self.from.into_boxed_slice()

@@ -70,12 +70,18 @@ impl<'a> Compiler<'a> {
             let passed = match self.val(scope, arg) {
                 Some(v @ Val::List(_)) if list_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Bools(_)) if list_of_bools(&param.ty) => Some(v),
-                Some(v @ Val::Tuple(_)) if list_of_ints(&param.ty) => Some(v),
+                Some(v @ Val::Tuple(t))
+                    if list_of_ints(&param.ty)
+                        || (list_of_numbers(&param.ty) && self.natural_tuple(t)) =>
+                {
+                    Some(v)
+                }
                 Some(v @ (Val::Str(..) | Val::Text(_) | Val::Letter(_))) if string => Some(v),
                 Some(v @ Val::Grid(_)) if grid(&param.ty) => Some(v),
                 Some(v @ Val::Items(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Mask(_)) if set_of_numbers(&param.ty) => Some(v),
                 Some(v @ Val::Made(_)) if grid(&param.ty) => Some(v),
+                Some(v @ Val::View(..)) if grid(&param.ty) => Some(v),
                 None if made => self.made_argument(scope, &param.ty, arg),
                 Some(
                     Val::List(_)
@@ -83,7 +89,8 @@ impl<'a> Compiler<'a> {
                     | Val::Tuple(_)
                     | Val::Str(..)
                     | Val::Text(_)
-                    | Val::Grid(_),
+                    | Val::Grid(_)
+                    | Val::View(..),
                 ) => return Err(refused()),
                 _ => None,
             };

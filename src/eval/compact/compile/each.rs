@@ -3,7 +3,8 @@
 //! of a comprehension, tested by walking it: that list is never built,
 //! but each of its elements is worked out as it would be.
 
-use super::{Compiler, Scope, Val, CONDITIONS};
+use super::worked::walked_value;
+use super::{Compiler, Scope, CONDITIONS};
 use crate::eval::compact::code::{Char, Num, Seq, Truth, Walk};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{CompIr, Ir, IrKind};
@@ -39,11 +40,11 @@ impl Compiler<'_> {
             return Err(Unsupported::new(refused, list.span));
         };
         let mut inner = scope.clone();
-        let over = self.seq(&mut inner, &clause.generator.source)?;
+        let (over, parts) = self.walked(&mut inner, &clause.generator.source)?;
         let var = self.reg();
         *inner
             .get_mut(clause.generator.slot as usize)
-            .or_unsupported(refused, list.span)? = Some(Val::Num(var));
+            .or_unsupported(refused, list.span)? = Some(walked_value(var, parts));
         let guard = match &clause.guard {
             Some(g) => Some(self.truth(&mut inner, g)?),
             None => None,

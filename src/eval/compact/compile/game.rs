@@ -8,7 +8,7 @@ use crate::eval::compact::code::{GameCode, Gen, Rule, Write};
 use crate::eval::compact::early;
 use crate::eval::compact::fused;
 use crate::eval::compact::hoist;
-use crate::eval::compact::layout::{Group, Layout};
+use crate::eval::compact::layout::{Fields, Group, Layout};
 use crate::eval::compact::monotone;
 use crate::eval::compact::progression;
 use crate::eval::compact::sieve;
@@ -95,13 +95,31 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
     children(ir, |child| written_letters(program, child, depth, out));
 }
 
-/// Game `layout.game`'s rules compiled for `layout`, with the innermost
-/// loops of the shapes `fused` knows run on the key when `fuse` is set.
+/// Game `layout.game`'s rules compiled for `layout` once for each of its
+/// shapes (each length its list whose length changes may have, see
+/// `Layout::shapes`), with the innermost loops of the shapes `fused`
+/// knows run on the key when `fuse` is set. In each, the list is as long
+/// as that shape says, so every construct that reads it reads it as it
+/// reads a list of a fixed length.
+pub fn games(
+    program: &Program,
+    consts: &[Value],
+    layout: &Layout,
+    fuse: bool,
+) -> Compiled<Vec<GameCode>> {
+    (0..layout.shapes())
+        .map(|shape| game(program, consts, layout, fuse, shape))
+        .collect()
+}
+
+/// Game `layout.game`'s rules compiled for `layout`, for keys of shape
+/// `shape`.
 pub fn game(
     program: &Program,
     consts: &[Value],
     layout: &Layout,
     fuse: bool,
+    shape: u32,
 ) -> Compiled<GameCode> {
     let game = program
         .games
@@ -134,6 +152,10 @@ pub fn game(
             Group::Scalar(f) => Val::Num(f.first),
             Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
+            Group::Sized { items, .. } => Val::List(Fields {
+                len: shape,
+                ..*items
+            }),
             Group::Bools(f) => Val::Bools(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),
@@ -149,6 +171,8 @@ pub fn game(
         texts: 0,
         depth: 0,
         naturals: Vec::new(),
+        natural_tuples: Vec::new(),
+        shape,
     };
     let lose = match lose {
         Some(l) => Some(c.truth(&mut scope, l)?),

@@ -2,6 +2,7 @@
 //! `product` and the cells of a grid, compiled to `Source`.
 
 use super::types::tuples_written_out;
+use super::worked::walked_value;
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Num, Seq, Source, Target};
@@ -20,15 +21,15 @@ impl<'a> Compiler<'a> {
             let (Some(items), Some(lo)) = (a.first(), a.get(1)) else {
                 return Err(Unsupported::new(SOURCES, ir.span));
             };
-            let items = self.seq(scope, items)?;
+            let (items, parts) = self.walked(scope, items)?;
             let lo_code = self.num(scope, lo)?;
             let hi = self.num(scope, a.get(2).unwrap_or(lo))?;
             let t = self.tuple();
-            return Ok((
-                Target::Tuple(t),
-                Source::Subsets(items, lo_code, hi),
-                Val::Tuple(t),
-            ));
+            let val = match parts {
+                Some(parts) => Val::Mapped(t, parts),
+                None => Val::Tuple(t),
+            };
+            return Ok((Target::Tuple(t), Source::Subsets(items, lo_code, hi), val));
         }
         if let IrKind::Builtin(Builtin::Product, a) = &ir.kind {
             let lists = a.first().or_unsupported(SOURCES, ir.span)?;
@@ -64,9 +65,18 @@ impl<'a> Compiler<'a> {
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
             return Ok((Target::Reg(r), Source::Each(places), Val::Chosen(r, rows)));
         }
-        let seq = self.seq(scope, ir)?;
+        let (seq, parts) = self.walked(scope, ir)?;
+        // A move's label shows a pair of `zip` or `enumerate` read off its
+        // place in the list; a subset's places are not places in it.
+        let listed = matches!(
+            ir.kind,
+            IrKind::Builtin(Builtin::Zip | Builtin::Enumerate, _)
+        );
+        if parts.is_some() && !listed {
+            return Err(Unsupported::new(SOURCES, ir.span));
+        }
         let r = self.reg();
-        Ok((Target::Reg(r), Source::Each(seq), Val::Num(r)))
+        Ok((Target::Reg(r), Source::Each(seq), walked_value(r, parts)))
     }
 
     pub(super) fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Compiled<Source> {
@@ -80,12 +90,12 @@ impl<'a> Compiler<'a> {
                 if let Some(guard) = &clause.guard {
                     return Err(Unsupported::new(PRODUCT, guard.span));
                 }
-                let over = self.seq(scope, &clause.generator.source)?;
+                let (over, parts) = self.walked(scope, &clause.generator.source)?;
                 let var = self.reg();
                 let mut inner = scope.clone();
                 *inner
                     .get_mut(clause.generator.slot as usize)
-                    .or_unsupported(PRODUCT, lists.span)? = Some(Val::Num(var));
+                    .or_unsupported(PRODUCT, lists.span)? = Some(walked_value(var, parts));
                 let (lo, hi, inclusive) = self.range(&mut inner, element)?;
                 Ok(Source::ProductOf {
                     over,
@@ -127,6 +137,8 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::Indices, a) if a.len() == 1 => {
                 Ok(Seq::Range(Num::Lit(0), self.len(scope, &a[0])?, false))
             }
+            // A list worked out, made each time it is walked.
+            IrKind::Comprehension { .. } => Ok(Seq::Made(Box::new(self.made_list(scope, ir)?))),
             _ => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),

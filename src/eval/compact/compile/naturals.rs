@@ -4,26 +4,45 @@
 //! rule written without the helper does, and the loops that run on the
 //! key see the same test. A register holds only natural numbers when it
 //! is a field of the key (a layout packs no negative number) or walks a
-//! range that starts at one, or a list's fields.
+//! range that starts at one, or a list's fields; a tuple register holds
+//! only natural numbers when what it is drawn from does.
 
 use super::{Compiler, Val};
 use crate::eval::compact::code::{Num, Seq, Source, Target};
 
 impl Compiler<'_> {
-    /// Notes a generator's register as natural where its source is.
+    /// Notes a generator's register (or tuple register) as natural where
+    /// its source is: every tuple `subsets` or `product` gives holds items
+    /// of its source, or numbers from its ranges' starts up.
     pub(super) fn note_natural(&mut self, target: Target, source: &Source) {
-        let Target::Reg(r) = target else {
-            return;
-        };
         let natural = match source {
-            Source::Each(Seq::Range(lo, ..)) => self.is_natural(lo),
-            Source::Each(Seq::Fields(_)) => true,
-            Source::Each(Seq::Items(xs)) => xs.iter().all(|&x| x >= 0),
-            _ => false,
+            Source::Each(seq) | Source::Subsets(seq, ..) => self.natural_items(seq),
+            Source::ProductOf { lo, .. } => self.is_natural(lo),
+            Source::ProductList(ranges) => ranges.iter().all(|(lo, ..)| self.is_natural(lo)),
         };
-        if natural {
-            self.naturals.push(r);
+        match target {
+            Target::Reg(r) if natural => self.naturals.push(r),
+            Target::Tuple(t) if natural => self.natural_tuples.push(t),
+            _ => {}
         }
+    }
+
+    /// Whether every item of `seq` is a natural number.
+    fn natural_items(&self, seq: &Seq) -> bool {
+        match seq {
+            Seq::Range(lo, ..) => self.is_natural(lo),
+            Seq::Fields(f) => f.bias == 0,
+            Seq::Items(xs) => xs.iter().all(|&x| x >= 0),
+            Seq::Tuple(t) => self.natural_tuples.contains(t),
+            Seq::Members(_, lo) => *lo >= 0,
+            Seq::Made(_) => false,
+        }
+    }
+
+    /// Whether tuple register `t` holds natural numbers only, so that it
+    /// may be passed for a `[nat]` with no check.
+    pub(super) fn natural_tuple(&self, t: u32) -> bool {
+        self.natural_tuples.contains(&t)
     }
 
     fn is_natural(&self, n: &Num) -> bool {

@@ -1,4 +1,4 @@
-//! Numbers: arithmetic, `len`, `count`, `sum`, `min`, `max` and the
+//! Numbers: arithmetic, `len`, `count`, `index_of`, `sum`, `min`, `max` and the
 //! booleans read as 1 or 0, compiled to `Num`.
 
 use super::{Compiler, Scope, Val, NUMBERS};
@@ -25,6 +25,13 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Pair(place, parts)) => {
+                    let IrKind::Lit(Value::Int(k)) = index.kind else {
+                        return Err(refused());
+                    };
+                    let k = usize::try_from(k).map_err(|_| refused())?;
+                    self.pair_element(place, &parts, k).ok_or_else(refused)?
+                }
                 Some(Val::Chosen(place, rows)) => {
                     let IrKind::Lit(Value::Int(j)) = index.kind else {
                         return Err(refused());
@@ -81,6 +88,9 @@ impl<'a> Compiler<'a> {
                     _ => return Err(refused()),
                 },
                 (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
+                (Builtin::IndexOf, [items, x]) if !self.is_text(scope, items) => {
+                    self.index_of(scope, items, x)?
+                }
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
@@ -172,12 +182,20 @@ impl<'a> Compiler<'a> {
     }
 
     /// `len(x)`.
+    /// `index_of(items, x)` in a list of numbers, the items walked as a
+    /// generator walks them.
+    pub(super) fn index_of(&mut self, scope: &mut Scope, items: &Ir, x: &Ir) -> Compiled<Num> {
+        let over = self.seq(scope, items)?;
+        Ok(Num::IndexOf(Box::new(over), Box::new(self.num(scope, x)?)))
+    }
+
     pub(super) fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
-            Some(Val::Tuple(t)) => Num::TupleLen(t),
+            Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
+            Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })

@@ -6,7 +6,8 @@ use crate::session::Session;
 use crate::types::Type;
 
 /// The rules of `text`'s first game compiled, fused, for the position
-/// whose arguments are `args`, or why they are not.
+/// whose arguments are `args` (and positions of its shape), or why they
+/// are not.
 fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
     let mut session = Session::new();
     session
@@ -19,8 +20,12 @@ fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
         .iter()
         .map(|p| p.ty.clone())
         .collect();
-    let layout = Layout::new(0, &types, args, &fixed, &letters).expect("a layout");
-    game(program, &session.interp.consts, &layout, true)
+    let changing = changing(program, 0);
+    let layout =
+        Layout::with_lengths(0, &types, args, (&fixed, &changing), &letters).expect("a layout");
+    // The code for the keys of the position's shape.
+    let shape = layout.shape(layout.encode(0, args).expect("a key"));
+    games(program, &session.interp.consts, &layout, true).map(|mut codes| codes.swap_remove(shape))
 }
 
 fn compiled(text: &str, args: &[Value]) -> GameCode {

@@ -22,8 +22,10 @@ impl<'a> Compiler<'a> {
                 ) || self.is_made_str(scope, ir)
             }
             IrKind::Index(target, _) => {
-                matches!(self.val(scope, target), Some(Val::Grid(_) | Val::Made(_)))
-                    || self.is_text(scope, target)
+                matches!(
+                    self.val(scope, target),
+                    Some(Val::Grid(_) | Val::Made(_) | Val::View(..))
+                ) || self.is_text(scope, target)
             }
             IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
                 a.first().is_some_and(|t| self.is_text(scope, t))
@@ -63,6 +65,7 @@ impl<'a> Compiler<'a> {
                 Some(Val::Made(_)) if !self.is_made_str(scope, target) => {
                     self.made_row(scope, target, index)?
                 }
+                Some(Val::View(rows, view)) => self.view_row(scope, (rows, &view), index)?,
                 _ => Text::At(
                     boxed(self.text(scope, target)?),
                     Box::new(self.num(scope, index)?),
@@ -108,7 +111,9 @@ impl<'a> Compiler<'a> {
     pub(super) fn is_letter(&self, scope: &Scope, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Index(target, _) => match &target.kind {
-                IrKind::Index(grid, _) => matches!(self.val(scope, grid), Some(Val::Grid(_))),
+                IrKind::Index(grid, _) => {
+                    matches!(self.val(scope, grid), Some(Val::Grid(_) | Val::View(..)))
+                }
                 _ => {
                     matches!(self.val(scope, target), Some(Val::Str(..)))
                         || self.is_made_str(scope, target)
@@ -136,10 +141,16 @@ impl<'a> Compiler<'a> {
                     return self.made_char(scope, target, index);
                 }
                 if let IrKind::Index(grid, row) = &target.kind {
-                    if let Some(Val::Grid(rows)) = self.val(scope, grid) {
-                        let r = self.num(scope, row)?;
-                        let c = self.num(scope, index)?;
-                        return Ok(Char::GridCell(rows, Box::new(r), Box::new(c)));
+                    match self.val(scope, grid) {
+                        Some(Val::Grid(rows)) => {
+                            let r = self.num(scope, row)?;
+                            let c = self.num(scope, index)?;
+                            return Ok(Char::GridCell(rows, Box::new(r), Box::new(c)));
+                        }
+                        Some(Val::View(rows, view)) => {
+                            return self.view_cell(scope, (rows, &view), row, index);
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -125,10 +125,18 @@ impl<'a> Compiler<'a> {
                         Truth::Not(Box::new(has))
                     }
                 }
-                _ => return Err(refused()),
+                // Membership in a list is an index found.
+                _ => {
+                    let place = self.index_of(scope, s, x)?;
+                    let found = if *op == In { Ge } else { Lt };
+                    Truth::Compare(found, place, Num::Lit(0))
+                }
             },
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
+            }
+            IrKind::Builtin(Builtin::Has, a) if a.len() == 2 && !self.is_text(scope, &a[0]) => {
+                Truth::Compare(Ge, self.index_of(scope, &a[0], &a[1])?, Num::Lit(0))
             }
             IrKind::Builtin(Builtin::Has, a) if a.len() == 2 => {
                 self.has(scope, ir, &a[0], &a[1])?

@@ -64,7 +64,11 @@ impl<'a> Compiler<'a> {
                 Group::Bits(f) => writes.push(Write::Scalar(*f, self.mask(scope, a)?)),
                 // Each parameter's writes are its own: a write of every
                 // element may follow another parameter's writes.
-                Group::List(_) | Group::Bools(_) | Group::Str(..) | Group::Grid(_) => {
+                Group::List(_)
+                | Group::Sized { .. }
+                | Group::Bools(_)
+                | Group::Str(..)
+                | Group::Grid(_) => {
                     let mut own = Vec::new();
                     self.writes(scope, a, i, group, &mut own)?;
                     writes.append(&mut own);
@@ -208,6 +212,26 @@ impl<'a> Compiler<'a> {
         if let Some(made) = self.made_writes(scope, ir, param, group, out) {
             return made;
         }
+        let kept;
+        let group = match group {
+            // A helper or an `if` makes the new list in its body or
+            // branches, where it is seen whole.
+            Group::Sized { items, length }
+                if !matches!(ir.kind, IrKind::CallFn(..) | IrKind::If(..)) =>
+            {
+                match self.resized(scope, ir, items, length, out)? {
+                    Some(write) => {
+                        out.push(write);
+                        return Ok(());
+                    }
+                    None => {
+                        kept = self.kept_length(items);
+                        &kept
+                    }
+                }
+            }
+            _ => group,
+        };
         let write = match (&ir.kind, group) {
             // A helper writes what its body writes, its arguments first.
             (IrKind::CallFn(f, args), _) => {
@@ -232,11 +256,17 @@ impl<'a> Compiler<'a> {
             (IrKind::Builtin(b, _), Group::Grid(rows))
                 if turn::TURNS.contains(b) && self.depth == 0 =>
             {
+                // A turned view with a row set, turned back.
+                if turn::of(ir, param, rows).is_none()
+                    && self.turned_back(scope, ir, rows, out)?.is_some()
+                {
+                    return Ok(());
+                }
                 self.turned(ir, param, rows, false)?
             }
             (
                 IrKind::If(test, then, otherwise),
-                Group::List(_) | Group::Bools(_) | Group::Grid(_),
+                Group::List(_) | Group::Sized { .. } | Group::Bools(_) | Group::Grid(_),
             ) => Write::Choose {
                 test: self.truth(scope, test)?,
                 then: self.branch(scope, then, param, group)?,
@@ -352,12 +382,18 @@ impl<'a> Compiler<'a> {
         out: &mut Vec<Write>,
     ) -> Compiled<()> {
         if let Group::List(f) = group {
-            let at = match (self.val(scope, index), self.val(scope, value)) {
-                (Some(Val::Tuple(at)), Some(Val::Tuple(vs))) => Some((Indices::Tuple(at), vs)),
-                (Some(Val::List(at)), Some(Val::Tuple(vs))) => Some((Indices::Fields(at), vs)),
-                _ => None,
+            let mut fills = Vec::new();
+            let at = match self.val(scope, index) {
+                Some(Val::Tuple(at)) => Some(Indices::Tuple(at)),
+                Some(Val::List(at)) => Some(Indices::Fields(at)),
+                _ => self.filled(scope, index, &mut fills).map(Indices::Tuple),
             };
-            if let Some((at, vs)) = at {
+            let vs = match self.val(scope, value) {
+                Some(Val::Tuple(vs)) => Some(vs),
+                _ => self.filled(scope, value, &mut fills),
+            };
+            if let (Some(at), Some(vs)) = (at, vs) {
+                out.extend(fills);
                 out.push(Write::Several(*f, at, vs));
                 return Ok(());
             }
@@ -369,6 +405,19 @@ impl<'a> Compiler<'a> {
         let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
         out.push(write);
         Ok(())
+    }
+
+    /// The tuple register a comprehension is worked out into, its write
+    /// added to `fills`; `None` for another list, or one that does not
+    /// compile so.
+    fn filled(&mut self, scope: &Scope, list: &Ir, fills: &mut Vec<Write>) -> Option<u32> {
+        if !matches!(list.kind, IrKind::Comprehension { .. }) {
+            return None;
+        }
+        let made = self.made_list(scope, list).ok()?;
+        let tuple = made.tuple;
+        fills.push(Write::Fill(Box::new(made)));
+        Some(tuple)
     }
 
     /// One element of a list or string parameter set to `value`.
@@ -393,9 +442,11 @@ impl<'a> Compiler<'a> {
             Group::Grid(rows) => Write::Row(*rows, i, self.text(scope, value)?),
             Group::Bools(f) => Write::Cell(*f, i, self.truth_letter(scope, value)?),
             Group::List(f) => Write::Element(*f, i, self.num(scope, value)?),
-            Group::Fixed(_) | Group::Scalar(_) | Group::Flag(_) | Group::Bits(_) => {
-                return Err(Unsupported::new(WRITES, call.span))
-            }
+            Group::Fixed(_)
+            | Group::Scalar(_)
+            | Group::Flag(_)
+            | Group::Bits(_)
+            | Group::Sized { .. } => return Err(Unsupported::new(WRITES, call.span)),
         })
     }
 }

@@ -1,0 +1,292 @@
+//! Lists whose length the rules change. A list parameter keeps its length
+//! when every result gives it a list as long as itself (the list, `set_at`
+//! of it, it reversed, a comprehension over its elements or indices, or
+//! pieces whose lengths add up to its own: `slice(h, 0, c) + [... for j in
+//! c..len(h)]`). Any other list (Chomp keeps only the rows that are left)
+//! is laid out with its length as a field of its own and room for as many
+//! elements as it starts with (see `Group::Sized`), and the rules are
+//! compiled once for each length it may have: every construct that reads
+//! the list reads it as a list of that length.
+
+use super::{Compiler, Scope, MAX_INLINE};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{Appended, Write};
+use crate::eval::compact::layout::{Fields, Group};
+use crate::eval::compact::sums;
+use crate::eval::engine::Compiled;
+use crate::eval::ir::{GameKind, Ir, IrKind, Program};
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+use crate::types::Type;
+use std::collections::BTreeMap;
+
+impl Compiler<'_> {
+    /// The write of a new list made whole (a comprehension, a list written
+    /// out, pieces joined) for a list whose length changes: as long as it
+    /// comes out. `None` for a value that keeps the list's length
+    /// (`set_at` of the list, the list reversed).
+    pub(super) fn resized(
+        &mut self,
+        scope: &mut Scope,
+        ir: &Ir,
+        items: &Fields,
+        length: &Fields,
+        out: &[Write],
+    ) -> Compiled<Option<Write>> {
+        let pieces = match &ir.kind {
+            IrKind::Builtin(Builtin::SetAt | Builtin::Reverse, _) => return Ok(None),
+            _ if !super::unwritten(out) => return Ok(None),
+            IrKind::Comprehension { element, clauses } => {
+                let (walk, mut inner) = self.walk(scope, clauses, ir, super::WRITES)?;
+                let element = self.num(&mut inner, element)?;
+                vec![Appended::Each(Box::new(walk), element)]
+            }
+            _ => self.appended(scope, ir)?,
+        };
+        Ok(Some(Write::Sized {
+            items: *items,
+            length: *length,
+            pieces,
+        }))
+    }
+
+    /// A list whose length changes, as the list of the length the code is
+    /// compiled for: what keeps its length (`set_at`, `reverse`) writes it
+    /// so.
+    pub(super) fn kept_length(&self, items: &Fields) -> Group {
+        Group::List(Fields {
+            len: self.shape,
+            ..*items
+        })
+    }
+}
+
+/// Which parameters of game `g` are lists of numbers whose length some
+/// result may change: at most one (the layout holds one such list).
+pub fn changing(program: &Program, g: u32) -> Vec<bool> {
+    let Some(game) = program.games.get(g as usize) else {
+        return Vec::new();
+    };
+    let mut changing = vec![false; game.params.len()];
+    let GameKind::Rules { moves, .. } = &game.kind else {
+        return changing;
+    };
+    let mut results = Vec::new();
+    for m in moves {
+        match sums::positions(program, g, &m.result) {
+            // A helper's variables are not the game's parameters, and a
+            // position a helper makes keeps lists as they are.
+            Ok((made, false)) => results.extend(made),
+            _ => return changing,
+        }
+    }
+    let lists =
+        game.params.iter().enumerate().filter(
+            |(_, p)| matches!(&p.ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)),
+        );
+    for (i, _) in lists {
+        let own = Length::of_param();
+        let kept = results.iter().all(|result| match &result.kind {
+            IrKind::MakePos(_, args) => args
+                .get(i)
+                .is_some_and(|a| Reader::top(program, i).length(a).as_ref() == Some(&own)),
+            _ => true,
+        });
+        if !kept {
+            changing[i] = true;
+            break;
+        }
+    }
+    changing
+}
+
+/// What a length is made of: `len` of the parameter, the game's number
+/// variables, and a constant.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct Length {
+    terms: BTreeMap<Atom, i64>,
+    constant: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Atom {
+    /// The parameter's length.
+    Param,
+    /// A number variable of the rule.
+    Slot(u32),
+}
+
+impl Length {
+    fn of_param() -> Length {
+        Length::atom(Atom::Param)
+    }
+
+    fn atom(a: Atom) -> Length {
+        Length {
+            terms: BTreeMap::from([(a, 1)]),
+            constant: 0,
+        }
+    }
+
+    fn constant(n: i64) -> Length {
+        Length {
+            terms: BTreeMap::new(),
+            constant: n,
+        }
+    }
+
+    fn plus(mut self, other: Length, sign: i64) -> Option<Length> {
+        for (atom, k) in other.terms {
+            let entry = self.terms.entry(atom).or_insert(0);
+            *entry = entry.checked_add(k.checked_mul(sign)?)?;
+            if *entry == 0 {
+                self.terms.remove(&atom);
+            }
+        }
+        self.constant = self
+            .constant
+            .checked_add(other.constant.checked_mul(sign)?)?;
+        Some(self)
+    }
+}
+
+/// Reads lengths and numbers out of expressions, in the game's rule or a
+/// helper's body (where `lists` gives the lengths of its list arguments).
+struct Reader<'p> {
+    program: &'p Program,
+    /// The length of each list variable known.
+    lists: BTreeMap<u32, Length>,
+    /// Whether number variables are the rule's (not a helper's).
+    top: bool,
+    depth: u32,
+}
+
+impl<'p> Reader<'p> {
+    fn top(program: &'p Program, param: usize) -> Reader<'p> {
+        Reader {
+            program,
+            lists: BTreeMap::from([(param as u32, Length::of_param())]),
+            top: true,
+            depth: 0,
+        }
+    }
+
+    /// The length of list `ir`, where it follows from the expression.
+    fn length(&self, ir: &Ir) -> Option<Length> {
+        match &ir.kind {
+            IrKind::Local(s) => self.lists.get(s).cloned(),
+            IrKind::List(items) => Some(Length::constant(items.len() as i64)),
+            IrKind::Lit(Value::List(items)) => Some(Length::constant(items.len() as i64)),
+            IrKind::Builtin(Builtin::SetAt | Builtin::Reverse | Builtin::Sort, a) => {
+                self.length(a.first()?)
+            }
+            IrKind::Builtin(Builtin::Slice, a) => match &a[..] {
+                [_, from, to] => self.number(to)?.plus(self.number(from)?, -1),
+                _ => None,
+            },
+            IrKind::Binary(BinaryOp::Add, a, b) => self.length(a)?.plus(self.length(b)?, 1),
+            IrKind::If(_, a, b) => {
+                let a = self.length(a)?;
+                (self.length(b)? == a).then_some(a)
+            }
+            IrKind::Comprehension { clauses, .. } => match &clauses[..] {
+                [clause] if clause.guard.is_none() => self.count(&clause.generator.source),
+                _ => None,
+            },
+            IrKind::CallFn(f, args) if self.depth < MAX_INLINE => {
+                let func = self.program.functions.get(*f as usize)?;
+                let mut lists = BTreeMap::new();
+                for (slot, arg) in args.iter().enumerate() {
+                    if let Some(len) = self.length(arg) {
+                        lists.insert(slot as u32, len);
+                    }
+                }
+                let inner = Reader {
+                    program: self.program,
+                    lists,
+                    top: false,
+                    depth: self.depth + 1,
+                };
+                inner.length(&func.body)
+            }
+            _ => None,
+        }
+    }
+
+    /// How many values generator source `ir` gives.
+    fn count(&self, ir: &Ir) -> Option<Length> {
+        match &ir.kind {
+            IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
+                let n = self.number(hi)?.plus(self.number(lo)?, -1)?;
+                let one = i64::from(*op == BinaryOp::RangeInclusive);
+                n.plus(Length::constant(one), 1)
+            }
+            IrKind::Builtin(Builtin::Indices, a) => self.length(a.first()?),
+            _ => self.length(ir),
+        }
+    }
+
+    /// Number `ir` as a sum of lengths, variables and a constant.
+    fn number(&self, ir: &Ir) -> Option<Length> {
+        match &ir.kind {
+            IrKind::Lit(Value::Int(n)) => Some(Length::constant(*n)),
+            IrKind::Local(s) if self.top && !self.lists.contains_key(s) => {
+                Some(Length::atom(Atom::Slot(*s)))
+            }
+            IrKind::Builtin(Builtin::Len, a) => self.length(a.first()?),
+            IrKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+                let sign = if *op == BinaryOp::Add { 1 } else { -1 };
+                self.number(a)?.plus(self.number(b)?, sign)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changing;
+    use crate::session::Session;
+
+    /// Which parameters of the first game of a shipped file change length.
+    fn changing_in(path: &str) -> Vec<bool> {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let text = std::fs::read_to_string(&file).expect("the file reads");
+        let mut session = Session::new();
+        session.load_text(path, &text).expect("the game loads");
+        let program = &*session.interp.program;
+        let g = program
+            .games
+            .iter()
+            .position(|g| !g.params.is_empty())
+            .expect("a game");
+        changing(program, g as u32)
+    }
+
+    /// Chomp keeps only the rows that are left; every other way of writing
+    /// a list's new value here gives it its own length, whatever the
+    /// spelling (a comprehension over its indices or elements, a helper,
+    /// a slice joined to the rest, two comprehensions joined).
+    #[test]
+    fn only_lists_that_may_change_length_are_sized() {
+        for path in [
+            "examples/chomp.game",
+            "bench/games/search-rewrites/chomp-rows.game",
+        ] {
+            assert_eq!(changing_in(path), [true], "{path}");
+        }
+        for path in [
+            "bench/games/chomp-heights.game",
+            "bench/games/search-rewrites/chomp-heights-helper.game",
+            "bench/games/search-rewrites/chomp-heights-enumerate.game",
+            "bench/games/search-rewrites/chomp-heights-slice.game",
+            "bench/games/search-rewrites/chomp-heights-joined.game",
+            "bench/games/search-rewrites/wythoff-list.game",
+            "bench/games/search-rewrites/mock-turtles-list.game",
+            "bench/games/search-rewrites/mock-turtles-turned.game",
+            "examples/nim.game",
+        ] {
+            assert!(!changing_in(path).contains(&true), "{path}");
+        }
+    }
+}

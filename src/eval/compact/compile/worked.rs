@@ -1,0 +1,97 @@
+//! Lists the rules work out and walk: a comprehension walked by a
+//! generator (`x in [2 * i for i in 0..n]`), given to `subsets` or
+//! `set_at`, is made into a tuple register as the interpreter makes the
+//! list (see `MadeList`); `zip(a, b)` and `enumerate(xs)` are walked by
+//! their places, each pair standing for the elements at its place, so
+//! that `(i, t) in zip(chosen, taken)` reads `chosen[j]` and `taken[j]`,
+//! and a subset of `enumerate(piles)` holds places, each standing for
+//! the pair `(i, piles[i])`.
+
+use super::{Compiler, Scope, Val, SOURCES};
+use crate::eval::builtins::Builtin;
+use crate::eval::compact::code::{MadeList, Num, Seq};
+use crate::eval::engine::{Compiled, Unsupported};
+use crate::eval::ir::{Ir, IrKind};
+use std::rc::Rc;
+
+/// One element of a pair that stands for a place: the place itself, or
+/// the element of a list at the place.
+#[derive(Clone, Debug)]
+pub(in crate::eval::compact) enum Part {
+    Place,
+    Of(Val),
+}
+
+impl Compiler<'_> {
+    /// What a walk over `source` walks, and what each of its pairs holds
+    /// when it walks places standing for pairs (`zip`, `enumerate`, a
+    /// subset of `enumerate`); `None` when it walks the values themselves.
+    pub(super) fn walked(
+        &mut self,
+        scope: &mut Scope,
+        source: &Ir,
+    ) -> Compiled<(Seq, Option<Rc<[Part]>>)> {
+        let refused = || Unsupported::new(SOURCES, source.span);
+        match &source.kind {
+            IrKind::Builtin(Builtin::Zip, lists) => {
+                let mut parts = Vec::with_capacity(lists.len());
+                let mut lens = Vec::with_capacity(lists.len());
+                for list in lists {
+                    parts.push(Part::Of(self.val(scope, list).ok_or_else(refused)?));
+                    lens.push(self.len(scope, list)?);
+                }
+                let shortest = match lens.len() {
+                    1 => lens.pop().ok_or_else(refused)?,
+                    _ => Num::Min(lens),
+                };
+                Ok((Seq::Range(Num::Lit(0), shortest, false), Some(parts.into())))
+            }
+            IrKind::Builtin(Builtin::Enumerate, a) => {
+                let [list] = &a[..] else {
+                    return Err(refused());
+                };
+                let of = Part::Of(self.val(scope, list).ok_or_else(refused)?);
+                let places = Seq::Range(Num::Lit(0), self.len(scope, list)?, false);
+                Ok((places, Some([Part::Place, of].into())))
+            }
+            _ => match self.val(scope, source) {
+                Some(Val::Mapped(t, parts)) => Ok((Seq::Tuple(t), Some(parts))),
+                _ => Ok((self.seq(scope, source)?, None)),
+            },
+        }
+    }
+
+    /// A comprehension with one generator, as a list made into a tuple
+    /// register.
+    pub(super) fn made_list(&mut self, scope: &Scope, list: &Ir) -> Compiled<MadeList> {
+        let IrKind::Comprehension { element, clauses } = &list.kind else {
+            return Err(Unsupported::new(SOURCES, list.span));
+        };
+        let (walk, mut inner) = self.walk(scope, clauses, list, SOURCES)?;
+        let element = self.num(&mut inner, element)?;
+        Ok(MadeList {
+            tuple: self.tuple(),
+            walk,
+            element,
+        })
+    }
+
+    /// Element `k` of a pair standing for the place in register `place`.
+    pub(super) fn pair_element(&self, place: u32, parts: &[Part], k: usize) -> Option<Num> {
+        let at = Box::new(Num::Reg(place));
+        Some(match parts.get(k)? {
+            Part::Place => Num::Reg(place),
+            Part::Of(Val::List(f)) => Num::Field(*f, at),
+            Part::Of(Val::Tuple(t)) => Num::TupleAt(*t, at),
+            Part::Of(_) => return None,
+        })
+    }
+}
+
+/// What a walk's variable stands for when the walk sets register `var`.
+pub(super) fn walked_value(var: u32, parts: Option<Rc<[Part]>>) -> Val {
+    match parts {
+        Some(parts) => Val::Pair(var, parts),
+        None => Val::Num(var),
+    }
+}
