@@ -104,7 +104,7 @@ impl Kept {
         }
         let shift = fields.shift_of(at);
         self.mask |= fields.mask() << shift;
-        self.bits |= (v as u64) << shift;
+        self.bits |= fields.stored(v) << shift;
         Some(())
     }
 
@@ -151,5 +151,19 @@ mod tests {
         assert!(same_options(&rows(1), "Shift([2, 3, 1])") > 10);
         // xs[3]: both give up on the first key.
         assert_eq!(same_options(&rows(2), "Shift([2, 3, 1])"), 1);
+    }
+
+    /// Integers are kept with a bias (a field holds `v - bias`): the kept
+    /// elements are written as the field stores them.
+    const SIGNED: &str = r#"
+        game Sink(xs: [int]) {
+          move cut(c in indices(xs), t in 0..2) if xs[c] > -2
+            => Sink([if j < c then xs[j] else xs[j] - 1 - t for j in indices(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn kept_integers_are_written_as_their_fields_store_them() {
+        assert!(same_options(SIGNED, "Sink([1, -1, 2])") > 20);
     }
 }
