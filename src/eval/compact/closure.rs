@@ -15,11 +15,10 @@ use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
-use super::split::{self, Kept, Plan};
+use super::split::{self, Plan, Split};
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
-use std::cell::RefCell;
 use std::fmt;
 
 /// An expression as a closure over the machine's registers.
@@ -61,7 +60,7 @@ impl fmt::Debug for Step {
 }
 
 pub(super) type NumFn = Run<i64>;
-type TruthFn = Run<bool>;
+pub(super) type TruthFn = Run<bool>;
 pub(super) type TextFn = Run<(u64, u32)>;
 
 /// Every expression of the game's code turned into a closure, where it is
@@ -288,7 +287,13 @@ impl Lowering {
                     (inner, &walk.guard, constant_range(&walk.over))
                 {
                     if let Some(plan) = split::plan(&element, inner, walk.var, self.fields) {
-                        return step(self.split(fields, walk.var, (lo, hi), element, plan));
+                        return step(self.split(
+                            fields,
+                            (walk.var, inner),
+                            (lo, hi),
+                            element,
+                            plan,
+                        ));
                     }
                 }
                 let walk = self.walk(walk);
@@ -420,7 +425,7 @@ impl Lowering {
     fn split(
         &self,
         fields: Fields,
-        var: u32,
+        (var, inner): (u32, u32),
         (lo, hi): (i64, i64),
         element: Element,
         plan: Plan,
@@ -466,39 +471,18 @@ impl Lowering {
             }
             _ => return Box::new(|_, _| None),
         };
-        let var = var as usize;
-        let count = usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX);
-        let kept = RefCell::new(Kept::default());
-        Box::new(move |m, k| {
-            m.steps(count)?;
-            if count != fields.len as usize {
-                // Too many elements or too few: an error.
-                return None;
-            }
-            let mut kept = kept.borrow_mut();
-            if !kept.holds(m.key, &m.regs, &plan) {
-                kept.restart(m.key, &m.regs, &plan);
-                for (at, i) in (lo..hi).enumerate() {
-                    m.regs[var] = i;
-                    let then = test(m)?;
-                    let branch = usize::from(!then);
-                    if plan.kept[branch] {
-                        let v = branches[branch](m)?;
-                        kept.keep(&fields, at as u32, v)?;
-                    } else {
-                        kept.rest.push((at as u32, i, then));
-                    }
-                }
-                kept.finish();
-            }
-            let mut k = kept.onto(k);
-            for &(at, i, then) in &kept.rest {
-                m.regs[var] = i;
-                let v = branches[usize::from(!then)](m)?;
-                k = put(k, &fields, at, v)?;
-            }
-            Some(k)
-        })
+        let split = Split {
+            fields,
+            var: var as usize,
+            inner: inner as usize,
+            lo,
+            count: usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX),
+            test,
+            branches,
+            plan,
+            memo: Default::default(),
+        };
+        Box::new(move |m, k| split.run(m, k))
     }
 
     fn root_num(&self, n: &mut Num) {

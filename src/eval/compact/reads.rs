@@ -265,9 +265,15 @@ pub fn bind<V: Visit>(v: &mut V, b: &Bind) {
 /// sets, as a helper's arguments), `None` if it reads what is not followed
 /// (a tuple, a closure, a string register set elsewhere).
 pub fn outside(walk: impl FnOnce(&mut Outside)) -> Option<Vec<u32>> {
+    outside_and_key(walk).map(|(regs, _)| regs)
+}
+
+/// What `outside` finds, and whether the expression reads the key itself
+/// (a string parameter, `has`), which no register shows.
+pub fn outside_and_key(walk: impl FnOnce(&mut Outside)) -> Option<(Vec<u32>, bool)> {
     let mut o = Outside::default();
     walk(&mut o);
-    (!o.opaque).then_some(o.regs)
+    (!o.opaque).then_some((o.regs, o.key))
 }
 
 /// What an expression reads from outside itself (see `outside`).
@@ -277,6 +283,7 @@ pub struct Outside {
     set: Vec<u32>,
     set_texts: Vec<u32>,
     opaque: bool,
+    key: bool,
 }
 
 impl Visit for Outside {
@@ -309,8 +316,10 @@ impl Visit for Outside {
         self.regs.extend(f.first..f.first + f.len);
     }
 
-    /// The key is compared whole.
-    fn key(&mut self) {}
+    /// The key is compared whole (`outside_and_key` tells of it).
+    fn key(&mut self) {
+        self.key = true;
+    }
 
     fn opaque(&mut self) {
         self.opaque = true;
