@@ -452,7 +452,7 @@ impl Lowering {
             }
             Element::Row(rows, Text::If(t, a, b)) => {
                 let row = |t: Text| -> (Option<(Site, u32)>, NumFn) {
-                    let pair = lookup::text_pair(&t);
+                    let pair = lookup::row_pair(&t, rows.numbered);
                     let t = self.piece(t);
                     let f: NumFn = Box::new(move |m| {
                         let text = t.get(m)?;

@@ -8,15 +8,15 @@
 //!
 //! An expression of one element (or a grid's row) and one more register
 //! is remembered instead, entry by entry as it is met, by the element's
-//! field as the key holds it and the register's value (see `Memo`):
+//! field as the key holds it and the register's value (see `remembered`):
 //! Chomp's `eaten(g[i], c)`.
 
 use super::closure::NumFn;
 use super::code::{Char, Num, Text};
+use super::cost;
 use super::layout::Fields;
-use super::leaves;
 use super::reads::{self, Visit};
-use std::cell::RefCell;
+use std::cell::Cell;
 
 /// Fields at most this wide are tabulated (a table of 2^8 entries at most).
 const MAX_WIDTH: u32 = 8;
@@ -29,28 +29,40 @@ const MEMO_VALUES: u64 = 64;
 /// key holds it and the register's value, as they are met: the first time
 /// a pair is met it is worked out, errors included, and after that read.
 /// A register's value outside `0..64`, or an index out of range, is
-/// worked out each time.
+/// worked out each time, and so is a value the table keeps for its marks.
 pub(super) fn remembered(site: Site, extra: u32, slow: NumFn) -> NumFn {
     let f = site.fields;
     let (index, extra) = (site.index as usize, extra as usize);
-    let memo: RefCell<Vec<Option<Option<i64>>>> =
-        RefCell::new(vec![None; (MEMO_VALUES as usize) << f.width]);
+    let memo: Box<[Cell<i64>]> = (0..MEMO_VALUES << f.width)
+        .map(|_| Cell::new(NOT_MET))
+        .collect();
     Box::new(move |m| {
-        let x = u64::try_from(m.regs[extra])
-            .ok()
-            .filter(|&x| x < MEMO_VALUES);
-        let slot = match (x, leaves::index(m.regs[index], f.len)) {
-            (Some(x), Some(i)) => (x << f.width | f.read(m.key, i)) as usize,
-            _ => return slow(m),
-        };
-        if let Some(v) = memo.borrow()[slot] {
-            return v;
+        let x = m.regs[extra] as u64;
+        let i = m.regs[index] as u64;
+        if x >= MEMO_VALUES || i >= u64::from(f.len) {
+            return slow(m);
+        }
+        let slot = (x << f.width | f.read(m.key, i as u32)) as usize;
+        let cell = &memo[slot];
+        match cell.get() {
+            NOT_MET => {}
+            FAILED => return None,
+            v => return Some(v),
         }
         let v = slow(m);
-        memo.borrow_mut()[slot] = Some(v);
+        match v {
+            None => cell.set(FAILED),
+            Some(NOT_MET | FAILED) => {}
+            Some(v) => cell.set(v),
+        }
         v
     })
 }
+
+/// What a memo's entry holds before its pair is met, and where working
+/// it out failed.
+const NOT_MET: i64 = i64::MIN;
+const FAILED: i64 = i64::MIN + 1;
 
 /// The one element an expression reads: field `index` of `fields`, where
 /// `index` is the register that holds the index.
@@ -103,16 +115,24 @@ pub fn char_site(c: &Char) -> Option<Site> {
 }
 
 /// The element (or row) and the one other register a number alone
-/// depends on, if it depends on such a pair (see `Memo`).
+/// depends on, if it depends on such a pair and costs more to work out
+/// than to remember (see `remembered`).
 pub fn num_pair(n: &Num) -> Option<(Site, u32)> {
+    if cost::num(n) <= cost::MEMO {
+        return None;
+    }
     let mut r = Reads::default();
     reads::num(&mut r, n);
     r.pair()
 }
 
-/// The element and the register a string alone depends on (see
-/// `num_pair`).
-pub fn text_pair(t: &Text) -> Option<(Site, u32)> {
+/// The element and the register a grid's row alone depends on (see
+/// `num_pair`); `numbered`: whether the row's number is then looked up
+/// among the rows met, which costs more than any memo.
+pub fn row_pair(t: &Text, numbered: bool) -> Option<(Site, u32)> {
+    if !numbered && cost::text(t) <= cost::MEMO {
+        return None;
+    }
     let mut r = Reads::default();
     reads::text(&mut r, t);
     r.pair()

@@ -9,6 +9,7 @@ mod bitsets;
 mod closure;
 mod code;
 mod compile;
+mod cost;
 mod early;
 mod fused;
 mod hoist;
