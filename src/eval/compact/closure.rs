@@ -287,13 +287,7 @@ impl Lowering {
                     (inner, &walk.guard, constant_range(&walk.over))
                 {
                     if let Some(plan) = split::plan(&element, inner, walk.var, self.fields) {
-                        return step(self.split(
-                            fields,
-                            (walk.var, inner),
-                            (lo, hi),
-                            element,
-                            plan,
-                        ));
+                        return step(self.split(fields, walk.var, (lo, hi), element, plan));
                     }
                 }
                 let walk = self.walk(walk);
@@ -419,62 +413,48 @@ impl Lowering {
         }
     }
 
-    /// A comprehension over `lo..hi` into `fields`, its elements split
-    /// between those kept while the key and what they read stay as they
-    /// were, and the others (see `split`).
+    /// A comprehension over `lo..hi` into `fields` whose elements are
+    /// tests between branches, each part remembered for as long as what
+    /// it reads holds (see `split`).
     fn split(
         &self,
         fields: Fields,
-        (var, inner): (u32, u32),
+        var: u32,
         (lo, hi): (i64, i64),
         element: Element,
         plan: Plan,
     ) -> WriteFn {
-        // A branch worked out for each option is remembered where it reads
-        // one element (or row) and one register alone (see `lookup`).
-        let remember = |pair: Option<(Site, u32)>, kept: bool, f: NumFn| match pair {
-            Some((site, extra)) if !kept => lookup::remembered(site, extra, f),
-            _ => f,
+        // A branch is remembered across keys too where it reads one
+        // element (or row) and one register alone (see `lookup`).
+        let remember = |(pair, f): (Option<(Site, u32)>, NumFn)| match pair {
+            Some((site, extra)) => lookup::remembered(site, extra, f),
+            None => f,
         };
         let (test, branches): (TruthFn, [NumFn; 2]) = match element {
             Element::Num(Num::If(t, a, b)) => {
-                let [a, b] = [*a, *b].map(|n| {
+                let branches = [*a, *b].map(|n| {
                     let pair = lookup::num_pair(&n);
-                    (pair, self.operand(n).into_fn())
+                    remember((pair, self.operand(n).into_fn()))
                 });
-                (
-                    self.truth(*t),
-                    [
-                        remember(a.0, plan.kept[0], a.1),
-                        remember(b.0, plan.kept[1], b.1),
-                    ],
-                )
+                (self.truth(*t), branches)
             }
             Element::Row(rows, Text::If(t, a, b)) => {
-                let row = |t: Text| -> (Option<(Site, u32)>, NumFn) {
+                let branches = [*a, *b].map(|t| {
                     let pair = lookup::row_pair(&t, rows.numbered);
                     let t = self.piece(t);
                     let f: NumFn = Box::new(move |m| {
                         let text = t.get(m)?;
                         m.row_field(&rows, text)
                     });
-                    (pair, f)
-                };
-                let (a, b) = (row(*a), row(*b));
-                (
-                    self.truth(*t),
-                    [
-                        remember(a.0, plan.kept[0], a.1),
-                        remember(b.0, plan.kept[1], b.1),
-                    ],
-                )
+                    remember((pair, f))
+                });
+                (self.truth(*t), branches)
             }
             _ => return Box::new(|_, _| None),
         };
         let split = Split {
             fields,
             var: var as usize,
-            inner: inner as usize,
             lo,
             count: usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX),
             test,

@@ -1,58 +1,52 @@
-//! A comprehension that writes a whole list or grid, in a rule's last
-//! write, whose elements are `if test then a else b` where the test does
-//! not read the rule's last generator: for each element the test picks a
-//! branch, and a branch that does not read that generator either gives the
-//! same value for each of its values. Chomp's `[if i < r then g[i] else
-//! eaten(g[i], c) for i in indices(g)]` keeps the rows above `r` for every
-//! `c`. Those elements are worked out once, while the key and every
-//! register they read stay as they were, and only the others for each
-//! option.
+//! A comprehension that writes a whole list or grid in a rule's write,
+//! whose elements are `if test then a else b`: Chomp's `[if i < r then g[i]
+//! else eaten(g[i], c) for i in indices(g)]`. Most of what it works out at
+//! one option it worked out at the last: what each part reads (the test,
+//! each branch), found from the compiled code, says how long its values
+//! hold, and each is remembered that long.
 //!
-//! What each part reads, found from the compiled code, says how long its
-//! values hold: a test that reads nothing of the key sends the same
-//! elements each way for every key (`i < r` depends on `r` alone); a kept
-//! branch that reads nothing but the key and the element's place gives the
-//! same value at every option of a key (`g[i]`); and the other branch,
-//! when it reads nothing but those and the last generator, gives the same
-//! value for each value of that generator at every option of a key
-//! (`eaten(g[i], c)` for each `c`, whatever `r` is). Each is worked out
-//! once for as long as it holds, and an option's key is then written with
-//! two masks.
+//! A part that reads nothing of the key holds for every key: `i < r` sends
+//! the same rows each way for each `r`. A part that reads the key holds
+//! while the key does. Besides the key and the element's place, a part
+//! read at most one more register is remembered for each of its values
+//! (`eaten(g[i], c)` for each `c`, whatever `r` is; `g[i]` once a key),
+//! and one that reads more, for as long as they all stay as they were. An
+//! option's key is then the two branches' remembered bits, each under the
+//! mask of the elements the test sends its way.
 
 use super::closure::{NumFn, TruthFn};
 use super::code::{Element, Num, Text};
 use super::layout::Fields;
 use super::reads::{self, outside_and_key};
-use super::run::{low_bits, put, Machine};
+use super::run::{low_bits, Machine};
 use std::cell::RefCell;
 
-/// The values of a register a split comprehension remembers things by
-/// (the last generator's, the test's): `0..64`. Other values are worked
-/// out each time.
+/// The values of a register a part is remembered by: `0..64`. Other
+/// values are worked out each time.
 const SLOTS: usize = 64;
 
-/// Which branches of a split comprehension's elements are kept, and for
-/// how long what each part works out holds.
+/// What the test and each branch of a split comprehension's elements read.
 pub struct Plan {
-    /// Whether the `then` branch, and the `else` branch, are kept.
-    pub kept: [bool; 2],
-    /// The registers the test and the kept branches read that the key does
-    /// not hold and the comprehension does not set.
-    pub reads: Vec<u32>,
-    /// Each kept branch that reads nothing but the key and the
-    /// comprehension's variable.
-    per_key: [bool; 2],
-    /// When the test reads nothing of the key and at most one register
-    /// besides the comprehension's variable: that register, if any.
-    test_by: Option<Option<u32>>,
-    /// Whether the branch that is not kept reads nothing but the key, the
-    /// comprehension's variable and the last generator.
-    by_inner: bool,
+    test: Reads,
+    branches: [Reads; 2],
+    /// When the test does not read the rule's last generator, the
+    /// elements go each way alike at all its values: which branches do
+    /// not read it either (their bits then stay too), and the registers
+    /// the test and those branches read.
+    steady: Option<([bool; 2], Vec<u32>)>,
+}
+
+/// What one part reads from outside itself besides the comprehension's
+/// variable: whether it reads the key (its fields, or the key itself), and
+/// the other registers.
+struct Reads {
+    key: bool,
+    regs: Vec<u32>,
 }
 
 /// The plan for a comprehension over `var` whose elements are `element`,
 /// in a rule whose last generator sets `inner`, when its elements are
-/// tests between branches and a branch is worth keeping. `fields`: the
+/// tests between branches whose reads are all known. `fields`: the
 /// registers that hold the key's fields.
 pub fn plan(element: &Element, inner: u32, var: u32, fields: u32) -> Option<Plan> {
     let (test, then, otherwise) = match element {
@@ -68,56 +62,45 @@ pub fn plan(element: &Element, inner: u32, var: u32, fields: u32) -> Option<Plan
         ),
         _ => return None,
     };
-    let (test, test_key) = test.filter(|(r, _)| !r.contains(&inner))?;
-    let [then, otherwise] = [then, otherwise].map(|r| r.map(|(r, _)| r));
-    let kept = [&then, &otherwise].map(|r| r.as_ref().is_some_and(|r| !r.contains(&inner)));
-    if kept == [false, false] {
-        return None;
-    }
-    // Registers other than the key's fields and the comprehension's
-    // variable.
-    let beyond = |r: &Vec<u32>| -> Vec<u32> {
-        let mut r: Vec<u32> = r
+    let part = |found: Option<(Vec<u32>, bool)>| -> Option<Reads> {
+        let (regs, key) = found?;
+        let mut beyond: Vec<u32> = regs
             .iter()
             .copied()
             .filter(|&r| r >= fields && r != var)
             .collect();
-        r.sort_unstable();
-        r.dedup();
-        r
+        beyond.sort_unstable();
+        beyond.dedup();
+        Some(Reads {
+            key: key || regs.iter().any(|&r| r < fields),
+            regs: beyond,
+        })
     };
-    let per_key = [&then, &otherwise].map(|r| r.as_ref().is_some_and(|r| beyond(r).is_empty()));
-    let test_by = match beyond(&test)[..] {
-        _ if test_key || test.iter().any(|&r| r < fields) => None,
-        [] => Some(None),
-        [r] => Some(Some(r)),
-        _ => None,
-    };
-    let rest = if kept[0] { &otherwise } else { &then };
-    let by_inner = rest
-        .as_ref()
-        .is_some_and(|r| beyond(r).iter().all(|&r| r == inner));
-    let mut read = test;
-    for (branch, kept) in [then, otherwise].into_iter().zip(kept) {
-        if kept {
-            read.extend(branch.into_iter().flatten());
+    let (test, branches) = (part(test)?, [part(then)?, part(otherwise)?]);
+    let steady = (!test.regs.contains(&inner)).then(|| {
+        let still = branches.each_ref().map(|b| !b.regs.contains(&inner));
+        let mut regs = test.regs.clone();
+        for (b, still) in branches.iter().zip(still) {
+            if still {
+                regs.extend(&b.regs);
+            }
         }
-    }
+        regs.sort_unstable();
+        regs.dedup();
+        (still, regs)
+    });
     Some(Plan {
-        kept,
-        reads: beyond(&read),
-        per_key,
-        test_by,
-        by_inner,
+        test,
+        branches,
+        steady,
     })
 }
 
 /// A split comprehension over `lo..lo + count` into `fields`, ready to run.
 pub(super) struct Split {
     pub fields: Fields,
-    /// The comprehension's variable and the last generator's register.
+    /// The comprehension's variable.
     pub var: usize,
-    pub inner: usize,
     pub lo: i64,
     pub count: usize,
     pub test: TruthFn,
@@ -127,63 +110,83 @@ pub(super) struct Split {
 }
 
 /// What a split comprehension remembers.
+#[derive(Default)]
 pub(super) struct Memo {
     /// Whether anything below holds, and the key it was worked out for.
     known: bool,
     key: u64,
-    /// The elements for the current key and registers of the plan's
-    /// reads, when `made`.
-    made: bool,
-    reads: Vec<i64>,
-    /// The kept elements' fields: which bits, and what they hold.
-    keep_mask: u64,
-    keep_bits: u64,
-    /// The other elements, a bit each (bit `at`), and their fields' bits.
-    rest_at: u64,
-    rest_mask: u64,
-    /// For each value of the test's register (see `Plan::test_by`), the
-    /// elements it sends to `then` and their fields' bits, or `None` where
-    /// the test fails; whatever the key.
-    tests: Vec<Option<Option<(u64, u64)>>>,
-    /// Each kept branch's values for the key.
-    kept: [Worked; 2],
-    /// The other branch's values for the key and each value of the last
-    /// generator, and the values met, a bit each.
-    rest: Vec<Worked>,
-    met: u64,
+    /// The elements the test sends to `then`, a bit each (bit `at`), and
+    /// their fields' bits, or `None` where it fails.
+    test: Part<Option<Option<(u64, u64)>>>,
+    branches: [Part<Worked>; 2],
+    /// What stays while the last generator alone changes (see
+    /// `Plan::steady`), for these values of the registers it reads.
+    steady: Option<Vec<i64>>,
+    /// The steady branches' fields: their mask and bits; and the elements
+    /// the test sends to each branch.
+    steady_mask: u64,
+    steady_bits: u64,
+    sent: [(u64, u64); 2],
 }
 
-impl Default for Memo {
-    fn default() -> Memo {
-        Memo {
-            known: false,
-            key: 0,
-            made: false,
-            reads: Vec::new(),
-            keep_mask: 0,
-            keep_bits: 0,
-            rest_at: 0,
-            rest_mask: 0,
-            tests: vec![None; SLOTS],
-            kept: Default::default(),
-            rest: vec![Worked::default(); SLOTS],
-            met: 0,
+/// What one part remembers, by the values of the registers it reads.
+struct Part<T> {
+    /// By the value of the one register it reads (slot 0 when it reads
+    /// none), each with the round of keys it was worked out in: it holds
+    /// only in the current round.
+    slots: Vec<(u64, T)>,
+    round: u64,
+    /// For a part that reads more registers: their values when `single`
+    /// was worked out.
+    values: Option<Vec<i64>>,
+    single: T,
+}
+
+impl<T: Default + Clone> Default for Part<T> {
+    fn default() -> Part<T> {
+        Part {
+            slots: vec![(0, T::default()); SLOTS],
+            round: 0,
+            values: None,
+            single: T::default(),
         }
     }
 }
 
-impl Memo {
-    /// Starts again for `key`: what holds whatever the key stays.
-    fn forget(&mut self, key: u64) {
-        self.known = true;
-        self.key = key;
-        self.made = false;
-        self.kept = Default::default();
-        while self.met != 0 {
-            let t = self.met.trailing_zeros() as usize;
-            self.met &= self.met - 1;
-            self.rest[t] = Worked::default();
+impl<T: Default> Part<T> {
+    /// Forgets everything, for another key.
+    fn forget(&mut self) {
+        self.round += 1;
+        self.values = None;
+    }
+
+    /// What is remembered for the current values of `by`; `None` where
+    /// nothing is (a value outside the slots).
+    #[inline(always)]
+    fn at(&mut self, by: &[u32], regs: &[i64]) -> Option<&mut T> {
+        let s = match by {
+            [] => 0,
+            [r] => usize::try_from(regs[*r as usize])
+                .ok()
+                .filter(|&v| v < SLOTS)?,
+            _ => {
+                let now = by.iter().map(|r| regs[*r as usize]);
+                if !self
+                    .values
+                    .as_ref()
+                    .is_some_and(|v| v.iter().copied().eq(now.clone()))
+                {
+                    self.values = Some(now.collect());
+                    self.single = T::default();
+                }
+                return Some(&mut self.single);
+            }
+        };
+        let slot = &mut self.slots[s];
+        if slot.0 != self.round {
+            *slot = (self.round, T::default());
         }
+        Some(&mut slot.1)
     }
 }
 
@@ -234,41 +237,86 @@ impl Split {
         }
         let memo = &mut *self.memo.borrow_mut();
         if !memo.known || memo.key != m.key {
-            memo.forget(m.key);
-        }
-        let holds = memo.made
-            && self
-                .plan
-                .reads
-                .iter()
-                .zip(&memo.reads)
-                .all(|(r, v)| m.regs[*r as usize] == *v);
-        if !holds {
-            self.restart(m, memo)?;
-        }
-        let k = k & !memo.keep_mask | memo.keep_bits;
-        if memo.rest_at == 0 {
-            return Some(k);
-        }
-        let rest = &self.branches[usize::from(self.plan.kept[0])];
-        let (rest_at, rest_mask) = (memo.rest_at, memo.rest_mask);
-        if self.plan.by_inner {
-            if let Some(t) = slot(m.regs[self.inner]) {
-                memo.met |= 1 << t;
-                let bits =
-                    memo.rest[t].get(rest_at, &self.fields, |at| self.element(m, rest, at))?;
-                return Some(k & !rest_mask | bits & rest_mask);
+            (memo.known, memo.key, memo.steady) = (true, m.key, None);
+            memo.branches.iter_mut().for_each(Part::forget);
+            if self.plan.test.key {
+                memo.test.forget();
             }
         }
-        let mut k = k;
-        let mut left = rest_at;
-        while left != 0 {
-            let at = left.trailing_zeros();
-            left &= left - 1;
-            let v = self.element(m, rest, at)?;
-            k = put(k, &self.fields, at, v)?;
+        let all_mask = low_bits(self.fields.len * self.fields.width) << self.fields.shift;
+        let Some((still, regs)) = &self.plan.steady else {
+            let sent = self.sent(m, memo)?;
+            let mut k = k & !all_mask;
+            for (b, (at, mask)) in sent.into_iter().enumerate() {
+                k |= self.bits(m, memo, b, at)? & mask;
+            }
+            return Some(k);
+        };
+        let holds = memo
+            .steady
+            .as_ref()
+            .is_some_and(|v| v.iter().zip(regs).all(|(v, r)| m.regs[*r as usize] == *v));
+        if !holds {
+            let mut now = memo.steady.take().unwrap_or_default();
+            now.clear();
+            now.extend(regs.iter().map(|r| m.regs[*r as usize]));
+            memo.sent = self.sent(m, memo)?;
+            (memo.steady_mask, memo.steady_bits) = (0, 0);
+            for (b, (at, mask)) in memo.sent.into_iter().enumerate() {
+                if still[b] {
+                    memo.steady_bits |= self.bits(m, memo, b, at)? & mask;
+                    memo.steady_mask |= mask;
+                }
+            }
+            memo.steady = Some(now);
+        }
+        let mut k = k & !all_mask | memo.steady_bits;
+        for b in [0, 1] {
+            let (at, mask) = memo.sent[b];
+            if !still[b] && at != 0 {
+                k |= self.bits(m, memo, b, at)? & mask;
+            }
         }
         Some(k)
+    }
+
+    /// The elements the test sends to each branch, a bit each, and their
+    /// fields' bits.
+    #[inline(always)]
+    fn sent(&self, m: &mut Machine, memo: &mut Memo) -> Option<[(u64, u64); 2]> {
+        let sent = match memo.test.at(&self.plan.test.regs, &m.regs) {
+            Some(entry) => match *entry {
+                Some(sent) => sent,
+                None => {
+                    let sent = self.partition(m);
+                    *entry = Some(sent);
+                    sent
+                }
+            },
+            None => self.partition(m),
+        };
+        let (then_at, then_mask) = sent?;
+        let f = &self.fields;
+        let all_mask = low_bits(f.len * f.width) << f.shift;
+        Some([
+            (then_at, then_mask),
+            (low_bits(f.len) & !then_at, all_mask & !then_mask),
+        ])
+    }
+
+    /// The fields' bits branch `b` gives the elements `at` (among others').
+    #[inline(always)]
+    fn bits(&self, m: &mut Machine, memo: &mut Memo, b: usize, at: u64) -> Option<u64> {
+        if at == 0 {
+            return Some(0);
+        }
+        let branch = &self.branches[b];
+        let worked = memo.branches[b].at(&self.plan.branches[b].regs, &m.regs);
+        let work = |at| self.element(m, branch, at);
+        match worked {
+            Some(worked) => worked.get(at, &self.fields, work),
+            None => Worked::default().get(at, &self.fields, work),
+        }
     }
 
     /// Element `at` by `branch`.
@@ -276,53 +324,6 @@ impl Split {
     fn element(&self, m: &mut Machine, branch: &NumFn, at: u32) -> Option<i64> {
         m.regs[self.var] = self.lo + i64::from(at);
         branch(m)
-    }
-
-    /// Which elements are kept and which are left to each option, and the
-    /// kept ones' values, for the current key and registers.
-    fn restart(&self, m: &mut Machine, memo: &mut Memo) -> Option<()> {
-        memo.made = false;
-        memo.reads.clear();
-        memo.reads
-            .extend(self.plan.reads.iter().map(|r| m.regs[*r as usize]));
-        let at_slot = match self.plan.test_by {
-            Some(None) => Some(0),
-            Some(Some(r)) => slot(m.regs[r as usize]),
-            None => None,
-        };
-        let (then_at, then_mask) = match at_slot {
-            Some(s) => match memo.tests[s] {
-                Some(sent) => sent?,
-                None => {
-                    let sent = self.partition(m);
-                    memo.tests[s] = Some(sent);
-                    sent?
-                }
-            },
-            None => self.partition(m)?,
-        };
-        let all_mask = low_bits(self.fields.len * self.fields.width) << self.fields.shift;
-        let sent = [
-            (then_at, then_mask),
-            (low_bits(self.fields.len) & !then_at, all_mask & !then_mask),
-        ];
-        (memo.keep_mask, memo.keep_bits, memo.rest_at, memo.rest_mask) = (0, 0, 0, 0);
-        for (b, (at, mask)) in sent.into_iter().enumerate() {
-            if !self.plan.kept[b] {
-                (memo.rest_at, memo.rest_mask) = (at, mask);
-                continue;
-            }
-            let branch = &self.branches[b];
-            let bits = if self.plan.per_key[b] {
-                memo.kept[b].get(at, &self.fields, |at| self.element(m, branch, at))?
-            } else {
-                Worked::default().get(at, &self.fields, |at| self.element(m, branch, at))?
-            };
-            memo.keep_mask |= mask;
-            memo.keep_bits |= bits & mask;
-        }
-        memo.made = true;
-        Some(())
     }
 
     /// The elements the test sends to `then`, a bit each, and their
@@ -338,12 +339,6 @@ impl Split {
         }
         Some((at, mask))
     }
-}
-
-/// A register's value as a slot a split comprehension remembers by.
-#[inline(always)]
-fn slot(v: i64) -> Option<usize> {
-    usize::try_from(v).ok().filter(|&v| v < SLOTS)
 }
 
 #[cfg(test)]
@@ -383,14 +378,16 @@ mod tests {
     /// Tests and branches that read more than the element's place and the
     /// key: a test of the key itself (`by`, whose elements go each way by
     /// the key, not by `c` alone), a branch left to each option that reads
-    /// an outer generator too (`by`), a kept branch that reads one
-    /// (`lift`).
+    /// an outer generator too (`by`) or two (`two`), a kept branch that
+    /// reads one (`lift`).
     const MIXED: &str = r#"
         game Mix(xs: [nat]) {
           move by(c in indices(xs), t in 0..xs[c])
             => Mix([if xs[j] < c then xs[j] else min(xs[j], t + c % 2) for j in indices(xs)]);
           move lift(c in indices(xs), t in 0..xs[c])
             => Mix([if j < c then max(xs[j] - c, 0) else min(xs[j], t) for j in indices(xs)]);
+          move two(c in indices(xs), d in 0..2, t in 0..xs[c])
+            => Mix([if j < c then xs[j] else min(xs[j], t + d) for j in indices(xs)]);
         }
     "#;
 
@@ -410,6 +407,19 @@ mod tests {
         // The first column cut to 1 or 2 everywhere; both then fail at a
         // column of 1 past the first.
         assert_eq!(same_options(FAILING, "Fail([3, 2, 3, 2])"), 4);
+    }
+
+    /// The bite's row as the last generator: the test reads it, and the
+    /// branch that eats reads two registers (the width and the column).
+    const COLUMNS: &str =
+        include_str!("../../../bench/games/search-rewrites/chomp-grid-columns.game");
+
+    #[test]
+    fn a_test_of_the_last_generator_and_a_branch_of_two_registers_are_remembered_alike() {
+        // Every grid of 3 rows of up to 4 squares, each row never longer
+        // than the one above, but the empty one.
+        let n = same_options(COLUMNS, r#"Chomp(["....", "....", "...."])"#);
+        assert_eq!(n, 34);
     }
 
     /// Integers are kept with a bias (a field holds `v - bias`): the kept
