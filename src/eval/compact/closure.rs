@@ -103,8 +103,12 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
                 });
             }
         }
+        // A last generator that sets no one register (a tuple's, or none)
+        // is one no part reads: every part then stays while the registers
+        // it reads do.
         let inner = match rule.gens.last().map(|g| g.target) {
             Some(Target::Reg(r)) if tables => Some(r),
+            _ if tables => Some(u32::MAX),
             _ => None,
         };
         l.writes(&mut rule.writes, inner);

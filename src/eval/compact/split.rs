@@ -422,6 +422,18 @@ mod tests {
         assert_eq!(n, 34);
     }
 
+    /// The bite as a pair from `cells`, a generator that sets no one
+    /// register: every part stays while the registers it reads do.
+    const CELLS: &str = include_str!("../../../bench/games/search-rewrites/chomp-grid-cells.game");
+
+    #[test]
+    fn a_last_generator_of_pairs_leaves_each_part_to_what_it_reads() {
+        assert_eq!(
+            same_options(CELLS, r#"Chomp(["....", "....", "...."])"#),
+            34
+        );
+    }
+
     /// Integers are kept with a bias (a field holds `v - bias`): the kept
     /// elements are written as the field stores them.
     const SIGNED: &str = r#"
