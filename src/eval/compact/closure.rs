@@ -13,6 +13,7 @@ use super::code::{
 use super::hoist::{self, Last, LastValue};
 use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
+use super::letters;
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::split::{self, Kept, Plan};
@@ -90,6 +91,9 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         }
         for sieve in rule.sieves.iter_mut().flatten() {
             l.root_truth(&mut sieve.whole);
+            if let Some(shifting) = &mut sieve.shifting {
+                shifting.lower(|n| l.root_num(n));
+            }
         }
         if let Some((fields, index, value)) = hoist::last_write(rule) {
             let value = match value {
@@ -272,6 +276,17 @@ impl Lowering {
                 }))
             }
             Write::Row(rows, i, t) => {
+                if let Some(steps) = letters::edited(&t, &rows).filter(|_| self.tables) {
+                    let i = self.operand(i);
+                    let steps: Vec<_> = steps
+                        .into_iter()
+                        .map(|s| s.map(|n| self.operand(n)))
+                        .collect();
+                    let w = self.cell;
+                    return step(Box::new(move |m, k| {
+                        letters::written(m, k, &rows, &i, &steps, w)
+                    }));
+                }
                 let (i, t) = (self.operand(i), self.piece(t));
                 step(Box::new(move |m, k| {
                     let i = index(i.get(m)?, rows.fields.len)?;

@@ -14,6 +14,7 @@ mod fused;
 mod hoist;
 mod layout;
 mod leaves;
+mod letters;
 mod listing;
 mod lookup;
 mod monotone;
