@@ -94,6 +94,7 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
             if let Some(shifting) = &mut sieve.shifting {
                 shifting.lower(|n| l.root_num(n));
             }
+            sieve.lower(|n| l.root_num(n));
         }
         if let Some((fields, index, value)) = hoist::last_write(rule) {
             let value = match value {
@@ -644,10 +645,24 @@ impl Lowering {
                 }))
             }
             Num::TextLen(t) => {
+                // Every row of a grid is as long as the first: a row at a
+                // constant index inside the grid has that length.
+                if let Text::Row(f, cols, i) = &*t {
+                    if matches!(**i, Num::Lit(i) if index(i, f.len).is_some()) {
+                        return Operand::Lit(i64::from(*cols));
+                    }
+                }
                 let t = self.piece(*t);
                 call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))
             }
             Num::If(c, a, b) => {
+                // A test between constants (a grid's height against 0, say,
+                // once a helper is written in): the branch it takes.
+                if let Truth::Compare(op, Num::Lit(x), Num::Lit(y)) = &*c {
+                    if let Some(then) = compare(*op, *x, *y) {
+                        return self.operand(if then { *a } else { *b });
+                    }
+                }
                 let c = self.truth(*c);
                 let (a, b) = (self.operand(*a), self.operand(*b));
                 call(Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) }))
