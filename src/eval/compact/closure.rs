@@ -13,6 +13,7 @@ use super::code::{
 use super::hoist::{self, Last, LastValue};
 use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
+use super::letters;
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::split::{self, Plan, Split};
@@ -89,6 +90,10 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         }
         for sieve in rule.sieves.iter_mut().flatten() {
             l.root_truth(&mut sieve.whole);
+            if let Some(shifting) = &mut sieve.shifting {
+                shifting.lower(|n| l.root_num(n));
+            }
+            sieve.lower(|n| l.root_num(n));
         }
         if let Some((fields, index, value)) = hoist::last_write(rule) {
             let value = match value {
@@ -275,6 +280,17 @@ impl Lowering {
                 }))
             }
             Write::Row(rows, i, t) => {
+                if let Some(steps) = letters::edited(&t, &rows).filter(|_| self.tables) {
+                    let i = self.operand(i);
+                    let steps: Vec<_> = steps
+                        .into_iter()
+                        .map(|s| s.map(|n| self.operand(n)))
+                        .collect();
+                    let w = self.cell;
+                    return step(Box::new(move |m, k| {
+                        letters::written(m, k, &rows, &i, &steps, w)
+                    }));
+                }
                 let (i, t) = (self.operand(i), self.piece(t));
                 step(Box::new(move |m, k| {
                     let i = index(i.get(m)?, rows.fields.len)?;
@@ -597,10 +613,24 @@ impl Lowering {
                 }))
             }
             Num::TextLen(t) => {
+                // Every row of a grid is as long as the first: a row at a
+                // constant index inside the grid has that length.
+                if let Text::Row(f, cols, i) = &*t {
+                    if matches!(**i, Num::Lit(i) if index(i, f.len).is_some()) {
+                        return Operand::Lit(i64::from(*cols));
+                    }
+                }
                 let t = self.piece(*t);
                 call(Box::new(move |m| Some(i64::from(t.get(m)?.1))))
             }
             Num::If(c, a, b) => {
+                // A test between constants (a grid's height against 0, say,
+                // once a helper is written in): the branch it takes.
+                if let Truth::Compare(op, Num::Lit(x), Num::Lit(y)) = &*c {
+                    if let Some(then) = compare(*op, *x, *y) {
+                        return self.operand(if then { *a } else { *b });
+                    }
+                }
                 let c = self.truth(*c);
                 let (a, b) = (self.operand(*a), self.operand(*b));
                 call(Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) }))

@@ -15,6 +15,7 @@ mod fused;
 mod hoist;
 mod layout;
 mod leaves;
+mod letters;
 mod listing;
 mod lookup;
 mod monotone;

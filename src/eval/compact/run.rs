@@ -946,6 +946,7 @@ impl Machine {
                 let i = u32::try_from(i).ok().filter(|&i| i < f.len)?;
                 Some(self.regs[(f.first + i) as usize])
             }
+            Num::Closure(f) => f.run(self),
             _ => self.num(n),
         }
     }
