@@ -331,6 +331,9 @@ pub struct Rule {
     pub bounds: Vec<Option<Truth>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,
+    /// Whether the last generator is a product whose tuple the keys are
+    /// affine in, and how (see `product_runs`).
+    pub product_runs: Option<Spread>,
     /// The first writes, made once for each value of the generators
     /// before the last (see `hoist`).
     pub hoist: Option<Hoist>,
@@ -373,6 +376,16 @@ impl Rule {
             None
         }
     }
+}
+
+/// How the terms of a rule's writes read the tuple of its last generator,
+/// a product, when they are affine in it (see `product_runs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Each reads one element of the tuple at most.
+    Single,
+    /// Some read several.
+    Affine,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

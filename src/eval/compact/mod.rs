@@ -17,6 +17,7 @@ mod leaves;
 mod listing;
 mod lookup;
 mod monotone;
+mod product_runs;
 mod progression;
 mod reads;
 mod rows;
