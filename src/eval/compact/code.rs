@@ -355,6 +355,17 @@ impl Truth {
         }
     }
 
+    /// `a and b and c` as `[a, b, c]`, borrowed.
+    pub fn and_chain<'t>(&'t self, out: &mut Vec<&'t Truth>) {
+        match self {
+            Truth::And(a, b) => {
+                a.and_chain(out);
+                b.and_chain(out);
+            }
+            t => out.push(t),
+        }
+    }
+
     /// The tests as one `and` chain, made in their order; `None` for none.
     pub fn all(tests: Vec<Truth>) -> Option<Truth> {
         tests

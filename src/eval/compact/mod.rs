@@ -9,6 +9,7 @@ mod bitsets;
 mod closure;
 mod code;
 mod compile;
+mod crossing;
 mod early;
 mod fused;
 mod hoist;

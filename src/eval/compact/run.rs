@@ -333,6 +333,9 @@ impl Machine {
         if first == last {
             return Some(if first { (start, end) } else { (end, end) });
         }
+        if let Some(at) = self.crossing(test, r, seq, (start, end), first) {
+            return Some(if first { (start, at) } else { (at, end) });
+        }
         // `first` at `lo`, `last` at `hi`.
         let (mut lo, mut hi) = (start, end - 1);
         while hi - lo > 1 {
