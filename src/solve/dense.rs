@@ -113,7 +113,12 @@ pub fn end_sum(out: &mut Vec<u64>, at: usize) {
 /// arithmetic, which is exact as long as every key of the run is one.
 #[inline(always)]
 pub fn push_run(out: &mut Vec<u64>, first: u64, step: u64, count: u64) {
-    out.extend_from_slice(&[RUN | count, first, step]);
+    // Three pushes rather than a copy of a three-word slice, which
+    // inlined into a loop can become a call to `memmove`.
+    out.reserve(3);
+    out.push(RUN | count);
+    out.push(first);
+    out.push(step);
 }
 
 /// The keys of a list of options as `KeyGame::options` writes it, its

@@ -331,6 +331,9 @@ pub struct Rule {
     pub bounds: Vec<Option<Truth>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,
+    /// Whether the last generator is a product whose tuple the keys are
+    /// affine in, and how (see `product_runs`).
+    pub product_runs: Option<Spread>,
     /// The first writes, made once for each value of the generators
     /// before the last (see `hoist`).
     pub hoist: Option<Hoist>,
@@ -347,6 +350,17 @@ impl Truth {
             Truth::And(a, b) => {
                 a.conjuncts(out);
                 b.conjuncts(out);
+            }
+            t => out.push(t),
+        }
+    }
+
+    /// `a and b and c` as `[a, b, c]`, borrowed.
+    pub fn and_chain<'t>(&'t self, out: &mut Vec<&'t Truth>) {
+        match self {
+            Truth::And(a, b) => {
+                a.and_chain(out);
+                b.and_chain(out);
             }
             t => out.push(t),
         }
@@ -373,6 +387,16 @@ impl Rule {
             None
         }
     }
+}
+
+/// How the terms of a rule's writes read the tuple of its last generator,
+/// a product, when they are affine in it (see `product_runs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Each reads one element of the tuple at most.
+    Single,
+    /// Some read several.
+    Affine,
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.

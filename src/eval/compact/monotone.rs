@@ -209,10 +209,17 @@ impl Reader {
                     _ => Shape::UNKNOWN,
                 }
             }
+            // A test that does not vary takes the same branch at every
+            // value: the number moves as that branch does, whichever it is.
             Num::If(c, a, b) => {
                 let (c, a, b) = (self.truth(c), self.num(a), self.num(b));
-                if c == Some(Trend::Flat) && a.is_flat() && b.is_flat() {
-                    Shape::flat(a.nonneg && b.nonneg, a.nonpos && b.nonpos)
+                if c == Some(Trend::Flat) {
+                    Shape {
+                        trend: a.trend.zip(b.trend).and_then(|(x, y)| x.and(y)),
+                        nonneg: a.nonneg && b.nonneg,
+                        nonpos: a.nonpos && b.nonpos,
+                        affine: a.affine && b.affine,
+                    }
                 } else {
                     Shape::UNKNOWN
                 }

@@ -9,7 +9,7 @@
 //! ends fits between them, and a term that is computed without overflow at
 //! both ends is computed without overflow between them.
 
-use super::code::{Rule, Seq, Source, Target, Write};
+use super::code::{Element, Rule, Seq, Source, Target, Walk, Write};
 use super::monotone::{Reader, Trend};
 use crate::solve::dense::push_run;
 
@@ -36,8 +36,27 @@ pub fn affine(rule: &Rule, fields: u32) -> bool {
         Write::Scalar(_, n) => reader.num(n).affine,
         Write::Element(_, i, n) => reader.num(i).is_flat() && reader.num(n).affine,
         Write::Whole(_, ns) => ns.iter().all(|n| reader.num(n).affine),
+        // A new list made element by element (`[p - k for p in piles]`):
+        // which elements it makes does not vary, and each is affine.
+        Write::Comprehension {
+            walk,
+            element: Element::Num(n),
+            ..
+        } => flat_walk(&mut reader, walk) && reader.num(n).affine,
         _ => false,
     })
+}
+
+/// Whether a comprehension's walk visits the same values for every value
+/// of the loop's variable.
+fn flat_walk(reader: &mut Reader, walk: &Walk) -> bool {
+    let over = match &walk.over {
+        Seq::Range(lo, hi, _) => reader.num(lo).is_flat() && reader.num(hi).is_flat(),
+        Seq::Fields(_) | Seq::Items(_) | Seq::Tuple(_) => true,
+        Seq::Members(..) | Seq::Made(_) => false,
+    };
+    let guard = walk.guard.as_ref();
+    over && guard.is_none_or(|g| reader.truth(g) == Some(Trend::Flat))
 }
 
 /// Appends the `count` keys `first`, `first + step`, ... as one run (a step
@@ -101,6 +120,21 @@ mod tests {
         assert_eq!(plain.len(), 3);
     }
 
+    /// Each pile less the same amount, a new list made by a
+    /// comprehension: one run.
+    #[test]
+    fn lists_made_element_by_element_are_progressions() {
+        let text = "game L(xs: [nat]) {
+            move both(k in 1..=min(xs)) => L([x - k for x in xs]);
+            move some(k in 1..=xs[2]) => L([if i == 1 then x else x - k for (i, x) in enumerate(xs)]);
+        }";
+        let (fused, plain, found) = both_ways(text, "L([30, 20, 25])");
+        assert_eq!(found, [true, true]);
+        assert_eq!(fused.len(), 6, "two runs: {fused:?}");
+        assert_eq!(written_out(&fused), plain);
+        assert_eq!(plain.len(), 45);
+    }
+
     #[test]
     fn moves_not_linear_in_the_variable_are_not_progressions() {
         let text = "game P(n: nat, xs: [nat]) {
@@ -109,9 +143,10 @@ mod tests {
             move c(k in 0..len(xs)) => P(n, set_at(xs, k, 0));
             move d(k in 1..=n) if k != 2 => P(n - k, xs);
             move e(k in 1..=n) => P(n - k, set_at(xs, 0, n));
+            move f(k in 1..=n) => P(n, [x * k % 7 for x in xs]);
         }";
         let (fused, plain, found) = both_ways(text, "P(5, [1, 2, 9])");
-        assert_eq!(found, [false, false, false, false, true]);
+        assert_eq!(found, [false, false, false, false, true, false]);
         assert_eq!(written_out(&fused), written_out(&plain));
     }
 }

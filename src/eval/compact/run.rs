@@ -31,7 +31,7 @@ pub struct Machine {
     pub(super) regs: Vec<i64>,
     pub(super) tuples: Vec<Vec<i64>>,
     /// What each tuple generator walks: its items, or its ranges as pairs.
-    scratch: Vec<Vec<i64>>,
+    pub(super) scratch: Vec<Vec<i64>>,
     /// Where each `subsets` generator is in its items.
     picks: Vec<Vec<usize>>,
     /// Where each element a fused product sets sits in the key.
@@ -214,7 +214,13 @@ impl Machine {
             }
             (Source::ProductOf { .. } | Source::ProductList(_), Target::Tuple(t)) => {
                 let t = t as usize;
-                if self.fill_ranges(&gen.source, t)? == 0 {
+                let count = self.fill_ranges(&gen.source, t)?;
+                if count == 0 {
+                    return Some(());
+                }
+                let last = depth + 1 == rule.gens.len();
+                let runs = rule.product_runs.is_some() && last && self.trail.is_none();
+                if runs && self.product_runs(rule, t, count, out)? {
                     return Some(());
                 }
                 self.product(t, rule, depth, out)
@@ -326,6 +332,9 @@ impl Machine {
         let last = self.exact(test)?;
         if first == last {
             return Some(if first { (start, end) } else { (end, end) });
+        }
+        if let Some(at) = self.crossing(test, r, seq, (start, end), first) {
+            return Some(if first { (start, at) } else { (at, end) });
         }
         // `first` at `lo`, `last` at `hi`.
         let (mut lo, mut hi) = (start, end - 1);
@@ -898,6 +907,12 @@ impl Machine {
     /// The place of the first of `seq`'s items equal to `x`, -1 where
     /// none is.
     pub(super) fn index_in(&mut self, seq: &Seq, x: i64) -> Option<i64> {
+        if let Seq::Tuple(t) = seq {
+            let items = &self.tuples[*t as usize];
+            let place = items.iter().position(|&item| item == x);
+            self.steps(items.len())?;
+            return Some(place.map_or(-1, |p| p as i64));
+        }
         let (start, end) = self.bounds(seq)?;
         self.steps(usize::try_from(end.saturating_sub(start).max(0)).ok()?)?;
         for (place, i) in (start..end).enumerate() {

@@ -76,7 +76,7 @@ fn as_has(t: &Truth) -> Option<Truth> {
         return None;
     };
     let mut tests = Vec::new();
-    and_chain(element, &mut tests);
+    element.and_chain(&mut tests);
     let mut fields = None;
     let mut codes: Vec<Option<i64>> = vec![None; tests.len()];
     for test in tests {
@@ -97,17 +97,6 @@ fn as_has(t: &Truth) -> Option<Truth> {
     let codes: Vec<i64> = codes.into_iter().collect::<Option<_>>()?;
     let windows = i64::from(f.len) - codes.len() as i64 + 1;
     (constant(lo)? == 0 && constant(hi)? == windows).then(|| Truth::Has(f, Some(codes)))
-}
-
-/// `a and b and c` as `[a, b, c]`.
-fn and_chain<'t>(t: &'t Truth, out: &mut Vec<&'t Truth>) {
-    match t {
-        Truth::And(a, b) => {
-            and_chain(a, out);
-            and_chain(b, out);
-        }
-        _ => out.push(t),
-    }
 }
 
 /// `k` where `at` is the loop's register `var` plus the literal `k`.

@@ -10,10 +10,10 @@ use crate::eval::compact::fused;
 use crate::eval::compact::hoist;
 use crate::eval::compact::layout::{Fields, Group, Layout};
 use crate::eval::compact::monotone;
-use crate::eval::compact::progression;
 use crate::eval::compact::sieve;
 use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
+use crate::eval::compact::{product_runs, progression};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
@@ -225,6 +225,7 @@ pub fn game(
             fused: None,
             bounds: Vec::new(),
             progression: false,
+            product_runs: None,
             hoist: None,
             sieves: Vec::new(),
         };
@@ -241,6 +242,7 @@ pub fn game(
                 rule.fused = fused::recognise(&rule);
             }
             rule.progression = progression::affine(&rule, naturals);
+            rule.product_runs = product_runs::affine(&rule);
             let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
             rule.hoist = hoist::recognise(&rule, layout.fields, slot);
         }
