@@ -171,6 +171,13 @@ impl Machine {
                     if let (Some(last), true) = (&hoist.last, depth + 1 == rule.gens.len()) {
                         return self.last_loop(rule, hoist, last, seq, (start, end), out);
                     }
+                    if let (Some(pair), Some(last), true) =
+                        (&hoist.pair, &hoist.last, depth + 2 == rule.gens.len())
+                    {
+                        if self.pair_loop(rule, hoist, (pair, last), seq, (start, end), out)? {
+                            return Some(());
+                        }
+                    }
                 }
                 let r = r as usize;
                 let sieve = rule.sieves.get(depth).and_then(Option::as_ref);
