@@ -319,9 +319,12 @@ impl Machine {
             made.bits
                 .push(v.map_or(0, |v| f.stored(v) << f.shift_of(at)));
         }
-        made.kept.clear();
-        made.kept
-            .extend((0..f.len).map(|at| !(f.mask() << f.shift_of(at))));
+        // The bits kept depend on the fields alone.
+        if made.kept.len() != f.len as usize {
+            made.kept.clear();
+            made.kept
+                .extend((0..f.len).map(|at| !(f.mask() << f.shift_of(at))));
+        }
         made.written_at = written_at;
         made.of = Some(self.key);
     }
@@ -438,8 +441,9 @@ impl Machine {
         let first = &rule.writes[..hoist.writes];
         let mut base = None;
         let mut each = |m: &mut Machine| -> Option<()> {
+            // The steps of the pair's loop, counted at once.
+            m.steps(usize::try_from(end.saturating_sub(start).max(0)).ok()?)?;
             for i in start..end {
-                m.step()?;
                 let value = m.item(seq, i)?;
                 m.regs[pair.index] = value;
                 let (from, to) = m.bounds(inner)?;

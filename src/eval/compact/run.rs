@@ -350,13 +350,27 @@ impl Machine {
 
     /// The positions `start..end` a sequence's items are read at (with
     /// `item`): the numbers themselves for a range, indices otherwise.
+    /// A range's, the most common, made inline; the others out of line.
+    #[inline(always)]
     pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
+        match seq {
+            Seq::Range(lo, hi, inclusive) => self.range(lo, hi, *inclusive),
+            _ => self.other_bounds(seq),
+        }
+    }
+
+    #[inline(always)]
+    fn range(&mut self, lo: &Num, hi: &Num, inclusive: bool) -> Option<(i64, i64)> {
+        let lo = self.quick(lo)?;
+        let hi = self.quick(hi)?;
+        Some((lo, if inclusive { hi.checked_add(1)? } else { hi }))
+    }
+
+    /// `bounds` of a sequence other than a range.
+    #[inline(never)]
+    fn other_bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
-            Seq::Range(lo, hi, inclusive) => {
-                let lo = self.quick(lo)?;
-                let hi = self.quick(hi)?;
-                (lo, if *inclusive { hi.checked_add(1)? } else { hi })
-            }
+            Seq::Range(lo, hi, inclusive) => self.range(lo, hi, *inclusive)?,
             Seq::Fields(f) => (0, i64::from(f.len)),
             Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
