@@ -236,7 +236,11 @@ fn noted<S: Store>(table: &S, arena: &mut Vec<u64>, start: usize, seen: &mut u64
             options = options.saturating_add((word & !RUN) as usize);
             3
         };
-        arena.copy_within(at..at + len, kept);
+        if kept != at {
+            for i in 0..len {
+                arena[kept + i] = arena[at + i];
+            }
+        }
         (at, kept) = (at + len, kept + len);
     }
     arena.truncate(kept);
