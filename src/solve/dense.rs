@@ -193,6 +193,70 @@ fn look_at_budget() -> Result<(), Error> {
     Ok(())
 }
 
+/// Asks for the table's entries of the options listed: looked at one after
+/// another, most of them after the search comes back from the first, they
+/// arrive together (Treblecross on 28 cells, whose table of a byte a key is
+/// 256 MiB, takes 30% less time). Single keys only: a run may stand for
+/// thousands. Counts at least as many options as there are (a run's other
+/// two words count too), for the words of bits their values of 64 or more
+/// take.
+fn prefetched<S: Store>(table: &S, listed: &[u64]) -> usize {
+    let mut options = 0usize;
+    for &word in listed {
+        if word & RUN == 0 {
+            table.prefetch(word);
+            options += 1;
+        } else if word & SUM == SUM {
+            options += 1;
+        } else {
+            options = options.saturating_add((word & !RUN) as usize);
+        }
+    }
+    options
+}
+
+/// Notes in `seen` the values below 64 of the single keys listed from
+/// `start` on that the table knows, and drops them, so that the scan meets
+/// only the options it must open (or whose values need the words past 64):
+/// a position whose options are all known is settled with no frame. Counts
+/// the options as `prefetched` does.
+fn noted<S: Store>(table: &S, arena: &mut Vec<u64>, start: usize, seen: &mut u64) -> usize {
+    let mut options = 0usize;
+    let (mut at, mut kept) = (start, start);
+    while at < arena.len() {
+        let word = arena[at];
+        let len = if word & RUN == 0 {
+            options += 1;
+            let v = table.get(word);
+            if v < 64 {
+                *seen |= 1 << v;
+                at += 1;
+                continue;
+            }
+            1
+        } else if word & SUM == SUM {
+            options += 1;
+            1 + (word & !SUM) as usize
+        } else {
+            options = options.saturating_add((word & !RUN) as usize);
+            3
+        };
+        if kept != at {
+            for i in 0..len {
+                arena[kept + i] = arena[at + i];
+            }
+        }
+        (at, kept) = (at + len, kept + len);
+    }
+    arena.truncate(kept);
+    options
+}
+
+/// Bytes past which a table is taken to be far larger than the cache, so
+/// that asking for a position's entries before reading them pays: a table
+/// that fits is read as fast without.
+const FAR: usize = 8 << 20;
+
 /// An open position: its key, where its options start in the arena, the
 /// next option to look at, and the values of those looked at so far.
 struct Frame {
@@ -375,6 +439,9 @@ impl DenseSearch {
             canonical: &mut self.canonical,
             max_states,
             closed: 0,
+            // A table that grows as it fills is taken to be far.
+            far: !matches!(self.table, Table::Narrow(_) | Table::Wide(_))
+                || self.table.heap_bytes() > FAR,
         };
         let step = loop {
             let step = match &mut self.table {
@@ -442,6 +509,8 @@ struct Search<'a> {
     highs: &'a mut Vec<u64>,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
+    /// Whether the table is far larger than the cache (see `open`).
+    far: bool,
     /// Positions whose values this run has set: when each has many
     /// options, closing them is where the time goes, so the budget is
     /// looked at there too.
@@ -485,29 +554,24 @@ impl Search<'_> {
             *self.positions -= 1;
             return Ok(Some(Step::Abort));
         }
-        // The options' entries are looked at one after another, most of
-        // them after the search comes back from the first: asked for now,
-        // they arrive together (Treblecross on 28 cells, whose table of a
-        // byte a key is 256 MiB, takes 30% less time). Single keys only: a
-        // run may stand for thousands. Counted on the way, at least as many
-        // options as there are (a run's other two words count too), for the
-        // words of bits their values of 64 or more take.
-        let mut options = 0usize;
-        for &word in &self.arena[start..] {
-            if word & RUN == 0 {
-                table.prefetch(word);
-                options += 1;
-            } else if word & SUM == SUM {
-                options += 1;
-            } else {
-                options = options.saturating_add((word & !RUN) as usize);
-            }
-        }
+        // In a table far larger than the cache, the options' entries are
+        // asked for first, so that they arrive together (see `prefetched`);
+        // in one that fits, those known are noted at once (see `noted`).
+        let mut seen = 0u64;
+        let options = if self.far {
+            prefetched(table, &self.arena[start..])
+        } else {
+            noted(table, self.arena, start, &mut seen)
+        };
         if self.arena.len() == start {
-            // No options (most often a lost position): value 0, no frame.
-            return Ok(Some(match table.set(key, 0) {
-                Ok(()) => Step::Done(0),
-                Err(Full) => Step::Abort,
+            // No options (most often a lost position), or all known: no
+            // frame.
+            let v = mex_of(seen, &[]);
+            return Ok(Some(match table.set(key, v) {
+                Ok(()) => Step::Done(v),
+                // A value too wide for the table: the search goes on in
+                // a wider one, which opens the position again.
+                Err(Full) => Step::Full,
             }));
         }
         if table.set(key, ON_STACK).is_err() {
@@ -520,7 +584,7 @@ impl Search<'_> {
             start,
             next: start,
             within: 0,
-            seen: 0,
+            seen,
             highs: self.highs.len(),
         });
         let words = self.highs.len() + high_words(options);
@@ -681,20 +745,42 @@ mod tests {
     }
 
     #[test]
+    fn a_position_whose_options_are_all_known_is_settled_where_it_is_opened() {
+        // Asked bottom up, every heap's options are known when it is
+        // opened: its value is found with no frame, as the mex of theirs.
+        let game = SkipSome {
+            modulus: 3,
+            as_runs: false,
+        };
+        let want = bottom_up(&game, 200);
+        assert!(want.iter().any(|&v| v > 64), "values pass 64");
+        let mut search = DenseSearch::new(Box::new(game));
+        for (n, &v) in want.iter().enumerate() {
+            assert_eq!(search.value(n as u64, usize::MAX).ok().flatten(), Some(v));
+        }
+    }
+
+    /// The values of the heaps below `heaps`, bottom up, each by the
+    /// definition of the mex.
+    fn bottom_up(game: &SkipSome, heaps: u64) -> Vec<u32> {
+        let mut want: Vec<u32> = Vec::new();
+        for n in 0..heaps {
+            let values: Vec<u32> = game
+                .option_keys(n)
+                .iter()
+                .map(|&m| want[m as usize])
+                .collect();
+            want.push((0..).find(|v| !values.contains(v)).unwrap_or(0));
+        }
+        want
+    }
+
+    #[test]
     fn values_past_64_are_the_least_missing_value() {
         for modulus in [1, 5, 7, 11] {
             for as_runs in [false, true] {
                 let game = SkipSome { modulus, as_runs };
-                // Bottom up, each value by the definition of the mex.
-                let mut want: Vec<u32> = Vec::new();
-                for n in 0..600 {
-                    let values: Vec<u32> = game
-                        .option_keys(n)
-                        .iter()
-                        .map(|&m| want[m as usize])
-                        .collect();
-                    want.push((0..).find(|v| !values.contains(v)).unwrap_or(0));
-                }
+                let want = bottom_up(&game, 600);
                 assert!(want.iter().any(|&v| v > 200), "values pass 64 by far");
                 let mut search = DenseSearch::new(Box::new(game));
                 assert_eq!(

@@ -95,17 +95,11 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
             }
             sieve.lower(|n| l.root_num(n));
         }
-        if let Some((fields, index, value)) = hoist::last_write(rule) {
-            let value = match value {
-                LastValue::Num(n) => l.operand(n),
-                LastValue::Char(c) => l.char(c),
-            };
+        if let Some(last) = hoist::last_write(rule) {
+            let last = Some(l.last(last));
+            let pair = hoist::pair_write(rule).map(|pair| l.last(pair));
             if let Some(hoist) = &mut rule.hoist {
-                hoist.last = Some(Last {
-                    fields,
-                    index: index as usize,
-                    value,
-                });
+                (hoist.last, hoist.pair) = (last, pair);
             }
         }
         // A last generator that sets no one register (a tuple's, or none)
@@ -244,6 +238,20 @@ impl Lowering {
             };
             let write = std::mem::replace(w, placeholder);
             *w = self.write(write, inner);
+        }
+    }
+
+    /// A write of one element at a generator's value, lowered (see
+    /// `hoist`).
+    fn last(&self, (fields, index, value): (Fields, u32, LastValue)) -> Last {
+        let value = match value {
+            LastValue::Num(n) => self.operand(n),
+            LastValue::Char(c) => self.char(c),
+        };
+        Last {
+            fields,
+            index: index as usize,
+            value,
         }
     }
 

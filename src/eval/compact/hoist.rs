@@ -29,6 +29,13 @@ pub struct Hoist {
     /// The one write left after them, when it sets the element at the
     /// last generator's value (see `Last`).
     pub last: Option<Last>,
+    /// The write before `last`, taken out of the hoisted ones, when it
+    /// sets the element at the value of the generator before the last and
+    /// no test follows that generator: Mock Turtles' `set_at(..., j,
+    /// flip(row[j]))`. The last two loops then run as one (see
+    /// `Machine::pair_loop`), each option's key made from the hoisted key
+    /// with no step of the general code per value of `j`.
+    pub pair: Option<Last>,
 }
 
 /// The last write of a rule whose other writes are hoisted, when it sets
@@ -97,6 +104,53 @@ pub fn last_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
     }
 }
 
+/// Where the last of a rule's hoisted writes sets an element at the value
+/// of the generator before the last, and that element's value: the write
+/// taken out of the hoisted ones (which then read that generator no
+/// more), to be lowered into the hoist's `pair`. Asked once `last_write`
+/// has taken the rule's last write; `None` (the rule unchanged) when no
+/// such write is there, when an earlier hoisted write reads that
+/// generator, or when a test follows it or its loop is walked another way.
+pub fn pair_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
+    let hoist = rule.hoist.as_ref()?;
+    let at = rule.gens.len().checked_sub(2)?;
+    let Target::Reg(reg) = rule.gens[at].target else {
+        return None;
+    };
+    let plain = hoist.writes > 0
+        && rule.writes.len() == hoist.writes
+        && rule.early.get(at).is_some_and(Option::is_none)
+        && rule.bounds.get(at).is_none_or(Option::is_none)
+        && rule.sieves.get(at).is_none_or(Option::is_none)
+        && matches!(rule.gens[at].source, Source::Each(_));
+    let (pair, earlier) = rule.writes.split_last()?;
+    let index_is_reg = |i: &Num| matches!(i, Num::Reg(r) if *r == reg);
+    match pair {
+        Write::Cell(_, i, _) | Write::Element(_, i, _) if plain && index_is_reg(i) => {}
+        _ => return None,
+    }
+    // The registers of earlier generators the other hoisted writes read:
+    // the key they make is kept across the pair's values.
+    let mut reads = Vec::new();
+    for w in earlier {
+        let regs = reads::outside(|v| reads::write(v, w))?;
+        if regs.contains(&reg) {
+            return None;
+        }
+        reads.extend(regs.into_iter().filter(|r| hoist.reads.contains(r)));
+    }
+    reads.sort_unstable();
+    reads.dedup();
+    let hoist = rule.hoist.as_mut()?;
+    hoist.writes -= 1;
+    hoist.reads = reads;
+    match rule.writes.pop()? {
+        Write::Cell(f, _, c) => Some((f, reg, LastValue::Char(c))),
+        Write::Element(f, _, n) => Some((f, reg, LastValue::Num(n))),
+        _ => None,
+    }
+}
+
 /// What the last write sets its element to, before it is lowered.
 pub enum LastValue {
     Num(Num),
@@ -146,6 +200,7 @@ pub fn recognise(rule: &Rule, fields: u32, slot: usize) -> Option<Hoist> {
         reads: read,
         slot,
         last: None,
+        pair: None,
     })
 }
 
@@ -156,16 +211,36 @@ pub struct Made {
     key: u64,
     reads: Vec<i64>,
     written: u64,
-    /// The key whose `bits` are made, if any.
-    bits_of: Option<u64>,
-    /// For each index of a `Last` write that is made once a key, the bits
-    /// it leaves in its field there (the rest of the key zero)...
+    /// What the `last` write leaves at each index, made once a key...
+    last: Bits,
+    /// ... and what the `pair` write does.
+    pair: Bits,
+}
+
+/// What a `Last` write made once a key leaves at each index of its field.
+#[derive(Clone, Debug, Default)]
+struct Bits {
+    /// The key they are made for, if any.
+    of: Option<u64>,
+    /// For each index, the bits the write leaves in its field there (the
+    /// rest of the key zero)...
     bits: Vec<u64>,
     /// ... the key's other bits (those it keeps)...
     kept: Vec<u64>,
     /// ... and whether it is written at all (bit `i` set: the value is
     /// worked out without an error and fits the field).
     written_at: u64,
+}
+
+impl Bits {
+    /// `base` with the write made at index `at`, if it is made there.
+    #[inline(always)]
+    fn at(&self, base: u64, at: u32) -> Option<u64> {
+        if self.written_at >> at & 1 == 0 {
+            return None;
+        }
+        Some(base & self.kept[at as usize] | self.bits[at as usize])
+    }
 }
 
 impl Machine {
@@ -177,6 +252,10 @@ impl Machine {
         };
         let written = self.hoisted_key(hoist, &rule.writes[..hoist.writes])?;
         let k = self.written_onto(written, &rule.writes[hoist.writes..])?;
+        let k = match &hoist.pair {
+            Some(pair) => self.last_written(pair, k)?,
+            None => k,
+        };
         match &hoist.last {
             Some(last) => self.last_written(last, k),
             None => Some(k),
@@ -219,35 +298,35 @@ impl Machine {
         Some(written)
     }
 
-    /// Makes the bits a `Last` write made once a key leaves at each index
-    /// (see `Made::bits`), unless they are made for this key.
+    /// `bits` made for the current key, unless they are made for it.
     #[inline(always)]
-    fn last_bits(&mut self, slot: usize, last: &Last) {
-        if self.hoisted[slot].bits_of != Some(self.key) {
-            self.make_last_bits(slot, last);
+    fn bits_for(&mut self, bits: &mut Bits, last: &Last) {
+        if bits.of != Some(self.key) {
+            self.make_bits(bits, last);
         }
     }
 
-    /// `last_bits` for a key whose bits are not made yet.
+    /// `bits_for` a key whose bits are not made yet.
     #[inline(never)]
-    fn make_last_bits(&mut self, slot: usize, last: &Last) {
-        let mut bits = std::mem::take(&mut self.hoisted[slot].bits);
-        bits.clear();
+    fn make_bits(&mut self, made: &mut Bits, last: &Last) {
+        made.bits.clear();
         let mut written_at = 0;
         let f = &last.fields;
         for at in 0..f.len {
             self.regs[last.index] = i64::from(at);
             let v = last.value.get(self).filter(|&v| f.fits(v));
             written_at |= u64::from(v.is_some()) << at;
-            bits.push(v.map_or(0, |v| f.stored(v) << f.shift_of(at)));
+            made.bits
+                .push(v.map_or(0, |v| f.stored(v) << f.shift_of(at)));
         }
-        let made = &mut self.hoisted[slot];
-        made.bits = bits;
-        made.kept.clear();
-        made.kept
-            .extend((0..f.len).map(|at| !(f.mask() << f.shift_of(at))));
+        // The bits kept depend on the fields alone.
+        if made.kept.len() != f.len as usize {
+            made.kept.clear();
+            made.kept
+                .extend((0..f.len).map(|at| !(f.mask() << f.shift_of(at))));
+        }
         made.written_at = written_at;
-        made.bits_of = Some(self.key);
+        made.of = Some(self.key);
     }
 
     /// The loop over the last generator of a rule with a `Last` write,
@@ -275,33 +354,16 @@ impl Machine {
         } else {
             self.written_onto(base, rest)?
         };
+        let base = match &hoist.pair {
+            Some(pair) => self.last_written(pair, base)?,
+            None => base,
+        };
         if self.trail.is_none() && last.per_key() {
-            self.last_bits(hoist.slot, last);
-            let made = &self.hoisted[hoist.slot];
-            let len = last.fields.len;
-            // A range of indices, each written: its keys at once.
-            if let (Seq::Range(..), Ok(from), Some(to)) = (
-                seq,
-                u32::try_from(start),
-                super::leaves::index(end - 1, len),
-            ) {
-                let all = low_bits(to + 1 - from) << from;
-                if made.written_at & all == all {
-                    let (from, to) = (from as usize, to as usize);
-                    let kept = &made.kept[from..=to];
-                    let bits = &made.bits[from..=to];
-                    out.extend(kept.iter().zip(bits).map(|(k, b)| base & k | b));
-                    return Some(());
-                }
-            }
-            for i in start..end {
-                let at = super::leaves::index(self.item(seq, i)?, len)?;
-                if made.written_at >> at & 1 == 0 {
-                    return None;
-                }
-                out.push(base & made.kept[at as usize] | made.bits[at as usize]);
-            }
-            return Some(());
+            let mut bits = std::mem::take(&mut self.hoisted[hoist.slot].last);
+            self.bits_for(&mut bits, last);
+            let pushed = self.push_last(&bits, last, seq, (start, end), base, out);
+            self.hoisted[hoist.slot].last = bits;
+            return pushed;
         }
         for i in start..end {
             self.regs[last.index] = self.item(seq, i)?;
@@ -312,5 +374,145 @@ impl Machine {
             }
         }
         Some(())
+    }
+
+    /// The keys of the last loop, from `start` to `end` of `seq`, its
+    /// write made once a key (`bits`) onto `base`.
+    #[inline(always)]
+    fn push_last(
+        &self,
+        bits: &Bits,
+        last: &Last,
+        seq: &Seq,
+        (start, end): (i64, i64),
+        base: u64,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        let len = last.fields.len;
+        // A range of indices, each written: its keys at once.
+        if let (Seq::Range(..), Ok(from), Some(to)) = (
+            seq,
+            u32::try_from(start),
+            super::leaves::index(end - 1, len),
+        ) {
+            let all = low_bits(to + 1 - from) << from;
+            if bits.written_at & all == all {
+                let (from, to) = (from as usize, to as usize);
+                let kept = &bits.kept[from..=to];
+                let made = &bits.bits[from..=to];
+                out.extend(kept.iter().zip(made).map(|(k, b)| base & k | b));
+                return Some(());
+            }
+        }
+        for i in start..end {
+            let at = super::leaves::index(self.item(seq, i)?, len)?;
+            out.push(bits.at(base, at)?);
+        }
+        Some(())
+    }
+
+    /// The last two loops of a rule with a `pair` and a `last` write, the
+    /// pair's generator from `start` to `end` of `seq`: for each of its
+    /// values, the last generator's bounds, then the pair's write and each
+    /// option's key made from the hoisted key, both writes made once a
+    /// key. `false` (nothing done) where they are not made once a key or
+    /// the options are being recorded: the loops then run step by step.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn pair_loop(
+        &mut self,
+        rule: &Rule,
+        hoist: &Hoist,
+        (pair, last): (&Last, &Last),
+        seq: &Seq,
+        (start, end): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        let Some(Source::Each(inner)) = rule.gens.last().map(|g| &g.source) else {
+            return Some(false);
+        };
+        if self.trail.is_some() || !pair.per_key() || !last.per_key() {
+            return Some(false);
+        }
+        let made = &mut self.hoisted[hoist.slot];
+        let mut pair_bits = std::mem::take(&mut made.pair);
+        let mut last_bits = std::mem::take(&mut made.last);
+        self.bits_for(&mut pair_bits, pair);
+        self.bits_for(&mut last_bits, last);
+        let first = &rule.writes[..hoist.writes];
+        let mut base = None;
+        let mut each = |m: &mut Machine| -> Option<()> {
+            // The steps of the pair's loop, counted at once.
+            m.steps(usize::try_from(end.saturating_sub(start).max(0)).ok()?)?;
+            for i in start..end {
+                let value = m.item(seq, i)?;
+                m.regs[pair.index] = value;
+                let (from, to) = m.bounds(inner)?;
+                if to <= from {
+                    continue;
+                }
+                m.steps(usize::try_from(to - from).ok()?)?;
+                let base = match base {
+                    Some(b) => b,
+                    None => *base.insert(m.hoisted_key(hoist, first)?),
+                };
+                let at = super::leaves::index(value, pair.fields.len)?;
+                let paired = pair_bits.at(base, at)?;
+                m.push_last(&last_bits, last, inner, (from, to), paired, out)?;
+            }
+            Some(())
+        };
+        let done = each(self);
+        let made = &mut self.hoisted[hoist.slot];
+        made.pair = pair_bits;
+        made.last = last_bits;
+        done.map(|()| true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::leaves::Operand;
+    use super::super::testing::{compiled, inside, same_options};
+
+    const TURTLES: &str = include_str!("../../../bench/games/mock-turtles.game");
+
+    /// Three generators whose last two each set their own element: the
+    /// element at `j` made from a table, from `xs[j]` plus one (which may
+    /// outgrow its field), or a literal; the last loop's bounds read both.
+    const DIALS: &str = r#"
+        fn turn(c: nat) = if c == 2 then 0 else c + 1;
+        game Dials(xs: [nat]) {
+          move spin(i in indices(xs), j in 0..i, k in 0..j) if xs[i] > 0
+            => Dials(set_at(set_at(set_at(xs, i, xs[i] - 1), j, turn(xs[j])), k, turn(xs[k])));
+          move bump(i in indices(xs), j in 1..i, k in j - 1..i) if xs[i] > 1
+            => Dials(set_at(set_at(set_at(xs, i, xs[i] - 2), j, xs[j] + 1), k, 0));
+          move clear(i in indices(xs), j in 0..=i, k in 0..j) if xs[i] > 2
+            => Dials(set_at(set_at(set_at(xs, i, 0), j, 0), k, turn(xs[k])));
+        }
+    "#;
+
+    #[test]
+    fn the_two_last_writes_of_the_three_coin_move_are_made_once_a_key() {
+        let (game, _) = compiled(TURTLES, r#"Turtles("HHHHHHH")"#, true);
+        let code = &inside(&*game).code;
+        let pairs: Vec<_> = code
+            .rules
+            .iter()
+            .filter_map(|r| Some((r.hoist.as_ref()?.pair.as_ref()?, r.gens.len())))
+            .collect();
+        // Only `three`: in `two` a test follows the generator before the
+        // last.
+        assert_eq!(pairs.len(), 1);
+        assert_eq!(pairs[0].1, 3);
+        assert!(matches!(pairs[0].0.value, Operand::Table { .. }));
+    }
+
+    #[test]
+    fn paired_loops_give_the_options_step_by_step_code_gives() {
+        assert_eq!(same_options(TURTLES, r#"Turtles("HHHHHHHH")"#), 1 << 8);
+        assert!(same_options(TURTLES, r#"Turtles("THTHHTHT")"#) > 1 << 6);
+        assert!(same_options(DIALS, "Dials([2, 1, 2, 0, 2])") > 100);
+        // xs[j] + 1 outgrows the field of two bits: both ways stop alike.
+        assert!(same_options(DIALS, "Dials([3, 3, 1, 3])") > 0);
     }
 }

@@ -171,6 +171,13 @@ impl Machine {
                     if let (Some(last), true) = (&hoist.last, depth + 1 == rule.gens.len()) {
                         return self.last_loop(rule, hoist, last, seq, (start, end), out);
                     }
+                    if let (Some(pair), Some(last), true) =
+                        (&hoist.pair, &hoist.last, depth + 2 == rule.gens.len())
+                    {
+                        if self.pair_loop(rule, hoist, (pair, last), seq, (start, end), out)? {
+                            return Some(());
+                        }
+                    }
                 }
                 let r = r as usize;
                 let sieve = rule.sieves.get(depth).and_then(Option::as_ref);
@@ -352,13 +359,27 @@ impl Machine {
 
     /// The positions `start..end` a sequence's items are read at (with
     /// `item`): the numbers themselves for a range, indices otherwise.
+    /// A range's, the most common, made inline; the others out of line.
+    #[inline(always)]
     pub(super) fn bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
+        match seq {
+            Seq::Range(lo, hi, inclusive) => self.range(lo, hi, *inclusive),
+            _ => self.other_bounds(seq),
+        }
+    }
+
+    #[inline(always)]
+    fn range(&mut self, lo: &Num, hi: &Num, inclusive: bool) -> Option<(i64, i64)> {
+        let lo = self.quick(lo)?;
+        let hi = self.quick(hi)?;
+        Some((lo, if inclusive { hi.checked_add(1)? } else { hi }))
+    }
+
+    /// `bounds` of a sequence other than a range.
+    #[inline(never)]
+    fn other_bounds(&mut self, seq: &Seq) -> Option<(i64, i64)> {
         Some(match seq {
-            Seq::Range(lo, hi, inclusive) => {
-                let lo = self.quick(lo)?;
-                let hi = self.quick(hi)?;
-                (lo, if *inclusive { hi.checked_add(1)? } else { hi })
-            }
+            Seq::Range(lo, hi, inclusive) => self.range(lo, hi, *inclusive)?,
             Seq::Fields(f) => (0, i64::from(f.len)),
             Seq::Items(xs) => (0, xs.len() as i64),
             Seq::Tuple(t) => (0, self.tuples[*t as usize].len() as i64),
