@@ -7,6 +7,7 @@
 //! holds it. Every closure answers exactly as `run` answers on the tree.
 
 use super::bitsets;
+use super::bound_runs::{self, BoundRun, Comparison};
 use super::code::{
     Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Target, Text, Truth, Walk, Write,
 };
@@ -85,6 +86,11 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         for t in rule.early.iter_mut().flatten() {
             l.root_truth(t);
         }
+        rule.bound_runs = rule
+            .bounds
+            .iter()
+            .map(|b| l.bound_run(b.as_ref()?))
+            .collect();
         if let Some(t) = &mut rule.guard {
             l.root_truth(t);
         }
@@ -512,6 +518,59 @@ impl Lowering {
         }
         let tree = std::mem::replace(t, Truth::Lit(false));
         *t = Truth::Closure(Closure(self.truth(tree)));
+    }
+
+    /// A bound's closures, made of a copy of its tree.
+    fn bound_run(&self, test: &Truth) -> Option<BoundRun> {
+        let truth = self.truth(bound_runs::copy_truth(test)?);
+        let exact = self.exact(bound_runs::copy_truth(test)?);
+        let lines = bound_runs::comparisons(test)
+            .map(|(op, a, b)| {
+                let (mut a, mut b) = (bound_runs::copy_num(a)?, bound_runs::copy_num(b)?);
+                self.root_num(&mut a);
+                self.root_num(&mut b);
+                Some(Comparison { op, a, b })
+            })
+            .collect::<Option<_>>()?;
+        Some(BoundRun {
+            truth: Truth::Closure(Closure(truth)),
+            exact: Closure(exact),
+            lines,
+        })
+    }
+
+    /// A test with every comparison in it made, `and` and `or` not cut
+    /// short, as `Machine::exact` makes it.
+    fn exact(&self, t: Truth) -> TruthFn {
+        match t {
+            Truth::And(a, b) => {
+                let (a, b) = (self.exact(*a), self.exact(*b));
+                Box::new(move |m| {
+                    let a = a(m)?;
+                    Some(b(m)? && a)
+                })
+            }
+            Truth::Or(a, b) => {
+                let (a, b) = (self.exact(*a), self.exact(*b));
+                Box::new(move |m| {
+                    let a = a(m)?;
+                    Some(b(m)? || a)
+                })
+            }
+            Truth::Not(x) => {
+                let x = self.exact(*x);
+                Box::new(move |m| Some(!x(m)?))
+            }
+            Truth::Let(bind, body) => {
+                let bind = self.bind(*bind);
+                let body = self.exact(*body);
+                Box::new(move |m| {
+                    bind.set(m)?;
+                    body(m)
+                })
+            }
+            t => self.truth(t),
+        }
     }
 
     fn root_text(&self, t: &mut Text) {

@@ -3,6 +3,7 @@
 //! small tuple registers (what `subsets` and `product` give), and a move
 //! writes fields of a copy of the key.
 
+use super::bound_runs::BoundRun;
 use super::closure::{Closure, Step};
 use super::hoist::Hoist;
 use super::layout::Fields;
@@ -329,6 +330,9 @@ pub struct Rule {
     /// most once along the generator's values (see `monotone`): the loop
     /// walks only the values where it holds. Empty when none is sought.
     pub bounds: Vec<Option<Truth>>,
+    /// The same bounds as closures, made where they run (see
+    /// `bound_runs`); empty until the code is lowered.
+    pub bound_runs: Vec<Option<BoundRun>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,
     /// Whether the last generator is a product whose tuple the keys are

@@ -15,12 +15,12 @@ use crate::syntax::ast::BinaryOp;
 impl Machine {
     /// The first value of the range `start..end` (register `r`) where
     /// `test`, `first` at `start` and the other way at `end - 1`, no
-    /// longer is `first`; `None` where the comparisons' lines do not
-    /// find it. Every comparison of the test has been made without an
-    /// error at both ends.
-    pub(super) fn crossing(
+    /// longer is `first`; `None` where the lines of its comparisons (those
+    /// of its `and` chain, `a op b`) do not find it. Every comparison of
+    /// the test has been made without an error at both ends.
+    pub(super) fn crossing<'n>(
         &mut self,
-        test: &Truth,
+        (test, comparisons): (&Truth, impl Iterator<Item = (BinaryOp, &'n Num, &'n Num)>),
         r: usize,
         seq: &Seq,
         (start, end): (i64, i64),
@@ -29,13 +29,8 @@ impl Machine {
         if !matches!(seq, Seq::Range(..)) || end - start < 3 {
             return None;
         }
-        let mut conjuncts = Vec::new();
-        test.and_chain(&mut conjuncts);
-        for c in conjuncts {
-            let Truth::Compare(op, a, b) = c else {
-                continue;
-            };
-            let Some(at) = self.line_crossing(*op, a, b, r, (start, end - 1)) else {
+        for (op, a, b) in comparisons {
+            let Some(at) = self.line_crossing(op, a, b, r, (start, end - 1)) else {
                 continue;
             };
             if at <= start || at >= end {

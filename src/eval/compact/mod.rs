@@ -6,6 +6,7 @@
 //! answer exactly as the interpreter would, it gives back to it.
 
 mod bitsets;
+mod bound_runs;
 mod closure;
 mod code;
 mod compile;

@@ -4,6 +4,7 @@
 //! interpreter allows): the search then stops, and the general one answers.
 
 use super::bitsets;
+use super::bound_runs::{self, BoundRun};
 use super::code::Rows;
 use super::code::{
     Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Source,
@@ -196,10 +197,13 @@ impl Machine {
                 // once; where that cannot be vouched for, tested value by
                 // value.
                 let (mut i, end, test) = match rule.bounds.get(depth).and_then(Option::as_ref) {
-                    Some(test) => match self.holds(test, r, seq, (start, end)) {
-                        Some((from, to)) => (from, to, None),
-                        None => (start, end, Some(test)),
-                    },
+                    Some(test) => {
+                        let run = rule.bound_runs.get(depth).and_then(Option::as_ref);
+                        match self.holds((test, run), r, seq, (start, end)) {
+                            Some((from, to)) => (from, to, None),
+                            None => (start, end, Some(run.map_or(test, |run| &run.truth))),
+                        }
+                    }
                     None => (start, end, sieve.map(|s| &s.whole)),
                 };
                 while i < end {
@@ -275,7 +279,7 @@ impl Machine {
             return Some(false);
         }
         let (start, end) = match rule.bounds.last().and_then(Option::as_ref) {
-            Some(test) => match self.holds(test, r, seq, (start, end)) {
+            Some(test) => match self.holds((test, last_run(rule)), r, seq, (start, end)) {
                 Some(range) => range,
                 None => return Some(false),
             },
@@ -319,10 +323,11 @@ impl Machine {
     /// holds, found by halving. `None` unless the values are not negative
     /// and every comparison of the test is computed without an error at
     /// both ends: their terms move one way, so they lie between, and the
-    /// test is then made without an error at every value.
+    /// test is then made without an error at every value. The test is
+    /// made by its closures where it has them (see `bound_runs`).
     fn holds(
         &mut self,
-        test: &Truth,
+        (test, run): (&Truth, Option<&BoundRun>),
         r: usize,
         seq: &Seq,
         (start, end): (i64, i64),
@@ -334,13 +339,28 @@ impl Machine {
         if self.regs[r] < 0 {
             return None;
         }
-        let first = self.exact(test)?;
+        let exact = |m: &mut Machine| match run {
+            Some(run) => run.exact.run(m),
+            None => m.exact(test),
+        };
+        let first = exact(self)?;
         self.regs[r] = self.item(seq, end - 1)?;
-        let last = self.exact(test)?;
+        let last = exact(self)?;
         if first == last {
             return Some(if first { (start, end) } else { (end, end) });
         }
-        if let Some(at) = self.crossing(test, r, seq, (start, end), first) {
+        let made = run.map_or(test, |run| &run.truth);
+        let crossing = match run {
+            Some(run) => {
+                let lines = run.lines.iter().map(|c| (c.op, &c.a, &c.b));
+                self.crossing((made, lines), r, seq, (start, end), first)
+            }
+            None => {
+                let lines = bound_runs::comparisons(test);
+                self.crossing((made, lines), r, seq, (start, end), first)
+            }
+        };
+        if let Some(at) = crossing {
             return Some(if first { (start, at) } else { (at, end) });
         }
         // `first` at `lo`, `last` at `hi`.
@@ -348,7 +368,7 @@ impl Machine {
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             self.regs[r] = self.item(seq, mid)?;
-            if self.truth(test)? == first {
+            if self.truth(made)? == first {
                 lo = mid;
             } else {
                 hi = mid;
@@ -1275,4 +1295,9 @@ fn binomial(n: usize, k: usize) -> u128 {
         c = c * (n - i) as u128 / (i + 1) as u128;
     }
     c
+}
+
+/// The closures of the bound of a rule's last loop, where it has them.
+fn last_run(rule: &Rule) -> Option<&BoundRun> {
+    rule.bound_runs.last().and_then(Option::as_ref)
 }

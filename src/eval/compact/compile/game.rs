@@ -224,6 +224,7 @@ pub fn game(
             sum,
             fused: None,
             bounds: Vec::new(),
+            bound_runs: Vec::new(),
             progression: false,
             product_runs: None,
             hoist: None,

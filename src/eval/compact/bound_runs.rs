@@ -1,0 +1,134 @@
+//! A loop's bound (see `monotone`) as closures for running, kept beside
+//! its tree: the tree stays for what reads its shape (the checks of
+//! `monotone` and their tests), and the closures make it at each step as
+//! fast as the rest of the compiled code. The tree is copied before it
+//! is lowered; a bound with a part not copied here is made from its
+//! tree, as before.
+
+use super::closure::Closure;
+use super::code::{Bind, Num, Truth};
+use crate::syntax::ast::BinaryOp;
+
+/// A bound's test lowered twice: as it is made (`and` and `or` cut
+/// short), and with every comparison in it made (`exact`); and the
+/// comparisons of its `and` chain, their operands lowered, where
+/// `crossing` looks for lines.
+#[derive(Debug)]
+pub struct BoundRun {
+    /// `Truth::Closure`, read where a test tree is.
+    pub truth: Truth,
+    pub exact: Closure<bool>,
+    pub lines: Vec<Comparison>,
+}
+
+/// `a op b`, one comparison of a bound's `and` chain.
+#[derive(Debug)]
+pub struct Comparison {
+    pub op: BinaryOp,
+    pub a: Num,
+    pub b: Num,
+}
+
+/// The comparisons of a test's `and` chain, in order.
+pub fn comparisons(test: &Truth) -> impl Iterator<Item = (BinaryOp, &Num, &Num)> {
+    let mut conjuncts = Vec::new();
+    test.and_chain(&mut conjuncts);
+    conjuncts.into_iter().filter_map(|c| match c {
+        Truth::Compare(op, a, b) => Some((*op, a, b)),
+        _ => None,
+    })
+}
+
+/// A copy of a test made of comparisons of numbers, `None` where it has
+/// a part that is not.
+pub fn copy_truth(t: &Truth) -> Option<Truth> {
+    let boxed = |x: &Truth| copy_truth(x).map(Box::new);
+    Some(match t {
+        Truth::Lit(b) => Truth::Lit(*b),
+        Truth::Not(x) => Truth::Not(boxed(x)?),
+        Truth::And(a, b) => Truth::And(boxed(a)?, boxed(b)?),
+        Truth::Or(a, b) => Truth::Or(boxed(a)?, boxed(b)?),
+        Truth::Compare(op, a, b) => Truth::Compare(*op, copy_num(a)?, copy_num(b)?),
+        Truth::In(flag, n, set) => Truth::In(*flag, copy_num(n)?, set.clone()),
+        Truth::Member(flag, n, mask, lo) => {
+            Truth::Member(*flag, copy_num(n)?, copy_num(mask)?, *lo)
+        }
+        Truth::Let(bind, body) => Truth::Let(Box::new(copy_bind(bind)?), boxed(body)?),
+        _ => return None,
+    })
+}
+
+pub fn copy_num(n: &Num) -> Option<Num> {
+    let boxed = |x: &Num| copy_num(x).map(Box::new);
+    let all = |xs: &[Num]| xs.iter().map(copy_num).collect::<Option<Vec<_>>>();
+    Some(match n {
+        Num::Lit(v) => Num::Lit(*v),
+        Num::Reg(r) => Num::Reg(*r),
+        Num::Field(f, i) => Num::Field(*f, boxed(i)?),
+        Num::TupleAt(t, i) => Num::TupleAt(*t, boxed(i)?),
+        Num::TupleLen(t) => Num::TupleLen(*t),
+        Num::Binary(op, a, b) => Num::Binary(*op, boxed(a)?, boxed(b)?),
+        Num::Neg(x) => Num::Neg(boxed(x)?),
+        Num::Abs(x) => Num::Abs(boxed(x)?),
+        Num::Min(xs) => Num::Min(all(xs)?),
+        Num::Max(xs) => Num::Max(all(xs)?),
+        Num::SumFields(f) => Num::SumFields(*f),
+        Num::SumTuple(t) => Num::SumTuple(*t),
+        Num::Matches(f, codes) => Num::Matches(*f, codes.clone()),
+        Num::If(c, a, b) => Num::If(Box::new(copy_truth(c)?), boxed(a)?, boxed(b)?),
+        Num::Let(bind, body) => Num::Let(Box::new(copy_bind(bind)?), boxed(body)?),
+        Num::Ones(x) => Num::Ones(boxed(x)?),
+        Num::Extreme { mask, lo, highest } => Num::Extreme {
+            mask: boxed(mask)?,
+            lo: *lo,
+            highest: *highest,
+        },
+        _ => return None,
+    })
+}
+
+fn copy_bind(bind: &Bind) -> Option<Bind> {
+    match bind {
+        Bind::Num { reg, value, nat } => Some(Bind::Num {
+            reg: *reg,
+            value: copy_num(value)?,
+            nat: *nat,
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{compiled, inside, same_options};
+
+    /// Every bound `monotone` finds, whatever it is made of (helpers,
+    /// `not`, `or`, products, `min`, a field read at a constant place),
+    /// runs as closures, and the loops it bounds give the options the
+    /// plain code gives at every reachable position.
+    #[test]
+    fn every_bound_found_runs_as_closures() {
+        for guard in [
+            "k * k <= n",
+            "sq(k) <= n",
+            "not (k * k > n)",
+            "k * k <= n or 2 * k < n",
+            "k < n and k * k < n + 7",
+            "max(k, 3) <= n and k <= m",
+            "k / 2 <= n / 3",
+            "2 * k >= n",
+            "sq(k) + k >= n and k != 7",
+            "(if m > 3 then k else 2 * k) <= n",
+        ] {
+            let text = format!(
+                "fn sq(k: nat) = k * k;\n\
+                 game G(n: nat, m: nat) {{ move m(k in 1..=n) if {guard} => G(n - k, m); }}"
+            );
+            let (game, _) = compiled(&text, "G(40, 5)", true);
+            let rule = &inside(&*game).code.rules[0];
+            assert!(rule.bounds[0].is_some(), "`{guard}` should bound the loop");
+            assert!(rule.bound_runs[0].is_some(), "`{guard}` runs as closures");
+            assert!(same_options(&text, "G(40, 5)") > 20, "{guard}");
+        }
+    }
+}
