@@ -121,6 +121,7 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
     for image in &mut code.images {
         l.writes(image, None);
     }
+    hoist::share_tables(&mut code.rules);
 }
 
 /// A comprehension's generator and guard, the guard as a closure.
@@ -250,14 +251,16 @@ impl Lowering {
     /// A write of one element at a generator's value, lowered (see
     /// `hoist`).
     fn last(&self, (fields, index, value): (Fields, u32, LastValue)) -> Last {
-        let value = match value {
-            LastValue::Num(n) => self.operand(n),
-            LastValue::Char(c) => self.char(c),
+        let (read, value) = match value {
+            LastValue::Num(n) => (lookup::num_site(&n), self.operand(n)),
+            LastValue::Char(c) => (lookup::char_site(&c), self.char(c)),
         };
         Last {
             fields,
             index: index as usize,
             value,
+            read,
+            table: None,
         }
     }
 

@@ -11,6 +11,7 @@
 use super::code::{Char, Num, Rule, Seq, Source, Target, Write};
 use super::layout::Fields;
 use super::leaves::Operand;
+use super::lookup::Site;
 use super::reads;
 use super::run::{low_bits, put, Machine};
 use std::fmt;
@@ -49,6 +50,12 @@ pub struct Last {
     /// The last generator's register, which is the element's index.
     pub index: usize,
     pub value: Operand,
+    /// The one element the value is worked out from, if it is one (see
+    /// `lookup`).
+    pub read: Option<Site>,
+    /// Where its bits at each index are kept, when they are made once a
+    /// key (see `share_tables`).
+    pub table: Option<TableAt>,
 }
 
 impl Last {
@@ -61,6 +68,83 @@ impl Last {
             Operand::Lit(_) => true,
             Operand::Element { index, .. } | Operand::Table { index, .. } => *index == self.index,
             _ => false,
+        }
+    }
+
+    /// What its bits at each index are made from, when they are made once
+    /// a key: the field written and the compiled value with the index left
+    /// out (each write reads its own generator's register). Two writes
+    /// with the same shape leave the same bits at each index of a key.
+    fn shape(&self) -> Option<(Fields, Shape)> {
+        if !self.per_key() {
+            return None;
+        }
+        let shape = match &self.value {
+            Operand::Lit(v) => Shape::Lit(*v),
+            Operand::Element { first, len, .. } => Shape::Element(*first, *len),
+            // The table answers for every value a field holds from zero;
+            // a field biased below zero reads its other values another way,
+            // not compared.
+            Operand::Table {
+                first, len, table, ..
+            } => match self.read {
+                Some(site)
+                    if site.fields.bias == 0
+                        && site.fields.first as usize == *first
+                        && site.fields.len == *len =>
+                {
+                    Shape::Table(site.fields, table.clone())
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some((self.fields, shape))
+    }
+}
+
+/// A value made once a key, as its bits at each index depend on it.
+#[derive(PartialEq, Eq)]
+enum Shape {
+    Lit(i64),
+    /// `xs[k]`: the element's first register and length.
+    Element(usize, u32),
+    /// An expression of `xs[k]` alone, by its value for each value of the
+    /// element's field.
+    Table(Fields, Box<[Option<i64>]>),
+}
+
+/// Where a table of bits made once a key is kept: the `last` or the
+/// `pair` bits of a rule's hoisted key (see `Made`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableAt {
+    slot: usize,
+    pair: bool,
+}
+
+/// Gives each write made once a key the place of its table of bits, one
+/// place for the writes of the same shape in every rule: Mock Turtles'
+/// `two` flips the coin at its last generator as `three` does at its last
+/// two, and the three writes share one table, made once a key.
+pub fn share_tables(rules: &mut [Rule]) {
+    let mut made: Vec<((Fields, Shape), TableAt)> = Vec::new();
+    for rule in rules {
+        let Some(hoist) = &mut rule.hoist else {
+            continue;
+        };
+        let slot = hoist.slot;
+        let writes = [(&mut hoist.pair, true), (&mut hoist.last, false)];
+        for (last, pair) in writes {
+            let Some(last) = last else { continue };
+            let Some(shape) = last.shape() else { continue };
+            last.table = Some(match made.iter().find(|(s, _)| *s == shape) {
+                Some((_, at)) => *at,
+                None => {
+                    let at = TableAt { slot, pair };
+                    made.push((shape, at));
+                    at
+                }
+            });
         }
     }
 }
@@ -213,7 +297,8 @@ pub struct Made {
     written: u64,
     /// What the `last` write leaves at each index, made once a key...
     last: Bits,
-    /// ... and what the `pair` write does.
+    /// ... and what the `pair` write does; each also serves the writes
+    /// of other rules that leave the same bits (see `share_tables`).
     pair: Bits,
 }
 
@@ -244,6 +329,27 @@ impl Bits {
 }
 
 impl Machine {
+    /// The table of bits kept at `at`, made for the current key by `last`,
+    /// taken out of its place until `put_bits` puts it back.
+    fn take_bits(&mut self, at: TableAt, last: &Last) -> Bits {
+        let mut bits = std::mem::take(self.bits_at(at));
+        self.bits_for(&mut bits, last);
+        bits
+    }
+
+    fn put_bits(&mut self, at: TableAt, bits: Bits) {
+        *self.bits_at(at) = bits;
+    }
+
+    fn bits_at(&mut self, at: TableAt) -> &mut Bits {
+        let made = &mut self.hoisted[at.slot];
+        if at.pair {
+            &mut made.pair
+        } else {
+            &mut made.last
+        }
+    }
+
     /// The key of the option the current registers make by `rule`: its
     /// hoisted writes made once for each value of what they read.
     pub(super) fn rule_written(&mut self, rule: &Rule) -> Option<u64> {
@@ -358,11 +464,10 @@ impl Machine {
             Some(pair) => self.last_written(pair, base)?,
             None => base,
         };
-        if self.trail.is_none() && last.per_key() {
-            let mut bits = std::mem::take(&mut self.hoisted[hoist.slot].last);
-            self.bits_for(&mut bits, last);
+        if let (None, Some(at)) = (&self.trail, last.table) {
+            let bits = self.take_bits(at, last);
             let pushed = self.push_last(&bits, last, seq, (start, end), base, out);
-            self.hoisted[hoist.slot].last = bits;
+            self.put_bits(at, bits);
             return pushed;
         }
         for i in start..end {
@@ -430,14 +535,13 @@ impl Machine {
         let Some(Source::Each(inner)) = rule.gens.last().map(|g| &g.source) else {
             return Some(false);
         };
-        if self.trail.is_some() || !pair.per_key() || !last.per_key() {
+        let (None, Some(pair_at), Some(last_at)) = (&self.trail, pair.table, last.table) else {
             return Some(false);
-        }
-        let made = &mut self.hoisted[hoist.slot];
-        let mut pair_bits = std::mem::take(&mut made.pair);
-        let mut last_bits = std::mem::take(&mut made.last);
-        self.bits_for(&mut pair_bits, pair);
-        self.bits_for(&mut last_bits, last);
+        };
+        // The two writes may share one table (Mock Turtles' flips).
+        let pair_bits = self.take_bits(pair_at, pair);
+        let own_last = (last_at != pair_at).then(|| self.take_bits(last_at, last));
+        let last_bits = own_last.as_ref().unwrap_or(&pair_bits);
         let first = &rule.writes[..hoist.writes];
         let mut base = None;
         let mut each = |m: &mut Machine| -> Option<()> {
@@ -457,14 +561,15 @@ impl Machine {
                 };
                 let at = super::leaves::index(value, pair.fields.len)?;
                 let paired = pair_bits.at(base, at)?;
-                m.push_last(&last_bits, last, inner, (from, to), paired, out)?;
+                m.push_last(last_bits, last, inner, (from, to), paired, out)?;
             }
             Some(())
         };
         let done = each(self);
-        let made = &mut self.hoisted[hoist.slot];
-        made.pair = pair_bits;
-        made.last = last_bits;
+        if let Some(bits) = own_last {
+            self.put_bits(last_at, bits);
+        }
+        self.put_bits(pair_at, pair_bits);
         done.map(|()| true)
     }
 }
@@ -473,6 +578,7 @@ impl Machine {
 mod tests {
     use super::super::leaves::Operand;
     use super::super::testing::{compiled, inside, same_options};
+    use super::{Last, TableAt};
 
     const TURTLES: &str = include_str!("../../../bench/games/mock-turtles.game");
 
@@ -505,6 +611,72 @@ mod tests {
         assert_eq!(pairs.len(), 1);
         assert_eq!(pairs[0].1, 3);
         assert!(matches!(pairs[0].0.value, Operand::Table { .. }));
+    }
+
+    /// The tables of bits of each rule's `pair` and `last` writes.
+    fn tables(source: &str, position: &str) -> Vec<[Option<TableAt>; 2]> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        let at = |l: &Option<Last>| l.as_ref().and_then(|l| l.table);
+        code.rules
+            .iter()
+            .map(|r| {
+                r.hoist
+                    .as_ref()
+                    .map_or([None; 2], |h| [at(&h.pair), at(&h.last)])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_flips_of_the_two_and_three_coin_moves_share_one_table() {
+        let [one, two, three] = tables(TURTLES, r#"Turtles("HHHHHHH")"#)[..] else {
+            panic!("Mock Turtles has three moves");
+        };
+        assert_eq!(one, [None, None]);
+        assert!(two[1].is_some());
+        assert_eq!(three, [two[1], two[1]]);
+    }
+
+    /// Writes of one element at the last generators that look alike:
+    /// `same` turns its dial as `spin` does, spelled another way; `other`
+    /// turns another list's dial; `back` turns it the other way, and
+    /// `over` by a rule that differs from `spin`'s at a value the field
+    /// holds (3) though not at those the rules make.
+    const TWINS: &str = r#"
+        fn turn(c: nat) = if c == 2 then 0 else c + 1;
+        fn again(c: nat) = if c != 2 then c + 1 else 0;
+        fn back(c: nat) = if c == 0 then 2 else c - 1;
+        game Twins(xs: [nat], ys: [nat]) {
+          move spin(i in indices(xs), k in 0..i) if xs[i] > 0
+            => Twins(set_at(set_at(xs, i, xs[i] - 1), k, turn(xs[k])), ys);
+          move same(i in indices(xs), j in 0..i, k in 0..j) if xs[i] > 1
+            => Twins(set_at(set_at(set_at(xs, i, xs[i] - 2), j, again(xs[j])), k, turn(xs[k])), ys);
+          move other(i in indices(ys), k in 0..i) if ys[i] > 0
+            => Twins(xs, set_at(set_at(ys, i, ys[i] - 1), k, turn(ys[k])));
+          move back(i in indices(xs), k in 0..i) if xs[i] > 2
+            => Twins(set_at(set_at(xs, i, xs[i] - 3), k, back(xs[k])), ys);
+          move over(i in indices(xs), k in 0..i) if xs[i] > 1
+            => Twins(set_at(set_at(xs, i, xs[i] - 1), k, (xs[k] + 1) % 3), ys);
+        }
+    "#;
+
+    #[test]
+    fn only_writes_of_the_same_field_and_value_share_a_table() {
+        let [spin, same, other, back, over] = tables(TWINS, "Twins([2, 1, 0, 2], [1, 2, 0])")[..]
+        else {
+            panic!("Twins has five moves");
+        };
+        let spin = spin[1].expect("spin's write is made once a key");
+        assert_eq!(same, [Some(spin), Some(spin)]);
+        for [_, last] in [other, back, over] {
+            assert!(last.is_some_and(|t| t != spin));
+        }
+        assert_ne!(back[1], over[1]);
+        assert_ne!(other[1], over[1]);
+        assert_ne!(other[1], back[1]);
+        assert!(same_options(TWINS, "Twins([2, 1, 0, 2], [1, 2, 0])") > 40);
+        assert!(same_options(TWINS, "Twins([2, 2, 1, 2, 2], [2, 0, 1, 2])") > 1000);
     }
 
     #[test]
