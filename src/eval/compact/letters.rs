@@ -6,17 +6,27 @@
 //! masked writes on the row's word: no string is made, and no closure is
 //! called for each `set_at`, each helper's argument and the row read.
 //!
+//! A row read off a grid some of whose rows were just written is, in the
+//! compiled code, a choice on the row's index (`if i == r then <row r as
+//! written> else g[i]`); when both sides are edited rows, the choice is
+//! made on the numbers at run time and the side taken runs as masked
+//! writes too.
+//!
 //! The steps keep every test the string operations make (each index in
 //! its row, each helper's natural-number argument at least 0); where one
 //! fails the whole position goes to the general search, as it would from
 //! the string operations, so the order in which they are made does not
 //! matter.
 
-use super::code::{Bind, Num, Rows, Text, Write};
+use super::code::{Bind, Num, Rows, Text, Truth};
 use super::leaves::{index, Operand};
 use super::run::{low_bits, put, Machine};
 use super::sieve::copy;
+use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
+
+mod shifting;
+pub use shifting::{shifting, Shifting};
 
 /// One step of an edited row, in the order the code makes them.
 #[derive(Debug)]
@@ -28,11 +38,24 @@ pub enum Edit<N> {
     Read(N),
     /// The letter with this code put at this place of the row.
     Letter { at: N, code: u64 },
+    /// The steps of `then` when `a op b` holds, else those of
+    /// `otherwise`: each side reads its row once.
+    Choose {
+        op: BinaryOp,
+        a: N,
+        b: N,
+        then: Vec<Edit<N>>,
+        otherwise: Vec<Edit<N>>,
+    },
 }
 
 impl<N> Edit<N> {
     /// The step with its numbers made into `M`s.
     pub fn map<M>(self, mut f: impl FnMut(N) -> M) -> Edit<M> {
+        self.map_with(&mut f)
+    }
+
+    fn map_with<M>(self, f: &mut impl FnMut(N) -> M) -> Edit<M> {
         match self {
             Edit::Bind { reg, value, nat } => Edit::Bind {
                 reg,
@@ -41,6 +64,39 @@ impl<N> Edit<N> {
             },
             Edit::Read(i) => Edit::Read(f(i)),
             Edit::Letter { at, code } => Edit::Letter { at: f(at), code },
+            Edit::Choose {
+                op,
+                a,
+                b,
+                then,
+                otherwise,
+            } => Edit::Choose {
+                op,
+                a: f(a),
+                b: f(b),
+                then: then.into_iter().map(|s| s.map_with(f)).collect(),
+                otherwise: otherwise.into_iter().map(|s| s.map_with(f)).collect(),
+            },
+        }
+    }
+
+    /// Every number of the step, in its branches too.
+    fn each_num(&mut self, f: &mut impl FnMut(&mut N)) {
+        match self {
+            Edit::Bind { value: n, .. } | Edit::Read(n) | Edit::Letter { at: n, .. } => f(n),
+            Edit::Choose {
+                a,
+                b,
+                then,
+                otherwise,
+                ..
+            } => {
+                f(a);
+                f(b);
+                then.iter_mut()
+                    .chain(otherwise.iter_mut())
+                    .for_each(|s| s.each_num(f));
+            }
         }
     }
 }
@@ -52,11 +108,29 @@ pub fn edited(t: &Text, rows: &Rows) -> Option<Vec<Edit<Num>>> {
         return None;
     }
     let steps = steps(t, rows, &mut Vec::new())?;
-    let mut reads = steps.iter().filter_map(|s| match s {
-        Edit::Read(_) => Some(()),
-        _ => None,
-    });
-    (reads.next().is_some() && reads.next().is_none()).then_some(steps)
+    (reads(&steps)? == 1).then_some(steps)
+}
+
+/// How many rows `steps` read, whichever sides they take, if that is the
+/// same on every side; `None` too when a letter comes before the read
+/// (the read would drop it).
+fn reads(steps: &[Edit<Num>]) -> Option<usize> {
+    let mut made = 0;
+    for step in steps {
+        match step {
+            Edit::Bind { .. } => {}
+            Edit::Read(_) => made += 1,
+            Edit::Letter { .. } => (made > 0).then_some(())?,
+            Edit::Choose {
+                then, otherwise, ..
+            } => {
+                let n = reads(then)?;
+                (n == reads(otherwise)?).then_some(())?;
+                made += n;
+            }
+        }
+    }
+    Some(made)
 }
 
 /// A string register bound by a helper, its steps, and how often the
@@ -105,6 +179,19 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             }
             Bind::Letter { .. } => None,
         },
+        Text::If(test, then, otherwise) => {
+            let Truth::Compare(op, a, b) = &**test else {
+                return None;
+            };
+            compare(*op, 0, 0)?;
+            Some(vec![Edit::Choose {
+                op: *op,
+                a: copy(a)?,
+                b: copy(b)?,
+                then: steps(then, rows, bound)?,
+                otherwise: steps(otherwise, rows, bound)?,
+            }])
+        }
         _ => None,
     }
 }
@@ -121,6 +208,19 @@ fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
             at: copy(at)?,
             code: *code,
         },
+        Edit::Choose {
+            op,
+            a,
+            b,
+            then,
+            otherwise,
+        } => Edit::Choose {
+            op: *op,
+            a: copy(a)?,
+            b: copy(b)?,
+            then: then.iter().map(copy_edit).collect::<Option<_>>()?,
+            otherwise: otherwise.iter().map(copy_edit).collect::<Option<_>>()?,
+        },
     })
 }
 
@@ -136,7 +236,18 @@ pub fn written(
     w: u32,
 ) -> Option<u64> {
     let row = index(row.get(m)?, rows.fields.len)?;
-    let mut word = 0u64;
+    let word = edit(m, rows, steps, w, 0)?;
+    put(k, &rows.fields, row, word as i64)
+}
+
+/// `word` with `steps` made on it.
+fn edit(
+    m: &mut Machine,
+    rows: &Rows,
+    steps: &[Edit<Operand>],
+    w: u32,
+    mut word: u64,
+) -> Option<u64> {
     for step in steps {
         match step {
             Edit::Bind { reg, value, nat } => {
@@ -154,165 +265,23 @@ pub fn written(
                 let shift = index(at.get(m)?, rows.cols)? * w;
                 word = word & !(low_bits(w) << shift) | code << shift;
             }
-        }
-    }
-    put(k, &rows.fields, row, word as i64)
-}
-
-/// A move whose writes each edit a row in place (the row written is the
-/// row read), at places that are the innermost loop's variable plus an
-/// amount the loop does not change, the rows and letters the same for
-/// every value: the option at value `c` is the key with the same letters
-/// put at places `c - lo` cells further on than at value `lo`. The keys
-/// of a loop's values are then one mask and one shift each.
-#[derive(Debug)]
-pub struct Shifting {
-    var: u32,
-    rows: Rows,
-    /// Each write's row index and steps.
-    writes: Vec<(Num, Vec<Edit<Num>>)>,
-}
-
-/// How a number moves with the loop's variable.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Moves {
-    /// Not at all.
-    Steady,
-    /// One for one: the variable plus a steady amount.
-    Along,
-}
-
-/// `writes` as a `Shifting` for the loop over register `var`, if they are
-/// one.
-pub fn shifting(writes: &[Write], var: u32) -> Option<Shifting> {
-    let mut rows = None;
-    // Registers bound to the variable plus an amount.
-    let mut along = vec![var];
-    let mut edited_writes = Vec::new();
-    for write in writes {
-        let Write::Row(r, row, t) = write else {
-            return None;
-        };
-        if *rows.get_or_insert(*r) != *r {
-            return None;
-        }
-        (moves(row, &along)? == Moves::Steady).then_some(())?;
-        let steps = edited(t, r)?;
-        for step in &steps {
-            match step {
-                Edit::Bind { reg, value, .. } => {
-                    let reg = *reg as u32;
-                    along.retain(|&a| a != reg);
-                    if moves(value, &along)? == Moves::Along {
-                        along.push(reg);
-                    }
-                }
-                Edit::Read(i) => (moves(i, &along)? == Moves::Steady).then_some(())?,
-                Edit::Letter { at, .. } => (moves(at, &along)? == Moves::Along).then_some(())?,
-            }
-        }
-        edited_writes.push((copy(row)?, steps));
-    }
-    Some(Shifting {
-        var,
-        rows: rows?,
-        writes: edited_writes,
-    })
-}
-
-/// How `n` moves with the variable (registers `along` move one for one),
-/// if it is steady or moves one for one.
-fn moves(n: &Num, along: &[u32]) -> Option<Moves> {
-    use Moves::{Along, Steady};
-    let both = |a: &Num, b: &Num| Some((moves(a, along)?, moves(b, along)?));
-    match n {
-        Num::Lit(_) => Some(Steady),
-        Num::Reg(r) if along.contains(r) => Some(Along),
-        Num::Reg(_) => Some(Steady),
-        Num::Binary(BinaryOp::Add, a, b) => match both(a, b)? {
-            (Steady, Steady) => Some(Steady),
-            (Along, Steady) | (Steady, Along) => Some(Along),
-            (Along, Along) => None,
-        },
-        Num::Binary(BinaryOp::Sub, a, b) => match both(a, b)? {
-            (x, Steady) => Some(x),
-            _ => None,
-        },
-        Num::Binary(_, a, b) => (both(a, b)? == (Steady, Steady)).then_some(Steady),
-        Num::Neg(a) => (moves(a, along)? == Steady).then_some(Steady),
-        Num::Field(_, i) | Num::TupleAt(_, i) => (moves(i, along)? == Steady).then_some(Steady),
-        _ => None,
-    }
-}
-
-impl Shifting {
-    /// Every number made into what runs fastest (see `closure`).
-    pub fn lower(&mut self, mut lowered: impl FnMut(&mut Num)) {
-        for (row, steps) in &mut self.writes {
-            lowered(row);
-            for step in steps {
-                match step {
-                    Edit::Bind { value: n, .. } | Edit::Read(n) | Edit::Letter { at: n, .. } => {
-                        lowered(n)
-                    }
-                }
+            Edit::Choose {
+                op,
+                a,
+                b,
+                then,
+                otherwise,
+            } => {
+                let side = if compare(*op, a.get(m)?, b.get(m)?)? {
+                    then
+                } else {
+                    otherwise
+                };
+                word = edit(m, rows, side, w, word)?;
             }
         }
     }
-}
-
-impl Machine {
-    /// The cells a `Shifting`'s writes change at the variable's value
-    /// `lo`, as a mask over the key, and the letters they put there, if
-    /// every step holds at `lo` and at `lo + span` (so at every value
-    /// between, each place and each bound number moving one for one, up
-    /// from `lo`) and each write edits its own row in place; `None`
-    /// otherwise, and the loop then runs value by value.
-    pub(super) fn shifted_letters(
-        &mut self,
-        s: &Shifting,
-        lo: i64,
-        span: u32,
-    ) -> Option<(u64, u64)> {
-        self.regs[s.var as usize] = lo;
-        let (rows, w) = (&s.rows, self.cell);
-        let (mut changed, mut letters, mut written) = (0u64, 0u64, 0u64);
-        for (row, steps) in &s.writes {
-            let row = index(self.quick(row)?, rows.fields.len)?;
-            // Each row once: a second write of a row starts from the row
-            // as the key holds it, not from the first write's letters.
-            if written & 1 << row != 0 {
-                return None;
-            }
-            written |= 1 << row;
-            for step in steps {
-                match step {
-                    Edit::Bind { reg, value, nat } => {
-                        let v = self.quick(value)?;
-                        // Natural at `lo`, so all the way up; and no
-                        // overflow on the way.
-                        if *nat && v < 0 || v.checked_add(i64::from(span)).is_none() {
-                            return None;
-                        }
-                        self.regs[*reg] = v;
-                    }
-                    Edit::Read(i) => {
-                        (index(self.quick(i)?, rows.fields.len)? == row).then_some(())?;
-                    }
-                    Edit::Letter { at, code } => {
-                        let place = index(self.quick(at)?, rows.cols)?;
-                        index(i64::from(place + span), rows.cols)?;
-                        let shift = rows.fields.shift_of(row) + place * w;
-                        let cell = low_bits(w) << shift;
-                        (code >> w == 0).then_some(())?;
-                        changed |= cell;
-                        letters = letters & !cell | code << shift;
-                    }
-                }
-            }
-        }
-        Some((changed, letters))
-    }
+    Some(word)
 }
 
 #[cfg(test)]
@@ -322,6 +291,23 @@ mod tests {
     const CRAM: &str = include_str!("../../../bench/games/cram.game");
     const CELLS: &str = include_str!("../../../bench/games/search-rewrites/cram-cells.game");
     const SLICE: &str = include_str!("../../../bench/games/search-rewrites/cram-slice.game");
+    const ONE_RULE: &str = include_str!("../../../bench/games/search-rewrites/cram-one-rule.game");
+    const DOMINO: &str = include_str!("../../../bench/games/search-rewrites/cram-domino.game");
+    const GUIDE: &str = include_str!("../../../bench/games/search-rewrites/cram-guide.game");
+    /// A row read after another row of the grid was written: the same row
+    /// (`again`), the row below (`next`), or a row past the end, which
+    /// gives the position up on either side of the choice (`off`).
+    const REREAD: &str = r##"
+        fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, "#"));
+        game Board(g: grid) {
+          move again(r in indices(g), c in 0..len(g[r]) - 1) if g[r][c] == "."
+            => Board(cover(cover(g, r, c), r, c + 1));
+          move next(r in 0..len(g) - 1, c in indices(g[r])) if g[r][c] == "."
+            => Board(cover(cover(g, r, c), r + 1, c));
+          move off(r in indices(g), c in indices(g[r])) if g[r][c] == "o"
+            => Board(cover(cover(g, r, c), r + 1, c));
+        }
+    "##;
     /// Rows edited in the ways the masks must keep apart: a row read and
     /// another written (`drop`), one row written twice, the second write
     /// winning (`twice`), a letter put past the row's end at the last
@@ -355,6 +341,16 @@ mod tests {
         assert_eq!(same_options(CELLS, r#"Cram(["...", "...", "..."])"#), 98);
         assert_eq!(same_options(SLICE, r#"Cram(["...", "...", "..."])"#), 98);
         assert!(same_options(EDITS, r#"Board(["..", "..", ".."])"#) > 10);
+        for text in [ONE_RULE, DOMINO, GUIDE] {
+            assert_eq!(same_options(text, r#"Cram(["...", "...", "..."])"#), 98);
+        }
+        assert!(same_options(REREAD, r#"Board(["...", "...", "..."])"#) > 10);
+        for board in [
+            r#"Board(["o..", "...", "..."])"#,
+            r#"Board(["...", "...", ".o."])"#,
+        ] {
+            assert!(same_options(REREAD, board) >= 1, "{board}");
+        }
         for board in [
             r#"Board(["o.", "..", ".."])"#,
             r#"Board([".o", "..", ".."])"#,
@@ -378,9 +374,64 @@ mod tests {
             .count()
     }
 
+    /// `cover(cover(g, r, c), r2, c2)` with `cover(g, r, c) = set_at(g, r,
+    /// set_at(g[r], c, "#"))`, as the compiler writes row `r2`: row `r2`
+    /// of the grid the first cover made, a choice on `r2 == r`, with
+    /// `#` put at `c2`. It runs as letters put on the key.
+    #[test]
+    fn a_row_read_after_a_write_is_letters_put_on_the_key() {
+        use super::super::code::{Num, Rows, Text, Truth};
+        use super::super::layout::Fields;
+        use super::{edited, Edit};
+        use crate::syntax::ast::BinaryOp;
+        let fields = Fields {
+            first: 0,
+            len: 3,
+            width: 3,
+            shift: 0,
+            bias: 0,
+        };
+        let rows = Rows {
+            fields,
+            cols: 3,
+            numbered: false,
+        };
+        let row = |r: u32| Text::Row(fields, 3, Box::new(Num::Reg(r)));
+        let hash = || Box::new(Text::Lit(Some((0, 1))));
+        let covered = |t: Text, c: u32| Text::SetAt(Box::new(t), Box::new(Num::Reg(c)), hash());
+        let compare = |op, a: u32, b: u32| Box::new(Truth::Compare(op, Num::Reg(a), Num::Reg(b)));
+        let reread = Text::If(
+            compare(BinaryOp::Eq, 8, 9),
+            Box::new(Text::If(
+                Box::new(Truth::Compare(BinaryOp::Lt, Num::Reg(9), Num::Lit(3))),
+                Box::new(covered(row(4), 5)),
+                Box::new(row(9)),
+            )),
+            Box::new(row(8)),
+        );
+        let steps = edited(&covered(reread, 7), &rows).expect("an edited row");
+        assert!(matches!(
+            steps[..],
+            [Edit::Choose { .. }, Edit::Letter { .. }]
+        ));
+        // A choice whose sides read different numbers of rows is not one.
+        let uneven = Text::If(
+            compare(BinaryOp::Eq, 8, 9),
+            Box::new(covered(row(4), 5)),
+            hash(),
+        );
+        assert!(edited(&uneven, &rows).is_none());
+    }
+
     #[test]
     fn dominoes_laid_along_a_loop_are_letters_moving_with_it() {
         assert_eq!(shifting(CRAM, r#"Cram(["...", "..."])"#), 2);
+        // A cell covered on a board whose other cell was just covered:
+        // the row read again is a choice on row numbers the loop does
+        // not change.
+        assert_eq!(shifting(ONE_RULE, r#"Cram(["...", "..."])"#), 1);
+        assert_eq!(shifting(DOMINO, r#"Cram(["...", "..."])"#), 2);
+        assert_eq!(shifting(GUIDE, r#"Cram(["...", "..."])"#), 2);
         // Rows edited from another row or twice are recognised as such
         // too, and turned down at run time (see the test above).
         assert_eq!(shifting(EDITS, r#"Board(["..", ".."])"#), 5);

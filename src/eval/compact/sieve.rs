@@ -89,7 +89,9 @@ pub fn recognise(rule: &mut Rule) {
                 return None;
             }
             let mut sieve = take(rule.tests_after(d)?, var)?;
-            if d == last && rule.hoist.is_none() && rule.sum.is_none() {
+            // Writes made earlier for the outer loops' values (a hoist)
+            // are made again from the key by the shifting code.
+            if d == last && rule.sum.is_none() {
                 sieve.shifting = shifting(&rule.writes, var);
             }
             Some(sieve)
@@ -160,20 +162,34 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
 }
 
 /// Whether `n` is made of literals, registers other than `var`,
-/// arithmetic and list elements alone: worked out once for a loop, it is
-/// what it would be at each value.
+/// arithmetic, list elements and choices on comparisons of such numbers
+/// alone: worked out once for a loop, it is what it would be at each
+/// value.
 fn steady(n: &Num, var: u32) -> bool {
     match n {
         Num::Lit(_) => true,
         Num::Reg(r) => *r != var,
         Num::Binary(_, a, b) => steady(a, var) && steady(b, var),
         Num::Field(_, i) => steady(i, var),
+        Num::If(t, a, b) => steady_test(t, var) && steady(a, var) && steady(b, var),
         _ => false,
     }
 }
 
-/// A copy of a number made of literals, registers, arithmetic and
-/// elements of lists and tuples (all that `steady` accepts).
+/// Whether `t` is made of comparisons of numbers `steady` accepts.
+fn steady_test(t: &Truth, var: u32) -> bool {
+    match t {
+        Truth::Lit(_) => true,
+        Truth::Compare(_, a, b) => steady(a, var) && steady(b, var),
+        Truth::Not(a) => steady_test(a, var),
+        Truth::And(a, b) | Truth::Or(a, b) => steady_test(a, var) && steady_test(b, var),
+        _ => false,
+    }
+}
+
+/// A copy of a number made of literals, registers, arithmetic, elements
+/// of lists and tuples and choices on comparisons of such numbers (all
+/// that `steady` accepts).
 pub(super) fn copy(n: &Num) -> Option<Num> {
     Some(match n {
         Num::Lit(v) => Num::Lit(*v),
@@ -182,6 +198,30 @@ pub(super) fn copy(n: &Num) -> Option<Num> {
         Num::Neg(a) => Num::Neg(Box::new(copy(a)?)),
         Num::Field(f, i) => Num::Field(*f, Box::new(copy(i)?)),
         Num::TupleAt(t, i) => Num::TupleAt(*t, Box::new(copy(i)?)),
+        Num::If(t, a, b) => Num::If(
+            Box::new(copy_test(t)?),
+            Box::new(copy(a)?),
+            Box::new(copy(b)?),
+        ),
+        _ => return None,
+    })
+}
+
+/// A copy of a test made of comparisons of numbers `copy` makes.
+fn copy_test(t: &Truth) -> Option<Truth> {
+    let both = |a, b| Some((Box::new(copy_test(a)?), Box::new(copy_test(b)?)));
+    Some(match t {
+        Truth::Lit(v) => Truth::Lit(*v),
+        Truth::Compare(op, a, b) => Truth::Compare(*op, copy(a)?, copy(b)?),
+        Truth::Not(a) => Truth::Not(Box::new(copy_test(a)?)),
+        Truth::And(a, b) => {
+            let (a, b) = both(a, b)?;
+            Truth::And(a, b)
+        }
+        Truth::Or(a, b) => {
+            let (a, b) = both(a, b)?;
+            Truth::Or(a, b)
+        }
         _ => return None,
     })
 }
