@@ -276,11 +276,13 @@ impl Machine {
     ) -> Option<()> {
         // The steps the loop would have taken, counted at once.
         self.steps(passed.count_ones() as usize)?;
-        let leaf = depth + 1 == rule.gens.len()
+        // The innermost loop, each value an option where the guard left
+        // after the sieve (if any) holds.
+        let last = depth + 1 == rule.gens.len()
             && rule.early[depth].is_none()
-            && rule.guard.is_none()
             && rule.sum.is_none()
             && self.trail.is_none();
+        let leaf = last && rule.guard.is_none();
         let shifting = rule.sieves[depth]
             .as_ref()
             .and_then(|s| s.shifting.as_ref());
@@ -300,12 +302,17 @@ impl Machine {
                 return Some(());
             }
         }
-        if leaf {
-            // Each value an option, with nothing left to test.
+        if last {
+            // Made here rather than through `generate` a value at a time.
             while passed != 0 {
                 let at = passed.trailing_zeros();
                 passed &= passed - 1;
                 self.regs[r] = start + i64::from(at);
+                if let Some(guard) = &rule.guard {
+                    if !self.truth(guard)? {
+                        continue;
+                    }
+                }
                 let k = self.rule_written(rule)?;
                 out.push(k);
             }
