@@ -66,8 +66,8 @@ pub struct LetterTest {
 pub enum Line {
     /// A string's (or a list of booleans') cells in the key.
     Cells(Fields),
-    /// A row of a grid whose rows hold their letters, at a row index the
-    /// loop does not change.
+    /// A row of a grid, at a row index the loop does not change: its
+    /// register holds its letters, also where the key holds its number.
     Row(Rows, Num),
 }
 
@@ -133,9 +133,7 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
     };
     let (line, column) = match cell {
         Char::Cell(f, i) => (Line::Cells(*f), &**i),
-        Char::GridCell(rows, r, c) if !rows.numbered && steady(r, var) => {
-            (Line::Row(*rows, copy(r)?), &**c)
-        }
+        Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, copy(r)?), &**c),
         _ => return None,
     };
     let (offset, minus) = match column {
@@ -318,11 +316,13 @@ impl Machine {
     ) -> Option<()> {
         // The steps the loop would have taken, counted at once.
         self.steps(passed.count_ones() as usize)?;
-        let leaf = depth + 1 == rule.gens.len()
+        // The innermost loop, each value an option where the guard left
+        // after the sieve (if any) holds.
+        let last = depth + 1 == rule.gens.len()
             && rule.early[depth].is_none()
-            && rule.guard.is_none()
             && rule.sum.is_none()
             && self.trail.is_none();
+        let leaf = last && rule.guard.is_none();
         let shifting = rule.sieves[depth]
             .as_ref()
             .and_then(|s| s.shifting.as_ref());
@@ -342,12 +342,17 @@ impl Machine {
                 return Some(());
             }
         }
-        if leaf {
-            // Each value an option, with nothing left to test.
+        if last {
+            // Made here rather than through `generate` a value at a time.
             while passed != 0 {
                 let at = passed.trailing_zeros();
                 passed &= passed - 1;
                 self.regs[r] = start + i64::from(at);
+                if let Some(guard) = &rule.guard {
+                    if !self.truth(guard)? {
+                        continue;
+                    }
+                }
                 let k = self.rule_written(rule)?;
                 out.push(k);
             }
@@ -399,6 +404,30 @@ mod tests {
         assert_eq!(sieved(CRAM, r#"Cram(["...", "..."])"#), 2);
         assert_eq!(sieved(ONE_RULE, r#"Cram(["...", "..."])"#), 1);
         assert_eq!(sieved(MIXED, r#"Strip("....")"#), 3);
+    }
+
+    const CHOMP: &str = include_str!("../../../bench/games/chomp-grid.game");
+
+    /// A grid of `rows` rows of `width` letters, the first `open` of
+    /// each "." and the rest "#".
+    fn board(rows: usize, width: usize, open: &[usize]) -> String {
+        let row = |n: usize| format!("\"{}{}\"", ".".repeat(n), "#".repeat(width - n));
+        let rows: Vec<_> = (0..rows).map(|i| row(open[i % open.len()])).collect();
+        format!("[{}]", rows.join(", "))
+    }
+
+    #[test]
+    fn rows_held_by_their_numbers_are_sieved_from_their_letters() {
+        // 3 rows of 19 letters (57 bits) and 2 of 29 (58): too many for a
+        // key, so the rows are numbered and their registers hold letters.
+        let chomp = format!("Chomp({})", board(3, 19, &[19]));
+        assert_eq!(sieved(CHOMP, &chomp), 1);
+        // Every never increasing list of 3 heights up to 19 but the empty
+        // one: C(22, 3) - 1.
+        assert_eq!(same_options(CHOMP, &chomp), 1539);
+        let cram = r##"Cram(["...#..#.#####################", "..#.#...#####################"])"##;
+        assert_eq!(sieved(CRAM, cram), 2);
+        assert!(same_options(CRAM, cram) > 100);
     }
 
     #[test]
