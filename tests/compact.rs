@@ -357,6 +357,20 @@ game Dial(xs: [nat]) {
     => Dial(set_at(set_at(xs, i, xs[i] - 2), k, 6 / xs[k]));
 }
 
+// The coins a move turns as the subsets of those left of the rightmost:
+// the guard reads the rightmost alone and is tested before the subsets
+// are walked, whose number the row's length bounds.
+game Turned(row: str) {
+  move turn(i in indices(row), others in subsets(0..i, 0, 2)) if row[i] == "H"
+    => Turned(set_at(row, [i] + others, ["T"] + [if row[j] == "H" then "T" else "H" for j in others]));
+}
+// Subsets of a range that ends at a parameter: no earlier generator
+// bounds them, so the guard waits for them.
+game Open(row: str, n: nat) {
+  move turn(i in indices(row), others in subsets(0..n, 0, 2)) if row[i] == "H"
+    => Open(set_at(row, i, "T"), n);
+}
+
 game Edge(s: str) {
   move flip(i in indices(s), k in 0..i + 2) if s[i] == "H"
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
@@ -403,6 +417,10 @@ const STARTS: &[&str] = &[
     "Chomp([\".....\", \"...##\"])",
     "Turtles(\"HHHHHH\")",
     "Turtles(\"THTHHT\")",
+    "Turned(\"HHHHHH\")",
+    "Turned(\"THTHHT\")",
+    "Open(\"HTHH\", 3)",
+    "Open(\"HHHH\", 6)",
     "Paint([\"..\", \".b\"])",
     "Paint([\"...\"])",
     "Cut(\"aabab\")",

@@ -162,6 +162,21 @@ impl Walked {
     }
 }
 
+/// One element set at each value a walk takes, in the walk's own loop:
+/// the same steps as the write made for each value in turn, without
+/// going through the general writes for every element.
+fn each_element(walk: Walked, f: Fields, value: Operand) -> WriteFn {
+    let var = walk.var;
+    Box::new(move |m, mut k| {
+        walk.run(m, |m| {
+            let i = index(m.regs[var], f.len)?;
+            k = put(k, &f, i, value.get(m)?)?;
+            Some(())
+        })?;
+        Some(k)
+    })
+}
+
 /// What the closures need to know of the layout.
 struct Lowering {
     /// Whether expressions of one element alone are tabulated, and
@@ -392,6 +407,9 @@ impl Lowering {
             }
             Write::Each { walk, mut writes } => {
                 let walk = self.walk(walk);
+                if let Some((f, value)) = self.one_element(&mut writes, walk.var) {
+                    return step(each_element(walk, f, value));
+                }
                 self.writes(&mut writes, None);
                 step(Box::new(move |m, mut k| {
                     walk.run(m, |m| {
@@ -447,6 +465,22 @@ impl Lowering {
             over,
             constant,
             guard: guard.map(|g| self.truth(g)),
+        }
+    }
+
+    /// The field and the lowered value of `writes` when they are one
+    /// element set at the walk's variable `var` (the coins a move turns,
+    /// walked as a list), taken out of `writes`.
+    fn one_element(&self, writes: &mut Vec<Write>, var: usize) -> Option<(Fields, Operand)> {
+        let at_var = |r: &u32| *r as usize == var;
+        match writes.as_slice() {
+            [Write::Cell(_, Num::Reg(r), _) | Write::Element(_, Num::Reg(r), _)] if at_var(r) => {}
+            _ => return None,
+        }
+        match writes.pop()? {
+            Write::Cell(f, _, c) => Some((f, self.char(c))),
+            Write::Element(f, _, n) => Some((f, self.operand(n))),
+            _ => None,
         }
     }
 

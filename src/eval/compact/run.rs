@@ -1289,7 +1289,7 @@ fn starts(key: u64, f: &Fields, codes: &[i64]) -> u64 {
     starts
 }
 
-fn binomial(n: usize, k: usize) -> u128 {
+pub(super) fn binomial(n: usize, k: usize) -> u128 {
     let mut c: u128 = 1;
     for i in 0..k {
         c = c * (n - i) as u128 / (i + 1) as u128;

@@ -200,7 +200,9 @@ pub fn game(
             .iter()
             .map(|g| cells_filter(g, one_row))
             .collect();
-        let safe: Vec<bool> = gens.iter().map(|g| early::cannot_fail(&g.source)).collect();
+        let safe: Vec<bool> = (0..gens.len())
+            .map(|d| early::cannot_fail(&gens[d].source, &gens[..d]))
+            .collect();
         let (mut early, rest) = match &m.guard {
             Some(g) => early::split(&m.generators, g, &safe),
             None => (vec![Vec::new(); gens.len()], Vec::new()),
