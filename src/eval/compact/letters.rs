@@ -25,6 +25,7 @@ use super::sieve::copy;
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
 
+mod settled;
 mod shifting;
 pub use shifting::{shifting, Shifting};
 

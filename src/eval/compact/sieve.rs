@@ -92,7 +92,7 @@ pub fn recognise(rule: &mut Rule) {
             // Writes made earlier for the outer loops' values (a hoist)
             // are made again from the key by the shifting code.
             if d == last && rule.sum.is_none() {
-                sieve.shifting = shifting(&rule.writes, var);
+                sieve.shifting = shifting(&rule.writes, var, &rule.gens);
             }
             Some(sieve)
         })

@@ -9,10 +9,11 @@
 //! writes on numbers the loop does not change: such a choice takes the
 //! same side at every value, so the side taken at `lo` holds for all.
 
-use super::super::code::{Bind, Num, Rows, Truth, Write};
+use super::super::code::{Bind, Gen, Num, Rows, Truth, Write};
 use super::super::leaves::index;
 use super::super::run::{low_bits, Machine};
 use super::super::sieve::copy;
+use super::settled::{self, Facts};
 use super::{edited, Edit};
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
@@ -161,14 +162,22 @@ impl Registers {
 }
 
 /// `writes` as a `Shifting` for the loop over register `var`, if they are
-/// one.
-pub fn shifting(writes: &[Write], var: u32) -> Option<Shifting> {
+/// one, with the choices the generators' ranges settle taken (see
+/// `settled`).
+pub fn shifting(writes: &[Write], var: u32, gens: &[Gen]) -> Option<Shifting> {
     let mut rows = None;
     let mut registers = Registers {
         along: vec![var],
         mixed: Vec::new(),
     };
     let writes = shifts(writes, &mut rows, &mut registers)?;
+    let mut dropped = Vec::new();
+    let writes = settle(writes, &mut Facts::of_generators(gens), &mut dropped);
+    let mut read = Vec::new();
+    let writes = match shift_reads(&writes, &mut read) {
+        Some(()) => unread(writes, &dropped, &read),
+        None => writes,
+    };
     Some(Shifting {
         var,
         rows: rows?,
@@ -222,6 +231,124 @@ fn shifts(writes: &[Write], rows: &mut Option<Rows>, known: &mut Registers) -> O
         });
     }
     Some(made)
+}
+
+/// `writes` with the choices `facts` settle taken.
+fn settle(writes: Vec<Shift>, facts: &mut Facts, dropped: &mut Vec<u32>) -> Vec<Shift> {
+    let mut made = Vec::with_capacity(writes.len());
+    for write in writes {
+        match write {
+            Shift::Bind(bind) => made.extend(
+                facts
+                    .steps(vec![bind], dropped)
+                    .into_iter()
+                    .map(Shift::Bind),
+            ),
+            Shift::Row(row, steps) => {
+                made.push(Shift::Row(facts.plain(row), facts.steps(steps, dropped)))
+            }
+            Shift::Choose {
+                op,
+                a,
+                b,
+                then,
+                otherwise,
+            } => match facts.settle(op, &a, &b) {
+                Some(holds) => {
+                    let side = if holds { then } else { otherwise };
+                    made.extend(settle(side, facts, dropped));
+                }
+                None => {
+                    let (a, b) = (facts.plain(a), facts.plain(b));
+                    let sides = (then, otherwise, &mut *dropped);
+                    let (then, otherwise) =
+                        facts.sides(sides, |f, w, d| settle(w, f, d), shift_binds);
+                    made.push(Shift::Choose {
+                        op,
+                        a,
+                        b,
+                        then,
+                        otherwise,
+                    });
+                }
+            },
+        }
+    }
+    made
+}
+
+/// The registers `writes` bind, on either side of their choices.
+fn shift_binds(writes: &[Shift], bound: &mut Vec<u32>) {
+    for write in writes {
+        match write {
+            Shift::Bind(step) => settled::binds(std::slice::from_ref(step), bound),
+            Shift::Row(_, steps) => settled::binds(steps, bound),
+            Shift::Choose {
+                then, otherwise, ..
+            } => {
+                shift_binds(then, bound);
+                shift_binds(otherwise, bound);
+            }
+        }
+    }
+}
+
+/// The registers `writes` read, onto `read`; `None` where a number is
+/// read some other way.
+fn shift_reads(writes: &[Shift], read: &mut Vec<u32>) -> Option<()> {
+    for write in writes {
+        match write {
+            Shift::Bind(step) => settled::step_reads(std::slice::from_ref(step), read)?,
+            Shift::Row(row, steps) => {
+                settled::reads(row, read)?;
+                settled::step_reads(steps, read)?;
+            }
+            Shift::Choose {
+                a,
+                b,
+                then,
+                otherwise,
+                ..
+            } => {
+                settled::reads(a, read)?;
+                settled::reads(b, read)?;
+                shift_reads(then, read)?;
+                shift_reads(otherwise, read)?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// `writes` without the binds on `dropped` that nothing reads.
+fn unread(writes: Vec<Shift>, dropped: &[u32], read: &[u32]) -> Vec<Shift> {
+    let mut made = Vec::with_capacity(writes.len());
+    for write in writes {
+        match write {
+            Shift::Bind(step) => made.extend(
+                settled::unread(vec![step], dropped, read)
+                    .into_iter()
+                    .map(Shift::Bind),
+            ),
+            Shift::Row(row, steps) => {
+                made.push(Shift::Row(row, settled::unread(steps, dropped, read)))
+            }
+            Shift::Choose {
+                op,
+                a,
+                b,
+                then,
+                otherwise,
+            } => made.push(Shift::Choose {
+                op,
+                a,
+                b,
+                then: unread(then, dropped, read),
+                otherwise: unread(otherwise, dropped, read),
+            }),
+        }
+    }
+    made
 }
 
 impl Shifting {

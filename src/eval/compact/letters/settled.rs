@@ -1,0 +1,423 @@
+//! Choices among a row's steps settled when the code is compiled. A
+//! helper's arguments are bound to registers of their own, so a rule that
+//! covers two cells through a helper compares registers that hold the same
+//! number (`r == r`), or a row number with the grid's length where the
+//! generator walking it already stops short of it. What the compiled code
+//! knows settles such a test for every key of the layout: which register
+//! holds another's number plus an amount (a bind), and between which ends
+//! each generator's register runs (its range, whose ends the layout
+//! fixes). The side a settled test takes replaces the choice, and a bind
+//! no step reads any more, which cannot fail, is dropped.
+
+use super::super::code::{Gen, Num, Seq, Source, Target, Truth};
+use super::Edit;
+use crate::eval::arith::compare;
+use crate::syntax::ast::BinaryOp;
+
+/// A number as a register's number plus an amount, or an amount alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Form {
+    base: Option<u32>,
+    amount: i64,
+}
+
+/// What is known of the registers where a step runs.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Registers bound to another's number plus an amount.
+    forms: Vec<(u32, Form)>,
+    /// The least and greatest number a generator's register takes.
+    ends: Vec<(u32, (i64, i64))>,
+}
+
+impl Facts {
+    /// The ends of every generator's register that walks a range between
+    /// numbers known when compiling: the writes run with every generator
+    /// set.
+    pub fn of_generators(gens: &[Gen]) -> Facts {
+        let mut facts = Facts::default();
+        for gen in gens {
+            let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) =
+                (gen.target, &gen.source)
+            else {
+                continue;
+            };
+            let ends = facts.known(lo).zip(facts.known(hi));
+            if let Some((lo, hi)) = ends {
+                let hi = if *inclusive {
+                    Some(hi)
+                } else {
+                    hi.checked_sub(1)
+                };
+                if let Some(hi) = hi.filter(|&hi| lo <= hi) {
+                    facts.ends.push((r, (lo, hi)));
+                }
+            }
+        }
+        facts
+    }
+
+    /// The number `n` is whatever the registers hold.
+    fn known(&self, n: &Num) -> Option<i64> {
+        match self.form(n)? {
+            Form { base: None, amount } => Some(amount),
+            _ => None,
+        }
+    }
+
+    fn form(&self, n: &Num) -> Option<Form> {
+        let plus = |f: Form, k: i64| {
+            Some(Form {
+                base: f.base,
+                amount: f.amount.checked_add(k)?,
+            })
+        };
+        match n {
+            Num::Lit(v) => Some(Form {
+                base: None,
+                amount: *v,
+            }),
+            Num::Reg(r) => Some(self.form_of(*r).unwrap_or(Form {
+                base: Some(*r),
+                amount: 0,
+            })),
+            Num::Binary(BinaryOp::Add, a, b) => match (self.form(a)?, self.form(b)?) {
+                (f, Form { base: None, amount }) | (Form { base: None, amount }, f) => {
+                    plus(f, amount)
+                }
+                _ => None,
+            },
+            Num::Binary(BinaryOp::Sub, a, b) => match self.form(b)? {
+                Form { base: None, amount } => plus(self.form(a)?, amount.checked_neg()?),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn form_of(&self, r: u32) -> Option<Form> {
+        self.forms
+            .iter()
+            .rev()
+            .find(|(reg, _)| *reg == r)
+            .map(|f| f.1)
+    }
+
+    /// The least and greatest number of a form, where its register's are
+    /// known (so that working it out cannot overflow either).
+    fn ends_of(&self, f: Form) -> Option<(i64, i64)> {
+        let (lo, hi) = match f.base {
+            None => (0, 0),
+            Some(r) => self.ends.iter().rev().find(|(reg, _)| *reg == r)?.1,
+        };
+        Some((lo.checked_add(f.amount)?, hi.checked_add(f.amount)?))
+    }
+
+    /// Whether `a op b` holds for every key, or fails for every key.
+    pub fn settle(&self, op: BinaryOp, a: &Num, b: &Num) -> Option<bool> {
+        let (fa, fb) = (self.form(a)?, self.form(b)?);
+        // The same register on both sides: the amounts decide, where the
+        // numbers are worked out without overflow (plain copies, or a
+        // register whose ends are known).
+        let plain = fa.amount == 0 && fb.amount == 0;
+        if fa.base == fb.base && (plain || self.ends_of(fa).is_some() && self.ends_of(fb).is_some())
+        {
+            return compare(op, fa.amount, fb.amount);
+        }
+        let ((alo, ahi), (blo, bhi)) = (self.ends_of(fa)?, self.ends_of(fb)?);
+        let (always, never) = match op {
+            BinaryOp::Lt => (ahi < blo, alo >= bhi),
+            BinaryOp::Le => (ahi <= blo, alo > bhi),
+            BinaryOp::Gt => (alo > bhi, ahi <= blo),
+            BinaryOp::Ge => (alo >= bhi, ahi < blo),
+            BinaryOp::Eq => (
+                alo == ahi && blo == bhi && alo == blo,
+                ahi < blo || bhi < alo,
+            ),
+            BinaryOp::Ne => (
+                ahi < blo || bhi < alo,
+                alo == ahi && blo == bhi && alo == blo,
+            ),
+            _ => (false, false),
+        };
+        (always || never).then_some(always)
+    }
+
+    /// Register `reg` bound to `value` (checked natural when `nat`):
+    /// whether the bind can be dropped when no step reads the register.
+    pub fn bound(&mut self, reg: u32, value: &Num, nat: bool) -> bool {
+        let form = self.form(value);
+        self.forget(reg);
+        let Some(form) = form else {
+            return false;
+        };
+        self.forms.push((reg, form));
+        // Worked out with no overflow (nor by a loop's span on top), and
+        // natural where it must be.
+        self.ends_of(form).is_some_and(|(lo, hi)| {
+            (!nat || lo >= 0) && hi.checked_add(i64::from(u32::MAX)).is_some()
+        })
+    }
+
+    /// Register `reg` set to what is not known.
+    pub fn forget(&mut self, reg: u32) {
+        self.forms.retain(|(r, f)| *r != reg && f.base != Some(reg));
+        self.ends.retain(|(r, _)| *r != reg);
+    }
+
+    /// `n` reading the register it copies where it reads a copy: the
+    /// register the copy is of, or the first register still bound to the
+    /// same number.
+    pub fn plain(&self, n: Num) -> Num {
+        let Num::Reg(r) = n else {
+            return n;
+        };
+        match self.form_of(r) {
+            Some(Form {
+                base: Some(b),
+                amount: 0,
+            }) => Num::Reg(b),
+            Some(f) => {
+                let first = self.forms.iter().find(|(_, g)| *g == f);
+                Num::Reg(first.map_or(r, |(s, _)| *s))
+            }
+            None => n,
+        }
+    }
+
+    /// The sides of a choice the facts do not settle, each settled by
+    /// `settle` on what holds before the choice; what either side binds
+    /// (as `binds` finds) is unknown after it.
+    pub fn sides<T>(
+        &mut self,
+        (then, otherwise, dropped): (Vec<T>, Vec<T>, &mut Vec<u32>),
+        settle: impl Fn(&mut Facts, Vec<T>, &mut Vec<u32>) -> Vec<T>,
+        binds: impl Fn(&[T], &mut Vec<u32>),
+    ) -> (Vec<T>, Vec<T>) {
+        let mut other = self.clone();
+        let then = settle(self, then, dropped);
+        let otherwise = settle(&mut other, otherwise, dropped);
+        let mut bound = Vec::new();
+        binds(&then, &mut bound);
+        binds(&otherwise, &mut bound);
+        bound.into_iter().for_each(|r| self.forget(r));
+        (then, otherwise)
+    }
+
+    /// `steps` with every choice the facts settle replaced by its side;
+    /// the binds put on `dropped` are those that may go if nothing reads
+    /// their registers.
+    pub fn steps(&mut self, steps: Vec<Edit<Num>>, dropped: &mut Vec<u32>) -> Vec<Edit<Num>> {
+        let mut made = Vec::with_capacity(steps.len());
+        for step in steps {
+            match step {
+                Edit::Bind { reg, value, nat } => {
+                    let value = self.plain(value);
+                    if self.bound(reg as u32, &value, nat) {
+                        dropped.push(reg as u32);
+                    }
+                    made.push(Edit::Bind { reg, value, nat });
+                }
+                Edit::Read(i) => made.push(Edit::Read(self.plain(i))),
+                Edit::Letter { at, code } => made.push(Edit::Letter {
+                    at: self.plain(at),
+                    code,
+                }),
+                Edit::Choose {
+                    op,
+                    a,
+                    b,
+                    then,
+                    otherwise,
+                } => match self.settle(op, &a, &b) {
+                    Some(holds) => {
+                        let side = if holds { then } else { otherwise };
+                        made.extend(self.steps(side, dropped));
+                    }
+                    None => {
+                        let (a, b) = (self.plain(a), self.plain(b));
+                        let sides = (then, otherwise, &mut *dropped);
+                        let (then, otherwise) = self.sides(sides, Facts::steps, binds);
+                        made.push(Edit::Choose {
+                            op,
+                            a,
+                            b,
+                            then,
+                            otherwise,
+                        });
+                    }
+                },
+            }
+        }
+        made
+    }
+}
+
+/// The registers `steps` bind, on either side of their choices, onto
+/// `bound`.
+pub fn binds(steps: &[Edit<Num>], bound: &mut Vec<u32>) {
+    for step in steps {
+        match step {
+            Edit::Bind { reg, .. } => bound.push(*reg as u32),
+            Edit::Choose {
+                then, otherwise, ..
+            } => {
+                binds(then, bound);
+                binds(otherwise, bound);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The registers `n` reads, onto `regs`; `None` for a number read some
+/// other way.
+pub fn reads(n: &Num, regs: &mut Vec<u32>) -> Option<()> {
+    match n {
+        Num::Lit(_) => {}
+        Num::Reg(r) => regs.push(*r),
+        Num::Binary(_, a, b) => {
+            reads(a, regs)?;
+            reads(b, regs)?;
+        }
+        Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => reads(a, regs)?,
+        Num::If(t, a, b) => {
+            test_reads(t, regs)?;
+            reads(a, regs)?;
+            reads(b, regs)?;
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+fn test_reads(t: &Truth, regs: &mut Vec<u32>) -> Option<()> {
+    match t {
+        Truth::Lit(_) => Some(()),
+        Truth::Compare(_, a, b) => {
+            reads(a, regs)?;
+            reads(b, regs)
+        }
+        Truth::Not(a) => test_reads(a, regs),
+        Truth::And(a, b) | Truth::Or(a, b) => {
+            test_reads(a, regs)?;
+            test_reads(b, regs)
+        }
+        _ => None,
+    }
+}
+
+/// The registers `steps` read, onto `regs`.
+pub fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
+    for step in steps {
+        match step {
+            Edit::Bind { value, .. } => reads(value, regs)?,
+            Edit::Read(i) => reads(i, regs)?,
+            Edit::Letter { at, .. } => reads(at, regs)?,
+            Edit::Choose {
+                a,
+                b,
+                then,
+                otherwise,
+                ..
+            } => {
+                reads(a, regs)?;
+                reads(b, regs)?;
+                step_reads(then, regs)?;
+                step_reads(otherwise, regs)?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// `steps` without the binds on `dropped` that no step reads.
+pub fn unread(steps: Vec<Edit<Num>>, dropped: &[u32], read: &[u32]) -> Vec<Edit<Num>> {
+    steps
+        .into_iter()
+        .filter_map(|step| match step {
+            Edit::Bind { reg, .. }
+                if dropped.contains(&(reg as u32)) && !read.contains(&(reg as u32)) =>
+            {
+                None
+            }
+            Edit::Choose {
+                op,
+                a,
+                b,
+                then,
+                otherwise,
+            } => Some(Edit::Choose {
+                op,
+                a,
+                b,
+                then: unread(then, dropped, read),
+                otherwise: unread(otherwise, dropped, read),
+            }),
+            step => Some(step),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::testing::{compiled, inside, same_options};
+
+    const ONE_RULE: &str =
+        include_str!("../../../../bench/games/search-rewrites/cram-one-rule.game");
+    const DOMINO: &str = include_str!("../../../../bench/games/search-rewrites/cram-domino.game");
+    const GUIDE: &str = include_str!("../../../../bench/games/search-rewrites/cram-guide.game");
+
+    /// A cell covered on a board whose other cell was just covered in a
+    /// row `s` that is no copy of `r`: the test `s == r` stays.
+    const ANY_ROW: &str = r##"
+fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, "#"));
+game Cram(g: grid) {
+  move m(r in indices(g), s in indices(g), c in 0..len(g[r]) - 1)
+    if g[r][c] == "." and g[s][c + 1] == "."
+    => Cram(cover(cover(g, r, c), s, c + 1));
+}
+"##;
+
+    /// A row walked one past the board's last, the guard keeping it on
+    /// the board: the length test under `r == r` stays.
+    const PAST_THE_END: &str = r##"
+fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, "#"));
+game Cram(g: grid) {
+  move across(r in 0..len(g) + 1, c in 0..3)
+    if r < len(g) and g[r][c] == "." and g[r][c + 1] == "."
+    => Cram(cover(cover(g, r, c), r, c + 1));
+}
+"##;
+
+    /// The choices left in the innermost loops' writes that run as
+    /// letters moving along.
+    fn choices(text: &str, start: &str) -> Vec<usize> {
+        let (game, _) = compiled(text, start, true);
+        let code = &inside(&*game).code;
+        code.rules
+            .iter()
+            .filter_map(|r| r.sieves.last()?.as_ref()?.shifting.as_ref())
+            .map(|s| format!("{s:?}").matches("Choose").count())
+            .collect()
+    }
+
+    #[test]
+    fn a_copy_compared_with_its_register_is_settled() {
+        let board = r#"Cram(["....", "....", "...."])"#;
+        assert_eq!(choices(GUIDE, board), [0, 0]);
+        assert_eq!(choices(DOMINO, board), [1, 1]);
+        assert_eq!(choices(ANY_ROW, board), [1]);
+        assert_eq!(choices(PAST_THE_END, board), [1]);
+    }
+
+    /// Every key reachable from the board, with the same options from the
+    /// code whose choices are settled as from the code run step by step.
+    #[test]
+    fn settled_choices_give_the_options_of_the_steps() {
+        for text in [ONE_RULE, DOMINO, GUIDE, ANY_ROW] {
+            assert!(same_options(text, r#"Cram(["....", "....", "...."])"#) > 100);
+        }
+        assert!(same_options(PAST_THE_END, r#"Cram(["....", "....", "...."])"#) > 50);
+    }
+}
