@@ -244,6 +244,27 @@ impl Facts {
         (then, otherwise)
     }
 
+    /// Whether `a` and `b` are the same number for every key.
+    pub fn same(&self, a: &Num, b: &Num) -> bool {
+        self.form(a).is_some_and(|f| self.form(b) == Some(f))
+    }
+
+    /// Whether `later` reads the row `first` reads and puts every letter
+    /// it puts, with no bind or choice in `first`: then `first` cannot
+    /// fail where `later` does not.
+    pub fn covers(&self, first: &[Edit<Num>], later: &[Edit<Num>]) -> bool {
+        let made_later = |step: &Edit<Num>| {
+            later.iter().any(|l| match (step, l) {
+                (Edit::Read(a), Edit::Read(b)) => self.same(a, b),
+                (Edit::Letter { at: a, code: x }, Edit::Letter { at: b, code: y }) => {
+                    x == y && self.same(a, b)
+                }
+                _ => false,
+            })
+        };
+        first.iter().all(made_later)
+    }
+
     /// `steps` with every choice the facts settle replaced by its side;
     /// the binds put on `dropped` are those that may go if nothing reads
     /// their registers.
@@ -433,12 +454,18 @@ game Cram(g: grid) {
     /// The choices left in the innermost loops' writes that run as
     /// letters moving along.
     fn choices(text: &str, start: &str) -> Vec<usize> {
+        counted(text, start, "Choose")
+    }
+
+    /// How often `what` shows in the innermost loops' writes that run as
+    /// letters moving along.
+    fn counted(text: &str, start: &str, what: &str) -> Vec<usize> {
         let (game, _) = compiled(text, start, true);
         let code = &inside(&*game).code;
         code.rules
             .iter()
             .filter_map(|r| r.sieves.last()?.as_ref()?.shifting.as_ref())
-            .map(|s| format!("{s:?}").matches("Choose").count())
+            .map(|s| format!("{s:?}").matches(what).count())
             .collect()
     }
 
@@ -451,6 +478,11 @@ game Cram(g: grid) {
         assert_eq!(choices(ONE_RULE, board), [1]);
         assert_eq!(choices(DOMINO, board), [0, 0]);
         assert_eq!(choices(ANY_ROW, board), [1]);
+        // Across, the guide covers two cells of one row, each cover a
+        // write of the row: the second puts both letters, so the first
+        // goes. Down, it writes two rows.
+        assert_eq!(counted(GUIDE, board, "Row("), [1, 2]);
+        assert_eq!(counted(ANY_ROW, board, "Row("), [2]);
         assert_eq!(choices(PAST_THE_END, board), [1]);
     }
 

@@ -245,7 +245,20 @@ fn settle(writes: Vec<Shift>, facts: &mut Facts, dropped: &mut Vec<u32>) -> Vec<
                     .map(Shift::Bind),
             ),
             Shift::Row(row, steps) => {
-                made.push(Shift::Row(facts.plain(row), facts.steps(steps, dropped)))
+                let (row, steps) = (facts.plain(row), facts.steps(steps, dropped));
+                // A row written again starts from the key's row, dropping
+                // the letters an earlier write put there (see
+                // `put_writes`): an earlier write of the same row whose
+                // every step the later one makes too is not made.
+                let earlier = made.iter().rposition(|w| matches!(w, Shift::Row(..)));
+                if let Some(i) = earlier {
+                    if let Shift::Row(first_row, first) = &made[i] {
+                        if facts.same(first_row, &row) && facts.covers(first, &steps) {
+                            made.remove(i);
+                        }
+                    }
+                }
+                made.push(Shift::Row(row, steps));
             }
             Shift::Choose {
                 op,
