@@ -504,9 +504,10 @@ impl Lowering {
         let (test, branches, pairs): (TruthFn, [NumFn; 2], _) = match element {
             Element::Num(Num::If(t, a, b)) => {
                 let pairs = [&a, &b].map(|n| lookup::num_pair(n));
+                let read = [&a, &b].map(|n| lookup::num_reads_pair(n));
                 let [then, otherwise] = [*a, *b].map(|n| self.operand(n).into_fn());
                 let branches = [remember((pairs[0], then)), remember((pairs[1], otherwise))];
-                (self.truth(*t), branches, pairs)
+                (self.truth(*t), branches, read)
             }
             Element::Row(rows, Text::If(t, a, b)) => {
                 let pairs = [&a, &b].map(|t| lookup::row_pair(t, rows.numbered));

@@ -15,11 +15,11 @@
 //! mask of the elements the test sends its way.
 //!
 //! A branch that reads one element of the key, at the comprehension's
-//! place, and one more register (`eaten(g[i], c)`) gives each element a
-//! value that holds while that element and that register do: its values
-//! for each value of the register are kept from one key to the next for
-//! the elements the two keys share, and only the others are worked out
-//! again.
+//! place, and one more register (`eaten(g[i], c)`, and `min(h[j], t)`
+//! however little it costs) gives each element a value that holds while
+//! that element and that register do: its values for each value of the
+//! register are kept from one key to the next for the elements the two
+//! keys share, and only the others are worked out again.
 
 use super::closure::{NumFn, TruthFn};
 use super::code::{Element, Num, Text};
