@@ -501,25 +501,27 @@ impl Lowering {
             Some((site, extra)) => lookup::remembered(site, extra, f),
             None => f,
         };
-        let (test, branches): (TruthFn, [NumFn; 2]) = match element {
+        let (test, branches, pairs): (TruthFn, [NumFn; 2], _) = match element {
             Element::Num(Num::If(t, a, b)) => {
-                let branches = [*a, *b].map(|n| {
-                    let pair = lookup::num_pair(&n);
-                    remember((pair, self.operand(n).into_fn()))
-                });
-                (self.truth(*t), branches)
+                let pairs = [&a, &b].map(|n| lookup::num_pair(n));
+                let read = [&a, &b].map(|n| lookup::num_reads_pair(n));
+                let [then, otherwise] = [*a, *b].map(|n| self.operand(n).into_fn());
+                let branches = [remember((pairs[0], then)), remember((pairs[1], otherwise))];
+                (self.truth(*t), branches, read)
             }
             Element::Row(rows, Text::If(t, a, b)) => {
+                let pairs = [&a, &b].map(|t| lookup::row_pair(t, rows.numbered));
                 let branches = [*a, *b].map(|t| {
-                    let pair = lookup::row_pair(&t, rows.numbered);
                     let t = self.piece(t);
                     let f: NumFn = Box::new(move |m| {
                         let text = t.get(m)?;
                         m.row_field(&rows, text)
                     });
-                    remember((pair, f))
+                    f
                 });
-                (self.truth(*t), branches)
+                let [then, otherwise] = branches;
+                let branches = [remember((pairs[0], then)), remember((pairs[1], otherwise))];
+                (self.truth(*t), branches, pairs)
             }
             _ => return Box::new(|_, _| None),
         };
@@ -530,6 +532,7 @@ impl Lowering {
             count: usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX),
             test,
             branches,
+            kept: split::kept(pairs, var, &plan),
             plan,
             memo: Default::default(),
         };

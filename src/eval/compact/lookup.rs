@@ -121,6 +121,12 @@ pub fn num_pair(n: &Num) -> Option<(Site, u32)> {
     if cost::num(n) <= cost::MEMO {
         return None;
     }
+    num_reads_pair(n)
+}
+
+/// The element and the register a number alone depends on, whatever it
+/// costs.
+pub fn num_reads_pair(n: &Num) -> Option<(Site, u32)> {
     let mut r = Reads::default();
     reads::num(&mut r, n);
     r.pair()

@@ -13,10 +13,18 @@
 //! and one that reads more, for as long as they all stay as they were. An
 //! option's key is then the two branches' remembered bits, each under the
 //! mask of the elements the test sends its way.
+//!
+//! A branch that reads one element of the key, at the comprehension's
+//! place, and one more register (`eaten(g[i], c)`, and `min(h[j], t)`
+//! however little it costs) gives each element a value that holds while
+//! that element and that register do: its values for each value of the
+//! register are kept from one key to the next for the elements the two
+//! keys share, and only the others are worked out again.
 
 use super::closure::{NumFn, TruthFn};
 use super::code::{Element, Num, Text};
 use super::layout::Fields;
+use super::lookup::Site;
 use super::reads::{self, outside_and_key};
 use super::run::{low_bits, Machine};
 use std::cell::RefCell;
@@ -106,11 +114,30 @@ pub(super) struct Split {
     pub test: TruthFn,
     pub branches: [NumFn; 2],
     pub plan: Plan,
+    /// For each branch whose elements are kept from key to key (see
+    /// `kept`): the list whose element at the place it reads, and the
+    /// register its values are kept by.
+    pub kept: [Option<(Fields, u32)>; 2],
     pub memo: RefCell<Memo>,
 }
 
+/// Which branches' elements can be kept from one key to the next: those
+/// that read one element of a list at the comprehension's variable and
+/// one more register alone (`pairs`, see `lookup::num_pair`), that
+/// register being the one the branch is remembered by.
+pub fn kept(pairs: [Option<(Site, u32)>; 2], var: u32, plan: &Plan) -> [Option<(Fields, u32)>; 2] {
+    let mut kept = [None, None];
+    for (b, pair) in pairs.into_iter().enumerate() {
+        if let Some((site, extra)) = pair {
+            if site.index == var && plan.branches[b].regs == [extra] {
+                kept[b] = Some((site.fields, extra));
+            }
+        }
+    }
+    kept
+}
+
 /// What a split comprehension remembers.
-#[derive(Default)]
 pub(super) struct Memo {
     /// Whether anything below holds, and the key it was worked out for.
     known: bool,
@@ -127,6 +154,12 @@ pub(super) struct Memo {
     steady_mask: u64,
     steady_bits: u64,
     sent: [(u64, u64); 2],
+    /// The kept branches' values by their register's value, each with the
+    /// key it holds for.
+    kept: [Vec<(u64, Worked)>; 2],
+    /// The elements two keys share, as last worked out: the keys, the
+    /// elements (a bit each) and their fields' mask.
+    shared: (u64, u64, u64, u64),
 }
 
 /// What one part remembers, by the values of the registers it reads.
@@ -140,6 +173,26 @@ struct Part<T> {
     /// was worked out.
     values: Option<Vec<i64>>,
     single: T,
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            known: false,
+            key: 0,
+            test: Part::default(),
+            branches: Default::default(),
+            steady: None,
+            steady_mask: 0,
+            steady_bits: 0,
+            sent: [(0, 0); 2],
+            // Key 0 with nothing worked out.
+            kept: [0, 1].map(|_| vec![(0, Worked::default()); SLOTS]),
+            // Keys 0 and 0 share no element: as nothing was worked out
+            // for key 0, nothing is lost.
+            shared: (0, 0, 0, 0),
+        }
+    }
 }
 
 impl<T: Default + Clone> Default for Part<T> {
@@ -202,6 +255,14 @@ pub(super) struct Worked {
 }
 
 impl Worked {
+    /// Forgets the elements but `same`, whose fields' bits are `mask`.
+    #[inline(always)]
+    fn keep(&mut self, same: u64, mask: u64) {
+        self.done &= same;
+        self.failed &= same;
+        self.bits &= mask;
+    }
+
     /// The fields' bits of the elements `want` (among others'), those not
     /// worked out yet worked out now with `work`; `None` where one of them
     /// fails.
@@ -311,12 +372,53 @@ impl Split {
             return Some(0);
         }
         let branch = &self.branches[b];
+        if let Some((list, by)) = self.kept[b] {
+            if let Some(slot) = usize::try_from(m.regs[by as usize])
+                .ok()
+                .filter(|&v| v < SLOTS)
+            {
+                let (key, worked) = &mut memo.kept[b][slot];
+                if *key != m.key {
+                    let (same, mask) = self.shared(&mut memo.shared, &list, *key, m.key);
+                    worked.keep(same, mask);
+                    *key = m.key;
+                }
+                return worked.get(at, &self.fields, |at| self.element(m, branch, at));
+            }
+        }
         let worked = memo.branches[b].at(&self.plan.branches[b].regs, &m.regs);
         let work = |at| self.element(m, branch, at);
         match worked {
             Some(worked) => worked.get(at, &self.fields, work),
             None => Worked::default().get(at, &self.fields, work),
         }
+    }
+
+    /// The elements whose place in `list` holds the same field in keys
+    /// `old` and `new`, a bit each, and their fields' mask; the last pair
+    /// of keys asked about is remembered in `last`.
+    fn shared(
+        &self,
+        last: &mut (u64, u64, u64, u64),
+        list: &Fields,
+        old: u64,
+        new: u64,
+    ) -> (u64, u64) {
+        if (last.0, last.1) != (old, new) {
+            let (mut same, mut mask) = (0, 0);
+            for at in 0..self.fields.len {
+                let place = self.lo + i64::from(at);
+                let Ok(place) = u32::try_from(place) else {
+                    continue;
+                };
+                if place < list.len && list.read(old, place) == list.read(new, place) {
+                    same |= 1 << at;
+                    mask |= self.fields.mask() << self.fields.shift_of(at);
+                }
+            }
+            *last = (old, new, same, mask);
+        }
+        (last.2, last.3)
     }
 
     /// Element `at` by `branch`.
@@ -407,6 +509,24 @@ mod tests {
         // The first column cut to 1 or 2 everywhere; both then fail at a
         // column of 1 past the first.
         assert_eq!(same_options(FAILING, "Fail([3, 2, 3, 2])"), 4);
+    }
+
+    const GRID: &str = include_str!("../../../bench/games/chomp-grid.game");
+
+    /// `eaten(g[i], c)` reads row `i` and `c` alone: its rows are kept
+    /// from key to key where the keys share them. Every key is compared,
+    /// met in an order where the next key shares some rows and not others.
+    #[test]
+    fn rows_kept_from_key_to_key_are_the_rows_step_by_step_code_writes() {
+        // Grids of 3 rows of up to 4 squares, never longer than the row
+        // above, but the empty one.
+        assert_eq!(same_options(GRID, r#"Chomp(["....", "....", "...."])"#), 34);
+        // Grids of 4 rows under a staircase: rows of at most 5, 3, 2 and
+        // 1 squares.
+        assert_eq!(
+            same_options(GRID, r#"Chomp([".....", "...##", "..###", ".####"])"#),
+            55
+        );
     }
 
     /// The bite's row as the last generator: the test reads it, and the
