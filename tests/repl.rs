@@ -552,6 +552,19 @@ fn the_plot_is_an_svg_with_a_point_per_heap() {
 
 // ---- The interactive editor, through a pseudo-terminal ----
 
+/// Waits until the editor has handed `line` to the session (it echoes the
+/// line and ends it), and then a little longer, so that a Ctrl-C sent next
+/// stops the command rather than the editing of its line. A fixed wait from
+/// the moment of typing was not enough on a loaded machine: the Ctrl-C could
+/// reach the editor first and only clear the line.
+fn started(p: &mut rexpect::session::PtySession, line: &str) {
+    p.exp_string(line).expect("the editor echoes the line");
+    // The editor leaves its raw mode (whatever escapes that takes) and
+    // ends the line once it hands it on.
+    p.exp_string("\r\n").expect("the editor hands the line on");
+    thread::sleep(Duration::from_millis(300));
+}
+
 #[test]
 fn tab_completes_and_ctrl_c_stops_a_long_table() {
     let (mut p, home) = editor(&["examples/grundys-game.game", "examples/nim.game"], "home");
@@ -567,7 +580,7 @@ fn tab_completes_and_ctrl_c_stops_a_long_table() {
     p.exp_string("grundy> ").expect("a prompt");
     // A table of Grundy's game far out takes minutes; Ctrl-C stops it.
     p.send_line("table Grundy 1000000").expect("typing");
-    thread::sleep(Duration::from_millis(700));
+    started(&mut p, "table Grundy 1000000");
     p.send_control('c').expect("Ctrl-C");
     p.exp_string("interrupted").expect("the table stops");
     p.exp_string("grundy> ")
@@ -587,7 +600,7 @@ fn tab_completes_and_ctrl_c_stops_a_long_table() {
 fn a_table_stopped_by_ctrl_c_keeps_its_values_for_the_next_one() {
     let (mut p, _home) = editor(&["examples/grundys-game.game"], "home-resume");
     p.send_line("table Grundy 1000000").expect("typing");
-    thread::sleep(Duration::from_millis(700));
+    started(&mut p, "table Grundy 1000000");
     p.send_control('c').expect("Ctrl-C");
     let (_, stopped) = p
         .exp_regex(r"stopped after g\(0\.\.=\d+\)")
@@ -598,7 +611,7 @@ fn a_table_stopped_by_ctrl_c_keeps_its_values_for_the_next_one() {
     // The same command carries on from there instead of starting again.
     let reached = stopped.trim_start_matches("stopped after ");
     p.send_line("table Grundy 1000000").expect("typing");
-    thread::sleep(Duration::from_millis(300));
+    started(&mut p, "table Grundy 1000000");
     p.send_control('c').expect("Ctrl-C");
     p.exp_string(&format!("carried on from {reached}"))
         .expect("the kept values used");
