@@ -40,6 +40,10 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     ("examples/wythoff.game", &["Wythoff(5, 3)", "Wythoff(6, 6)"]),
     (
+        "examples/ruler.game",
+        &["Ruler(\"HTHHTH\")", "Ruler(\"THHHT\")"],
+    ),
+    (
         "examples/sets.game",
         &[
             "Divisors(set(1..=9))",

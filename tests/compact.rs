@@ -371,6 +371,21 @@ game Open(row: str, n: nat) {
     => Open(set_at(row, i, "T"), n);
 }
 
+// A string joined from one letter an element, written as a list's
+// elements are; and one whose filter drops a letter, so that the string
+// it makes is shorter than the key holds: handed back for that position.
+fn turned(c: str) = if c == "H" then "T" else "H";
+
+game Ruler(row: str) {
+  move turn(i in indices(row), k in 1..=i + 1) if row[i] == "H"
+    => Ruler(join([if j > i - k and j <= i then turned(row[j]) else row[j] for j in indices(row)]));
+}
+
+game Shorter(row: str) {
+  move turn(i in indices(row)) if row[i] == "H"
+    => Shorter(join([if j == i then "T" else row[j] for j in indices(row) if j != i or i > 2]));
+}
+
 game Edge(s: str) {
   move flip(i in indices(s), k in 0..i + 2) if s[i] == "H"
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
@@ -380,6 +395,9 @@ game Edge(s: str) {
 );
 
 const STARTS: &[&str] = &[
+    "Ruler(\"HTHHTH\")",
+    "Ruler(\"HHHHHHH\")",
+    "Shorter(\"HHHHH\")",
     "Moore(2, [3, 2, 2])",
     "Moore(2, [4, 4, 4, 4])",
     "Moore(3, [3, 1, 2, 3])",
@@ -730,6 +748,16 @@ fn constants_and_written_out_sets_run_compiled() {
     assert_runs_compiled(
         &["outcome", "examples/nim-with-additions.game", "Heap(5)"],
         "Heap",
+    );
+}
+
+/// A string joined from a comprehension of letters compiles: the ruler
+/// game of the examples.
+#[test]
+fn strings_joined_from_letters_run_compiled() {
+    assert_runs_compiled(
+        &["value", "examples/ruler.game", "Ruler(\"HHTHHHTH\")"],
+        "Ruler",
     );
 }
 

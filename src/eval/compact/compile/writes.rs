@@ -5,7 +5,7 @@ use super::several::Given;
 use super::types::tuple_items;
 use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED, WRITES};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Element, Indices, Num, Rows, Write};
+use crate::eval::compact::code::{Bind, Char, Element, Indices, Num, Rows, Write};
 use crate::eval::compact::layout::{Group, Layout};
 use crate::eval::compact::sums::Part;
 use crate::eval::compact::turn;
@@ -319,6 +319,23 @@ impl<'a> Compiler<'a> {
                     element,
                 }
             }
+            // A string joined from one letter an element: its cells are
+            // written as a list's elements are, each letter as its code.
+            (IrKind::Builtin(Builtin::Join, a), Group::Str(f, _)) if unwritten(out) => {
+                let [list] = &a[..] else {
+                    return Err(Unsupported::new(WRITES, ir.span));
+                };
+                let IrKind::Comprehension { element, clauses } = &list.kind else {
+                    return Err(Unsupported::new(WRITES, ir.span));
+                };
+                let (walk, mut inner) = self.walk(scope, clauses, list, WRITES)?;
+                let code = self.char(&mut inner, element)?;
+                Write::Comprehension {
+                    fields: *f,
+                    walk,
+                    element: Element::Num(letter_code(code).or_unsupported(WRITES, element.span)?),
+                }
+            }
             // A string worked out whole, which later `set_at`s may change.
             (_, Group::Str(f, _)) if unwritten(out) => Write::Text(*f, self.text(scope, ir)?),
             _ => return Err(Unsupported::new(WRITES, ir.span)),
@@ -449,4 +466,19 @@ impl<'a> Compiler<'a> {
             | Group::Sized { .. } => return Err(Unsupported::new(WRITES, call.span)),
         })
     }
+}
+
+/// A letter as the number its cell holds, where it is read without
+/// working out a string: a cell, a literal of the alphabet, a helper's
+/// letter argument, and `if` and helpers over those. `None` for a literal
+/// outside the alphabet (no cell can hold it) and for anything else.
+fn letter_code(c: Char) -> Option<Num> {
+    Some(match c {
+        Char::Cell(f, i) => Num::Field(f, i),
+        Char::Code(code) if code >= 0 => Num::Lit(code),
+        Char::Reg(r) => Num::Reg(r),
+        Char::If(t, a, b) => Num::If(t, Box::new(letter_code(*a)?), Box::new(letter_code(*b)?)),
+        Char::Let(bind, c) => Num::Let(bind, Box::new(letter_code(*c)?)),
+        Char::Code(_) | Char::GridCell(..) | Char::Text(_) => return None,
+    })
 }
