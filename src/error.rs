@@ -140,7 +140,12 @@ pub enum ErrorKind {
         signature: String,
     },
     #[error("expected {expected}, found {found}")]
-    WrongType { expected: String, found: String },
+    WrongType {
+        expected: String,
+        found: String,
+        /// The built-in that turns the one into the other, where one does.
+        hint: Option<String>,
+    },
     #[error("this pattern takes {names} elements apart, but the value is a tuple of {found}")]
     PatternArity {
         names: usize,
@@ -464,7 +469,7 @@ impl ErrorKind {
             ErrorKind::LetTooLarge { .. } => Some(
                 "a `let` name is replaced by its expression wherever it is used, and each name here uses the one before several times: compute the value in a helper function instead".into(),
             ),
-            ErrorKind::WrongType { .. } => None,
+            ErrorKind::WrongType { hint, .. } => hint.clone(),
             ErrorKind::ChainedComparison => {
                 Some("write `a < b and b < c` rather than `a < b < c`".into())
             }

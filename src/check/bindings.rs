@@ -48,6 +48,7 @@ impl Checker {
                     ErrorKind::WrongType {
                         expected: "something to range over (a range, list, set or string)".into(),
                         found: describe(&ty),
+                        hint: None,
                     },
                     g.source.span,
                 );
@@ -187,6 +188,7 @@ impl Checker {
                     ErrorKind::WrongType {
                         expected: "a tuple or list to take apart".into(),
                         found: describe(other),
+                        hint: None,
                     },
                     span,
                 );

@@ -1,11 +1,11 @@
 //! Expressions: names resolved, types inferred, calls checked.
 
-use super::describe;
 use super::items::Checker;
 use super::scope::Scope;
+use super::{conversion, describe};
 use crate::error::ErrorKind;
 use crate::eval::builtins::Builtin;
-use crate::eval::ir::{Callable, CompIr, Ir, IrKind};
+use crate::eval::ir::{Callable, CompIr, Ir, IrKind, Param};
 use crate::eval::Value;
 use crate::source::Span;
 use crate::syntax::ast::{self, BinaryOp, ExprKind, UnaryOp};
@@ -86,6 +86,7 @@ impl Checker {
                         ErrorKind::WrongType {
                             expected: format!("{}, like the `then` branch", describe(&then_ty)),
                             found: describe(&else_ty),
+                            hint: None,
                         },
                         otherwise.span,
                     );
@@ -106,6 +107,7 @@ impl Checker {
                         ErrorKind::WrongType {
                             expected: describe(&expected),
                             found: describe(&ty),
+                            hint: None,
                         },
                         operand.span,
                     );
@@ -126,6 +128,7 @@ impl Checker {
                             ErrorKind::WrongType {
                                 expected: "a list or string to index".into(),
                                 found: describe(other),
+                                hint: None,
                             },
                             target.span,
                         );
@@ -143,6 +146,7 @@ impl Checker {
                 ErrorKind::WrongType {
                     expected: "a number".into(),
                     found: describe(ty),
+                    hint: None,
                 },
                 span,
             );
@@ -211,20 +215,7 @@ impl Checker {
                     let signature = signature(&name.name, &params);
                     arity_error(self, "game", params.len().to_string(), signature);
                 } else {
-                    for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
-                        if !ty.fits(&param.ty) {
-                            self.error(
-                                ErrorKind::WrongType {
-                                    expected: format!(
-                                        "`{}` for parameter `{}`",
-                                        param.ty, param.name
-                                    ),
-                                    found: describe(ty),
-                                },
-                                arg.span,
-                            );
-                        }
-                    }
+                    self.arguments(&params, &types, args);
                 }
                 (IrKind::MakePos(g, irs), Type::Game)
             }
@@ -235,20 +226,7 @@ impl Checker {
                     let signature = signature(&name.name, &params);
                     arity_error(self, "function", params.len().to_string(), signature);
                 } else {
-                    for ((param, ty), arg) in params.iter().zip(&types).zip(args) {
-                        if !ty.fits(&param.ty) {
-                            self.error(
-                                ErrorKind::WrongType {
-                                    expected: format!(
-                                        "`{}` for parameter `{}`",
-                                        param.ty, param.name
-                                    ),
-                                    found: describe(ty),
-                                },
-                                arg.span,
-                            );
-                        }
-                    }
+                    self.arguments(&params, &types, args);
                 }
                 (IrKind::CallFn(f, irs), ret)
             }
@@ -285,6 +263,7 @@ impl Checker {
                                 ErrorKind::WrongType {
                                     expected: format!("{expected} for `{}`", b.name()),
                                     found: describe(&types[i]),
+                                    hint: None,
                                 },
                                 args[i].span,
                             );
@@ -304,6 +283,22 @@ impl Checker {
         }
     }
 
+    /// Checks each argument of a call against its parameter's type.
+    fn arguments(&mut self, params: &[Param], types: &[Type], args: &[ast::Expr]) {
+        for ((param, ty), arg) in params.iter().zip(types).zip(args) {
+            if !ty.fits(&param.ty) {
+                self.error(
+                    ErrorKind::WrongType {
+                        expected: format!("`{}` for parameter `{}`", param.ty, param.name),
+                        found: describe(ty),
+                        hint: conversion(&param.ty, ty),
+                    },
+                    arg.span,
+                );
+            }
+        }
+    }
+
     fn binary(
         &mut self,
         op: BinaryOp,
@@ -319,6 +314,7 @@ impl Checker {
                 ErrorKind::WrongType {
                     expected,
                     found: describe(found),
+                    hint: None,
                 },
                 span,
             );

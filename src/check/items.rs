@@ -444,6 +444,7 @@ impl Checker {
                 ErrorKind::WrongType {
                     expected: "a condition (true or false)".into(),
                     found: describe(&ty),
+                    hint: None,
                 },
                 e.span,
             );

@@ -141,6 +141,33 @@ pub fn describe(t: &Type) -> String {
     }
 }
 
+/// How to turn a value of type `found` into the `expected` one, where a
+/// built-in does it: the help of a wrong-type error.
+pub fn conversion(expected: &Type, found: &Type) -> Option<String> {
+    let hint = match (expected, found) {
+        (Type::Str, Type::List(e)) if **e == Type::Str => {
+            "`join(...)` makes one string of a list of strings"
+        }
+        (Type::List(e), Type::Str) if **e == Type::Str => {
+            "`list(...)` makes a list of a string's letters"
+        }
+        (Type::Set(_), Type::List(_) | Type::Str) => {
+            "`set(...)` makes a set of the elements of a list or string"
+        }
+        (Type::List(_), Type::Set(_)) => {
+            "`list(...)` makes a list of a set's elements, in increasing order"
+        }
+        (Type::Nat | Type::Int, Type::Bool) => {
+            "`if b then 1 else 0` makes a number of a truth value"
+        }
+        (Type::Bool, Type::Nat | Type::Int) => {
+            "compare the number to make a truth value, as in `n > 0`"
+        }
+        _ => return None,
+    };
+    Some(hint.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -629,6 +629,7 @@ pub fn int(v: &Value) -> Result<i64, ErrorKind> {
         other => Err(ErrorKind::WrongType {
             expected: "a number".into(),
             found: other.kind().into(),
+            hint: None,
         }),
     }
 }
@@ -646,6 +647,7 @@ fn length(v: &Value) -> Result<usize, ErrorKind> {
     v.count().ok_or_else(|| ErrorKind::WrongType {
         expected: "a list, set or string".into(),
         found: v.kind().into(),
+        hint: None,
     })
 }
 
@@ -685,6 +687,7 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, ErrorKind> {
             return Err(ErrorKind::WrongType {
                 expected: "a list, set or string".into(),
                 found: other.kind().into(),
+                hint: None,
             })
         }
     })

@@ -11,6 +11,7 @@ pub(super) fn conform(name: &str, ty: &Type, v: Value) -> std::result::Result<Va
     let wrong = |v: &Value| ErrorKind::WrongType {
         expected: format!("`{ty}` for parameter `{name}`"),
         found: v.kind().into(),
+        hint: None,
     };
     Ok(match (ty, v) {
         (Type::Unknown, v) => v,

@@ -268,6 +268,7 @@ impl Interp {
                                 }
                                 .into(),
                                 found: v.kind().into(),
+                                hint: None,
                             },
                             operand.span,
                         ))
@@ -314,6 +315,7 @@ impl Interp {
                 ErrorKind::WrongType {
                     expected: "a boolean".into(),
                     found: other.kind().into(),
+                    hint: None,
                 },
                 ir.span,
             )),
@@ -711,6 +713,7 @@ impl Interp {
                 ErrorKind::WrongType {
                     expected: "a position".into(),
                     found: args.first().map_or("nothing", |v| v.kind()).into(),
+                    hint: None,
                 },
                 span,
             ));

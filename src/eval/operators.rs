@@ -42,6 +42,7 @@ impl Interp {
                 ErrorKind::WrongType {
                     expected: expected.into(),
                     found: v.kind().into(),
+                    hint: None,
                 },
                 side.span,
             )
@@ -212,6 +213,7 @@ pub(super) fn element_at(v: &Value, i: i64) -> std::result::Result<Value, ErrorK
         other => Err(ErrorKind::WrongType {
             expected: "a list or string to index".into(),
             found: other.kind().into(),
+            hint: None,
         }),
     }
 }
