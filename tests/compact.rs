@@ -386,6 +386,23 @@ game Shorter(row: str) {
     => Shorter(join([if j == i then "T" else row[j] for j in indices(row) if j != i or i > 2]));
 }
 
+// Positions kept sorted: the list a move makes put in order, whole, and
+// a sorted list written over; numbers that may be negative, and letters.
+game Welter(coins: [nat]) {
+  move slide(i in indices(coins), t in 0..coins[i]) if t not in coins
+    => Welter(sort(set_at(coins, i, t)));
+}
+
+game Ordered(xs: [int]) {
+  move lower(k in 1..=2) if min(xs) - k >= -3 => Ordered(set_at(sort(xs), 0, min(xs) - k));
+  move drop(i in indices(xs)) if xs[i] > -3 => Ordered(sort(set_at(xs, i, xs[i] - 1)));
+}
+
+game Anagram(s: str) {
+  move drop(i in indices(s)) if s[i] != "a" => Anagram(sort(set_at(s, i, "a")));
+  move lower(i in indices(s)) if s[i] == "d" => Anagram(sort(set_at(s, i, "c")));
+}
+
 game Edge(s: str) {
   move flip(i in indices(s), k in 0..i + 2) if s[i] == "H"
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
@@ -398,6 +415,10 @@ const STARTS: &[&str] = &[
     "Ruler(\"HTHHTH\")",
     "Ruler(\"HHHHHHH\")",
     "Shorter(\"HHHHH\")",
+    "Welter([1, 4, 6, 9])",
+    "Welter([0, 2, 3, 7, 8])",
+    "Ordered([2, -1, 3])",
+    "Anagram(\"dcbcad\")",
     "Moore(2, [3, 2, 2])",
     "Moore(2, [4, 4, 4, 4])",
     "Moore(3, [3, 1, 2, 3])",
@@ -661,6 +682,10 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Kept([4, 2, 5])",
         "Line((0, 3), [3, -2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
+        "Ruler(\"HHTHHH\")",
+        "Welter([1, 4, 6, 9])",
+        "Ordered([2, -1, 3])",
+        "Anagram(\"dcbcad\")",
     ] {
         let mut session = session_with(GAMES);
         let parts = session.position(start).expect("a position");

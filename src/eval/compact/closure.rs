@@ -429,6 +429,7 @@ impl Lowering {
             w @ (Write::Fill(_)
             | Write::Several(..)
             | Write::Reversed(_)
+            | Write::Sorted(_)
             | Write::Turned(..)
             | Write::Closure(_)) => w,
         }

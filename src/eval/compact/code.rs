@@ -230,6 +230,10 @@ pub enum Write {
     Whole(Fields, Vec<Num>),
     /// `reverse(x)` of a list or string parameter, whole.
     Reversed(Fields),
+    /// `sort(list)` or `sort(text)` of what the writes before it made:
+    /// the elements in increasing order (a field's order is its number's,
+    /// and a letter's code follows the alphabet's order).
+    Sorted(Fields),
     /// `[element for var in over if guard]` as a list parameter's elements,
     /// or a grid's rows.
     Comprehension {

@@ -329,7 +329,7 @@ impl Deps {
                 true
             }
             // A turn reads the key being written, which varies.
-            Write::Reversed(_) | Write::Turned(..) | Write::Closure(_) => false,
+            Write::Reversed(_) | Write::Sorted(_) | Write::Turned(..) | Write::Closure(_) => false,
         }
     }
 }

@@ -43,6 +43,8 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
         Write::Several(..) | Write::Closure(_) | Write::Fill(_) => v.opaque(),
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
+        // It reads the key the writes before it made, not the position's.
+        Write::Sorted(_) => v.opaque(),
         Write::Comprehension {
             walk: w, element, ..
         } => {

@@ -669,6 +669,7 @@ impl Machine {
                 // fields `k` still holds as the key does: read off the key
                 // itself, which needs no registers.
                 Write::Reversed(f) => k = reversed(k, f),
+                Write::Sorted(f) => k = sorted(k, f),
                 Write::Turned(rows, cells) => {
                     k = turn::apply(k, rows, self.cell, cells.as_deref()?);
                 }
@@ -1179,6 +1180,15 @@ pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
 
 /// `key` with the fields of `f` in the opposite order.
 #[inline]
+/// `key` with the fields `f` in increasing order.
+fn sorted(key: u64, f: &Fields) -> u64 {
+    let mut fields: Vec<u64> = (0..f.len).map(|i| f.read(key, i)).collect();
+    fields.sort_unstable();
+    fields.iter().zip(0..).fold(key, |k, (&v, i)| {
+        k & !(f.mask() << f.shift_of(i)) | v << f.shift_of(i)
+    })
+}
+
 fn reversed(key: u64, f: &Fields) -> u64 {
     if f.len == 0 {
         return key;

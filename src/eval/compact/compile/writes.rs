@@ -272,6 +272,17 @@ impl<'a> Compiler<'a> {
                 then: self.branch(scope, then, param, group)?,
                 otherwise: self.branch(scope, otherwise, param, group)?,
             },
+            // The list the writes before make, in order.
+            (
+                IrKind::Builtin(Builtin::Sort, a),
+                Group::List(f) | Group::Bools(f) | Group::Str(f, _),
+            ) => {
+                let [list] = &a[..] else {
+                    return Err(Unsupported::new(WRITES, ir.span));
+                };
+                self.writes(scope, list, param, group, out)?;
+                Write::Sorted(*f)
+            }
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
