@@ -1178,17 +1178,22 @@ pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
     Some(key & !(f.mask() << shift) | f.stored(v) << shift)
 }
 
-/// `key` with the fields of `f` in the opposite order.
-#[inline]
 /// `key` with the fields `f` in increasing order.
 fn sorted(key: u64, f: &Fields) -> u64 {
-    let mut fields: Vec<u64> = (0..f.len).map(|i| f.read(key, i)).collect();
+    // A key has fewer than 64 fields.
+    let mut fields = [0u64; 64];
+    let fields = &mut fields[..f.len as usize];
+    for (i, field) in (0..).zip(fields.iter_mut()) {
+        *field = f.read(key, i);
+    }
     fields.sort_unstable();
     fields.iter().zip(0..).fold(key, |k, (&v, i)| {
         k & !(f.mask() << f.shift_of(i)) | v << f.shift_of(i)
     })
 }
 
+/// `key` with the fields of `f` in the opposite order.
+#[inline]
 fn reversed(key: u64, f: &Fields) -> u64 {
     if f.len == 0 {
         return key;
