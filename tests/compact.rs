@@ -786,6 +786,23 @@ fn strings_joined_from_letters_run_compiled() {
     );
 }
 
+/// A game whose numbers grow past what the start needs is laid out again
+/// with room to spare, and searched compiled: Staircase Nim, whose coins
+/// pile up on the lower steps.
+#[test]
+fn numbers_that_outgrow_the_start_run_compiled() {
+    let args = [
+        "value",
+        "examples/staircase.game",
+        "Stairs([0, 3, 2, 3, 2, 3])",
+    ];
+    assert_runs_compiled(&args, "Stairs");
+    // No position is left to the interpreter, as each was once the first
+    // layout gave up.
+    let (_, stats) = common::grundy_ok(&[&args[..], &["--stats"]].concat());
+    assert!(!stats.contains("one position at a time"), "{stats}");
+}
+
 /// A generator over the values a filtered comprehension keeps compiles:
 /// the Treblecross rewrite that names its empty cells with a `let`.
 #[test]

@@ -176,8 +176,8 @@ impl Solver {
             .enumerate()
             .rev()
             .find_map(|(i, d)| Some((i, rules.compact_key(&*d.game, pos)?)));
-        let (index, key) = match found {
-            Some(found) => found,
+        let (index, key, fresh) = match found {
+            Some((index, key)) => (index, key, false),
             None => {
                 let Some((game, key)) = rules.compact(pos) else {
                     return Ok(None);
@@ -189,7 +189,7 @@ impl Solver {
                     self.dropped += self.dense.remove(0).held_alone();
                 }
                 self.dense.push(DenseSearch::new(game));
-                (self.dense.len() - 1, key)
+                (self.dense.len() - 1, key, true)
             }
         };
         // The limit counts the session's positions, whichever search holds
@@ -211,6 +211,20 @@ impl Solver {
             Err(_) => 0,
         };
         rules.held_elsewhere(self.dense_made());
+        // A search that gave up may have met a number too wide for its
+        // layout, which was made to hold the start alone. The game laid out
+        // again has room to spare (see `Interp::compact_game`): if its keys
+        // are wider, it searches once more before the general search
+        // takes over.
+        if fresh && matches!(v, Ok(None)) {
+            if let Some((game, _)) = rules.compact(pos) {
+                if game.bits() > self.dense[index].game.bits() {
+                    self.dropped += self.dense.remove(index).held_alone();
+                    self.dense.push(DenseSearch::new(game));
+                    return self.compact_value(rules, pos);
+                }
+            }
+        }
         v
     }
 

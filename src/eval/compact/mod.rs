@@ -153,10 +153,13 @@ impl Interp {
         } else {
             0
         };
-        let compiled = match self.compile_compact(g, &args, headroom) {
-            Ok(None) if headroom > 0 => self.compile_compact(g, &args, 0),
-            compiled => compiled,
-        };
+        // As much of the headroom as the key has bits for.
+        let mut compiled = self.compile_compact(g, &args, headroom);
+        let mut room = headroom;
+        while matches!(compiled, Ok(None)) && room > 0 {
+            room /= 2;
+            compiled = self.compile_compact(g, &args, room);
+        }
         match compiled {
             Ok(Some((game, key, unimaged))) => {
                 let declined = unimaged.map(|why| (SYMMETRY, why)).into_iter().collect();
