@@ -386,6 +386,21 @@ game Shorter(row: str) {
     => Shorter(join([if j == i then "T" else row[j] for j in indices(row) if j != i or i > 2]));
 }
 
+// Node Kayles on a grid: a cell taken takes its neighbours with it, each
+// new row joined from its letters; and a row joined from pieces longer
+// than a letter, which the compiled code hands to the interpreter (where
+// the row, grown longer than the others, is an error).
+game Knock(g: grid) {
+  move take(r in indices(g), c in indices(g[r])) if g[r][c] == "o"
+    => Knock([join([if (i == r and j + 1 >= c and j <= c + 1) or (j == c and (i + 1 == r or i == r + 1)) then "." else g[i][j]
+                    for j in indices(g[i])]) for i in indices(g)]);
+}
+
+game Smear(g: grid) {
+  move wipe(r in indices(g)) if g[r][0] == "o"
+    => Smear(set_at(g, r, join([if j == 0 then ".." else g[r][j] for j in indices(g[r])])));
+}
+
 // Positions kept sorted: the list a move makes put in order, whole, and
 // a sorted list written over; numbers that may be negative, and letters.
 game Welter(coins: [nat]) {
@@ -417,6 +432,9 @@ const STARTS: &[&str] = &[
     "Shorter(\"HHHHH\")",
     "Welter([1, 4, 6, 9])",
     "Welter([0, 2, 3, 7, 8])",
+    "Knock([\"ooo\", \"ooo\", \"oo.\"])",
+    "Knock([\"oooo\", \"o.oo\"])",
+    "Smear([\"ooo\", \"o.o\", \".oo\"])",
     "Ordered([2, -1, 3])",
     "Anagram(\"dcbcad\")",
     "Moore(2, [3, 2, 2])",
@@ -683,6 +701,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Line((0, 3), [3, -2])",
         "Chomp([\"...................\", \"...................\", \"...................\"])",
         "Ruler(\"HHTHHH\")",
+        "Knock([\"ooo\", \"ooo\", \"ooo\"])",
         "Welter([1, 4, 6, 9])",
         "Ordered([2, -1, 3])",
         "Anagram(\"dcbcad\")",

@@ -720,6 +720,7 @@ impl Lowering {
                     m.index_in(&seq, x)
                 }))
             }
+            Num::Code(c) => self.char(*c),
             Num::TextLen(t) => {
                 // Every row of a grid is as long as the first: a row at a
                 // constant index inside the grid has that length.
@@ -1110,6 +1111,7 @@ impl Lowering {
                     body.get(m)
                 })
             }
+            Text::Joined(made) => Box::new(move |m| m.joined(&made)),
             leaf => self.piece(leaf).into_fn(),
         }
     }

@@ -36,6 +36,8 @@ pub enum Num {
     IndexOf(Box<Seq>, Box<Num>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
+    /// A letter's code, where a list of codes is made of letters.
+    Code(Box<Char>),
     If(Box<Truth>, Box<Num>, Box<Num>),
     /// A helper's argument put in a register (checked to be a natural
     /// number when the flag is set), then the helper's body.
@@ -100,6 +102,8 @@ pub enum Text {
     Concat(Box<Text>, Box<Text>),
     If(Box<Truth>, Box<Text>, Box<Text>),
     Let(Box<Bind>, Box<Text>),
+    /// `join([letter for walk])`: the letters' codes, made as a list.
+    Joined(Box<MadeList>),
     Closure(Closure<(u64, u32)>),
 }
 

@@ -24,6 +24,7 @@ pub fn num(n: &Num) -> u32 {
         Num::Min(xs) | Num::Max(xs) => xs.iter().map(num).sum::<u32>() + xs.len() as u32 - 1,
         Num::SumFields(f) => f.len,
         Num::TextLen(t) => 1 + text(t),
+        Num::Code(c) => char(c),
         Num::If(t, a, b) => 1 + truth(t) + num(a).max(num(b)),
         Num::Let(b, body) => bind(b) + num(body),
         Num::SumTuple(_)
@@ -48,7 +49,7 @@ pub fn text(t: &Text) -> u32 {
         Text::Concat(a, b) => 2 + text(a) + text(b),
         Text::If(c, a, b) => 1 + truth(c) + text(a).max(text(b)),
         Text::Let(b, body) => bind(b) + text(body),
-        Text::Closure(_) => MANY,
+        Text::Joined(_) | Text::Closure(_) => MANY,
     }
     .min(MANY)
 }

@@ -232,7 +232,7 @@ impl Reader {
                 }
                 None => Shape::UNKNOWN,
             },
-            Num::TextLen(_) => Shape::UNKNOWN,
+            Num::TextLen(_) | Num::Code(_) => Shape::UNKNOWN,
         }
     }
 

@@ -128,6 +128,7 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
         }
         Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| num(v, x)),
         Num::TextLen(t) => text(v, t),
+        Num::Code(c) => char(v, c),
         Num::IndexOf(s, x) => {
             seq(v, s);
             num(v, x);
@@ -168,6 +169,7 @@ pub fn char<V: Visit>(v: &mut V, c: &Char) {
 pub fn text<V: Visit>(v: &mut V, t: &Text) {
     match t {
         Text::Lit(_) => {}
+        Text::Joined(_) => v.opaque(),
         Text::Param(_) => v.key(),
         Text::Reg(r) => v.text_reg(*r),
         Text::Row(f, _, i) => v.row(f, i, None),

@@ -900,8 +900,24 @@ impl Machine {
                 self.bind(bind)?;
                 self.text(body)?
             }
+            Text::Joined(made) => self.joined(made)?,
             Text::Closure(f) => f.run(self)?,
         })
+    }
+
+    /// The string of the letters a made list holds as codes; `None` past
+    /// a word.
+    pub(super) fn joined(&mut self, made: &MadeList) -> Option<(u64, u32)> {
+        self.make_list(made)?;
+        let codes = &self.tuples[made.tuple as usize];
+        let len = u32::try_from(codes.len()).ok()?;
+        if len.checked_mul(self.cell)? > 64 {
+            return None;
+        }
+        let word = (0..)
+            .zip(codes)
+            .fold(0, |word, (i, &c)| word | (c as u64) << (i * self.cell));
+        Some((word, len))
     }
 
     /// A string, or `None` inside for a literal with a letter outside the
@@ -1055,6 +1071,7 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
+            Num::Code(c) => self.char(c)?,
             Num::IndexOf(seq, x) => {
                 let x = self.num(x)?;
                 self.index_in(seq, x)?

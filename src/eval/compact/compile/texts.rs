@@ -3,7 +3,7 @@
 
 use super::{letter, Compiler, Scope, Val, TEXTS};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Char, Text};
+use crate::eval::compact::code::{Char, MadeList, Num, Text};
 use crate::eval::engine::{Compiled, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -30,7 +30,7 @@ impl<'a> Compiler<'a> {
             IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
                 a.first().is_some_and(|t| self.is_text(scope, t))
             }
-            IrKind::Builtin(Builtin::Repeat, _) => true,
+            IrKind::Builtin(Builtin::Repeat | Builtin::Join, _) => true,
             IrKind::Binary(BinaryOp::Add, l, r) => self.is_text(scope, l) || self.is_text(scope, r),
             IrKind::If(_, a, b) => self.is_text(scope, a) || self.is_text(scope, b),
             IrKind::CallFn(f, _) => self
@@ -94,6 +94,10 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(BinaryOp::Add, l, r) => {
                 Text::Concat(boxed(self.text(scope, l)?), boxed(self.text(scope, r)?))
             }
+            IrKind::Builtin(Builtin::Join, a) => match &a[..] {
+                [list] => Text::Joined(Box::new(self.joined(scope, list, TEXTS)?)),
+                _ => return Err(refused()),
+            },
             IrKind::If(cond, then, otherwise) => Text::If(
                 Box::new(self.truth(scope, cond)?),
                 boxed(self.text(scope, then)?),
@@ -103,6 +107,15 @@ impl<'a> Compiler<'a> {
                 Text::Let(b, Box::new(t))
             })?,
             _ => return Err(refused()),
+        })
+    }
+
+    /// `[letter for walk]`, the list `join` makes one string of, as the
+    /// letters' codes: each element one letter the compiled code reads
+    /// without working out a string.
+    pub(super) fn joined(&mut self, scope: &Scope, list: &Ir, what: &str) -> Compiled<MadeList> {
+        self.made_list_of(scope, list, what, |c, scope, each| {
+            Ok(letter_code(c.char(scope, each)?))
         })
     }
 
@@ -174,5 +187,20 @@ impl<'a> Compiler<'a> {
             _ => {}
         }
         Ok(Char::Text(Box::new(self.text(scope, ir)?)))
+    }
+}
+
+/// A letter as the number its cell holds: read directly where it can
+/// be (a cell, a literal, a helper's letter argument, and `if` and helpers
+/// over those), else through its code. A literal outside the alphabet is
+/// -1, which no field holds: the interpreter makes such a position.
+pub(super) fn letter_code(c: Char) -> Num {
+    match c {
+        Char::Cell(f, i) => Num::Field(f, i),
+        Char::Code(code) => Num::Lit(code),
+        Char::Reg(r) => Num::Reg(r),
+        Char::If(t, a, b) => Num::If(t, Box::new(letter_code(*a)), Box::new(letter_code(*b))),
+        Char::Let(bind, c) => Num::Let(bind, Box::new(letter_code(*c))),
+        c @ (Char::GridCell(..) | Char::Text(_)) => Num::Code(Box::new(c)),
     }
 }

@@ -64,11 +64,27 @@ impl Compiler<'_> {
     /// A comprehension with one generator, as a list made into a tuple
     /// register.
     pub(super) fn made_list(&mut self, scope: &Scope, list: &Ir) -> Compiled<MadeList> {
-        let IrKind::Comprehension { element, clauses } = &list.kind else {
-            return Err(Unsupported::new(SOURCES, list.span));
+        self.made_list_of(scope, list, SOURCES, Self::num)
+    }
+
+    /// A comprehension with one generator, its elements compiled by
+    /// `element`, as a list made into a tuple register.
+    pub(super) fn made_list_of(
+        &mut self,
+        scope: &Scope,
+        list: &Ir,
+        what: &str,
+        element: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Compiled<Num>,
+    ) -> Compiled<MadeList> {
+        let IrKind::Comprehension {
+            element: each,
+            clauses,
+        } = &list.kind
+        else {
+            return Err(Unsupported::new(what, list.span));
         };
-        let (walk, mut inner) = self.walk(scope, clauses, list, SOURCES)?;
-        let element = self.num(&mut inner, element)?;
+        let (walk, mut inner) = self.walk(scope, clauses, list, what)?;
+        let element = element(self, &mut inner, each)?;
         Ok(MadeList {
             tuple: self.tuple(),
             walk,

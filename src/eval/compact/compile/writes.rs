@@ -2,10 +2,11 @@
 //! parameter at a time, and the registers that hold a result's parts.
 
 use super::several::Given;
+use super::texts::letter_code;
 use super::types::tuple_items;
 use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED, WRITES};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Char, Element, Indices, Num, Rows, Write};
+use crate::eval::compact::code::{Bind, Element, Indices, Num, Rows, Write};
 use crate::eval::compact::layout::{Group, Layout};
 use crate::eval::compact::sums::Part;
 use crate::eval::compact::turn;
@@ -344,7 +345,7 @@ impl<'a> Compiler<'a> {
                 Write::Comprehension {
                     fields: *f,
                     walk,
-                    element: Element::Num(letter_code(code).or_unsupported(WRITES, element.span)?),
+                    element: Element::Num(letter_code(code)),
                 }
             }
             // A string worked out whole, which later `set_at`s may change.
@@ -477,19 +478,4 @@ impl<'a> Compiler<'a> {
             | Group::Sized { .. } => return Err(Unsupported::new(WRITES, call.span)),
         })
     }
-}
-
-/// A letter as the number its cell holds, where it is read without
-/// working out a string: a cell, a literal of the alphabet, a helper's
-/// letter argument, and `if` and helpers over those. `None` for a literal
-/// outside the alphabet (no cell can hold it) and for anything else.
-fn letter_code(c: Char) -> Option<Num> {
-    Some(match c {
-        Char::Cell(f, i) => Num::Field(f, i),
-        Char::Code(code) if code >= 0 => Num::Lit(code),
-        Char::Reg(r) => Num::Reg(r),
-        Char::If(t, a, b) => Num::If(t, Box::new(letter_code(*a)?), Box::new(letter_code(*b)?)),
-        Char::Let(bind, c) => Num::Let(bind, Box::new(letter_code(*c)?)),
-        Char::Code(_) | Char::GridCell(..) | Char::Text(_) => return None,
-    })
 }
