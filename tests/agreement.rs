@@ -40,6 +40,10 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     ("examples/wythoff.game", &["Wythoff(5, 3)", "Wythoff(6, 6)"]),
     (
+        "examples/staircase.game",
+        &["Stairs([0, 2, 1, 2])", "Stairs([1, 0, 3])"],
+    ),
+    (
         "examples/ruler.game",
         &["Ruler(\"HTHHTH\")", "Ruler(\"THHHT\")"],
     ),
