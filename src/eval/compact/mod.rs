@@ -21,6 +21,7 @@ mod letters;
 mod listing;
 mod lookup;
 mod monotone;
+mod one_place;
 mod product_runs;
 mod progression;
 mod reads;

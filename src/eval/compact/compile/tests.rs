@@ -251,3 +251,27 @@ fn not_one_of_two_letters_is_the_other_and_places_on_the_key() {
     let code = compiled(&placing(r#"board[i] != "X""#), &[Value::str("..O.")]);
     assert!(code.rules[0].fused.is_none());
 }
+
+/// A list of booleans made whole, every element the old one but one made
+/// true, is that one element written: the placing loop runs on the key.
+/// Made true by a test that is no equality, it is not.
+#[test]
+fn a_list_made_whole_that_changes_one_place_places_on_the_key() {
+    let cells = Value::list(vec![Value::Bool(false); 4]);
+    for (made, places) in [
+        ("[cells[j] or j == i for j in indices(cells)]", true),
+        (
+            "[if i == j then true else cells[j] for j in 0..len(cells)]",
+            true,
+        ),
+        ("[cells[j] or j <= i for j in indices(cells)]", false),
+    ] {
+        let text = format!(
+            "game T(cells: [bool]) {{\n  move place(i in indices(cells)) \
+             if cells[i] == false => T({made});\n}}\n"
+        );
+        let code = compiled(&text, std::slice::from_ref(&cells));
+        let fused = matches!(code.rules[0].fused, Some(Fused::Place { .. }));
+        assert_eq!(fused, places, "{made}");
+    }
+}
