@@ -56,6 +56,33 @@ const STARTS: &[&str] = &[
 ];
 
 #[test]
+fn windows_of_cells_agree_with_the_reference() {
+    let placed = "set_at(cells, i, true)";
+    for lose in [
+        // The windows a helper tests, over every place they fit.
+        "any([full(cells, i) for i in 0..len(cells) - 2])",
+        // Over some of them, and backwards through `not`.
+        "any([full(cells, i) for i in 1..len(cells) - 3])",
+        "not all([not full(cells, i) for i in 0..=len(cells) - 3])",
+        // A window around its variable, reaching back.
+        "any([all([cells[j] for j in i - 1..i + 2]) for i in 1..len(cells) - 1])",
+        // `any` of a window, and windows joined with `and`.
+        "all([any([cells[j] for j in i..i + 2]) for i in 0..len(cells) - 1]) and cells[0]",
+        "any([cells[i] and not cells[i + 1] and cells[i + 2] for i in 2..len(cells) - 2])",
+        // A window whose width the position sets.
+        "any([wide(cells, i, w) for i in 0..len(cells) - w + 1])",
+        // Elements that read more than a cell.
+        "any([full(cells, i) and i % 2 == 0 for i in 0..len(cells) - 2])",
+        "any([full(cells, i) for i in 0..w])",
+        // Windows past the end of the list: an index out of range.
+        "any([full(cells, i) for i in 0..len(cells)])",
+        "all([not full(cells, i) for i in 0..len(cells) - 1])",
+    ] {
+        agree(lose, &treblecross(lose, placed), STARTS);
+    }
+}
+
+#[test]
 fn lists_made_whole_that_change_one_place_agree_with_the_reference() {
     let lose = "any([full(cells, i) for i in 0..len(cells) - 2])";
     for placed in [
@@ -88,4 +115,17 @@ fn lists_of_numbers_made_whole_agree_with_the_reference() {
     ] {
         agree(made, &game(made), &["Take([2, 3, 1])", "Take([0, 4, 2])"]);
     }
+}
+
+/// Strings tested with windows: letters of more than one bit.
+#[test]
+fn windows_of_letters_agree_with_the_reference() {
+    let lose = "any([all([b[j] == \"X\" for j in i..i + 3]) for i in 0..len(b) - 2]) \
+                or any([b[j] != \".\" and b[j] != \"X\" for j in 0..1])";
+    let text = format!(
+        "game T(b: str) {{\n  lose if {lose};\n  \
+         move place(i in indices(b)) if b[i] == \".\" => T(set_at(b, i, \"X\"));\n  \
+         move block(i in indices(b)) if b[i] == \".\" and i % 3 == 1 => T(set_at(b, i, \"O\"));\n}}\n"
+    );
+    agree("letters", &text, &["T(\"......\")", "T(\".O....X\")"]);
 }

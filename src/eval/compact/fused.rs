@@ -44,7 +44,7 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
 
 /// Whether the compiled rules must see the key's fields in registers.
 pub fn needs_registers(code: &GameCode) -> bool {
-    let lose_on_key = matches!(code.lose, None | Some(Truth::Has(..)));
+    let lose_on_key = code.lose.as_ref().is_none_or(super::windows::on_key);
     let rules_on_key = code
         .rules
         .iter()

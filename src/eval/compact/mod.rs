@@ -32,6 +32,7 @@ mod sieve;
 mod split;
 mod sums;
 mod turn;
+mod windows;
 mod words;
 
 use super::engine::{Compiled, Path, Unsupported};
