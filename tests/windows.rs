@@ -129,3 +129,19 @@ fn windows_of_letters_agree_with_the_reference() {
     );
     agree("letters", &text, &["T(\"......\")", "T(\".O....X\")"]);
 }
+
+/// The cells of a string, each the pair (0, column), in labels too.
+#[test]
+fn the_cells_of_a_string_agree_with_the_reference() {
+    for (generator, result) in [
+        ("(_, i) in cells(b, \".\")", "set_at(b, i, \"X\")"),
+        ("(r, c) in cells(b, \".\")", "set_at(b, r + c, \"X\")"),
+        ("p in cells(b, \"O\")", "set_at(b, p[1], \".\")"),
+    ] {
+        let text = format!(
+            "game T(b: str) {{\n  lose if count(b, \"XXX\") > 0;\n  \
+             move place({generator}) => T({result});\n}}\n"
+        );
+        agree(generator, &text, &["T(\"......\")", "T(\".O..O.X\")"]);
+    }
+}

@@ -14,7 +14,13 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
             Target::Reg(r),
             [Write::Cell(f, Num::Reg(i), Char::Code(to))],
         ) if *i == r && *len == i64::from(f.len) && *to >= 0 => {
-            let from = match rule.guard.as_ref()? {
+            // The test is the guard, or the one made as soon as the
+            // generator is set (the letter `cells` keeps).
+            let test = match (&rule.guard, rule.early.last()) {
+                (Some(test), None | Some(None)) | (None, Some(Some(test))) => test,
+                _ => return None,
+            };
+            let from = match test {
                 Truth::SameChar(true, Char::Cell(g, at), Char::Code(c))
                 | Truth::SameChar(true, Char::Code(c), Char::Cell(g, at)) => {
                     (g == f && matches!(**at, Num::Reg(j) if j == r)).then_some(*c)?

@@ -238,30 +238,32 @@ fn cells(
 }
 
 /// Whether `t` is tested on the key alone, without the registers the
-/// key's fields decode into: `has` on a string, and `any` or `all` of
-/// cells over a range between literals, joined with `not`, `and`, `or`.
+/// key's fields decode into: `has` and `count` on a string, and `any` or
+/// `all` of cells over a range between such numbers, joined with `not`,
+/// `and`, `or`.
 pub fn on_key(t: &Truth) -> bool {
     match t {
         Truth::Lit(_) | Truth::Has(..) => true,
         Truth::Not(x) => on_key(x),
         Truth::And(a, b) | Truth::Or(a, b) => on_key(a) && on_key(b),
+        Truth::Compare(_, a, b) => number_on_key(a) && number_on_key(b),
         Truth::Each { walk, element, .. } => match &**walk {
             Walk {
                 var,
                 over: Seq::Range(lo, hi, _),
                 guard: None,
-            } => literal(lo) && literal(hi) && Bits::of(element, *var).is_some(),
+            } => number_on_key(lo) && number_on_key(hi) && Bits::of(element, *var).is_some(),
             _ => false,
         },
         _ => false,
     }
 }
 
-/// Whether a number is made of literals alone.
-fn literal(n: &Num) -> bool {
+/// Whether a number is worked out of literals and the key alone.
+fn number_on_key(n: &Num) -> bool {
     match n {
-        Num::Lit(_) => true,
-        Num::Binary(_, a, b) => literal(a) && literal(b),
+        Num::Lit(_) | Num::Matches(..) => true,
+        Num::Binary(_, a, b) => number_on_key(a) && number_on_key(b),
         _ => false,
     }
 }

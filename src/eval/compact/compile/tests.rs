@@ -303,3 +303,25 @@ fn windows_of_cells_are_tested_on_the_key() {
         assert_eq!(code.decode, !on_key, "{lose}");
     }
 }
+
+/// The cells of a string are its columns, each the pair (0, column): a
+/// rule over the empty ones places on the key, and `count` of a text
+/// compared with a number reads the key alone, so no field is decoded.
+#[test]
+fn the_cells_of_a_string_place_on_the_key() {
+    for (generator, lose) in [
+        ("(_, i) in cells(board, \".\")", "count(board, \"XXX\") > 0"),
+        ("(r, i) in cells(board, \".\")", "count(board, \"XX\") >= 2"),
+    ] {
+        let text = format!(
+            "game T(board: str) {{\n  lose if {lose};\n  \
+             move place({generator}) => T(set_at(board, i, \"X\"));\n}}\n"
+        );
+        let code = compiled(&text, &[Value::str("....")]);
+        assert!(
+            matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+            "{generator}"
+        );
+        assert!(!code.decode, "{generator}");
+    }
+}
