@@ -12,7 +12,8 @@
 //! holds must be literals, the old element and tests between them, which
 //! cannot fail; a part that is not reached is not read.
 
-use super::code::{Bind, Char, Element, Num, Truth, Walk, Write};
+use super::bound_runs::copy_num;
+use super::code::{Bind, Char, Element, Num, Seq, Truth, Walk, Write};
 use super::layout::Fields;
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
@@ -57,7 +58,7 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
         .copied()
         .flatten()
         .filter(|c| at_place.iter().all(|x| *x == Some(*c)));
-    let index = copy_place(&place);
+    let index = copy_num(&place)?;
     Some(match (constant, bools) {
         (Some(c), true) => Write::Cell(fields, index, Char::Code(c)),
         (Some(c), false) => Write::Element(fields, index, Num::Lit(c)),
@@ -66,10 +67,10 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
         (None, _) => {
             let bind = Bind::Num {
                 reg: j,
-                value: copy_place(&place),
+                value: copy_num(&place)?,
                 nat: false,
             };
-            let value = super::bound_runs::copy_num(element)?;
+            let value = copy_num(element)?;
             Write::Element(fields, index, Num::Let(Box::new(bind), Box::new(value)))
         }
     })
@@ -79,7 +80,7 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
 fn whole_list(walk: &Walk, fields: Fields) -> bool {
     matches!(
         &walk.over,
-        super::code::Seq::Range(Num::Lit(0), Num::Lit(hi), false) if *hi == i64::from(fields.len)
+        Seq::Range(Num::Lit(0), Num::Lit(hi), false) if *hi == i64::from(fields.len)
     )
 }
 
@@ -114,14 +115,6 @@ fn same_place(a: &Num, b: &Num) -> bool {
         (Num::Reg(x), Num::Reg(y)) => x == y,
         (Num::Lit(x), Num::Lit(y)) => x == y,
         _ => false,
-    }
-}
-
-fn copy_place(place: &Num) -> Num {
-    match place {
-        Num::Reg(r) => Num::Reg(*r),
-        Num::Lit(v) => Num::Lit(*v),
-        _ => Num::Lit(-1),
     }
 }
 
