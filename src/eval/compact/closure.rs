@@ -18,6 +18,7 @@ use super::letters;
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::split::{self, Plan, Split};
+use super::windows;
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
@@ -907,6 +908,9 @@ impl Lowering {
                 })
             }
             Truth::Each { any, walk, element } => {
+                if let Some(tested) = self.windows(any, &walk, &element) {
+                    return Box::new(move |m| tested.run(m));
+                }
                 let walk = self.walk(*walk);
                 let element = self.truth(*element);
                 Box::new(move |m| {
@@ -936,6 +940,23 @@ impl Lowering {
                 })
             }
         }
+    }
+
+    /// `any` or `all` of an element read off the key's bits, tested on
+    /// them at once (see `windows`); the step-by-step code keeps the walk.
+    fn windows(&self, any: bool, walk: &Walk, element: &Truth) -> Option<windows::Tested> {
+        let Walk {
+            var,
+            over: Seq::Range(lo, hi, inclusive),
+            guard: None,
+        } = walk
+        else {
+            return None;
+        };
+        let bits = windows::Bits::of(element, *var).filter(|_| self.tables)?;
+        let bound = |n: &Num| Some(self.operand(bound_runs::copy_num(n)?));
+        let bounds = (bound(lo)?, bound(hi)?);
+        Some(windows::Tested::new(any, bits, bounds, *inclusive))
     }
 
     /// A string, or `None` inside for a literal with a letter outside the

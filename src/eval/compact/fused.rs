@@ -14,7 +14,13 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
             Target::Reg(r),
             [Write::Cell(f, Num::Reg(i), Char::Code(to))],
         ) if *i == r && *len == i64::from(f.len) && *to >= 0 => {
-            let from = match rule.guard.as_ref()? {
+            // The test is the guard, or the one made as soon as the
+            // generator is set (the letter `cells` keeps).
+            let test = match (&rule.guard, rule.early.last()) {
+                (Some(test), None | Some(None)) | (None, Some(Some(test))) => test,
+                _ => return None,
+            };
+            let from = match test {
                 Truth::SameChar(true, Char::Cell(g, at), Char::Code(c))
                 | Truth::SameChar(true, Char::Code(c), Char::Cell(g, at)) => {
                     (g == f && matches!(**at, Num::Reg(j) if j == r)).then_some(*c)?
@@ -44,7 +50,7 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
 
 /// Whether the compiled rules must see the key's fields in registers.
 pub fn needs_registers(code: &GameCode) -> bool {
-    let lose_on_key = matches!(code.lose, None | Some(Truth::Has(..)));
+    let lose_on_key = code.lose.as_ref().is_none_or(super::windows::on_key);
     let rules_on_key = code
         .rules
         .iter()

@@ -365,6 +365,12 @@ impl Interp {
                         other => other,
                     }
                 }
+                // The cells of a string are held as their columns.
+                Target::Reg(r)
+                    if matches!(generator.source.kind, IrKind::Builtin(Builtin::Cells, _)) =>
+                {
+                    Value::Tuple([Value::Int(0), Value::Int(made.regs[r as usize])].into())
+                }
                 Target::Reg(r) => Value::Int(made.regs[r as usize]),
                 Target::Tuple(t) => {
                     let held = &made.tuples[t as usize];

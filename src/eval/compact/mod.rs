@@ -21,6 +21,7 @@ mod letters;
 mod listing;
 mod lookup;
 mod monotone;
+mod one_place;
 mod product_runs;
 mod progression;
 mod reads;
@@ -31,6 +32,7 @@ mod sieve;
 mod split;
 mod sums;
 mod turn;
+mod windows;
 mod words;
 
 use super::engine::{Compiled, Path, Unsupported};

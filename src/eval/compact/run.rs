@@ -1253,7 +1253,7 @@ fn product_size(ranges: &[i64]) -> Option<u64> {
 
 /// Bit `i` set when cell `i` of the string in fields `f` holds `code`.
 #[inline(always)]
-fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
+pub(super) fn cells_equal(key: u64, f: &Fields, code: i64) -> u64 {
     let all = if f.len == 64 {
         u64::MAX
     } else {

@@ -2,7 +2,7 @@
 //! `product` and the cells of a grid, compiled to `Source`.
 
 use super::types::tuples_written_out;
-use super::worked::walked_value;
+use super::worked::{walked_value, Part};
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Num, Seq, Source, Target};
@@ -41,10 +41,20 @@ impl<'a> Compiler<'a> {
             // A packed grid is a rectangle, so its cells, row by row, are
             // the product of its row and column numbers (those holding a
             // letter are tested by the rule: see `cells_filter`).
-            // A string's are those of one row.
+            // A string's are those of one row: its columns, each standing
+            // for the pair (0, column).
             let shape = match a.first().and_then(|grid| self.val(scope, grid)) {
                 Some(Val::Grid(rows)) => Some((rows.fields.len, rows.cols)),
-                Some(Val::Str(f, _)) => Some((1, f.len)),
+                Some(Val::Str(f, _)) => {
+                    let r = self.reg();
+                    let columns = Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false);
+                    let pair = [Part::Of(Val::Const(0)), Part::Place];
+                    return Ok((
+                        Target::Reg(r),
+                        Source::Each(columns),
+                        Val::Pair(r, pair.into()),
+                    ));
+                }
                 _ => None,
             };
             if let Some((height, width)) = shape {

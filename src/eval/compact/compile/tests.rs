@@ -121,9 +121,9 @@ fn a_new_list_joined_from_pieces_compiles() {
     }
 }
 
-/// `any` over every window of three cells testing each is X is
-/// whether the row holds three X in a row, tested on the key; a range
-/// that leaves a window out is walked.
+/// `any` over windows of cells testing each is X is tested on the key,
+/// over every window (three X in a row) or some of them; an element that
+/// reads its index is walked.
 #[test]
 fn any_window_of_letters_is_a_test_on_the_key() {
     for (lose, on_key) in [
@@ -137,9 +137,10 @@ fn any_window_of_letters_is_a_test_on_the_key() {
         ),
         (
             "any([xs[i] and xs[i + 1] and xs[i + 2] for i in 0..len(xs) - 3])",
-            false,
+            true,
         ),
-        ("any([xs[i] and xs[i + 2] for i in 0..len(xs) - 2])", false),
+        ("any([xs[i] and xs[i + 2] for i in 0..len(xs) - 2])", true),
+        ("any([xs[i] and i > 0 for i in 0..len(xs)])", false),
     ] {
         let text = format!(
             "game T(xs: [bool]) {{\n  lose if {lose};\n  move place(i in indices(xs)) \
@@ -250,4 +251,77 @@ fn not_one_of_two_letters_is_the_other_and_places_on_the_key() {
     // With a third letter, a cell that is not "X" may be "." or "O".
     let code = compiled(&placing(r#"board[i] != "X""#), &[Value::str("..O.")]);
     assert!(code.rules[0].fused.is_none());
+}
+
+/// A list of booleans made whole, every element the old one but one made
+/// true, is that one element written: the placing loop runs on the key.
+/// Made true by a test that is no equality, it is not.
+#[test]
+fn a_list_made_whole_that_changes_one_place_places_on_the_key() {
+    let cells = Value::list(vec![Value::Bool(false); 4]);
+    for (made, places) in [
+        ("[cells[j] or j == i for j in indices(cells)]", true),
+        (
+            "[if i == j then true else cells[j] for j in 0..len(cells)]",
+            true,
+        ),
+        ("[cells[j] or j <= i for j in indices(cells)]", false),
+    ] {
+        let text = format!(
+            "game T(cells: [bool]) {{\n  move place(i in indices(cells)) \
+             if cells[i] == false => T({made});\n}}\n"
+        );
+        let code = compiled(&text, std::slice::from_ref(&cells));
+        let fused = matches!(code.rules[0].fused, Some(Fused::Place { .. }));
+        assert_eq!(fused, places, "{made}");
+    }
+}
+
+/// Windows of three cells tested with `all` in a helper, over every place
+/// they fit, are tested on the key's bits: with the placing loop, no
+/// field is decoded into registers. A window whose width the position
+/// sets, or an element that reads its index, is walked.
+#[test]
+fn windows_of_cells_are_tested_on_the_key() {
+    let cells = Value::list(vec![Value::Bool(false); 5]);
+    for (lose, on_key) in [
+        ("any([full(cells, i) for i in 0..len(cells) - 2])", true),
+        ("not all([not full(cells, i) for i in 1..3])", true),
+        ("any([wide(cells, i, len(cells) - 4) for i in 0..4])", false),
+        (
+            "any([full(cells, i) and i > 0 for i in 0..len(cells) - 2])",
+            false,
+        ),
+    ] {
+        let text = format!(
+            "fn full(cells: [bool], i: nat) = all([cells[j] for j in i..i + 3]);\n\
+             fn wide(cells: [bool], i: nat, w: nat) = all([cells[j] for j in i..i + w]);\n\
+             game T(cells: [bool]) {{\n  lose if {lose};\n  move place(i in indices(cells)) \
+             if cells[i] == false => T(set_at(cells, i, true));\n}}\n"
+        );
+        let code = compiled(&text, std::slice::from_ref(&cells));
+        assert_eq!(code.decode, !on_key, "{lose}");
+    }
+}
+
+/// The cells of a string are its columns, each the pair (0, column): a
+/// rule over the empty ones places on the key, and `count` of a text
+/// compared with a number reads the key alone, so no field is decoded.
+#[test]
+fn the_cells_of_a_string_place_on_the_key() {
+    for (generator, lose) in [
+        ("(_, i) in cells(board, \".\")", "count(board, \"XXX\") > 0"),
+        ("(r, i) in cells(board, \".\")", "count(board, \"XX\") >= 2"),
+    ] {
+        let text = format!(
+            "game T(board: str) {{\n  lose if {lose};\n  \
+             move place({generator}) => T(set_at(board, i, \"X\"));\n}}\n"
+        );
+        let code = compiled(&text, &[Value::str("....")]);
+        assert!(
+            matches!(code.rules[0].fused, Some(Fused::Place { .. })),
+            "{generator}"
+        );
+        assert!(!code.decode, "{generator}");
+    }
 }

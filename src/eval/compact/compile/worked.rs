@@ -99,6 +99,7 @@ impl Compiler<'_> {
             Part::Place => Num::Reg(place),
             Part::Of(Val::List(f)) => Num::Field(*f, at),
             Part::Of(Val::Tuple(t)) => Num::TupleAt(*t, at),
+            Part::Of(Val::Const(n)) => Num::Lit(*n),
             Part::Of(_) => return None,
         })
     }

@@ -8,6 +8,7 @@ use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Element, Indices, Num, Rows, Write};
 use crate::eval::compact::layout::{Group, Layout};
+use crate::eval::compact::one_place;
 use crate::eval::compact::sums::Part;
 use crate::eval::compact::turn;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -325,6 +326,11 @@ impl<'a> Compiler<'a> {
                     Group::Bools(_) => Element::Num(self.flag(&mut inner, element)?),
                     _ => Element::Num(self.num(&mut inner, element)?),
                 };
+                let bools = matches!(group, Group::Bools(_));
+                if let Some(write) = one_place::written(*f, &walk, &element, bools) {
+                    out.push(write);
+                    return Ok(());
+                }
                 Write::Comprehension {
                     fields: *f,
                     walk,
