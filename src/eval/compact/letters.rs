@@ -29,7 +29,8 @@ mod settled;
 mod shifting;
 pub use shifting::{shifting, Shifting};
 
-/// One step of an edited row, in the order the code makes them.
+/// One step of an edited row, in the order the code makes them; or, in
+/// the writes of a move that edits rows (see `shifting`), a row written.
 #[derive(Debug)]
 pub enum Edit<N> {
     /// A helper's number argument put in its register (checked to be at
@@ -48,6 +49,8 @@ pub enum Edit<N> {
         then: Vec<Edit<N>>,
         otherwise: Vec<Edit<N>>,
     },
+    /// The row at this index set to what the steps make of it.
+    Row(N, Vec<Edit<N>>),
 }
 
 impl<N> Edit<N> {
@@ -78,6 +81,9 @@ impl<N> Edit<N> {
                 then: then.into_iter().map(|s| s.map_with(f)).collect(),
                 otherwise: otherwise.into_iter().map(|s| s.map_with(f)).collect(),
             },
+            Edit::Row(row, steps) => {
+                Edit::Row(f(row), steps.into_iter().map(|s| s.map_with(f)).collect())
+            }
         }
     }
 
@@ -97,6 +103,10 @@ impl<N> Edit<N> {
                 then.iter_mut()
                     .chain(otherwise.iter_mut())
                     .for_each(|s| s.each_num(f));
+            }
+            Edit::Row(row, steps) => {
+                f(row);
+                steps.iter_mut().for_each(|s| s.each_num(f));
             }
         }
     }
@@ -129,6 +139,7 @@ fn reads(steps: &[Edit<Num>]) -> Option<usize> {
                 (n == reads(otherwise)?).then_some(())?;
                 made += n;
             }
+            Edit::Row(..) => return None,
         }
     }
     Some(made)
@@ -222,6 +233,7 @@ fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
             then: then.iter().map(copy_edit).collect::<Option<_>>()?,
             otherwise: otherwise.iter().map(copy_edit).collect::<Option<_>>()?,
         },
+        Edit::Row(..) => return None,
     })
 }
 
@@ -280,6 +292,8 @@ fn edit(
                 };
                 word = edit(m, rows, side, w, word)?;
             }
+            // Not a step of one row's edits (see `edited`).
+            Edit::Row(..) => return None,
         }
     }
     Some(word)
