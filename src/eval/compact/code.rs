@@ -378,6 +378,73 @@ impl Truth {
     }
 }
 
+impl Num {
+    /// A copy of a number of arithmetic on registers and the key's
+    /// fields, for a tree read again after it is lowered (see
+    /// `bound_runs`); `None` where it has a part not copied (a sequence,
+    /// a string, a walk, a closure).
+    pub fn copy(&self) -> Option<Num> {
+        let boxed = |x: &Num| x.copy().map(Box::new);
+        let all = |xs: &[Num]| xs.iter().map(Num::copy).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Num::Lit(v) => Num::Lit(*v),
+            Num::Reg(r) => Num::Reg(*r),
+            Num::Field(f, i) => Num::Field(*f, boxed(i)?),
+            Num::TupleAt(t, i) => Num::TupleAt(*t, boxed(i)?),
+            Num::TupleLen(t) => Num::TupleLen(*t),
+            Num::Binary(op, a, b) => Num::Binary(*op, boxed(a)?, boxed(b)?),
+            Num::Neg(x) => Num::Neg(boxed(x)?),
+            Num::Abs(x) => Num::Abs(boxed(x)?),
+            Num::Min(xs) => Num::Min(all(xs)?),
+            Num::Max(xs) => Num::Max(all(xs)?),
+            Num::SumFields(f) => Num::SumFields(*f),
+            Num::SumTuple(t) => Num::SumTuple(*t),
+            Num::Matches(f, codes) => Num::Matches(*f, codes.clone()),
+            Num::If(c, a, b) => Num::If(Box::new(c.copy()?), boxed(a)?, boxed(b)?),
+            Num::Let(bind, body) => Num::Let(Box::new(bind.copy()?), boxed(body)?),
+            Num::Ones(x) => Num::Ones(boxed(x)?),
+            Num::Extreme { mask, lo, highest } => Num::Extreme {
+                mask: boxed(mask)?,
+                lo: *lo,
+                highest: *highest,
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl Truth {
+    /// A copy of a test made of comparisons of numbers `Num::copy`
+    /// copies.
+    pub fn copy(&self) -> Option<Truth> {
+        let boxed = |x: &Truth| x.copy().map(Box::new);
+        Some(match self {
+            Truth::Lit(b) => Truth::Lit(*b),
+            Truth::Not(x) => Truth::Not(boxed(x)?),
+            Truth::And(a, b) => Truth::And(boxed(a)?, boxed(b)?),
+            Truth::Or(a, b) => Truth::Or(boxed(a)?, boxed(b)?),
+            Truth::Compare(op, a, b) => Truth::Compare(*op, a.copy()?, b.copy()?),
+            Truth::In(flag, n, set) => Truth::In(*flag, n.copy()?, set.clone()),
+            Truth::Member(flag, n, mask, lo) => Truth::Member(*flag, n.copy()?, mask.copy()?, *lo),
+            Truth::Let(bind, body) => Truth::Let(Box::new(bind.copy()?), boxed(body)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Bind {
+    fn copy(&self) -> Option<Bind> {
+        match self {
+            Bind::Num { reg, value, nat } => Some(Bind::Num {
+                reg: *reg,
+                value: value.copy()?,
+                nat: *nat,
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl Rule {
     /// The tests made right after generator `d` is set: its early tests,
     /// or for the last generator the guard where it has none; `None` for a

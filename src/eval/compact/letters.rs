@@ -21,7 +21,6 @@
 use super::code::{Bind, Num, Rows, Text, Truth};
 use super::leaves::{index, Operand};
 use super::run::{low_bits, put, Machine};
-use super::sieve::copy;
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
 
@@ -152,7 +151,7 @@ type Bound = (u32, Vec<Edit<Num>>, usize);
 fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>> {
     match t {
         Text::Row(f, cols, i) if *f == rows.fields && *cols == rows.cols => {
-            Some(vec![Edit::Read(copy(i)?)])
+            Some(vec![Edit::Read(i.copy()?)])
         }
         Text::SetAt(t, at, letter) => {
             let Text::Lit(Some((code, 1))) = **letter else {
@@ -160,7 +159,7 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             };
             let mut made = steps(t, rows, bound)?;
             made.push(Edit::Letter {
-                at: copy(at)?,
+                at: at.copy()?,
                 code,
             });
             Some(made)
@@ -174,7 +173,7 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             Bind::Num { reg, value, nat } => {
                 let mut made = vec![Edit::Bind {
                     reg: *reg as usize,
-                    value: copy(value)?,
+                    value: value.copy()?,
                     nat: *nat,
                 }];
                 made.extend(steps(body, rows, bound)?);
@@ -198,8 +197,8 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             compare(*op, 0, 0)?;
             Some(vec![Edit::Choose {
                 op: *op,
-                a: copy(a)?,
-                b: copy(b)?,
+                a: a.copy()?,
+                b: b.copy()?,
                 then: steps(then, rows, bound)?,
                 otherwise: steps(otherwise, rows, bound)?,
             }])
@@ -212,12 +211,12 @@ fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
     Some(match e {
         Edit::Bind { reg, value, nat } => Edit::Bind {
             reg: *reg,
-            value: copy(value)?,
+            value: value.copy()?,
             nat: *nat,
         },
-        Edit::Read(i) => Edit::Read(copy(i)?),
+        Edit::Read(i) => Edit::Read(i.copy()?),
         Edit::Letter { at, code } => Edit::Letter {
-            at: copy(at)?,
+            at: at.copy()?,
             code: *code,
         },
         Edit::Choose {
@@ -228,8 +227,8 @@ fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
             otherwise,
         } => Edit::Choose {
             op: *op,
-            a: copy(a)?,
-            b: copy(b)?,
+            a: a.copy()?,
+            b: b.copy()?,
             then: then.iter().map(copy_edit).collect::<Option<_>>()?,
             otherwise: otherwise.iter().map(copy_edit).collect::<Option<_>>()?,
         },

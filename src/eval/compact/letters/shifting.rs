@@ -12,7 +12,6 @@
 use super::super::code::{Bind, Gen, Num, Rows, Truth, Write};
 use super::super::leaves::index;
 use super::super::run::{low_bits, Machine};
-use super::super::sieve::copy;
 use super::settled::settled;
 use super::{edited, Edit};
 use crate::eval::arith::compare;
@@ -173,14 +172,14 @@ fn shifts(writes: &[Write], rows: &mut Option<Rows>) -> Option<Vec<Edit<Num>>> {
         made.push(match write {
             Write::Bind(Bind::Num { reg, value, nat }) => Edit::Bind {
                 reg: *reg as usize,
-                value: copy(value)?,
+                value: value.copy()?,
                 nat: *nat,
             },
             Write::Row(r, row, t) => {
                 if *rows.get_or_insert(*r) != *r {
                     return None;
                 }
-                Edit::Row(copy(row)?, edited(t, r)?)
+                Edit::Row(row.copy()?, edited(t, r)?)
             }
             Write::Choose {
                 test: Truth::Compare(op, a, b),
@@ -190,8 +189,8 @@ fn shifts(writes: &[Write], rows: &mut Option<Rows>) -> Option<Vec<Edit<Num>>> {
                 compare(*op, 0, 0)?;
                 Edit::Choose {
                     op: *op,
-                    a: copy(a)?,
-                    b: copy(b)?,
+                    a: a.copy()?,
+                    b: b.copy()?,
                     then: shifts(then, rows)?,
                     otherwise: shifts(otherwise, rows)?,
                 }
