@@ -167,7 +167,9 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
         Text::Reg(r) => {
             let (_, made, uses) = bound.iter_mut().rev().find(|(reg, ..)| reg == r)?;
             *uses += 1;
-            made.iter().map(copy_edit).collect()
+            // Its steps are wanted where it is used once only (see
+            // `Bind::Text`): taken there, not copied.
+            Some(std::mem::take(made))
         }
         Text::Let(bind, body) => match &**bind {
             Bind::Num { reg, value, nat } => {
@@ -205,35 +207,6 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
         }
         _ => None,
     }
-}
-
-fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
-    Some(match e {
-        Edit::Bind { reg, value, nat } => Edit::Bind {
-            reg: *reg,
-            value: value.copy()?,
-            nat: *nat,
-        },
-        Edit::Read(i) => Edit::Read(i.copy()?),
-        Edit::Letter { at, code } => Edit::Letter {
-            at: at.copy()?,
-            code: *code,
-        },
-        Edit::Choose {
-            op,
-            a,
-            b,
-            then,
-            otherwise,
-        } => Edit::Choose {
-            op: *op,
-            a: a.copy()?,
-            b: b.copy()?,
-            then: then.iter().map(copy_edit).collect::<Option<_>>()?,
-            otherwise: otherwise.iter().map(copy_edit).collect::<Option<_>>()?,
-        },
-        Edit::Row(..) => return None,
-    })
 }
 
 /// `k` with row `row` of `rows` set to what `steps` make: the key's row
