@@ -411,6 +411,28 @@ impl Num {
             _ => return None,
         })
     }
+
+    /// The registers a number of arithmetic, elements and choices on
+    /// comparisons of such numbers reads, onto `regs`; `None` for a
+    /// number read some other way.
+    pub fn reads(&self, regs: &mut Vec<u32>) -> Option<()> {
+        match self {
+            Num::Lit(_) => {}
+            Num::Reg(r) => regs.push(*r),
+            Num::Binary(_, a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)?;
+            }
+            Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => a.reads(regs)?,
+            Num::If(t, a, b) => {
+                t.reads(regs)?;
+                a.reads(regs)?;
+                b.reads(regs)?;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
 }
 
 impl Truth {
@@ -429,6 +451,24 @@ impl Truth {
             Truth::Let(bind, body) => Truth::Let(Box::new(bind.copy()?), boxed(body)?),
             _ => return None,
         })
+    }
+
+    /// The registers a test of comparisons of numbers `Num::reads` takes
+    /// reads, onto `regs`; `None` for a test made some other way.
+    fn reads(&self, regs: &mut Vec<u32>) -> Option<()> {
+        match self {
+            Truth::Lit(_) => Some(()),
+            Truth::Compare(_, a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)
+            }
+            Truth::Not(a) => a.reads(regs),
+            Truth::And(a, b) | Truth::Or(a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)
+            }
+            _ => None,
+        }
     }
 }
 

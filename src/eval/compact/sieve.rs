@@ -160,29 +160,12 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
 }
 
 /// Whether `n` is made of literals, registers other than `var`,
-/// arithmetic, list elements and choices on comparisons of such numbers
+/// arithmetic, elements and choices on comparisons of such numbers
 /// alone: worked out once for a loop, it is what it would be at each
 /// value.
 fn steady(n: &Num, var: u32) -> bool {
-    match n {
-        Num::Lit(_) => true,
-        Num::Reg(r) => *r != var,
-        Num::Binary(_, a, b) => steady(a, var) && steady(b, var),
-        Num::Field(_, i) => steady(i, var),
-        Num::If(t, a, b) => steady_test(t, var) && steady(a, var) && steady(b, var),
-        _ => false,
-    }
-}
-
-/// Whether `t` is made of comparisons of numbers `steady` accepts.
-fn steady_test(t: &Truth, var: u32) -> bool {
-    match t {
-        Truth::Lit(_) => true,
-        Truth::Compare(_, a, b) => steady(a, var) && steady(b, var),
-        Truth::Not(a) => steady_test(a, var),
-        Truth::And(a, b) | Truth::Or(a, b) => steady_test(a, var) && steady_test(b, var),
-        _ => false,
-    }
+    let mut regs = Vec::new();
+    n.reads(&mut regs).is_some() && !regs.contains(&var)
 }
 
 impl Machine {

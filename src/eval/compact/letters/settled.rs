@@ -347,50 +347,13 @@ fn binds(steps: &[Edit<Num>], bound: &mut Vec<u32>) {
     }
 }
 
-/// The registers `n` reads, onto `regs`; `None` for a number read some
-/// other way.
-fn reads(n: &Num, regs: &mut Vec<u32>) -> Option<()> {
-    match n {
-        Num::Lit(_) => {}
-        Num::Reg(r) => regs.push(*r),
-        Num::Binary(_, a, b) => {
-            reads(a, regs)?;
-            reads(b, regs)?;
-        }
-        Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => reads(a, regs)?,
-        Num::If(t, a, b) => {
-            test_reads(t, regs)?;
-            reads(a, regs)?;
-            reads(b, regs)?;
-        }
-        _ => return None,
-    }
-    Some(())
-}
-
-fn test_reads(t: &Truth, regs: &mut Vec<u32>) -> Option<()> {
-    match t {
-        Truth::Lit(_) => Some(()),
-        Truth::Compare(_, a, b) => {
-            reads(a, regs)?;
-            reads(b, regs)
-        }
-        Truth::Not(a) => test_reads(a, regs),
-        Truth::And(a, b) | Truth::Or(a, b) => {
-            test_reads(a, regs)?;
-            test_reads(b, regs)
-        }
-        _ => None,
-    }
-}
-
 /// The registers `steps` read, onto `regs`.
 fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
     for step in steps {
         match step {
-            Edit::Bind { value, .. } => reads(value, regs)?,
-            Edit::Read(i) => reads(i, regs)?,
-            Edit::Letter { at, .. } => reads(at, regs)?,
+            Edit::Bind { value, .. } => value.reads(regs)?,
+            Edit::Read(i) => i.reads(regs)?,
+            Edit::Letter { at, .. } => at.reads(regs)?,
             Edit::Choose {
                 a,
                 b,
@@ -398,13 +361,13 @@ fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
                 otherwise,
                 ..
             } => {
-                reads(a, regs)?;
-                reads(b, regs)?;
+                a.reads(regs)?;
+                b.reads(regs)?;
                 step_reads(then, regs)?;
                 step_reads(otherwise, regs)?;
             }
             Edit::Row(row, steps) => {
-                reads(row, regs)?;
+                row.reads(regs)?;
                 step_reads(steps, regs)?;
             }
         }
