@@ -154,7 +154,7 @@ fn hot_loops_for_this_cpu() -> (SmallMex, BytesMex) {
             );
         }
     }
-    (small_mex_portable, bytes_mex_portable)
+    (small_mex, bytes_mex)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -169,23 +169,9 @@ unsafe fn small_mex_avx2(code: &OctalCode, small: &Small, n: usize) -> u32 {
     small_mex(code, small, n)
 }
 
-fn small_mex_portable(code: &OctalCode, small: &Small, n: usize) -> u32 {
-    small_mex(code, small, n)
-}
-
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn bytes_mex_avx2(
-    code: &OctalCode,
-    small: &Small,
-    n: usize,
-    largest: u32,
-    scratch: &mut Scratch,
-) -> u32 {
-    bytes_mex(code, small, n, largest, scratch)
-}
-
-fn bytes_mex_portable(
     code: &OctalCode,
     small: &Small,
     n: usize,
@@ -365,7 +351,7 @@ mod tests {
     #[test]
     fn every_build_of_the_hot_loops_agrees() {
         let code = OctalCode::parse("0.137").expect("a valid code");
-        let (small_mex, bytes_mex) = hot_loops_for_this_cpu();
+        let (fast_small_mex, fast_bytes_mex) = hot_loops_for_this_cpu();
         let (mut forwards, mut backwards) = (Vec::new(), vec![0; 301]);
         let mut scratch = Scratch::default();
         for n in 0..=300 {
@@ -374,17 +360,17 @@ mod tests {
                 backwards: &backwards,
                 upto: 300,
             };
-            let portable = small_mex_portable(&code, &small, n);
-            assert_eq!(small_mex(&code, &small, n), portable, "n = {n}");
+            let portable = small_mex(&code, &small, n);
+            assert_eq!(fast_small_mex(&code, &small, n), portable, "n = {n}");
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the processor supports AVX2.
                 assert_eq!(unsafe { small_mex_avx2(&code, &small, n) }, portable);
             }
             let largest = small.forwards.iter().copied().max().unwrap_or(0) as u32;
-            let bytes = bytes_mex(&code, &small, n, largest, &mut scratch);
+            let bytes = fast_bytes_mex(&code, &small, n, largest, &mut scratch);
             assert_eq!(bytes, portable, "n = {n}");
-            let bytes = bytes_mex_portable(&code, &small, n, largest, &mut scratch);
+            let bytes = bytes_mex(&code, &small, n, largest, &mut scratch);
             assert_eq!(bytes, portable, "n = {n}");
             forwards.push(portable as u16);
             backwards[300 - n] = portable as u16;

@@ -6,7 +6,7 @@
 //! tree, as before.
 
 use super::closure::Closure;
-use super::code::{Bind, Num, Truth};
+use super::code::{Num, Truth};
 use crate::syntax::ast::BinaryOp;
 
 /// A bound's test lowered twice: as it is made (`and` and `or` cut
@@ -37,65 +37,6 @@ pub fn comparisons(test: &Truth) -> impl Iterator<Item = (BinaryOp, &Num, &Num)>
         Truth::Compare(op, a, b) => Some((*op, a, b)),
         _ => None,
     })
-}
-
-/// A copy of a test made of comparisons of numbers, `None` where it has
-/// a part that is not.
-pub fn copy_truth(t: &Truth) -> Option<Truth> {
-    let boxed = |x: &Truth| copy_truth(x).map(Box::new);
-    Some(match t {
-        Truth::Lit(b) => Truth::Lit(*b),
-        Truth::Not(x) => Truth::Not(boxed(x)?),
-        Truth::And(a, b) => Truth::And(boxed(a)?, boxed(b)?),
-        Truth::Or(a, b) => Truth::Or(boxed(a)?, boxed(b)?),
-        Truth::Compare(op, a, b) => Truth::Compare(*op, copy_num(a)?, copy_num(b)?),
-        Truth::In(flag, n, set) => Truth::In(*flag, copy_num(n)?, set.clone()),
-        Truth::Member(flag, n, mask, lo) => {
-            Truth::Member(*flag, copy_num(n)?, copy_num(mask)?, *lo)
-        }
-        Truth::Let(bind, body) => Truth::Let(Box::new(copy_bind(bind)?), boxed(body)?),
-        _ => return None,
-    })
-}
-
-pub fn copy_num(n: &Num) -> Option<Num> {
-    let boxed = |x: &Num| copy_num(x).map(Box::new);
-    let all = |xs: &[Num]| xs.iter().map(copy_num).collect::<Option<Vec<_>>>();
-    Some(match n {
-        Num::Lit(v) => Num::Lit(*v),
-        Num::Reg(r) => Num::Reg(*r),
-        Num::Field(f, i) => Num::Field(*f, boxed(i)?),
-        Num::TupleAt(t, i) => Num::TupleAt(*t, boxed(i)?),
-        Num::TupleLen(t) => Num::TupleLen(*t),
-        Num::Binary(op, a, b) => Num::Binary(*op, boxed(a)?, boxed(b)?),
-        Num::Neg(x) => Num::Neg(boxed(x)?),
-        Num::Abs(x) => Num::Abs(boxed(x)?),
-        Num::Min(xs) => Num::Min(all(xs)?),
-        Num::Max(xs) => Num::Max(all(xs)?),
-        Num::SumFields(f) => Num::SumFields(*f),
-        Num::SumTuple(t) => Num::SumTuple(*t),
-        Num::Matches(f, codes) => Num::Matches(*f, codes.clone()),
-        Num::If(c, a, b) => Num::If(Box::new(copy_truth(c)?), boxed(a)?, boxed(b)?),
-        Num::Let(bind, body) => Num::Let(Box::new(copy_bind(bind)?), boxed(body)?),
-        Num::Ones(x) => Num::Ones(boxed(x)?),
-        Num::Extreme { mask, lo, highest } => Num::Extreme {
-            mask: boxed(mask)?,
-            lo: *lo,
-            highest: *highest,
-        },
-        _ => return None,
-    })
-}
-
-fn copy_bind(bind: &Bind) -> Option<Bind> {
-    match bind {
-        Bind::Num { reg, value, nat } => Some(Bind::Num {
-            reg: *reg,
-            value: copy_num(value)?,
-            nat: *nat,
-        }),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -564,11 +564,11 @@ impl Lowering {
 
     /// A bound's closures, made of a copy of its tree.
     fn bound_run(&self, test: &Truth) -> Option<BoundRun> {
-        let truth = self.truth(bound_runs::copy_truth(test)?);
-        let exact = self.exact(bound_runs::copy_truth(test)?);
+        let truth = self.truth(test.copy()?);
+        let exact = self.exact(test.copy()?);
         let lines = bound_runs::comparisons(test)
             .map(|(op, a, b)| {
-                let (mut a, mut b) = (bound_runs::copy_num(a)?, bound_runs::copy_num(b)?);
+                let (mut a, mut b) = (a.copy()?, b.copy()?);
                 self.root_num(&mut a);
                 self.root_num(&mut b);
                 Some(Comparison { op, a, b })

@@ -386,6 +386,113 @@ impl Truth {
     }
 }
 
+impl Num {
+    /// A copy of a number of arithmetic on registers and the key's
+    /// fields, for a tree read again after it is lowered (see
+    /// `bound_runs`); `None` where it has a part not copied (a sequence,
+    /// a string, a walk, a closure).
+    pub fn copy(&self) -> Option<Num> {
+        let boxed = |x: &Num| x.copy().map(Box::new);
+        let all = |xs: &[Num]| xs.iter().map(Num::copy).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Num::Lit(v) => Num::Lit(*v),
+            Num::Reg(r) => Num::Reg(*r),
+            Num::Field(f, i) => Num::Field(*f, boxed(i)?),
+            Num::TupleAt(t, i) => Num::TupleAt(*t, boxed(i)?),
+            Num::TupleLen(t) => Num::TupleLen(*t),
+            Num::Binary(op, a, b) => Num::Binary(*op, boxed(a)?, boxed(b)?),
+            Num::Neg(x) => Num::Neg(boxed(x)?),
+            Num::Abs(x) => Num::Abs(boxed(x)?),
+            Num::Min(xs) => Num::Min(all(xs)?),
+            Num::Max(xs) => Num::Max(all(xs)?),
+            Num::SumFields(f) => Num::SumFields(*f),
+            Num::SumTuple(t) => Num::SumTuple(*t),
+            Num::Matches(f, codes) => Num::Matches(*f, codes.clone()),
+            Num::If(c, a, b) => Num::If(Box::new(c.copy()?), boxed(a)?, boxed(b)?),
+            Num::Let(bind, body) => Num::Let(Box::new(bind.copy()?), boxed(body)?),
+            Num::Ones(x) => Num::Ones(boxed(x)?),
+            Num::Extreme { mask, lo, highest } => Num::Extreme {
+                mask: boxed(mask)?,
+                lo: *lo,
+                highest: *highest,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The registers a number of arithmetic, elements and choices on
+    /// comparisons of such numbers reads, onto `regs`; `None` for a
+    /// number read some other way.
+    pub fn reads(&self, regs: &mut Vec<u32>) -> Option<()> {
+        match self {
+            Num::Lit(_) => {}
+            Num::Reg(r) => regs.push(*r),
+            Num::Binary(_, a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)?;
+            }
+            Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => a.reads(regs)?,
+            Num::If(t, a, b) => {
+                t.reads(regs)?;
+                a.reads(regs)?;
+                b.reads(regs)?;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+impl Truth {
+    /// A copy of a test made of comparisons of numbers `Num::copy`
+    /// copies.
+    pub fn copy(&self) -> Option<Truth> {
+        let boxed = |x: &Truth| x.copy().map(Box::new);
+        Some(match self {
+            Truth::Lit(b) => Truth::Lit(*b),
+            Truth::Not(x) => Truth::Not(boxed(x)?),
+            Truth::And(a, b) => Truth::And(boxed(a)?, boxed(b)?),
+            Truth::Or(a, b) => Truth::Or(boxed(a)?, boxed(b)?),
+            Truth::Compare(op, a, b) => Truth::Compare(*op, a.copy()?, b.copy()?),
+            Truth::In(flag, n, set) => Truth::In(*flag, n.copy()?, set.clone()),
+            Truth::Member(flag, n, mask, lo) => Truth::Member(*flag, n.copy()?, mask.copy()?, *lo),
+            Truth::Let(bind, body) => Truth::Let(Box::new(bind.copy()?), boxed(body)?),
+            _ => return None,
+        })
+    }
+
+    /// The registers a test of comparisons of numbers `Num::reads` takes
+    /// reads, onto `regs`; `None` for a test made some other way.
+    fn reads(&self, regs: &mut Vec<u32>) -> Option<()> {
+        match self {
+            Truth::Lit(_) => Some(()),
+            Truth::Compare(_, a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)
+            }
+            Truth::Not(a) => a.reads(regs),
+            Truth::And(a, b) | Truth::Or(a, b) => {
+                a.reads(regs)?;
+                b.reads(regs)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Bind {
+    fn copy(&self) -> Option<Bind> {
+        match self {
+            Bind::Num { reg, value, nat } => Some(Bind::Num {
+                reg: *reg,
+                value: value.copy()?,
+                nat: *nat,
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl Rule {
     /// The tests made right after generator `d` is set: its early tests,
     /// or for the last generator the guard where it has none; `None` for a

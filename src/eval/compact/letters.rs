@@ -21,7 +21,6 @@
 use super::code::{Bind, Num, Rows, Text, Truth};
 use super::leaves::{index, Operand};
 use super::run::{low_bits, put, Machine};
-use super::sieve::copy;
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
 
@@ -29,7 +28,8 @@ mod settled;
 mod shifting;
 pub use shifting::{shifting, Shifting};
 
-/// One step of an edited row, in the order the code makes them.
+/// One step of an edited row, in the order the code makes them; or, in
+/// the writes of a move that edits rows (see `shifting`), a row written.
 #[derive(Debug)]
 pub enum Edit<N> {
     /// A helper's number argument put in its register (checked to be at
@@ -48,6 +48,8 @@ pub enum Edit<N> {
         then: Vec<Edit<N>>,
         otherwise: Vec<Edit<N>>,
     },
+    /// The row at this index set to what the steps make of it.
+    Row(N, Vec<Edit<N>>),
 }
 
 impl<N> Edit<N> {
@@ -78,6 +80,9 @@ impl<N> Edit<N> {
                 then: then.into_iter().map(|s| s.map_with(f)).collect(),
                 otherwise: otherwise.into_iter().map(|s| s.map_with(f)).collect(),
             },
+            Edit::Row(row, steps) => {
+                Edit::Row(f(row), steps.into_iter().map(|s| s.map_with(f)).collect())
+            }
         }
     }
 
@@ -97,6 +102,10 @@ impl<N> Edit<N> {
                 then.iter_mut()
                     .chain(otherwise.iter_mut())
                     .for_each(|s| s.each_num(f));
+            }
+            Edit::Row(row, steps) => {
+                f(row);
+                steps.iter_mut().for_each(|s| s.each_num(f));
             }
         }
     }
@@ -129,6 +138,7 @@ fn reads(steps: &[Edit<Num>]) -> Option<usize> {
                 (n == reads(otherwise)?).then_some(())?;
                 made += n;
             }
+            Edit::Row(..) => return None,
         }
     }
     Some(made)
@@ -141,7 +151,7 @@ type Bound = (u32, Vec<Edit<Num>>, usize);
 fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>> {
     match t {
         Text::Row(f, cols, i) if *f == rows.fields && *cols == rows.cols => {
-            Some(vec![Edit::Read(copy(i)?)])
+            Some(vec![Edit::Read(i.copy()?)])
         }
         Text::SetAt(t, at, letter) => {
             let Text::Lit(Some((code, 1))) = **letter else {
@@ -149,7 +159,7 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             };
             let mut made = steps(t, rows, bound)?;
             made.push(Edit::Letter {
-                at: copy(at)?,
+                at: at.copy()?,
                 code,
             });
             Some(made)
@@ -157,13 +167,15 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
         Text::Reg(r) => {
             let (_, made, uses) = bound.iter_mut().rev().find(|(reg, ..)| reg == r)?;
             *uses += 1;
-            made.iter().map(copy_edit).collect()
+            // Its steps are wanted where it is used once only (see
+            // `Bind::Text`): taken there, not copied.
+            Some(std::mem::take(made))
         }
         Text::Let(bind, body) => match &**bind {
             Bind::Num { reg, value, nat } => {
                 let mut made = vec![Edit::Bind {
                     reg: *reg as usize,
-                    value: copy(value)?,
+                    value: value.copy()?,
                     nat: *nat,
                 }];
                 made.extend(steps(body, rows, bound)?);
@@ -187,42 +199,14 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             compare(*op, 0, 0)?;
             Some(vec![Edit::Choose {
                 op: *op,
-                a: copy(a)?,
-                b: copy(b)?,
+                a: a.copy()?,
+                b: b.copy()?,
                 then: steps(then, rows, bound)?,
                 otherwise: steps(otherwise, rows, bound)?,
             }])
         }
         _ => None,
     }
-}
-
-fn copy_edit(e: &Edit<Num>) -> Option<Edit<Num>> {
-    Some(match e {
-        Edit::Bind { reg, value, nat } => Edit::Bind {
-            reg: *reg,
-            value: copy(value)?,
-            nat: *nat,
-        },
-        Edit::Read(i) => Edit::Read(copy(i)?),
-        Edit::Letter { at, code } => Edit::Letter {
-            at: copy(at)?,
-            code: *code,
-        },
-        Edit::Choose {
-            op,
-            a,
-            b,
-            then,
-            otherwise,
-        } => Edit::Choose {
-            op: *op,
-            a: copy(a)?,
-            b: copy(b)?,
-            then: then.iter().map(copy_edit).collect::<Option<_>>()?,
-            otherwise: otherwise.iter().map(copy_edit).collect::<Option<_>>()?,
-        },
-    })
 }
 
 /// `k` with row `row` of `rows` set to what `steps` make: the key's row
@@ -280,6 +264,8 @@ fn edit(
                 };
                 word = edit(m, rows, side, w, word)?;
             }
+            // Not a step of one row's edits (see `edited`).
+            Edit::Row(..) => return None,
         }
     }
     Some(word)

@@ -133,7 +133,7 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
     };
     let (line, column) = match cell {
         Char::Cell(f, i) => (Line::Cells(*f), &**i),
-        Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, copy(r)?), &**c),
+        Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, r.copy()?), &**c),
         _ => return None,
     };
     let (offset, minus) = match column {
@@ -141,12 +141,12 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
         Num::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k)
             if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
         {
-            (Some(copy(k)?), *op == BinaryOp::Sub)
+            (Some(k.copy()?), *op == BinaryOp::Sub)
         }
         Num::Binary(BinaryOp::Add, k, x)
             if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
         {
-            (Some(copy(k)?), false)
+            (Some(k.copy()?), false)
         }
         _ => return None,
     };
@@ -160,68 +160,12 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
 }
 
 /// Whether `n` is made of literals, registers other than `var`,
-/// arithmetic, list elements and choices on comparisons of such numbers
+/// arithmetic, elements and choices on comparisons of such numbers
 /// alone: worked out once for a loop, it is what it would be at each
 /// value.
 fn steady(n: &Num, var: u32) -> bool {
-    match n {
-        Num::Lit(_) => true,
-        Num::Reg(r) => *r != var,
-        Num::Binary(_, a, b) => steady(a, var) && steady(b, var),
-        Num::Field(_, i) => steady(i, var),
-        Num::If(t, a, b) => steady_test(t, var) && steady(a, var) && steady(b, var),
-        _ => false,
-    }
-}
-
-/// Whether `t` is made of comparisons of numbers `steady` accepts.
-fn steady_test(t: &Truth, var: u32) -> bool {
-    match t {
-        Truth::Lit(_) => true,
-        Truth::Compare(_, a, b) => steady(a, var) && steady(b, var),
-        Truth::Not(a) => steady_test(a, var),
-        Truth::And(a, b) | Truth::Or(a, b) => steady_test(a, var) && steady_test(b, var),
-        _ => false,
-    }
-}
-
-/// A copy of a number made of literals, registers, arithmetic, elements
-/// of lists and tuples and choices on comparisons of such numbers (all
-/// that `steady` accepts).
-pub(super) fn copy(n: &Num) -> Option<Num> {
-    Some(match n {
-        Num::Lit(v) => Num::Lit(*v),
-        Num::Reg(r) => Num::Reg(*r),
-        Num::Binary(op, a, b) => Num::Binary(*op, Box::new(copy(a)?), Box::new(copy(b)?)),
-        Num::Neg(a) => Num::Neg(Box::new(copy(a)?)),
-        Num::Field(f, i) => Num::Field(*f, Box::new(copy(i)?)),
-        Num::TupleAt(t, i) => Num::TupleAt(*t, Box::new(copy(i)?)),
-        Num::If(t, a, b) => Num::If(
-            Box::new(copy_test(t)?),
-            Box::new(copy(a)?),
-            Box::new(copy(b)?),
-        ),
-        _ => return None,
-    })
-}
-
-/// A copy of a test made of comparisons of numbers `copy` makes.
-fn copy_test(t: &Truth) -> Option<Truth> {
-    let both = |a, b| Some((Box::new(copy_test(a)?), Box::new(copy_test(b)?)));
-    Some(match t {
-        Truth::Lit(v) => Truth::Lit(*v),
-        Truth::Compare(op, a, b) => Truth::Compare(*op, copy(a)?, copy(b)?),
-        Truth::Not(a) => Truth::Not(Box::new(copy_test(a)?)),
-        Truth::And(a, b) => {
-            let (a, b) = both(a, b)?;
-            Truth::And(a, b)
-        }
-        Truth::Or(a, b) => {
-            let (a, b) = both(a, b)?;
-            Truth::Or(a, b)
-        }
-        _ => return None,
-    })
+    let mut regs = Vec::new();
+    n.reads(&mut regs).is_some() && !regs.contains(&var)
 }
 
 impl Machine {

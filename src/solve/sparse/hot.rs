@@ -75,10 +75,10 @@ pub(super) fn hot_loops_for_this_cpu<T: Val>() -> HotLoops<T> {
         };
     }
     HotLoops {
-        sweep: sweep_portable,
-        rare_xors: rare_xors_portable::<T, false>,
-        rare_xors_forwards: rare_xors_portable::<T, true>,
-        mark_all: mark_all_portable,
+        sweep,
+        rare_xors: rare_xors::<T, false>,
+        rare_xors_forwards: rare_xors::<T, true>,
+        mark_all,
     }
 }
 
@@ -98,31 +98,27 @@ fn mark_all<T: Val>(
         while end > 0 {
             let start = end.saturating_sub(MOST) + 1;
             let (left, right) = h.pairs(rest, start, end);
-            let xors = &mut xors[..=end - start];
-            for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
-                *o = (l ^ r).into();
-            }
-            for &x in xors.iter() {
-                marks.set(x);
-            }
+            mark_xors(left, right, &mut xors[..=end - start], marks);
             end = start - 1;
         }
+    }
+}
+
+/// Marks `left[i] ^ right[i]` for each `i`, worked out first into `xors`
+/// (a loop that vectorises).
+#[inline(always)]
+fn mark_xors<T: Val>(left: &[T], right: &[T], xors: &mut [u32], marks: &mut Started) {
+    for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
+        *o = (l ^ r).into();
+    }
+    for &x in xors.iter() {
+        marks.set(x);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn mark_all_avx2<T: Val>(
-    rules: &HeapRules,
-    h: Halves<T>,
-    n: usize,
-    marks: &mut Started,
-    xors: &mut Vec<u32>,
-) {
-    mark_all(rules, h, n, marks, xors)
-}
-
-fn mark_all_portable<T: Val>(
     rules: &HeapRules,
     h: Halves<T>,
     n: usize,
@@ -175,30 +171,9 @@ unsafe fn rare_xors_avx2<T: Val, const FORWARDS: bool>(
     rare_xors::<T, FORWARDS>(heaps, values, h, rest, out)
 }
 
-fn rare_xors_portable<T: Val, const FORWARDS: bool>(
-    heaps: &[u32],
-    values: &[u32],
-    h: Halves<T>,
-    rest: usize,
-    out: &mut [u32],
-) {
-    rare_xors::<T, FORWARDS>(heaps, values, h, rest, out)
-}
-
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn sweep_avx2<T: Val>(
-    rules: &HeapRules,
-    h: Halves<T>,
-    n: usize,
-    marks: &mut Started,
-    candidates: &mut Vec<u32>,
-    xors: &mut Vec<u32>,
-) {
-    sweep(rules, h, n, marks, candidates, xors)
-}
-
-fn sweep_portable<T: Val>(
     rules: &HeapRules,
     h: Halves<T>,
     n: usize,
@@ -234,13 +209,7 @@ fn sweep<T: Val>(
             let start = end.saturating_sub(chunk) + 1;
             let (left, right) = h.pairs(rest, start, end);
             if candidates.len() > SOME {
-                let xors = &mut xors[..=end - start];
-                for (o, (&l, &r)) in xors.iter_mut().zip(left.iter().zip(right)) {
-                    *o = (l ^ r).into();
-                }
-                for &x in xors.iter() {
-                    marks.set(x);
-                }
+                mark_xors(left, right, &mut xors[..=end - start], marks);
                 keep_only(candidates, |_, v| !marks.get(v));
             } else {
                 let found = if candidates.len() > FEW {

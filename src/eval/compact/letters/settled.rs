@@ -23,7 +23,7 @@ struct Form {
 
 /// What is known of the registers where a step runs.
 #[derive(Clone, Debug, Default)]
-pub struct Facts {
+struct Facts {
     /// Registers bound to another's number plus an amount.
     forms: Vec<(u32, Form)>,
     /// The least and greatest number a generator's register takes.
@@ -34,7 +34,7 @@ impl Facts {
     /// The ends of every generator's register that walks a range between
     /// numbers known when compiling: the writes run with every generator
     /// set.
-    pub fn of_generators(gens: &[Gen]) -> Facts {
+    fn of_generators(gens: &[Gen]) -> Facts {
         let mut facts = Facts::default();
         for gen in gens {
             let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) =
@@ -154,7 +154,7 @@ impl Facts {
     }
 
     /// Whether `a op b` holds for every key, or fails for every key.
-    pub fn settle(&self, op: BinaryOp, a: &Num, b: &Num) -> Option<bool> {
+    fn settle(&self, op: BinaryOp, a: &Num, b: &Num) -> Option<bool> {
         let (fa, fb) = (self.form(a)?, self.form(b)?);
         // The same register on both sides: the amounts decide, where the
         // numbers are worked out without overflow (plain copies, or a
@@ -185,7 +185,7 @@ impl Facts {
 
     /// Register `reg` bound to `value` (checked natural when `nat`):
     /// whether the bind can be dropped when no step reads the register.
-    pub fn bound(&mut self, reg: u32, value: &Num, nat: bool) -> bool {
+    fn bound(&mut self, reg: u32, value: &Num, nat: bool) -> bool {
         let form = self.form(value);
         self.forget(reg);
         let Some(form) = form else {
@@ -200,7 +200,7 @@ impl Facts {
     }
 
     /// Register `reg` set to what is not known.
-    pub fn forget(&mut self, reg: u32) {
+    fn forget(&mut self, reg: u32) {
         self.forms.retain(|(r, f)| *r != reg && f.base != Some(reg));
         self.ends.retain(|(r, _)| *r != reg);
     }
@@ -208,7 +208,7 @@ impl Facts {
     /// `n` reading the register it copies where it reads a copy: the
     /// register the copy is of, or the first register still bound to the
     /// same number.
-    pub fn plain(&self, n: Num) -> Num {
+    fn plain(&self, n: Num) -> Num {
         let Num::Reg(r) = n else {
             return n;
         };
@@ -225,34 +225,15 @@ impl Facts {
         }
     }
 
-    /// The sides of a choice the facts do not settle, each settled by
-    /// `settle` on what holds before the choice; what either side binds
-    /// (as `binds` finds) is unknown after it.
-    pub fn sides<T>(
-        &mut self,
-        (then, otherwise, dropped): (Vec<T>, Vec<T>, &mut Vec<u32>),
-        settle: impl Fn(&mut Facts, Vec<T>, &mut Vec<u32>) -> Vec<T>,
-        binds: impl Fn(&[T], &mut Vec<u32>),
-    ) -> (Vec<T>, Vec<T>) {
-        let mut other = self.clone();
-        let then = settle(self, then, dropped);
-        let otherwise = settle(&mut other, otherwise, dropped);
-        let mut bound = Vec::new();
-        binds(&then, &mut bound);
-        binds(&otherwise, &mut bound);
-        bound.into_iter().for_each(|r| self.forget(r));
-        (then, otherwise)
-    }
-
     /// Whether `a` and `b` are the same number for every key.
-    pub fn same(&self, a: &Num, b: &Num) -> bool {
+    fn same(&self, a: &Num, b: &Num) -> bool {
         self.form(a).is_some_and(|f| self.form(b) == Some(f))
     }
 
     /// Whether `later` reads the row `first` reads and puts every letter
     /// it puts, with no bind or choice in `first`: then `first` cannot
     /// fail where `later` does not.
-    pub fn covers(&self, first: &[Edit<Num>], later: &[Edit<Num>]) -> bool {
+    fn covers(&self, first: &[Edit<Num>], later: &[Edit<Num>]) -> bool {
         let made_later = |step: &Edit<Num>| {
             later.iter().any(|l| match (step, l) {
                 (Edit::Read(a), Edit::Read(b)) => self.same(a, b),
@@ -267,8 +248,9 @@ impl Facts {
 
     /// `steps` with every choice the facts settle replaced by its side;
     /// the binds put on `dropped` are those that may go if nothing reads
-    /// their registers.
-    pub fn steps(&mut self, steps: Vec<Edit<Num>>, dropped: &mut Vec<u32>) -> Vec<Edit<Num>> {
+    /// their registers. What either side of a choice left standing binds
+    /// is unknown after it.
+    fn steps(&mut self, steps: Vec<Edit<Num>>, dropped: &mut Vec<u32>) -> Vec<Edit<Num>> {
         let mut made = Vec::with_capacity(steps.len());
         for step in steps {
             match step {
@@ -297,8 +279,13 @@ impl Facts {
                     }
                     None => {
                         let (a, b) = (self.plain(a), self.plain(b));
-                        let sides = (then, otherwise, &mut *dropped);
-                        let (then, otherwise) = self.sides(sides, Facts::steps, binds);
+                        let mut other = self.clone();
+                        let then = self.steps(then, dropped);
+                        let otherwise = other.steps(otherwise, dropped);
+                        let mut bound = Vec::new();
+                        binds(&then, &mut bound);
+                        binds(&otherwise, &mut bound);
+                        bound.into_iter().for_each(|r| self.forget(r));
                         made.push(Edit::Choose {
                             op,
                             a,
@@ -308,15 +295,43 @@ impl Facts {
                         });
                     }
                 },
+                Edit::Row(row, steps) => {
+                    let (row, steps) = (self.plain(row), self.steps(steps, dropped));
+                    // A row written again starts from the key's row,
+                    // dropping the letters an earlier write put there (see
+                    // `put_edits`): an earlier write of the same row whose
+                    // every step the later one makes too is not made.
+                    let earlier = made.iter().rposition(|s| matches!(s, Edit::Row(..)));
+                    if let Some(i) = earlier {
+                        if let Edit::Row(first_row, first) = &made[i] {
+                            if self.same(first_row, &row) && self.covers(first, &steps) {
+                                made.remove(i);
+                            }
+                        }
+                    }
+                    made.push(Edit::Row(row, steps));
+                }
             }
         }
         made
     }
 }
 
+/// `steps` with the choices the generators' ranges settle taken, and
+/// the binds no step then reads dropped.
+pub fn settled(steps: Vec<Edit<Num>>, gens: &[Gen]) -> Vec<Edit<Num>> {
+    let mut dropped = Vec::new();
+    let steps = Facts::of_generators(gens).steps(steps, &mut dropped);
+    let mut read = Vec::new();
+    match step_reads(&steps, &mut read) {
+        Some(()) => unread(steps, &dropped, &read),
+        None => steps,
+    }
+}
+
 /// The registers `steps` bind, on either side of their choices, onto
 /// `bound`.
-pub fn binds(steps: &[Edit<Num>], bound: &mut Vec<u32>) {
+fn binds(steps: &[Edit<Num>], bound: &mut Vec<u32>) {
     for step in steps {
         match step {
             Edit::Bind { reg, .. } => bound.push(*reg as u32),
@@ -326,55 +341,19 @@ pub fn binds(steps: &[Edit<Num>], bound: &mut Vec<u32>) {
                 binds(then, bound);
                 binds(otherwise, bound);
             }
+            Edit::Row(_, steps) => binds(steps, bound),
             _ => {}
         }
     }
 }
 
-/// The registers `n` reads, onto `regs`; `None` for a number read some
-/// other way.
-pub fn reads(n: &Num, regs: &mut Vec<u32>) -> Option<()> {
-    match n {
-        Num::Lit(_) => {}
-        Num::Reg(r) => regs.push(*r),
-        Num::Binary(_, a, b) => {
-            reads(a, regs)?;
-            reads(b, regs)?;
-        }
-        Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => reads(a, regs)?,
-        Num::If(t, a, b) => {
-            test_reads(t, regs)?;
-            reads(a, regs)?;
-            reads(b, regs)?;
-        }
-        _ => return None,
-    }
-    Some(())
-}
-
-fn test_reads(t: &Truth, regs: &mut Vec<u32>) -> Option<()> {
-    match t {
-        Truth::Lit(_) => Some(()),
-        Truth::Compare(_, a, b) => {
-            reads(a, regs)?;
-            reads(b, regs)
-        }
-        Truth::Not(a) => test_reads(a, regs),
-        Truth::And(a, b) | Truth::Or(a, b) => {
-            test_reads(a, regs)?;
-            test_reads(b, regs)
-        }
-        _ => None,
-    }
-}
-
 /// The registers `steps` read, onto `regs`.
-pub fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
+fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
     for step in steps {
         match step {
-            Edit::Bind { value, .. } => reads(value, regs)?,
-            Edit::Read(i) => reads(i, regs)?,
-            Edit::Letter { at, .. } => reads(at, regs)?,
+            Edit::Bind { value, .. } => value.reads(regs)?,
+            Edit::Read(i) => i.reads(regs)?,
+            Edit::Letter { at, .. } => at.reads(regs)?,
             Edit::Choose {
                 a,
                 b,
@@ -382,10 +361,14 @@ pub fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
                 otherwise,
                 ..
             } => {
-                reads(a, regs)?;
-                reads(b, regs)?;
+                a.reads(regs)?;
+                b.reads(regs)?;
                 step_reads(then, regs)?;
                 step_reads(otherwise, regs)?;
+            }
+            Edit::Row(row, steps) => {
+                row.reads(regs)?;
+                step_reads(steps, regs)?;
             }
         }
     }
@@ -393,7 +376,7 @@ pub fn step_reads(steps: &[Edit<Num>], regs: &mut Vec<u32>) -> Option<()> {
 }
 
 /// `steps` without the binds on `dropped` that no step reads.
-pub fn unread(steps: Vec<Edit<Num>>, dropped: &[u32], read: &[u32]) -> Vec<Edit<Num>> {
+fn unread(steps: Vec<Edit<Num>>, dropped: &[u32], read: &[u32]) -> Vec<Edit<Num>> {
     steps
         .into_iter()
         .filter_map(|step| match step {
@@ -415,6 +398,7 @@ pub fn unread(steps: Vec<Edit<Num>>, dropped: &[u32], read: &[u32]) -> Vec<Edit<
                 then: unread(then, dropped, read),
                 otherwise: unread(otherwise, dropped, read),
             }),
+            Edit::Row(row, steps) => Some(Edit::Row(row, unread(steps, dropped, read))),
             step => Some(step),
         })
         .collect()

@@ -12,8 +12,7 @@
 use super::super::code::{Bind, Gen, Num, Rows, Truth, Write};
 use super::super::leaves::index;
 use super::super::run::{low_bits, Machine};
-use super::super::sieve::copy;
-use super::settled::{self, Facts};
+use super::settled::settled;
 use super::{edited, Edit};
 use crate::eval::arith::compare;
 use crate::syntax::ast::BinaryOp;
@@ -22,26 +21,9 @@ use crate::syntax::ast::BinaryOp;
 pub struct Shifting {
     var: u32,
     rows: Rows,
-    writes: Vec<Shift>,
-}
-
-/// One of a `Shifting`'s writes, in the order the code makes them.
-#[derive(Debug)]
-enum Shift {
-    /// A number put in its register for the writes after it (an
-    /// `Edit::Bind`).
-    Bind(Edit<Num>),
-    /// A row, by its index, edited by the steps.
-    Row(Num, Vec<Edit<Num>>),
-    /// The writes of `then` when `a op b` holds, else those of
-    /// `otherwise`.
-    Choose {
-        op: BinaryOp,
-        a: Num,
-        b: Num,
-        then: Vec<Shift>,
-        otherwise: Vec<Shift>,
-    },
+    /// Numbers bound, rows written (`Edit::Row`) and choices between
+    /// them, in the order the code makes them.
+    writes: Vec<Edit<Num>>,
 }
 
 /// How a number moves with the loop's variable.
@@ -131,8 +113,8 @@ impl Registers {
         self.moves(n) == Some(Moves::Steady)
     }
 
-    /// Whether `steps` read their row where the variable does not move
-    /// it and put each letter where it moves one for one.
+    /// Whether `steps` write rows and read them where the variable does
+    /// not move them, and put each letter where it moves one for one.
     fn edits(&mut self, steps: &[Edit<Num>]) -> Option<()> {
         for step in steps {
             match step {
@@ -155,6 +137,10 @@ impl Registers {
                     other.edits(otherwise)?;
                     self.join(other);
                 }
+                Edit::Row(row, steps) => {
+                    self.steady(row).then_some(())?;
+                    self.edits(steps)?;
+                }
             }
         }
         Some(())
@@ -166,65 +152,47 @@ impl Registers {
 /// `settled`).
 pub fn shifting(writes: &[Write], var: u32, gens: &[Gen]) -> Option<Shifting> {
     let mut rows = None;
+    let writes = shifts(writes, &mut rows)?;
     let mut registers = Registers {
         along: vec![var],
         mixed: Vec::new(),
     };
-    let writes = shifts(writes, &mut rows, &mut registers)?;
-    let mut dropped = Vec::new();
-    let writes = settle(writes, &mut Facts::of_generators(gens), &mut dropped);
-    let mut read = Vec::new();
-    let writes = match shift_reads(&writes, &mut read) {
-        Some(()) => unread(writes, &dropped, &read),
-        None => writes,
-    };
+    registers.edits(&writes)?;
     Some(Shifting {
         var,
         rows: rows?,
-        writes,
+        writes: settled(writes, gens),
     })
 }
 
-/// `writes` as `Shift`s, each row one of `rows`.
-fn shifts(writes: &[Write], rows: &mut Option<Rows>, known: &mut Registers) -> Option<Vec<Shift>> {
+/// `writes` as steps, each row written one of `rows`.
+fn shifts(writes: &[Write], rows: &mut Option<Rows>) -> Option<Vec<Edit<Num>>> {
     let mut made = Vec::new();
     for write in writes {
         made.push(match write {
-            Write::Bind(Bind::Num { reg, value, nat }) => {
-                let moves = known.moves(value)?;
-                known.bound(*reg, moves);
-                Shift::Bind(Edit::Bind {
-                    reg: *reg as usize,
-                    value: copy(value)?,
-                    nat: *nat,
-                })
-            }
+            Write::Bind(Bind::Num { reg, value, nat }) => Edit::Bind {
+                reg: *reg as usize,
+                value: value.copy()?,
+                nat: *nat,
+            },
             Write::Row(r, row, t) => {
                 if *rows.get_or_insert(*r) != *r {
                     return None;
                 }
-                known.steady(row).then_some(())?;
-                let steps = edited(t, r)?;
-                known.edits(&steps)?;
-                Shift::Row(copy(row)?, steps)
+                Edit::Row(row.copy()?, edited(t, r)?)
             }
             Write::Choose {
                 test: Truth::Compare(op, a, b),
                 then,
                 otherwise,
             } => {
-                (known.steady(a) && known.steady(b)).then_some(())?;
-                let mut other = known.clone();
-                let then = shifts(then, rows, known)?;
-                let otherwise = shifts(otherwise, rows, &mut other)?;
-                known.join(other);
                 compare(*op, 0, 0)?;
-                Shift::Choose {
+                Edit::Choose {
                     op: *op,
-                    a: copy(a)?,
-                    b: copy(b)?,
-                    then,
-                    otherwise,
+                    a: a.copy()?,
+                    b: b.copy()?,
+                    then: shifts(then, rows)?,
+                    otherwise: shifts(otherwise, rows)?,
                 }
             }
             _ => return None,
@@ -233,165 +201,12 @@ fn shifts(writes: &[Write], rows: &mut Option<Rows>, known: &mut Registers) -> O
     Some(made)
 }
 
-/// `writes` with the choices `facts` settle taken.
-fn settle(writes: Vec<Shift>, facts: &mut Facts, dropped: &mut Vec<u32>) -> Vec<Shift> {
-    let mut made = Vec::with_capacity(writes.len());
-    for write in writes {
-        match write {
-            Shift::Bind(bind) => made.extend(
-                facts
-                    .steps(vec![bind], dropped)
-                    .into_iter()
-                    .map(Shift::Bind),
-            ),
-            Shift::Row(row, steps) => {
-                let (row, steps) = (facts.plain(row), facts.steps(steps, dropped));
-                // A row written again starts from the key's row, dropping
-                // the letters an earlier write put there (see
-                // `put_writes`): an earlier write of the same row whose
-                // every step the later one makes too is not made.
-                let earlier = made.iter().rposition(|w| matches!(w, Shift::Row(..)));
-                if let Some(i) = earlier {
-                    if let Shift::Row(first_row, first) = &made[i] {
-                        if facts.same(first_row, &row) && facts.covers(first, &steps) {
-                            made.remove(i);
-                        }
-                    }
-                }
-                made.push(Shift::Row(row, steps));
-            }
-            Shift::Choose {
-                op,
-                a,
-                b,
-                then,
-                otherwise,
-            } => match facts.settle(op, &a, &b) {
-                Some(holds) => {
-                    let side = if holds { then } else { otherwise };
-                    made.extend(settle(side, facts, dropped));
-                }
-                None => {
-                    let (a, b) = (facts.plain(a), facts.plain(b));
-                    let sides = (then, otherwise, &mut *dropped);
-                    let (then, otherwise) =
-                        facts.sides(sides, |f, w, d| settle(w, f, d), shift_binds);
-                    made.push(Shift::Choose {
-                        op,
-                        a,
-                        b,
-                        then,
-                        otherwise,
-                    });
-                }
-            },
-        }
-    }
-    made
-}
-
-/// The registers `writes` bind, on either side of their choices.
-fn shift_binds(writes: &[Shift], bound: &mut Vec<u32>) {
-    for write in writes {
-        match write {
-            Shift::Bind(step) => settled::binds(std::slice::from_ref(step), bound),
-            Shift::Row(_, steps) => settled::binds(steps, bound),
-            Shift::Choose {
-                then, otherwise, ..
-            } => {
-                shift_binds(then, bound);
-                shift_binds(otherwise, bound);
-            }
-        }
-    }
-}
-
-/// The registers `writes` read, onto `read`; `None` where a number is
-/// read some other way.
-fn shift_reads(writes: &[Shift], read: &mut Vec<u32>) -> Option<()> {
-    for write in writes {
-        match write {
-            Shift::Bind(step) => settled::step_reads(std::slice::from_ref(step), read)?,
-            Shift::Row(row, steps) => {
-                settled::reads(row, read)?;
-                settled::step_reads(steps, read)?;
-            }
-            Shift::Choose {
-                a,
-                b,
-                then,
-                otherwise,
-                ..
-            } => {
-                settled::reads(a, read)?;
-                settled::reads(b, read)?;
-                shift_reads(then, read)?;
-                shift_reads(otherwise, read)?;
-            }
-        }
-    }
-    Some(())
-}
-
-/// `writes` without the binds on `dropped` that nothing reads.
-fn unread(writes: Vec<Shift>, dropped: &[u32], read: &[u32]) -> Vec<Shift> {
-    let mut made = Vec::with_capacity(writes.len());
-    for write in writes {
-        match write {
-            Shift::Bind(step) => made.extend(
-                settled::unread(vec![step], dropped, read)
-                    .into_iter()
-                    .map(Shift::Bind),
-            ),
-            Shift::Row(row, steps) => {
-                made.push(Shift::Row(row, settled::unread(steps, dropped, read)))
-            }
-            Shift::Choose {
-                op,
-                a,
-                b,
-                then,
-                otherwise,
-            } => made.push(Shift::Choose {
-                op,
-                a,
-                b,
-                then: unread(then, dropped, read),
-                otherwise: unread(otherwise, dropped, read),
-            }),
-        }
-    }
-    made
-}
-
 impl Shifting {
     /// Every number made into what runs fastest (see `closure`).
     pub fn lower(&mut self, mut lowered: impl FnMut(&mut Num)) {
-        lower_shifts(&mut self.writes, &mut lowered);
-    }
-}
-
-fn lower_shifts(writes: &mut [Shift], lowered: &mut impl FnMut(&mut Num)) {
-    for write in writes {
-        match write {
-            Shift::Bind(step) => step.each_num(lowered),
-            Shift::Row(row, steps) => {
-                lowered(row);
-                steps.iter_mut().for_each(|s| s.each_num(lowered));
-            }
-            Shift::Choose {
-                a,
-                b,
-                then,
-                otherwise,
-                ..
-            } => {
-                lowered(a);
-                lowered(b);
-                lower_shifts(then, lowered);
-                lower_shifts(otherwise, lowered);
-            }
-        }
+        self.writes
+            .iter_mut()
+            .for_each(|w| w.each_num(&mut lowered));
     }
 }
 
@@ -418,64 +233,17 @@ impl Machine {
     ) -> Option<(u64, u64)> {
         self.regs[s.var as usize] = lo;
         let mut put = Put::default();
-        self.put_writes(&s.rows, &s.writes, span, &mut put)?;
+        self.put_edits(&s.rows, None, &s.writes, span, &mut put)?;
         Some((put.changed, put.letters))
     }
 
-    fn put_writes(
-        &mut self,
-        rows: &Rows,
-        writes: &[Shift],
-        span: u32,
-        put: &mut Put,
-    ) -> Option<()> {
-        for write in writes {
-            match write {
-                Shift::Bind(bind) => {
-                    self.put_edits(rows, 0, std::slice::from_ref(bind), span, put)?
-                }
-                Shift::Row(row, steps) => {
-                    let row = index(self.quick(row)?, rows.fields.len)?;
-                    // A second write of a row starts from the row as the
-                    // key holds it: the first write's letters there are
-                    // dropped.
-                    let whole = rows.fields.mask() << rows.fields.shift_of(row);
-                    put.changed &= !whole;
-                    put.letters &= !whole;
-                    self.put_edits(rows, row, steps, span, put)?;
-                }
-                Shift::Choose {
-                    op,
-                    a,
-                    b,
-                    then,
-                    otherwise,
-                } => {
-                    let side = self.side((*op, a, b), then, otherwise)?;
-                    self.put_writes(rows, side, span, put)?;
-                }
-            }
-        }
-        Some(())
-    }
-
-    /// `then` if `a op b` holds, else `otherwise`.
-    fn side<'s, T>(
-        &mut self,
-        (op, a, b): (BinaryOp, &Num, &Num),
-        then: &'s T,
-        otherwise: &'s T,
-    ) -> Option<&'s T> {
-        let holds = compare(op, self.quick(a)?, self.quick(b)?)?;
-        Some(if holds { then } else { otherwise })
-    }
-
-    /// `steps`, writing row `row`, made at the variable's value `lo` into
-    /// `put`, if they hold there and at `lo + span`.
+    /// `steps`, writing row `row` (none outside a row's write), made at
+    /// the variable's value `lo` into `put`, if they hold there and at
+    /// `lo + span`.
     fn put_edits(
         &mut self,
         rows: &Rows,
-        row: u32,
+        row: Option<u32>,
         steps: &[Edit<Num>],
         span: u32,
         put: &mut Put,
@@ -493,12 +261,12 @@ impl Machine {
                     self.regs[*reg] = v;
                 }
                 Edit::Read(i) => {
-                    (index(self.quick(i)?, rows.fields.len)? == row).then_some(())?;
+                    (index(self.quick(i)?, rows.fields.len)? == row?).then_some(())?;
                 }
                 Edit::Letter { at, code } => {
                     let place = index(self.quick(at)?, rows.cols)?;
                     index(i64::from(place + span), rows.cols)?;
-                    let shift = rows.fields.shift_of(row) + place * w;
+                    let shift = rows.fields.shift_of(row?) + place * w;
                     let cell = low_bits(w) << shift;
                     (code >> w == 0).then_some(())?;
                     put.changed |= cell;
@@ -512,8 +280,19 @@ impl Machine {
                     then,
                     otherwise,
                 } => {
-                    let side = self.side((*op, a, b), then, otherwise)?;
+                    let holds = compare(*op, self.quick(a)?, self.quick(b)?)?;
+                    let side = if holds { then } else { otherwise };
                     self.put_edits(rows, row, side, span, put)?;
+                }
+                Edit::Row(row, steps) => {
+                    let row = index(self.quick(row)?, rows.fields.len)?;
+                    // A second write of a row starts from the row as the
+                    // key holds it: the first write's letters there are
+                    // dropped.
+                    let whole = rows.fields.mask() << rows.fields.shift_of(row);
+                    put.changed &= !whole;
+                    put.letters &= !whole;
+                    self.put_edits(rows, Some(row), steps, span, put)?;
                 }
             }
         }
