@@ -954,7 +954,7 @@ impl Lowering {
             return None;
         };
         let bits = windows::Bits::of(element, *var).filter(|_| self.tables)?;
-        let bound = |n: &Num| Some(self.operand(bound_runs::copy_num(n)?));
+        let bound = |n: &Num| Some(self.operand(n.copy()?));
         let bounds = (bound(lo)?, bound(hi)?);
         Some(windows::Tested::new(any, bits, bounds, *inclusive))
     }

@@ -12,7 +12,6 @@
 //! holds must be literals, the old element and tests between them, which
 //! cannot fail; a part that is not reached is not read.
 
-use super::bound_runs::copy_num;
 use super::code::{Bind, Char, Element, Num, Seq, Truth, Walk, Write};
 use super::layout::Fields;
 use crate::eval::arith::compare;
@@ -58,7 +57,7 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
         .copied()
         .flatten()
         .filter(|c| at_place.iter().all(|x| *x == Some(*c)));
-    let index = copy_num(&place)?;
+    let index = place.copy()?;
     Some(match (constant, bools) {
         (Some(c), true) => Write::Cell(fields, index, Char::Code(c)),
         (Some(c), false) => Write::Element(fields, index, Num::Lit(c)),
@@ -67,10 +66,10 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
         (None, _) => {
             let bind = Bind::Num {
                 reg: j,
-                value: copy_num(&place)?,
+                value: place.copy()?,
                 nat: false,
             };
-            let value = copy_num(element)?;
+            let value = element.copy()?;
             Write::Element(fields, index, Num::Let(Box::new(bind), Box::new(value)))
         }
     })
