@@ -339,7 +339,11 @@ impl<'a> Compiler<'a> {
             }
             // A string joined from one letter an element: its cells are
             // written as a list's elements are, each letter as its code.
-            (IrKind::Builtin(Builtin::Join, a), Group::Str(f, _)) if unwritten(out) => {
+            // (Any other `join` is a string worked out whole, below.)
+            (IrKind::Builtin(Builtin::Join, a), Group::Str(f, _))
+                if unwritten(out)
+                    && matches!(&a[..], [list] if matches!(list.kind, IrKind::Comprehension { .. })) =>
+            {
                 let [list] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
