@@ -203,15 +203,16 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
         None => (Operand::Lit(0), None),
     };
     let hi = l.operand(hi);
-    let steady = steady(
+    let route = route_reads(
         walk.guard
             .as_ref()
             .map(|g| Reads::of(outside_and_key(|v| reads::truth(v, g)), var, fields)),
         &test_reads,
         bounds,
-        &branch_reads,
-        inner,
     );
+    let steady = route
+        .as_ref()
+        .and_then(|route| steady(route, &branch_reads, inner));
     let filter = walk.guard.and_then(|g| {
         let reads = Reads::of(outside_and_key(|v| reads::truth(v, &g)), var, fields)?;
         Some(Tested::new(l.truth(g), reads))
@@ -273,45 +274,57 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
         filter,
         test,
         branches,
+        shapes: route.map(|r| (r, RefCell::default())),
         steady,
     }
 }
 
-/// When neither the walk's ends, its filter nor its test read the rule's
-/// last generator `inner`, its elements are kept and sent each way alike
-/// at all its values: which branches do not read it either (their bits
-/// then stay too), and what all those read.
-fn steady(
+/// What the walk's ends, its filter and its test read together, where
+/// all of it is known.
+fn route_reads(
     filter: Option<Option<Reads>>,
     test: &Option<Reads>,
     bounds: Option<[Option<Reads>; 2]>,
-    branches: &[Reads],
-    inner: u32,
-) -> Option<Steady> {
+) -> Option<Reads> {
     let [lo, hi] = bounds?;
-    let mut route = vec![lo?, hi?];
-    route.extend(filter.map_or(Some(None), |f| f.map(Some))?);
-    route.extend(test.iter().map(|t| Reads {
-        key: t.key,
-        regs: t.regs.clone(),
-    }));
-    if route.iter().any(|r| r.regs.contains(&inner)) {
+    let mut parts = vec![lo?, hi?];
+    parts.extend(filter.map_or(Some(None), |f| f.map(Some))?);
+    let test = test.iter().map(|t| (t.key, &t.regs));
+    let parts = parts.iter().map(|r| (r.key, &r.regs)).chain(test);
+    Some(joined(parts))
+}
+
+/// What several parts read together.
+fn joined<'r>(parts: impl Iterator<Item = (bool, &'r Vec<u32>)>) -> Reads {
+    let mut all = Reads {
+        key: false,
+        regs: Vec::new(),
+    };
+    for (key, regs) in parts {
+        all.key |= key;
+        all.regs.extend(regs);
+    }
+    all.regs.sort_unstable();
+    all.regs.dedup();
+    all
+}
+
+/// When what the route reads (see `route_reads`) does not include the
+/// rule's last generator `inner`, the elements are kept and sent each way
+/// alike at all its values: which branches do not read it either (their
+/// bits then stay too), and what all those read.
+fn steady(route: &Reads, branches: &[Reads], inner: u32) -> Option<Steady> {
+    if route.regs.contains(&inner) {
         return None;
     }
     let still: Vec<bool> = branches.iter().map(|b| !b.regs.contains(&inner)).collect();
-    let mut key = false;
-    let mut regs = Vec::new();
     let steady_branches = branches
         .iter()
         .zip(&still)
         .filter(|(_, s)| **s)
-        .map(|(b, _)| b);
-    for r in route.iter().chain(steady_branches) {
-        key |= r.key;
-        regs.extend(&r.regs);
-    }
-    regs.sort_unstable();
-    regs.dedup();
+        .map(|(b, _)| (b.key, &b.regs));
+    let Reads { key, regs } =
+        joined(std::iter::once((route.key, &route.regs)).chain(steady_branches));
     Some(Steady {
         still,
         key,
@@ -343,6 +356,8 @@ struct Each {
     filter: Option<Tested>,
     test: Option<Tested>,
     branches: Vec<Branch>,
+    /// Where the elements come from, remembered by what that reads.
+    shapes: Option<(Reads, RefCell<Memo<Option<Shape>>>)>,
     steady: Option<Steady>,
 }
 
@@ -358,18 +373,27 @@ struct Steady {
 }
 
 /// Where an option's elements come from: the values walked, those kept,
-/// and those each branch gives (a bit each) with their fields' mask; the
-/// bits of the branches that stay (see `Steady`).
+/// and those each branch gives (a bit each) with their fields' mask.
 #[derive(Clone, Copy, Default)]
-struct Route {
+struct Shape {
     steps: usize,
     /// The walk's ends, where its values are past the places of the list:
     /// its elements are then worked out one after the other.
     outside: Option<(i64, i64)>,
     kept: u64,
+    /// The first value kept and how many follow it, where no value
+    /// between is dropped.
+    run: Option<(u32, u32)>,
     sent: [(u64, u64); 2],
+}
+
+/// An option's shape with the bits of the branches that stay (see
+/// `Steady`), and the branches that give some elements and do not stay,
+/// a bit each.
+#[derive(Clone, Copy, Default)]
+struct Route {
+    shape: Shape,
     bits: u64,
-    /// The branches that give some elements and do not stay, a bit each.
     live: u8,
 }
 
@@ -464,6 +488,16 @@ impl Branch {
                 return worked.get(want, fields, |at| work(m, at));
             }
         }
+        self.remembered(m, var, want, fields)
+    }
+
+    /// `bits` remembered by the registers the branch reads.
+    #[inline(never)]
+    fn remembered(&self, m: &mut Machine, var: usize, want: u64, fields: &Fields) -> Option<u64> {
+        let work = |m: &mut Machine, at: u32| {
+            m.regs[var] = i64::from(at);
+            (self.f)(m)
+        };
         let memo = &mut *self.memo.borrow_mut();
         match memo.at(&self.reads, m) {
             Some(worked) => worked.get(want, fields, |at| work(m, at)),
@@ -675,35 +709,28 @@ impl Made<'_> {
         Some(())
     }
 
-    /// The elements at the values `kept` (a bit each), whose fields' bits
-    /// (theirs alone) are at their values' places in `bits`, appended in
-    /// order.
+    /// The `run` elements at the values from `first` on, whose fields'
+    /// bits (theirs alone) are at their values' places in `bits`,
+    /// appended in order.
     #[inline(always)]
-    fn append(&mut self, bits: u64, kept: u64) -> Option<()> {
+    fn append(&mut self, bits: u64, (first, run): (u32, u32)) -> Option<()> {
         let f = self.fields;
-        if kept == 0 {
-            return Some(());
+        if self.count + run > f.len {
+            return None;
         }
-        let first = kept.trailing_zeros();
-        let run = (kept >> first).trailing_ones();
-        if (kept >> first).checked_shr(run).unwrap_or(0) == 0 {
-            // One run: moved as it is.
-            if self.count + run > f.len {
-                return None;
-            }
-            let (from, to) = (f.shift_of(first), f.shift_of(self.count));
-            self.bits |= if to >= from {
-                bits << (to - from)
-            } else {
-                bits >> (from - to)
-            };
-            self.count += run;
-            return Some(());
-        }
-        self.runs(bits, kept)
+        let (from, to) = (f.shift_of(first), f.shift_of(self.count));
+        self.bits |= if to >= from {
+            bits << (to - from)
+        } else {
+            bits >> (from - to)
+        };
+        self.count += run;
+        Some(())
     }
 
-    /// `append` for elements kept with gaps between them.
+    /// The elements at the values `kept` (a bit each), whose fields' bits
+    /// (theirs alone) are at their values' places in `bits`, appended in
+    /// order: for elements kept with gaps between them, or none.
     #[inline(never)]
     fn runs(&mut self, bits: u64, mut kept: u64) -> Option<()> {
         let f = self.fields;
@@ -776,8 +803,9 @@ impl Each {
     /// The piece's elements by `route` appended to `made`.
     #[inline(always)]
     fn made_by(&self, m: &mut Machine, made: &mut Made, route: &Route) -> Option<()> {
-        m.steps(route.steps)?;
-        if let Some((lo, hi)) = route.outside {
+        let shape = &route.shape;
+        m.steps(shape.steps)?;
+        if let Some((lo, hi)) = shape.outside {
             return self.one_by_one(m, made, lo, hi);
         }
         let mut bits = route.bits;
@@ -785,45 +813,36 @@ impl Each {
         while live != 0 {
             let b = live.trailing_zeros() as usize;
             live &= live - 1;
-            let (at, mask) = route.sent[b];
+            let (at, mask) = shape.sent[b];
             bits |= self.branches.get(b)?.bits(m, self.var, at, made.fields)? & mask;
         }
-        made.append(bits, route.kept)
+        match shape.run {
+            Some(run) => made.append(bits, run),
+            None => made.runs(bits, shape.kept),
+        }
     }
 
     /// Where this option's elements come from, with the bits of the
     /// branches that stay (`still`).
     #[inline(never)]
     fn route(&self, m: &mut Machine, f: &Fields, still: &[bool]) -> Option<Route> {
-        let lo = self.lo.get(m)?;
-        let hi = self.hi.get(m)?;
-        let hi = if self.inclusive {
-            hi.checked_add(1)?
-        } else {
-            hi
+        let shape = match &self.shapes {
+            Some((reads, shapes)) => {
+                let shapes = &mut *shapes.borrow_mut();
+                match shapes.at(reads, m) {
+                    Some(Some(shape)) => *shape,
+                    Some(entry) => *entry.insert(self.shape(m, f)?),
+                    None => self.shape(m, f)?,
+                }
+            }
+            None => self.shape(m, f)?,
         };
-        let mut route = Route::default();
-        if lo >= hi {
-            return Some(route);
-        }
-        route.steps = usize::try_from(hi - lo).ok()?;
-        if lo < 0 || hi > i64::from(f.len.min(64)) {
-            route.outside = Some((lo, hi));
-            return Some(route);
-        }
-        let range = low_bits((hi - lo) as u32) << lo;
-        route.kept = match &self.filter {
-            Some(filter) => filter.held(m, self.var, range)?,
-            None => range,
+        let mut route = Route {
+            shape,
+            ..Route::default()
         };
-        let sent = match &self.test {
-            Some(test) if route.kept != 0 => test.held(m, self.var, route.kept)?,
-            _ => route.kept,
-        };
-        let rest = route.kept & !sent;
-        route.sent = [(sent, spread(f, sent)), (rest, spread(f, rest))];
         for (b, branch) in self.branches.iter().enumerate() {
-            let (at, mask) = route.sent[b];
+            let (at, mask) = shape.sent[b];
             if at == 0 {
                 continue;
             }
@@ -834,6 +853,44 @@ impl Each {
             }
         }
         Some(route)
+    }
+
+    /// Where this option's elements come from, worked out.
+    #[inline(never)]
+    fn shape(&self, m: &mut Machine, f: &Fields) -> Option<Shape> {
+        let lo = self.lo.get(m)?;
+        let hi = self.hi.get(m)?;
+        let hi = if self.inclusive {
+            hi.checked_add(1)?
+        } else {
+            hi
+        };
+        let mut shape = Shape::default();
+        if lo >= hi {
+            return Some(shape);
+        }
+        shape.steps = usize::try_from(hi - lo).ok()?;
+        if lo < 0 || hi > i64::from(f.len.min(64)) {
+            shape.outside = Some((lo, hi));
+            return Some(shape);
+        }
+        let range = low_bits((hi - lo) as u32) << lo;
+        shape.kept = match &self.filter {
+            Some(filter) => filter.held(m, self.var, range)?,
+            None => range,
+        };
+        let sent = match &self.test {
+            Some(test) if shape.kept != 0 => test.held(m, self.var, shape.kept)?,
+            _ => shape.kept,
+        };
+        let rest = shape.kept & !sent;
+        shape.sent = [(sent, spread(f, sent)), (rest, spread(f, rest))];
+        let first = shape.kept.trailing_zeros();
+        let run = (shape.kept >> first.min(63)).trailing_ones();
+        if shape.kept != 0 && (shape.kept >> first).checked_shr(run).unwrap_or(0) == 0 {
+            shape.run = Some((first, run));
+        }
+        Some(shape)
     }
 
     /// The elements of `lo..hi`, worked out one after the other as the
