@@ -401,8 +401,18 @@ struct Route {
 struct Tested {
     f: TruthFn,
     reads: Reads,
-    memo: RefCell<Memo<Truths>>,
+    memo: RefCell<Memo<Worked>>,
 }
+
+/// Where a filter's or test's truths are held: one bit a value, at the
+/// value's place.
+const TRUTHS: Fields = Fields {
+    first: 0,
+    len: 64,
+    width: 1,
+    shift: 0,
+    bias: 0,
+};
 
 /// A branch, remembered by the registers it reads; `kept`: the list whose
 /// element at the walk's variable it reads, and the one register it reads
@@ -440,12 +450,13 @@ impl Tested {
         let memo = &mut *self.memo.borrow_mut();
         let work = |m: &mut Machine, at: u32| {
             m.regs[var] = i64::from(at);
-            (self.f)(m)
+            (self.f)(m).map(i64::from)
         };
-        match memo.at(&self.reads, m) {
-            Some(truths) => truths.get(want, |at| work(m, at)),
-            None => Truths::default().get(want, |at| work(m, at)),
-        }
+        let held = match memo.at(&self.reads, m) {
+            Some(truths) => truths.get(want, &TRUTHS, |at| work(m, at)),
+            None => Worked::default().get(want, &TRUTHS, |at| work(m, at)),
+        };
+        Some(held? & want)
     }
 }
 
@@ -492,7 +503,7 @@ impl Branch {
     }
 
     /// `bits` remembered by the registers the branch reads.
-    #[inline(never)]
+    #[inline(always)]
     fn remembered(&self, m: &mut Machine, var: usize, want: u64, fields: &Fields) -> Option<u64> {
         let work = |m: &mut Machine, at: u32| {
             m.regs[var] = i64::from(at);
@@ -604,35 +615,8 @@ impl<T: Default + Clone> Memo<T> {
     }
 }
 
-/// Truths of a filter or test, for some values, as they were asked for.
-#[derive(Clone, Copy, Default)]
-struct Truths {
-    done: u64,
-    failed: u64,
-    held: u64,
-}
-
-impl Truths {
-    /// The values of `want` at which it holds, those not worked out yet
-    /// worked out now with `work`; `None` where one of them fails.
-    #[inline(always)]
-    fn get(&mut self, want: u64, mut work: impl FnMut(u32) -> Option<bool>) -> Option<u64> {
-        let mut missing = want & !self.done;
-        self.done |= missing;
-        while missing != 0 {
-            let at = missing.trailing_zeros();
-            missing &= missing - 1;
-            match work(at) {
-                Some(true) => self.held |= 1 << at,
-                Some(false) => {}
-                None => self.failed |= 1 << at,
-            }
-        }
-        (self.failed & want == 0).then_some(self.held & want)
-    }
-}
-
-/// Values of one branch, for some elements, as they were asked for.
+/// Values of one branch, for some elements, as they were asked for; or
+/// the truths of a filter or test, held as fields of one bit (`TRUTHS`).
 #[derive(Clone, Copy, Default)]
 struct Worked {
     /// The elements worked out, a bit each (bit `at`), and those whose
