@@ -763,8 +763,21 @@ impl Each {
     fn run(&self, m: &mut Machine, made: &mut Made) -> Option<()> {
         let f = made.fields;
         let Some(steady) = &self.steady else {
+            // Every branch is worked out at each option: the shape is
+            // read where it is remembered.
+            if let Some((reads, shapes)) = &self.shapes {
+                let shapes = &mut *shapes.borrow_mut();
+                if let Some(entry) = shapes.at(reads, m) {
+                    let shape = match entry {
+                        Some(shape) => shape,
+                        None => entry.insert(self.shape(m, f)?),
+                    };
+                    let live = u8::from(shape.sent[0].0 != 0) | u8::from(shape.sent[1].0 != 0) << 1;
+                    return self.made_by(m, made, shape, (0, live));
+                }
+            }
             let route = self.route(m, f, &[])?;
-            return self.made_by(m, made, &route);
+            return self.made_by(m, made, &route.shape, (route.bits, route.live));
         };
         let held = &mut *steady.held.borrow_mut();
         let holds = held.as_ref().is_some_and(|(key, values, _)| {
@@ -781,19 +794,25 @@ impl Each {
             values.extend(steady.regs.iter().map(|r| m.regs[*r as usize]));
             *held = Some((m.key, values, route));
         }
-        self.made_by(m, made, &held.as_ref()?.2)
+        let route = &held.as_ref()?.2;
+        self.made_by(m, made, &route.shape, (route.bits, route.live))
     }
 
-    /// The piece's elements by `route` appended to `made`.
+    /// The piece's elements by `shape` appended to `made`: `bits` of the
+    /// branches that stay, and those of the branches `live` (a bit each)
+    /// worked out now.
     #[inline(always)]
-    fn made_by(&self, m: &mut Machine, made: &mut Made, route: &Route) -> Option<()> {
-        let shape = &route.shape;
+    fn made_by(
+        &self,
+        m: &mut Machine,
+        made: &mut Made,
+        shape: &Shape,
+        (mut bits, mut live): (u64, u8),
+    ) -> Option<()> {
         m.steps(shape.steps)?;
         if let Some((lo, hi)) = shape.outside {
             return self.one_by_one(m, made, lo, hi);
         }
-        let mut bits = route.bits;
-        let mut live = route.live;
         while live != 0 {
             let b = live.trailing_zeros() as usize;
             live &= live - 1;
