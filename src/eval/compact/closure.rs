@@ -9,7 +9,8 @@
 use super::bitsets;
 use super::bound_runs::{self, BoundRun, Comparison};
 use super::code::{
-    Appended, Bind, Char, Element, GameCode, Num, Seq, Source, Target, Text, Truth, Walk, Write,
+    Appended, Bind, Char, Element, GameCode, Num, Rows, Seq, Source, Target, Text, Truth, Walk,
+    Write,
 };
 use super::hoist::{self, Last, LastValue};
 use super::layout::Fields;
@@ -17,7 +18,7 @@ use super::leaves::{index, Binding, Operand, Piece};
 use super::letters;
 use super::lookup::{self, Site};
 use super::run::{has, has_text, low_bits, matches, put, Machine};
-use super::split::{self, Plan, Split};
+use super::split;
 use super::windows;
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
@@ -250,8 +251,8 @@ impl Lowering {
 
     /// Each write made into a closure where it is one of the common
     /// kinds, the expressions of the others made into closures.
-    /// `inner`: the register of the rule's last generator, when
-    /// comprehensions may be split on it.
+    /// `inner`: the register of the rule's last generator, when new lists
+    /// may be written by their parts remembered (see `split`).
     fn writes(&self, writes: &mut [Write], inner: Option<u32>) {
         for w in writes {
             let placeholder = Write::Choose {
@@ -336,23 +337,20 @@ impl Lowering {
                 walk,
                 element,
             } => {
-                if let (Some(inner), None, Some((lo, hi))) =
-                    (inner, &walk.guard, constant_range(&walk.over))
-                {
-                    if let Some(plan) = split::plan(&element, inner, walk.var, self.fields) {
-                        return step(self.split(fields, walk.var, (lo, hi), element, plan));
-                    }
+                // A filter, or elements that choose between two values.
+                let chooses = matches!(element, Element::Num(Num::If(..)))
+                    || matches!(element, Element::Row(_, Text::If(..)));
+                if let Some(inner) = inner.filter(|_| {
+                    (chooses || walk.guard.is_some())
+                        && split::readable_walk(&walk, &element, self.fields)
+                }) {
+                    let pieces = vec![split::Source::Each(Box::new(walk), element)];
+                    return step(self.split((fields, None), pieces, inner));
                 }
                 let walk = self.walk(walk);
                 let element: NumFn = match element {
                     Element::Num(n) => self.operand(n).into_fn(),
-                    Element::Row(rows, t) => {
-                        let t = self.piece(t);
-                        Box::new(move |m| {
-                            let text = t.get(m)?;
-                            m.row_field(&rows, text)
-                        })
-                    }
+                    Element::Row(rows, t) => split::Lower::row(self, rows, t),
                 };
                 step(Box::new(move |m, mut k| {
                     let mut made = 0u32;
@@ -389,6 +387,20 @@ impl Lowering {
                     then,
                     otherwise,
                 }
+            }
+            Write::Appended(fields, pieces)
+                if inner.is_some() && split::readable(&pieces, self.fields) =>
+            {
+                let pieces = split::Source::appended(pieces);
+                step(self.split((fields, None), pieces, inner.unwrap_or(u32::MAX)))
+            }
+            Write::Sized {
+                items,
+                length,
+                pieces,
+            } if inner.is_some() && split::readable(&pieces, self.fields) => {
+                let pieces = split::Source::appended(pieces);
+                step(self.split((items, Some(length)), pieces, inner.unwrap_or(u32::MAX)))
             }
             Write::Appended(fields, mut pieces) => {
                 self.pieces(&mut pieces);
@@ -486,58 +498,15 @@ impl Lowering {
         }
     }
 
-    /// A comprehension over `lo..hi` into `fields` whose elements are
-    /// tests between branches, each part remembered for as long as what
-    /// it reads holds (see `split`).
+    /// A new list written by its parts remembered (see `split`), in a rule
+    /// whose last generator sets `inner`.
     fn split(
         &self,
-        fields: Fields,
-        var: u32,
-        (lo, hi): (i64, i64),
-        element: Element,
-        plan: Plan,
+        list: (Fields, Option<Fields>),
+        pieces: Vec<split::Source>,
+        inner: u32,
     ) -> WriteFn {
-        // A branch is remembered across keys too where it reads one
-        // element (or row) and one register alone (see `lookup`).
-        let remember = |(pair, f): (Option<(Site, u32)>, NumFn)| match pair {
-            Some((site, extra)) => lookup::remembered(site, extra, f),
-            None => f,
-        };
-        let (test, branches, pairs): (TruthFn, [NumFn; 2], _) = match element {
-            Element::Num(Num::If(t, a, b)) => {
-                let pairs = [&a, &b].map(|n| lookup::num_pair(n));
-                let read = [&a, &b].map(|n| lookup::num_reads_pair(n));
-                let [then, otherwise] = [*a, *b].map(|n| self.operand(n).into_fn());
-                let branches = [remember((pairs[0], then)), remember((pairs[1], otherwise))];
-                (self.truth(*t), branches, read)
-            }
-            Element::Row(rows, Text::If(t, a, b)) => {
-                let pairs = [&a, &b].map(|t| lookup::row_pair(t, rows.numbered));
-                let branches = [*a, *b].map(|t| {
-                    let t = self.piece(t);
-                    let f: NumFn = Box::new(move |m| {
-                        let text = t.get(m)?;
-                        m.row_field(&rows, text)
-                    });
-                    f
-                });
-                let [then, otherwise] = branches;
-                let branches = [remember((pairs[0], then)), remember((pairs[1], otherwise))];
-                (self.truth(*t), branches, pairs)
-            }
-            _ => return Box::new(|_, _| None),
-        };
-        let split = Split {
-            fields,
-            var: var as usize,
-            lo,
-            count: usize::try_from(hi.saturating_sub(lo).max(0)).unwrap_or(usize::MAX),
-            test,
-            branches,
-            kept: split::kept(pairs, var, &plan),
-            plan,
-            memo: Default::default(),
-        };
+        let split = split::lower(self, list, pieces, (self.fields, inner));
         Box::new(move |m, k| split.run(m, k))
     }
 
@@ -1150,5 +1119,23 @@ fn constant_range(over: &Seq) -> Option<(i64, i64)> {
             end.map(|end| (*lo, end))
         }
         _ => None,
+    }
+}
+
+impl split::Lower for Lowering {
+    fn operand(&self, n: Num) -> Operand {
+        Lowering::operand(self, n)
+    }
+
+    fn truth(&self, t: Truth) -> TruthFn {
+        Lowering::truth(self, t)
+    }
+
+    fn row(&self, rows: Rows, t: Text) -> NumFn {
+        let t = self.piece(t);
+        Box::new(move |m| {
+            let text = t.get(m)?;
+            m.row_field(&rows, text)
+        })
     }
 }
