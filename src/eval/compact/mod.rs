@@ -13,6 +13,7 @@ mod compile;
 mod cost;
 mod crossing;
 mod early;
+mod facts;
 mod fused;
 mod hoist;
 mod layout;

@@ -6,6 +6,7 @@ use crate::eval::builtins::Builtin;
 use crate::eval::compact::closure;
 use crate::eval::compact::code::{GameCode, Gen, Rule, Write};
 use crate::eval::compact::early;
+use crate::eval::compact::facts;
 use crate::eval::compact::fused;
 use crate::eval::compact::hoist;
 use crate::eval::compact::layout::{Fields, Group, Layout};
@@ -236,6 +237,7 @@ pub fn game(
         // unless some hold integers below 0.
         let naturals = if layout.signed() { 0 } else { layout.fields };
         if fuse {
+            facts::simplify(&mut rule);
             monotone::bounds(&mut rule, naturals);
         }
         // The shapes below read the writes of a move that leaves one
