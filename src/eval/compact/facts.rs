@@ -48,13 +48,17 @@ pub fn simplify(rule: &mut Rule) {
     for gen in &rule.gens {
         facts.generator(gen);
     }
-    let held: Vec<&Truth> = {
-        let mut tests = Vec::new();
-        for t in rule.early.iter().flatten().chain(&rule.guard) {
-            t.and_chain(&mut tests);
-        }
-        tests
+    // The guard is worked out with what the generators and early tests
+    // tell, before it tells anything itself.
+    rule.guard = match rule.guard.take().map(|g| facts.early(&rule.early).truth(g)) {
+        Some(Truth::Lit(true)) => None,
+        guard => guard,
     };
+    let mut facts = facts.early(&rule.early);
+    let mut held = Vec::new();
+    if let Some(guard) = &rule.guard {
+        guard.and_chain(&mut held);
+    }
     for t in held {
         if let Some((op, a, b)) = facts.compared(t) {
             facts.assume(op, a, b, true);
@@ -65,6 +69,19 @@ pub fn simplify(rule: &mut Rule) {
 }
 
 impl Facts {
+    /// These facts and what the early tests tell.
+    fn early(&self, early: &[Option<Truth>]) -> Facts {
+        let mut facts = self.clone();
+        let mut tests = Vec::new();
+        early.iter().flatten().for_each(|t| t.and_chain(&mut tests));
+        for t in tests {
+            if let Some((op, a, b)) = facts.compared(t) {
+                facts.assume(op, a, b, true);
+            }
+        }
+        facts
+    }
+
     fn generator(&mut self, gen: &Gen) {
         let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) =
             (gen.target, &gen.source)
@@ -365,6 +382,18 @@ impl Facts {
                 }
             }
             Truth::SameChar(eq, a, b) => Truth::SameChar(eq, self.char(a), self.char(b)),
+            // What `and` and `or` make of a side the facts decide: the
+            // other side is worked out only where it would be.
+            Truth::And(a, b) => match (self.truth(*a), self.truth(*b)) {
+                (Truth::Lit(false), _) => Truth::Lit(false),
+                (Truth::Lit(true), b) => b,
+                (a, b) => Truth::And(Box::new(a), Box::new(b)),
+            },
+            Truth::Or(a, b) => match (self.truth(*a), self.truth(*b)) {
+                (Truth::Lit(true), _) => Truth::Lit(true),
+                (Truth::Lit(false), b) => b,
+                (a, b) => Truth::Or(Box::new(a), Box::new(b)),
+            },
             Truth::Not(x) => match self.truth(*x) {
                 Truth::Lit(v) => Truth::Lit(!v),
                 x => Truth::Not(Box::new(x)),

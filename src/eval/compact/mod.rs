@@ -22,6 +22,7 @@ mod letters;
 mod listing;
 mod lookup;
 mod monotone;
+mod peel;
 mod product_runs;
 mod progression;
 mod reads;

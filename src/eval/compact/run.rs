@@ -68,7 +68,7 @@ impl Machine {
             cell: code.cell,
             rows: layout.rows.clone(),
             trail: None,
-            hoisted: vec![Made::default(); code.rules.iter().filter(|r| r.hoist.is_some()).count()],
+            hoisted: vec![Made::default(); super::peel::hoists(&code.rules)],
         }
     }
 
@@ -136,7 +136,18 @@ impl Machine {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
+    /// The options of `rule` for the values its first `depth` generators
+    /// hold, then those of the rules that follow it there (see `peel`).
     pub(super) fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+        self.generate_own(rule, depth, out)?;
+        for next in rule.after.iter().filter(|f| f.depth == depth) {
+            self.take_over(next);
+            self.generate(&next.rule, depth, out)?;
+        }
+        Some(())
+    }
+
+    fn generate_own(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
             if !self.truth(test)? {
                 return Some(());
@@ -172,9 +183,14 @@ impl Machine {
                     if let (Some(last), true) = (&hoist.last, depth + 1 == rule.gens.len()) {
                         return self.last_loop(rule, hoist, last, seq, (start, end), out);
                     }
-                    if let (Some(pair), Some(last), true) =
-                        (&hoist.pair, &hoist.last, depth + 2 == rule.gens.len())
-                    {
+                    // A rule that follows at the last loop needs it walked.
+                    let followed = rule.after.iter().any(|f| f.depth == depth + 1);
+                    if let (Some(pair), Some(last), true, false) = (
+                        &hoist.pair,
+                        &hoist.last,
+                        depth + 2 == rule.gens.len(),
+                        followed,
+                    ) {
                         if self.pair_loop(rule, hoist, (pair, last), seq, (start, end), out)? {
                             return Some(());
                         }
