@@ -54,7 +54,9 @@ pub fn simplify(rule: &mut Rule) {
         Some(Truth::Lit(true)) => None,
         guard => guard,
     };
+    let dropped = facts.narrow(rule);
     let mut facts = facts.early(&rule.early);
+    rule.guard = rule.guard.take().map(|g| facts.truth(g));
     let mut held = Vec::new();
     if let Some(guard) = &rule.guard {
         guard.and_chain(&mut held);
@@ -66,9 +68,112 @@ pub fn simplify(rule: &mut Rule) {
     }
     let writes = std::mem::take(&mut rule.writes);
     rule.writes = facts.writes(writes);
+    // A generator no longer walked is set where the guard is made, if
+    // anything still reads it.
+    for (reg, value) in dropped {
+        let read = |r: Option<Vec<u32>>| r.is_none_or(|regs| regs.contains(&reg));
+        let guard = rule.guard.as_ref();
+        let in_guard = guard.is_some_and(|g| read(reads::outside(|v| reads::truth(v, g))));
+        let in_writes = rule
+            .writes
+            .iter()
+            .any(|w| read(reads::outside(|v| reads::write(v, w))));
+        if in_guard || in_writes {
+            let bind = Bind::Num {
+                reg,
+                value,
+                nat: false,
+            };
+            let guard = rule.guard.take().unwrap_or(Truth::Lit(true));
+            rule.guard = Some(Truth::Let(Box::new(bind), Box::new(guard)));
+        }
+    }
 }
 
 impl Facts {
+    /// Narrows the last generator's range to the values where the first
+    /// test made after it holds, when that test compares it with the
+    /// range's end; and, in a rule that follows another (see `peel`),
+    /// stops walking a last generator of one value, read as the register
+    /// that holds it from then on. Gives the registers no longer walked
+    /// and their values, the last generator first.
+    fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
+        let mut dropped = Vec::new();
+        while let Some(last) = rule.gens.len().checked_sub(1) {
+            let Some(Gen {
+                target: Target::Reg(x),
+                source: Source::Each(Seq::Range(lo, hi, inclusive)),
+            }) = rule.gens.last()
+            else {
+                break;
+            };
+            let (x, inclusive) = (*x, *inclusive);
+            let (Some(lo), Some(hi)) = (self.node(lo), self.node(hi)) else {
+                break;
+            };
+            let num = |n: Node| match n {
+                Node::Reg(r) => Num::Reg(r),
+                Node::Lit(v) => Num::Lit(v),
+            };
+            let single = inclusive && self.same(lo, hi);
+            match (single, hi, rule.joins) {
+                (true, Node::Reg(r), Some(joins)) if last >= joins => {
+                    rule.gens.pop();
+                    let early = rule.early.pop().flatten();
+                    rule.guard = Truth::all(early.into_iter().chain(rule.guard.take()).collect());
+                    self.aliases.push((x, r));
+                    dropped.push((x, num(hi)));
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(tests) = rule.tests_after(last) else {
+                break;
+            };
+            let mut conjuncts = Vec::new();
+            if let Some(t) = tests.take() {
+                t.conjuncts(&mut conjuncts);
+            }
+            // `<` and `>=` are left to the bounds that find where a test
+            // that changes once holds (see `monotone`).
+            let at_end = match conjuncts.first().and_then(|t| self.compared(t)) {
+                Some((op @ (BinaryOp::Eq | BinaryOp::Ne), a, b))
+                    if inclusive
+                        && ((a == Node::Reg(x) && self.same(b, hi))
+                            || (b == Node::Reg(x) && self.same(a, hi))) =>
+                {
+                    end_test(op)
+                }
+                _ => None,
+            };
+            let narrowed = at_end.map(|at_end| {
+                conjuncts.remove(0);
+                match at_end {
+                    true => Seq::Range(num(hi), num(hi), true),
+                    false => Seq::Range(num(lo), num(hi), false),
+                }
+            });
+            *tests = Truth::all(conjuncts);
+            match narrowed {
+                Some(seq) => rule.gens[last].source = Source::Each(seq),
+                None => break,
+            }
+            // The narrower range tells more.
+            let aliases = std::mem::take(&mut self.aliases);
+            *self = Facts {
+                aliases,
+                ..Facts::default()
+            };
+            rule.gens.iter().for_each(|g| self.generator(g));
+        }
+        dropped
+    }
+
+    /// Whether `a` and `b` are known to be equal.
+    fn same(&self, a: Node, b: Node) -> bool {
+        self.order(a, b).is_some() && self.order(b, a).is_some()
+    }
+
     /// These facts and what the early tests tell.
     fn early(&self, early: &[Option<Truth>]) -> Facts {
         let mut facts = self.clone();
@@ -455,8 +560,30 @@ fn reads_bound(b: &Bind, walk: impl FnOnce(&mut reads::Outside)) -> bool {
     reads::outside(walk).is_none_or(|regs| regs.contains(&reg))
 }
 
+/// Whether a test of a generator against the end of its range holds at
+/// the end alone (`Some(true)`) or below it alone.
+pub(super) fn end_test(op: BinaryOp) -> Option<bool> {
+    match op {
+        BinaryOp::Eq | BinaryOp::Ge => Some(true),
+        BinaryOp::Ne | BinaryOp::Lt => Some(false),
+        _ => None,
+    }
+}
+
+/// `a op b` as `b op' a`.
+pub(super) fn turned(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Ge => BinaryOp::Le,
+        op => op,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::code::{Num, Rule, Seq, Source};
     use super::super::hoist::Last;
     use super::super::testing::{compiled, inside, same_options};
 
@@ -521,6 +648,56 @@ mod tests {
         assert_eq!(tabled(AGAIN, position), [[false; 2], [true, false]]);
         assert!(same_options(AGAIN, position) > 100);
         assert!(same_options(AGAIN, r#"Turtles("HHHHHHHH")"#) > 200);
+    }
+
+    /// The last loop of each rule, followers too: a range from a
+    /// generator to itself, one up to it, or another; and the number of
+    /// generators.
+    fn last_loops(source: &str, position: &str) -> Vec<(&'static str, usize)> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        let one = |r: &Rule| match r.gens.last().map(|g| &g.source) {
+            Some(Source::Each(Seq::Range(Num::Reg(a), Num::Reg(b), true))) if a == b => "one",
+            Some(Source::Each(Seq::Range(_, Num::Reg(_), false))) => "below",
+            _ => "other",
+        };
+        let mut rules: Vec<&Rule> = Vec::new();
+        for r in &code.rules {
+            rules.push(r);
+            rules.extend(r.after.iter().map(|f| &f.rule));
+        }
+        rules.iter().map(|r| (one(r), r.gens.len())).collect()
+    }
+
+    /// A coin at `b` tested against the end of its range first (`b ==
+    /// a`, `a != b`), or after a test that reads the row.
+    const ENDS: &str = r#"
+        fn flip(row: str, j: nat) = set_at(row, j, if row[j] == "H" then "T" else "H");
+        game Turtles(row: str) {
+          move at(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and b == a
+            => Turtles(flip(flip(row, i), b));
+          move below(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and a != b
+            => Turtles(flip(flip(flip(row, i), a), b));
+          move after(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and row[b] == "T" and b == a
+            => Turtles(flip(flip(row, i), b));
+        }
+    "#;
+
+    #[test]
+    fn a_last_loop_walks_only_where_its_first_test_against_its_end_holds() {
+        let position = r#"Turtles("HTHHTH")"#;
+        // `below` walks `0..a`, `after` tests each `b`.
+        assert_eq!(
+            last_loops(ENDS, position),
+            [("one", 3), ("below", 3), ("other", 3)]
+        );
+        assert!(same_options(ENDS, position) > 40);
+        // The guide's rules of two coins and one coin walk no loop of
+        // one value: they follow at `b` and at `a`.
+        assert_eq!(
+            last_loops(GUIDE, position),
+            [("below", 3), ("below", 2), ("other", 1)]
+        );
     }
 
     #[test]

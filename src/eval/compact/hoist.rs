@@ -551,17 +551,22 @@ impl Machine {
                 let value = m.item(seq, i)?;
                 m.regs[pair.index] = value;
                 let (from, to) = m.bounds(inner)?;
-                if to <= from {
-                    continue;
+                if to > from {
+                    m.steps(usize::try_from(to - from).ok()?)?;
+                    let base = match base {
+                        Some(b) => b,
+                        None => *base.insert(m.hoisted_key(hoist, first)?),
+                    };
+                    let at = super::leaves::index(value, pair.fields.len)?;
+                    let paired = pair_bits.at(base, at)?;
+                    m.push_last(last_bits, last, inner, (from, to), paired, out)?;
                 }
-                m.steps(usize::try_from(to - from).ok()?)?;
-                let base = match base {
-                    Some(b) => b,
-                    None => *base.insert(m.hoisted_key(hoist, first)?),
-                };
-                let at = super::leaves::index(value, pair.fields.len)?;
-                let paired = pair_bits.at(base, at)?;
-                m.push_last(last_bits, last, inner, (from, to), paired, out)?;
+                // The rules that follow at the last loop (see `peel`).
+                let depth = rule.gens.len() - 1;
+                for next in rule.after.iter().filter(|f| f.depth == depth) {
+                    m.take_over(next);
+                    m.generate(&next.rule, depth, out)?;
+                }
             }
             Some(())
         };

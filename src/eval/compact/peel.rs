@@ -12,6 +12,7 @@
 //! the values those generators hold.
 
 use super::code::{Rule, Target};
+use super::facts::{end_test, turned};
 use crate::eval::ir::{Ir, IrKind, MoveIr};
 use crate::syntax::ast::BinaryOp;
 
@@ -109,23 +110,11 @@ fn at_end(m: &MoveIr, test: &Ir, floor: usize) -> Option<(usize, bool)> {
             let op = if var(l) && end(r) {
                 *op
             } else if end(l) && var(r) {
-                match op {
-                    BinaryOp::Lt => BinaryOp::Gt,
-                    BinaryOp::Gt => BinaryOp::Lt,
-                    BinaryOp::Le => BinaryOp::Ge,
-                    BinaryOp::Ge => BinaryOp::Le,
-                    op => *op,
-                }
+                turned(*op)
             } else {
                 return None;
             };
-            // Along `lo..=hi`, `x == hi` and `x >= hi` hold at the end
-            // alone, `x != hi` and `x < hi` below it.
-            match op {
-                BinaryOp::Eq | BinaryOp::Ge => Some((depth, true)),
-                BinaryOp::Ne | BinaryOp::Lt => Some((depth, false)),
-                _ => None,
-            }
+            Some((depth, end_test(op)?))
         })
 }
 

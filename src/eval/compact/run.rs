@@ -183,14 +183,9 @@ impl Machine {
                     if let (Some(last), true) = (&hoist.last, depth + 1 == rule.gens.len()) {
                         return self.last_loop(rule, hoist, last, seq, (start, end), out);
                     }
-                    // A rule that follows at the last loop needs it walked.
-                    let followed = rule.after.iter().any(|f| f.depth == depth + 1);
-                    if let (Some(pair), Some(last), true, false) = (
-                        &hoist.pair,
-                        &hoist.last,
-                        depth + 2 == rule.gens.len(),
-                        followed,
-                    ) {
+                    if let (Some(pair), Some(last), true) =
+                        (&hoist.pair, &hoist.last, depth + 2 == rule.gens.len())
+                    {
                         if self.pair_loop(rule, hoist, (pair, last), seq, (start, end), out)? {
                             return Some(());
                         }
