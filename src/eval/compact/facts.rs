@@ -13,7 +13,7 @@
 //! fail (a helper's argument checked to be natural) is taken away unless
 //! the facts show it holds.
 
-use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Text, Truth, Write};
+use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Truth, Write};
 use super::reads;
 use crate::syntax::ast::BinaryOp;
 
@@ -261,20 +261,11 @@ impl Facts {
             Ge => edge(b, a, false),
             Ne => {
                 // Unequal and in order: strictly in order.
-                if let Some(strict) = self.order(a, b) {
-                    if !strict {
+                for (from, to) in [(a, b), (b, a)] {
+                    if self.order(from, to) == Some(false) {
                         self.edges.push(Edge {
-                            from: a,
-                            to: b,
-                            strict: true,
-                        });
-                    }
-                }
-                if let Some(strict) = self.order(b, a) {
-                    if !strict {
-                        self.edges.push(Edge {
-                            from: b,
-                            to: a,
+                            from,
+                            to,
                             strict: true,
                         });
                     }
@@ -452,24 +443,7 @@ impl Facts {
                 reads::char,
                 |b, x| Char::Let(Box::new(b), Box::new(x)),
             ),
-            Char::Text(t) => Char::Text(Box::new(self.text(*t))),
             c => c,
-        }
-    }
-
-    fn text(&self, t: Text) -> Text {
-        match t {
-            Text::At(t, i) => Text::At(Box::new(self.text(*t)), Box::new(self.num(*i))),
-            Text::SetAt(t, i, c) => Text::SetAt(
-                Box::new(self.text(*t)),
-                Box::new(self.num(*i)),
-                Box::new(self.text(*c)),
-            ),
-            Text::If(c, a, b) => match self.choose(*c, *a, *b, |f, t| f.text(t)) {
-                Ok(t) => t,
-                Err((c, a, b)) => Text::If(Box::new(c), Box::new(a), Box::new(b)),
-            },
-            t => t,
         }
     }
 

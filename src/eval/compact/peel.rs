@@ -178,17 +178,12 @@ fn close(open: &mut Vec<(Option<usize>, Rule)>, out: &mut Vec<Rule>) {
 
 /// How many rules, followers and all, keep hoisted writes (see `hoist`).
 pub fn hoists(rules: &[Rule]) -> usize {
-    rules
-        .iter()
-        .map(|r| usize::from(r.hoist.is_some()) + hoists_after(r))
-        .sum()
+    rules.iter().map(hoisted).sum()
 }
 
-fn hoists_after(rule: &Rule) -> usize {
-    rule.after
-        .iter()
-        .map(|f| usize::from(f.rule.hoist.is_some()) + hoists_after(&f.rule))
-        .sum()
+fn hoisted(rule: &Rule) -> usize {
+    let own = usize::from(rule.hoist.is_some());
+    own + rule.after.iter().map(|f| hoisted(&f.rule)).sum::<usize>()
 }
 
 impl super::run::Machine {
