@@ -91,82 +91,101 @@ pub fn simplify(rule: &mut Rule) {
 }
 
 impl Facts {
-    /// Narrows the last generator's range to the values where the first
-    /// test made after it holds, when that test compares it with the
-    /// range's end; and, in a rule that follows another (see `peel`),
-    /// stops walking a last generator of one value, read as the register
-    /// that holds it from then on. Gives the registers no longer walked
-    /// and their values, the last generator first.
+    /// Narrows each generator's range to the values where the first test
+    /// made right after it holds, when that test compares it with the
+    /// range's end (a test made before any later loop, or the guard of
+    /// the last, so the values left out made nothing); and, in a rule
+    /// that follows another (see `peel`), stops walking last generators
+    /// of one value, read as the registers that hold it from then on.
+    /// Gives the registers no longer walked and their values, the last
+    /// generator first.
     fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
+        for d in 0..rule.gens.len() {
+            self.outside(rule, d).narrow_at(rule, d);
+        }
         let mut dropped = Vec::new();
         while let Some(last) = rule.gens.len().checked_sub(1) {
-            let Some(Gen {
-                target: Target::Reg(x),
-                source: Source::Each(Seq::Range(lo, hi, inclusive)),
-            }) = rule.gens.last()
-            else {
+            let outside = self.outside(rule, last);
+            let Some((x, lo, hi, true)) = outside.range(rule, last) else {
                 break;
             };
-            let (x, inclusive) = (*x, *inclusive);
-            let (Some(lo), Some(hi)) = (self.node(lo), self.node(hi)) else {
-                break;
-            };
-            let num = |n: Node| match n {
-                Node::Reg(r) => Num::Reg(r),
-                Node::Lit(v) => Num::Lit(v),
-            };
-            let single = inclusive && self.same(lo, hi);
-            match (single, hi, rule.joins) {
-                (true, Node::Reg(r), Some(joins)) if last >= joins => {
+            match (hi, rule.joins) {
+                (Node::Reg(r), Some(joins)) if last >= joins && outside.same(lo, hi) => {
                     rule.gens.pop();
                     let early = rule.early.pop().flatten();
                     rule.guard = Truth::all(early.into_iter().chain(rule.guard.take()).collect());
                     self.aliases.push((x, r));
-                    dropped.push((x, num(hi)));
-                    continue;
+                    dropped.push((x, Num::Reg(r)));
                 }
-                _ => {}
+                _ => break,
             }
-            let Some(tests) = rule.tests_after(last) else {
-                break;
-            };
-            let mut conjuncts = Vec::new();
-            if let Some(t) = tests.take() {
-                t.conjuncts(&mut conjuncts);
-            }
-            // `<` and `>=` are left to the bounds that find where a test
-            // that changes once holds (see `monotone`).
-            let at_end = match conjuncts.first().and_then(|t| self.compared(t)) {
-                Some((op @ (BinaryOp::Eq | BinaryOp::Ne), a, b))
-                    if inclusive
-                        && ((a == Node::Reg(x) && self.same(b, hi))
-                            || (b == Node::Reg(x) && self.same(a, hi))) =>
-                {
-                    end_test(op)
-                }
-                _ => None,
-            };
-            let narrowed = at_end.map(|at_end| {
-                conjuncts.remove(0);
-                match at_end {
-                    true => Seq::Range(num(hi), num(hi), true),
-                    false => Seq::Range(num(lo), num(hi), false),
-                }
-            });
-            *tests = Truth::all(conjuncts);
-            match narrowed {
-                Some(seq) => rule.gens[last].source = Source::Each(seq),
-                None => break,
-            }
-            // The narrower range tells more.
-            let aliases = std::mem::take(&mut self.aliases);
-            *self = Facts {
-                aliases,
-                ..Facts::default()
-            };
-            rule.gens.iter().for_each(|g| self.generator(g));
         }
         dropped
+    }
+
+    /// What the generators before `d` tell, with these facts' aliases:
+    /// what holds of `d`'s range whether or not it is empty.
+    fn outside(&self, rule: &Rule, d: usize) -> Facts {
+        let mut facts = Facts {
+            aliases: self.aliases.clone(),
+            ..Facts::default()
+        };
+        rule.gens[..d].iter().for_each(|g| facts.generator(g));
+        facts
+    }
+
+    /// Generator `d`'s register and the ends of its range, and whether
+    /// it holds its end, where they are registers or literals.
+    fn range(&self, rule: &Rule, d: usize) -> Option<(u32, Node, Node, bool)> {
+        match rule.gens.get(d)? {
+            Gen {
+                target: Target::Reg(x),
+                source: Source::Each(Seq::Range(lo, hi, inclusive)),
+            } => Some((*x, self.node(lo)?, self.node(hi)?, *inclusive)),
+            _ => None,
+        }
+    }
+
+    /// Generator `d`'s range narrowed by the first test made after it
+    /// (see `narrow`), if that test compares it with the end by `==` or
+    /// `!=` (`<` and `>=` are left to the bounds that find where a test
+    /// that changes once holds, see `monotone`).
+    fn narrow_at(&self, rule: &mut Rule, d: usize) -> Option<()> {
+        let (x, lo, hi, true) = self.range(rule, d)? else {
+            return None;
+        };
+        let last = d + 1 == rule.gens.len();
+        let tests = match rule.early.get(d)? {
+            None if last => &mut rule.guard,
+            _ => rule.early.get_mut(d)?,
+        };
+        let mut conjuncts = Vec::new();
+        tests.take()?.conjuncts(&mut conjuncts);
+        let x = Node::Reg(x);
+        let at_end = match conjuncts.first().and_then(|t| self.compared(t)) {
+            Some((op @ (BinaryOp::Eq | BinaryOp::Ne), a, b))
+                if (a == x && self.same(b, hi)) || (b == x && self.same(a, hi)) =>
+            {
+                end_test(op)
+            }
+            _ => None,
+        };
+        // The end alone only where the range is not empty.
+        let at_end = at_end.filter(|&end| !end || self.order(lo, hi).is_some());
+        if at_end.is_some() {
+            conjuncts.remove(0);
+        }
+        *tests = Truth::all(conjuncts);
+        let num = |n: Node| match n {
+            Node::Reg(r) => Num::Reg(r),
+            Node::Lit(v) => Num::Lit(v),
+        };
+        let seq = match at_end? {
+            true => Seq::Range(num(hi), num(hi), true),
+            false => Seq::Range(num(lo), num(hi), false),
+        };
+        rule.gens[d].source = Source::Each(seq);
+        Some(())
     }
 
     /// Whether `a` and `b` are known to be equal.

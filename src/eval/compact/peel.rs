@@ -62,24 +62,41 @@ fn split(m: &MoveIr, floor: usize) -> Option<(usize, MoveIr, MoveIr)> {
         } else {
             (otherwise, then)
         };
-        let part = |branch: &Ir, inclusive: bool| {
+        let part = |branch: &Ir, end: bool| {
             let mut part = m.clone();
             let IrKind::MakePos(_, args) = &mut part.result.kind else {
                 return None;
             };
             args[arg] = branch.clone();
-            let source = &mut part.generators[depth].source;
-            let IrKind::Binary(op, lo, hi) = &mut source.kind else {
+            let g = &mut part.generators[depth];
+            let IrKind::Binary(op, _, hi) = &mut g.source.kind else {
                 return None;
             };
-            *op = if inclusive {
-                BinaryOp::RangeInclusive
-            } else {
-                BinaryOp::RangeExclusive
-            };
-            if inclusive {
-                *lo = hi.clone();
+            if !end {
+                *op = BinaryOp::RangeExclusive;
+                return Some(part);
             }
+            // The end: the range kept (it may be empty), its values tested
+            // first against its end (see `facts`, which narrows the range).
+            let span = test.span;
+            let at_end = Ir {
+                kind: IrKind::Binary(
+                    BinaryOp::Eq,
+                    Box::new(Ir {
+                        kind: IrKind::Local(g.slot),
+                        span,
+                    }),
+                    hi.clone(),
+                ),
+                span,
+            };
+            part.guard = Some(match part.guard.take() {
+                Some(guard) => Ir {
+                    kind: IrKind::Binary(BinaryOp::And, Box::new(at_end), Box::new(guard)),
+                    span,
+                },
+                None => at_end,
+            });
             Some(part)
         };
         Some((depth, part(below, false)?, part(at_end, true)?))
@@ -275,5 +292,22 @@ mod tests {
         assert_eq!(followers(TURNED, position), [vec![1], vec![1]]);
         assert!(same_options(TURNED, position) > 40);
         assert!(same_options(TURNED, r#"Turtles("THHHHHH")"#) > 60);
+    }
+
+    /// A range that may be empty (`2..=n` with `n` below 2) has no end
+    /// to take: its rule of the end makes nothing there either.
+    const STEPS: &str = r#"
+        game Steps(n: nat) {
+          move take(k in 2..=n) => Steps(if k == n then n - 1 else n - k);
+          move both(j in 0..=n, k in 3..=j) => Steps(if k != j then n - k else n - 1);
+        }
+    "#;
+
+    #[test]
+    fn an_empty_range_has_no_end() {
+        assert_eq!(followers(STEPS, "Steps(9)"), [vec![0], vec![1]]);
+        // Steps(0) is out of reach: a move leaves at least 1.
+        assert_eq!(same_options(STEPS, "Steps(9)"), 9);
+        assert_eq!(same_options(STEPS, "Steps(1)"), 1);
     }
 }
