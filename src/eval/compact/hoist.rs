@@ -561,11 +561,8 @@ impl Machine {
                     let paired = pair_bits.at(base, at)?;
                     m.push_last(last_bits, last, inner, (from, to), paired, out)?;
                 }
-                // The rules that follow at the last loop (see `peel`).
-                let depth = rule.gens.len() - 1;
-                for next in rule.after.iter().filter(|f| f.depth == depth) {
-                    m.take_over(next);
-                    m.generate(&next.rule, depth, out)?;
+                if !rule.after.is_empty() {
+                    m.follow(rule, rule.gens.len() - 1, out)?;
                 }
             }
             Some(())

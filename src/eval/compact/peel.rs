@@ -204,6 +204,17 @@ fn hoisted(rule: &Rule) -> usize {
 }
 
 impl super::run::Machine {
+    /// The options of the rules that follow `rule` at `depth`, for the
+    /// values its generators hold.
+    #[inline(never)]
+    pub(super) fn follow(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+        for next in rule.after.iter().filter(|f| f.depth == depth) {
+            self.take_over(next);
+            self.generate(&next.rule, depth, out)?;
+        }
+        Some(())
+    }
+
     /// The values of the generators `next` takes over, put in its own
     /// registers.
     pub(super) fn take_over(&mut self, next: &Follower) {

@@ -138,11 +138,11 @@ impl Machine {
 
     /// The options of `rule` for the values its first `depth` generators
     /// hold, then those of the rules that follow it there (see `peel`).
+    #[inline(always)]
     pub(super) fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         self.generate_own(rule, depth, out)?;
-        for next in rule.after.iter().filter(|f| f.depth == depth) {
-            self.take_over(next);
-            self.generate(&next.rule, depth, out)?;
+        if !rule.after.is_empty() {
+            self.follow(rule, depth, out)?;
         }
         Some(())
     }
