@@ -59,7 +59,7 @@ mod tests {
             "k / 2 <= n / 3",
             "2 * k >= n",
             "sq(k) + k >= n and k != 7",
-            "(if m > 3 then k else 2 * k) <= n",
+            "(if n > 3 then k else 2 * k) <= n",
         ] {
             let text = format!(
                 "fn sq(k: nat) = k * k;\n\

@@ -349,6 +349,13 @@ pub struct Rule {
     /// The first writes, made once for each value of the generators
     /// before the last (see `hoist`).
     pub hoist: Option<Hoist>,
+    /// For a rule made of a branch of another (see `peel`): the depth at
+    /// which it takes over from the rules before it, until it is put in
+    /// the one it follows (`after`).
+    pub joins: Option<usize>,
+    /// The rules made of its other branches, each run after this one for
+    /// each value of its first generators (see `peel`).
+    pub after: Vec<super::peel::Follower>,
     /// For each generator, the leading letter tests made after it is set,
     /// read for all its values at once (see `sieve`). Empty when none is
     /// sought.

@@ -551,17 +551,19 @@ impl Machine {
                 let value = m.item(seq, i)?;
                 m.regs[pair.index] = value;
                 let (from, to) = m.bounds(inner)?;
-                if to <= from {
-                    continue;
+                if to > from {
+                    m.steps(usize::try_from(to - from).ok()?)?;
+                    let base = match base {
+                        Some(b) => b,
+                        None => *base.insert(m.hoisted_key(hoist, first)?),
+                    };
+                    let at = super::leaves::index(value, pair.fields.len)?;
+                    let paired = pair_bits.at(base, at)?;
+                    m.push_last(last_bits, last, inner, (from, to), paired, out)?;
                 }
-                m.steps(usize::try_from(to - from).ok()?)?;
-                let base = match base {
-                    Some(b) => b,
-                    None => *base.insert(m.hoisted_key(hoist, first)?),
-                };
-                let at = super::leaves::index(value, pair.fields.len)?;
-                let paired = pair_bits.at(base, at)?;
-                m.push_last(last_bits, last, inner, (from, to), paired, out)?;
+                if !rule.after.is_empty() {
+                    m.follow(rule, rule.gens.len() - 1, out)?;
+                }
             }
             Some(())
         };

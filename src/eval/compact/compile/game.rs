@@ -6,10 +6,12 @@ use crate::eval::builtins::Builtin;
 use crate::eval::compact::closure;
 use crate::eval::compact::code::{GameCode, Gen, Rule, Write};
 use crate::eval::compact::early;
+use crate::eval::compact::facts;
 use crate::eval::compact::fused;
 use crate::eval::compact::hoist;
 use crate::eval::compact::layout::{Fields, Group, Layout};
 use crate::eval::compact::monotone;
+use crate::eval::compact::peel;
 use crate::eval::compact::sieve;
 use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
@@ -179,8 +181,17 @@ pub fn game(
         None => None,
     };
     let mut rules = Vec::new();
-    for m in moves {
-        let m = &*super::unfold::unfolded(m);
+    // With fused code, a rule whose result's `if` splits a generator's
+    // range runs as one rule a branch (see `peel`).
+    let moves = moves.iter().flat_map(|m| {
+        let m = super::unfold::unfolded(m);
+        match fuse {
+            true => peel::pieces(&m),
+            false => vec![(None, m.into_owned())],
+        }
+    });
+    for (joins, m) in moves {
+        let m = &m;
         let mut scope = scope.clone();
         let mut gens = Vec::new();
         for g in &m.generators {
@@ -230,12 +241,15 @@ pub fn game(
             progression: false,
             product_runs: None,
             hoist: None,
+            joins,
+            after: Vec::new(),
             sieves: Vec::new(),
         };
         // The registers that hold natural numbers: the key's fields,
         // unless some hold integers below 0.
         let naturals = if layout.signed() { 0 } else { layout.fields };
         if fuse {
+            facts::simplify(&mut rule);
             monotone::bounds(&mut rule, naturals);
         }
         // The shapes below read the writes of a move that leaves one
@@ -281,6 +295,8 @@ pub fn game(
     };
     code.decode = fused::needs_registers(&code);
     closure::lower(&mut code, fuse, layout.fields);
+    let pieces = std::mem::take(&mut code.rules).into_iter();
+    code.rules = peel::nest(pieces.map(|r| (r.joins, r)).collect());
     Ok(code)
 }
 

@@ -268,7 +268,11 @@ impl<'a> Compiler<'a> {
             }
             (
                 IrKind::If(test, then, otherwise),
-                Group::List(_) | Group::Sized { .. } | Group::Bools(_) | Group::Grid(_),
+                Group::List(_)
+                | Group::Sized { .. }
+                | Group::Bools(_)
+                | Group::Str(..)
+                | Group::Grid(_),
             ) => Write::Choose {
                 test: self.truth(scope, test)?,
                 then: self.branch(scope, then, param, group)?,

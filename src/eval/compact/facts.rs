@@ -1,0 +1,701 @@
+//! What a rule's writes know of its registers before they run: each
+//! generator's value lies in its range, the guard holds, and inside a
+//! branch of an `if` its test holds (or fails). A comparison those facts
+//! decide is replaced by its answer and the branch it rules out dropped,
+//! and a helper's number argument that is a register is read as that
+//! register. In the language guide's Mock Turtles, `flip(flip(row, i), a)`
+//! reads the coin at `a` of a row whose coin at `i` was turned: `if a == i
+//! then <the turned coin> else row[a]`; in a branch where `a` is below `i`
+//! that is `row[a]`, and the write becomes one the fast paths take.
+//!
+//! Only what is never worked out is dropped: the value of a comparison
+//! the facts decide is the one the code would find, and no test that can
+//! fail (a helper's argument checked to be natural) is taken away unless
+//! the facts show it holds.
+
+use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::reads;
+use crate::syntax::ast::BinaryOp;
+
+/// A register or a literal: what the facts compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Reg(u32),
+    Lit(i64),
+}
+
+/// `from <= to`, or `from < to` when `strict`.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: Node,
+    to: Node,
+    strict: bool,
+}
+
+/// The facts known at a point of the code.
+#[derive(Clone, Default)]
+struct Facts {
+    edges: Vec<Edge>,
+    unequal: Vec<(Node, Node)>,
+    /// A helper's argument register read as the register it was given.
+    aliases: Vec<(u32, u32)>,
+}
+
+/// The writes of `rule` with what its generators' ranges, its early tests
+/// and its guard decide worked out.
+pub fn simplify(rule: &mut Rule) {
+    let mut facts = Facts::default();
+    for gen in &rule.gens {
+        facts.generator(gen);
+    }
+    // The guard is worked out with what the generators and early tests
+    // tell, before it tells anything itself.
+    rule.guard = match rule.guard.take().map(|g| facts.early(&rule.early).truth(g)) {
+        Some(Truth::Lit(true)) => None,
+        guard => guard,
+    };
+    let dropped = facts.narrow(rule);
+    let mut facts = facts.early(&rule.early);
+    rule.guard = rule.guard.take().map(|g| facts.truth(g));
+    let mut held = Vec::new();
+    if let Some(guard) = &rule.guard {
+        guard.and_chain(&mut held);
+    }
+    for t in held {
+        if let Some((op, a, b)) = facts.compared(t) {
+            facts.assume(op, a, b, true);
+        }
+    }
+    let writes = std::mem::take(&mut rule.writes);
+    rule.writes = facts.writes(writes);
+    // A generator no longer walked is set where the guard is made, if
+    // anything still reads it.
+    for (reg, value) in dropped {
+        let read = |r: Option<Vec<u32>>| r.is_none_or(|regs| regs.contains(&reg));
+        let guard = rule.guard.as_ref();
+        let in_guard = guard.is_some_and(|g| read(reads::outside(|v| reads::truth(v, g))));
+        let in_writes = rule
+            .writes
+            .iter()
+            .any(|w| read(reads::outside(|v| reads::write(v, w))));
+        if in_guard || in_writes {
+            let bind = Bind::Num {
+                reg,
+                value,
+                nat: false,
+            };
+            let guard = rule.guard.take().unwrap_or(Truth::Lit(true));
+            rule.guard = Some(Truth::Let(Box::new(bind), Box::new(guard)));
+        }
+    }
+}
+
+impl Facts {
+    /// Narrows each generator's range to the values where the first test
+    /// made right after it holds, when that test compares it with the
+    /// range's end (a test made before any later loop, or the guard of
+    /// the last, so the values left out made nothing); and, in a rule
+    /// that follows another (see `peel`), stops walking last generators
+    /// of one value, read as the registers that hold it from then on.
+    /// Gives the registers no longer walked and their values, the last
+    /// generator first.
+    fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
+        for d in 0..rule.gens.len() {
+            self.outside(rule, d).narrow_at(rule, d);
+        }
+        let mut dropped = Vec::new();
+        while let Some(last) = rule.gens.len().checked_sub(1) {
+            let outside = self.outside(rule, last);
+            let Some((x, lo, hi, true)) = outside.range(rule, last) else {
+                break;
+            };
+            match (hi, rule.joins) {
+                (Node::Reg(r), Some(joins)) if last >= joins && outside.same(lo, hi) => {
+                    rule.gens.pop();
+                    let early = rule.early.pop().flatten();
+                    rule.guard = Truth::all(early.into_iter().chain(rule.guard.take()).collect());
+                    self.aliases.push((x, r));
+                    dropped.push((x, Num::Reg(r)));
+                }
+                _ => break,
+            }
+        }
+        dropped
+    }
+
+    /// What the generators before `d` tell, with these facts' aliases:
+    /// what holds of `d`'s range whether or not it is empty.
+    fn outside(&self, rule: &Rule, d: usize) -> Facts {
+        let mut facts = Facts {
+            aliases: self.aliases.clone(),
+            ..Facts::default()
+        };
+        rule.gens[..d].iter().for_each(|g| facts.generator(g));
+        facts
+    }
+
+    /// Generator `d`'s register and the ends of its range, and whether
+    /// it holds its end, where they are registers or literals.
+    fn range(&self, rule: &Rule, d: usize) -> Option<(u32, Node, Node, bool)> {
+        match rule.gens.get(d)? {
+            Gen {
+                target: Target::Reg(x),
+                source: Source::Each(Seq::Range(lo, hi, inclusive)),
+            } => Some((*x, self.node(lo)?, self.node(hi)?, *inclusive)),
+            _ => None,
+        }
+    }
+
+    /// Generator `d`'s range narrowed by the first test made after it
+    /// (see `narrow`), if that test compares it with the end by `==` or
+    /// `!=` (`<` and `>=` are left to the bounds that find where a test
+    /// that changes once holds, see `monotone`).
+    fn narrow_at(&self, rule: &mut Rule, d: usize) -> Option<()> {
+        let (x, lo, hi, true) = self.range(rule, d)? else {
+            return None;
+        };
+        let last = d + 1 == rule.gens.len();
+        let tests = match rule.early.get(d)? {
+            None if last => &mut rule.guard,
+            _ => rule.early.get_mut(d)?,
+        };
+        let mut conjuncts = Vec::new();
+        tests.take()?.conjuncts(&mut conjuncts);
+        let x = Node::Reg(x);
+        let at_end = match conjuncts.first().and_then(|t| self.compared(t)) {
+            Some((op @ (BinaryOp::Eq | BinaryOp::Ne), a, b))
+                if (a == x && self.same(b, hi)) || (b == x && self.same(a, hi)) =>
+            {
+                end_test(op)
+            }
+            _ => None,
+        };
+        // The end alone only where the range is not empty.
+        let at_end = at_end.filter(|&end| !end || self.order(lo, hi).is_some());
+        if at_end.is_some() {
+            conjuncts.remove(0);
+        }
+        *tests = Truth::all(conjuncts);
+        let num = |n: Node| match n {
+            Node::Reg(r) => Num::Reg(r),
+            Node::Lit(v) => Num::Lit(v),
+        };
+        let seq = match at_end? {
+            true => Seq::Range(num(hi), num(hi), true),
+            false => Seq::Range(num(lo), num(hi), false),
+        };
+        rule.gens[d].source = Source::Each(seq);
+        Some(())
+    }
+
+    /// Whether `a` and `b` are known to be equal.
+    fn same(&self, a: Node, b: Node) -> bool {
+        self.order(a, b).is_some() && self.order(b, a).is_some()
+    }
+
+    /// These facts and what the early tests tell.
+    fn early(&self, early: &[Option<Truth>]) -> Facts {
+        let mut facts = self.clone();
+        let mut tests = Vec::new();
+        early.iter().flatten().for_each(|t| t.and_chain(&mut tests));
+        for t in tests {
+            if let Some((op, a, b)) = facts.compared(t) {
+                facts.assume(op, a, b, true);
+            }
+        }
+        facts
+    }
+
+    fn generator(&mut self, gen: &Gen) {
+        let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) =
+            (gen.target, &gen.source)
+        else {
+            return;
+        };
+        let x = Node::Reg(r);
+        if let Some(lo) = self.node(lo) {
+            self.edges.push(Edge {
+                from: lo,
+                to: x,
+                strict: false,
+            });
+        }
+        if let Some(hi) = self.node(hi) {
+            self.edges.push(Edge {
+                from: x,
+                to: hi,
+                strict: !inclusive,
+            });
+        }
+    }
+
+    fn node(&self, n: &Num) -> Option<Node> {
+        match n {
+            Num::Lit(v) => Some(Node::Lit(*v)),
+            Num::Reg(r) => Some(Node::Reg(self.alias(*r))),
+            _ => None,
+        }
+    }
+
+    fn alias(&self, r: u32) -> u32 {
+        self.aliases
+            .iter()
+            .find(|(from, _)| *from == r)
+            .map_or(r, |(_, to)| *to)
+    }
+
+    /// `t` as a comparison of two registers or literals, if it is one.
+    fn compared(&self, t: &Truth) -> Option<(BinaryOp, Node, Node)> {
+        match t {
+            Truth::Compare(op, a, b) => Some((*op, self.node(a)?, self.node(b)?)),
+            _ => None,
+        }
+    }
+
+    /// `a op b` known to hold (`holds`) or to fail.
+    fn assume(&mut self, op: BinaryOp, a: Node, b: Node, holds: bool) {
+        use BinaryOp::*;
+        let op = if holds {
+            op
+        } else {
+            match op {
+                Eq => Ne,
+                Ne => Eq,
+                Lt => Ge,
+                Le => Gt,
+                Gt => Le,
+                Ge => Lt,
+                _ => return,
+            }
+        };
+        let mut edge = |from, to, strict| self.edges.push(Edge { from, to, strict });
+        match op {
+            Eq => {
+                edge(a, b, false);
+                edge(b, a, false);
+            }
+            Lt => edge(a, b, true),
+            Le => edge(a, b, false),
+            Gt => edge(b, a, true),
+            Ge => edge(b, a, false),
+            Ne => {
+                // Unequal and in order: strictly in order.
+                for (from, to) in [(a, b), (b, a)] {
+                    if self.order(from, to) == Some(false) {
+                        self.edges.push(Edge {
+                            from,
+                            to,
+                            strict: true,
+                        });
+                    }
+                }
+                self.unequal.push((a, b));
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `a <= b` follows from the facts: `Some(true)` when `a < b`
+    /// does.
+    fn order(&self, a: Node, b: Node) -> Option<bool> {
+        if a == b {
+            return Some(false);
+        }
+        // Every node reached from `a`, and whether strictly.
+        let mut reached: Vec<(Node, bool)> = vec![(a, false)];
+        let mut next = 0;
+        while next < reached.len() {
+            let (at, strict) = reached[next];
+            next += 1;
+            let steps = self.edges.iter().filter_map(|e| {
+                let step = match (at, e.from) {
+                    _ if at == e.from => Some(false),
+                    (Node::Lit(x), Node::Lit(y)) if x <= y => Some(x < y),
+                    _ => None,
+                };
+                step.map(|s| (e.to, strict || s || e.strict))
+            });
+            let found: Vec<_> = steps.collect();
+            for (to, strict) in found {
+                let seen = reached.iter().position(|(n, _)| *n == to);
+                match seen {
+                    Some(i) if reached[i].1 || !strict => {}
+                    Some(i) => reached[i].1 = true,
+                    None => reached.push((to, strict)),
+                }
+            }
+        }
+        let direct = |x: Node| match (x, b) {
+            (x, b) if x == b => Some(false),
+            (Node::Lit(x), Node::Lit(y)) if x <= y => Some(x < y),
+            _ => None,
+        };
+        reached
+            .iter()
+            .filter_map(|&(n, strict)| direct(n).map(|s| s || strict))
+            .reduce(|a, b| a || b)
+    }
+
+    /// The answer of `a op b`, where the facts decide it.
+    fn decide(&self, op: BinaryOp, a: Node, b: Node) -> Option<bool> {
+        use BinaryOp::*;
+        let unequal = || {
+            self.order(a, b) == Some(true)
+                || self.order(b, a) == Some(true)
+                || self
+                    .unequal
+                    .iter()
+                    .any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+        };
+        let at_most = |x, y| self.order(x, y).is_some();
+        let below = |x, y| self.order(x, y) == Some(true);
+        match op {
+            Eq | Ne => {
+                let same = if at_most(a, b) && at_most(b, a) {
+                    Some(true)
+                } else if unequal() {
+                    Some(false)
+                } else {
+                    None
+                };
+                same.map(|s| s == (op == Eq))
+            }
+            Lt if below(a, b) => Some(true),
+            Lt if at_most(b, a) => Some(false),
+            Le if at_most(a, b) => Some(true),
+            Le if below(b, a) => Some(false),
+            Gt => self.decide(Lt, b, a),
+            Ge => self.decide(Le, b, a),
+            _ => None,
+        }
+    }
+
+    /// What `t` is known to be, and the facts inside each branch it
+    /// chooses between.
+    fn test(&self, t: Truth) -> (Truth, Option<[Facts; 2]>) {
+        let t = self.truth(t);
+        let Some((op, a, b)) = self.compared(&t) else {
+            return (t, None);
+        };
+        let mut then = self.clone();
+        then.assume(op, a, b, true);
+        let mut otherwise = self.clone();
+        otherwise.assume(op, a, b, false);
+        (t, Some([then, otherwise]))
+    }
+
+    /// `if t then a else b` with what the facts know: the branch taken
+    /// when they decide `t`, else both branches with what `t` tells.
+    fn choose<T>(
+        &self,
+        t: Truth,
+        a: T,
+        b: T,
+        each: impl Fn(&Facts, T) -> T,
+    ) -> Result<T, (Truth, T, T)> {
+        match self.test(t) {
+            (Truth::Lit(true), _) => Ok(each(self, a)),
+            (Truth::Lit(false), _) => Ok(each(self, b)),
+            (t, Some([then, otherwise])) => Err((t, each(&then, a), each(&otherwise, b))),
+            (t, None) => Err((t, each(self, a), each(self, b))),
+        }
+    }
+
+    fn writes(&self, writes: Vec<Write>) -> Vec<Write> {
+        let mut out = Vec::with_capacity(writes.len());
+        for w in writes {
+            match w {
+                Write::Choose {
+                    test,
+                    then,
+                    otherwise,
+                } => match self.choose(test, then, otherwise, |f, ws| f.writes(ws)) {
+                    Ok(taken) => out.extend(taken),
+                    Err((test, then, otherwise)) => out.push(Write::Choose {
+                        test,
+                        then,
+                        otherwise,
+                    }),
+                },
+                Write::Cell(f, i, c) => out.push(Write::Cell(f, self.num(i), self.char(c))),
+                Write::Element(f, i, n) => out.push(Write::Element(f, self.num(i), self.num(n))),
+                Write::Scalar(f, n) => out.push(Write::Scalar(f, self.num(n))),
+                w => out.push(w),
+            }
+        }
+        out
+    }
+
+    fn num(&self, n: Num) -> Num {
+        match n {
+            Num::Reg(r) => Num::Reg(self.alias(r)),
+            Num::Field(f, i) => Num::Field(f, Box::new(self.num(*i))),
+            Num::Binary(op, a, b) => {
+                Num::Binary(op, Box::new(self.num(*a)), Box::new(self.num(*b)))
+            }
+            Num::If(t, a, b) => match self.choose(*t, *a, *b, |f, n| f.num(n)) {
+                Ok(n) => n,
+                Err((t, a, b)) => Num::If(Box::new(t), Box::new(a), Box::new(b)),
+            },
+            Num::Let(bind, body) => self.helper(
+                *bind,
+                *body,
+                |f, x| f.num(x),
+                reads::num,
+                |b, x| Num::Let(Box::new(b), Box::new(x)),
+            ),
+            n => n,
+        }
+    }
+
+    fn char(&self, c: Char) -> Char {
+        match c {
+            Char::Cell(f, i) => Char::Cell(f, Box::new(self.num(*i))),
+            Char::If(t, a, b) => match self.choose(*t, *a, *b, |f, c| f.char(c)) {
+                Ok(c) => c,
+                Err((t, a, b)) => Char::If(Box::new(t), Box::new(a), Box::new(b)),
+            },
+            Char::Let(bind, body) => self.helper(
+                *bind,
+                *body,
+                |f, x| f.char(x),
+                reads::char,
+                |b, x| Char::Let(Box::new(b), Box::new(x)),
+            ),
+            c => c,
+        }
+    }
+
+    fn truth(&self, t: Truth) -> Truth {
+        match t {
+            Truth::Compare(op, a, b) => {
+                let (a, b) = (self.num(a), self.num(b));
+                let known = match (self.node(&a), self.node(&b)) {
+                    (Some(x), Some(y)) => self.decide(op, x, y),
+                    _ => None,
+                };
+                match known {
+                    Some(v) => Truth::Lit(v),
+                    None => Truth::Compare(op, a, b),
+                }
+            }
+            Truth::SameChar(eq, a, b) => Truth::SameChar(eq, self.char(a), self.char(b)),
+            // What `and` and `or` make of a side the facts decide: the
+            // other side is worked out only where it would be.
+            Truth::And(a, b) => match (self.truth(*a), self.truth(*b)) {
+                (Truth::Lit(false), _) => Truth::Lit(false),
+                (Truth::Lit(true), b) => b,
+                (a, b) => Truth::And(Box::new(a), Box::new(b)),
+            },
+            Truth::Or(a, b) => match (self.truth(*a), self.truth(*b)) {
+                (Truth::Lit(true), _) => Truth::Lit(true),
+                (Truth::Lit(false), b) => b,
+                (a, b) => Truth::Or(Box::new(a), Box::new(b)),
+            },
+            Truth::Not(x) => match self.truth(*x) {
+                Truth::Lit(v) => Truth::Lit(!v),
+                x => Truth::Not(Box::new(x)),
+            },
+            t => t,
+        }
+    }
+
+    /// A helper's body with what the facts know, its argument dropped
+    /// where the body reads it no more (see `bind`).
+    fn helper<T>(
+        &self,
+        bind: Bind,
+        body: T,
+        each: impl Fn(&Facts, T) -> T,
+        read: impl FnOnce(&mut reads::Outside, &T),
+        bound: impl FnOnce(Bind, T) -> T,
+    ) -> T {
+        let (bind, inner) = self.bind(bind);
+        let body = each(&inner, body);
+        match bind {
+            Ok(b) => bound(b, body),
+            Err(b) if reads_bound(&b, |v| read(v, &body)) => bound(b, body),
+            Err(_) => body,
+        }
+    }
+
+    /// A helper's argument, and the facts inside the helper: `Err` when
+    /// it is a register whose test, if any, holds, the facts then reading
+    /// its register as that one (the binding may be dropped once the body
+    /// reads its register no more).
+    fn bind(&self, b: Bind) -> (Result<Bind, Bind>, Facts) {
+        let mut inner = self.clone();
+        match b {
+            Bind::Num { reg, value, nat } => {
+                let value = self.num(value);
+                let copied = match value {
+                    Num::Reg(r) if !nat || self.order(Node::Lit(0), Node::Reg(r)).is_some() => {
+                        inner.aliases.push((reg, r));
+                        true
+                    }
+                    _ => false,
+                };
+                let b = Bind::Num { reg, value, nat };
+                (if copied { Err(b) } else { Ok(b) }, inner)
+            }
+            b => (Ok(b), inner),
+        }
+    }
+}
+
+/// Whether a helper's body still reads the register `b` binds (a body
+/// that reads what is not followed is taken to).
+fn reads_bound(b: &Bind, walk: impl FnOnce(&mut reads::Outside)) -> bool {
+    let reg = match b {
+        Bind::Num { reg, .. } | Bind::Letter { reg, .. } => *reg,
+        Bind::Text { .. } => return true,
+    };
+    reads::outside(walk).is_none_or(|regs| regs.contains(&reg))
+}
+
+/// Whether a test of a generator against the end of its range holds at
+/// the end alone (`Some(true)`) or below it alone.
+pub(super) fn end_test(op: BinaryOp) -> Option<bool> {
+    match op {
+        BinaryOp::Eq | BinaryOp::Ge => Some(true),
+        BinaryOp::Ne | BinaryOp::Lt => Some(false),
+        _ => None,
+    }
+}
+
+/// `a op b` as `b op' a`.
+pub(super) fn turned(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Ge => BinaryOp::Le,
+        op => op,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::code::{Num, Rule, Seq, Source};
+    use super::super::hoist::Last;
+    use super::super::testing::{compiled, inside, same_options};
+
+    const GUIDE: &str =
+        include_str!("../../../bench/games/search-rewrites/mock-turtles-guide.game");
+
+    /// Mock Turtles with the guide's `flip(row, j)` helper, a rule for
+    /// each number of coins turned: the coins to the left of `i` are
+    /// below it, so each flip reads the row as it was.
+    const NESTED: &str = r#"
+        fn flip(row: str, j: nat) = set_at(row, j, if row[j] == "H" then "T" else "H");
+        game Turtles(row: str) {
+          move one(i in indices(row)) if row[i] == "H" => Turtles(flip(row, i));
+          move two(i in indices(row), a in 0..i) if row[i] == "H" => Turtles(flip(flip(row, i), a));
+          move three(i in indices(row), a in 0..i, b in 0..a) if row[i] == "H"
+            => Turtles(flip(flip(flip(row, i), a), b));
+        }
+    "#;
+
+    /// The same flips, but the second coin may be the first (`a in
+    /// 0..=i`), and the third the second: turned twice, a coin is back.
+    const AGAIN: &str = r#"
+        fn flip(row: str, j: nat) = set_at(row, j, if row[j] == "H" then "T" else "H");
+        game Turtles(row: str) {
+          move two(i in indices(row), a in 0..=i) if row[i] == "H" => Turtles(flip(flip(row, i), a));
+          move three(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H"
+            => Turtles(flip(flip(flip(row, i), a), b));
+        }
+    "#;
+
+    /// For each rule, whether its last write (and the one before) are
+    /// made once a key from a table of bits.
+    fn tabled(source: &str, position: &str) -> Vec<[bool; 2]> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        let at = |l: &Option<Last>| l.as_ref().is_some_and(|l| l.table.is_some());
+        code.rules
+            .iter()
+            .map(|r| {
+                r.hoist
+                    .as_ref()
+                    .map_or([false; 2], |h| [at(&h.pair), at(&h.last)])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn flips_of_coins_left_of_the_first_read_the_row_as_it_was() {
+        let position = r#"Turtles("HTHHTHH")"#;
+        assert_eq!(
+            tabled(NESTED, position),
+            [[false; 2], [false, true], [true; 2]]
+        );
+        assert!(same_options(NESTED, position) > 100);
+        assert_eq!(same_options(NESTED, r#"Turtles("HHHHHHHH")"#), 1 << 8);
+    }
+
+    #[test]
+    fn a_flip_that_may_meet_an_earlier_one_reads_it() {
+        let position = r#"Turtles("HTHHTHH")"#;
+        // In `three` the coin at `a` is left of `i`: only `b` may meet it.
+        assert_eq!(tabled(AGAIN, position), [[false; 2], [true, false]]);
+        assert!(same_options(AGAIN, position) > 100);
+        assert!(same_options(AGAIN, r#"Turtles("HHHHHHHH")"#) > 200);
+    }
+
+    /// The last loop of each rule, followers too: a range from a
+    /// generator to itself, one up to it, or another; and the number of
+    /// generators.
+    fn last_loops(source: &str, position: &str) -> Vec<(&'static str, usize)> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        let one = |r: &Rule| match r.gens.last().map(|g| &g.source) {
+            Some(Source::Each(Seq::Range(Num::Reg(a), Num::Reg(b), true))) if a == b => "one",
+            Some(Source::Each(Seq::Range(_, Num::Reg(_), false))) => "below",
+            _ => "other",
+        };
+        let mut rules: Vec<&Rule> = Vec::new();
+        for r in &code.rules {
+            rules.push(r);
+            rules.extend(r.after.iter().map(|f| &f.rule));
+        }
+        rules.iter().map(|r| (one(r), r.gens.len())).collect()
+    }
+
+    /// A coin at `b` tested against the end of its range first (`b ==
+    /// a`, `a != b`), or after a test that reads the row.
+    const ENDS: &str = r#"
+        fn flip(row: str, j: nat) = set_at(row, j, if row[j] == "H" then "T" else "H");
+        game Turtles(row: str) {
+          move at(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and b == a
+            => Turtles(flip(flip(row, i), b));
+          move below(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and a != b
+            => Turtles(flip(flip(flip(row, i), a), b));
+          move after(i in indices(row), a in 0..i, b in 0..=a) if row[i] == "H" and row[b] == "T" and b == a
+            => Turtles(flip(flip(row, i), b));
+        }
+    "#;
+
+    #[test]
+    fn a_last_loop_walks_only_where_its_first_test_against_its_end_holds() {
+        let position = r#"Turtles("HTHHTH")"#;
+        // `below` walks `0..a`, `after` tests each `b`.
+        assert_eq!(
+            last_loops(ENDS, position),
+            [("one", 3), ("below", 3), ("other", 3)]
+        );
+        assert!(same_options(ENDS, position) > 40);
+        // The guide's rules of two coins and one coin walk no loop of
+        // one value: they follow at `b` and at `a`.
+        assert_eq!(
+            last_loops(GUIDE, position),
+            [("below", 3), ("below", 2), ("other", 1)]
+        );
+    }
+
+    #[test]
+    fn the_guides_one_rule_gives_the_options_step_by_step_code_gives() {
+        assert_eq!(same_options(GUIDE, r#"Turtles("HHHHHHHH")"#), 1 << 8);
+        assert!(same_options(GUIDE, r#"Turtles("THTTHHTH")"#) > 100);
+    }
+}
