@@ -401,6 +401,17 @@ game Smear(g: grid) {
     => Smear(set_at(g, r, join([if j == 0 then ".." else g[r][j] for j in indices(g[r])])));
 }
 
+// A heap taken away whole with `remove_at`, so the list gets shorter; and
+// one whose place may be past the end, an error the interpreter reports.
+game Shrink(hs: [nat]) {
+  move drop(i in indices(hs)) if hs[i] > 0 => Shrink(remove_at(hs, i));
+  move halve(i in indices(hs)) if hs[i] > 1 => Shrink(set_at(hs, i, hs[i] / 2));
+}
+
+game Overdrop(hs: [nat]) {
+  move drop(k in 0..2) if len(hs) > 2 or k == 0 => Overdrop(remove_at(hs, len(hs) - 1 + k));
+}
+
 // Positions kept sorted: the list a move makes put in order, whole, and
 // a sorted list written over; numbers that may be negative, and letters.
 game Welter(coins: [nat]) {
@@ -432,6 +443,9 @@ const STARTS: &[&str] = &[
     "Shorter(\"HHHHH\")",
     "Welter([1, 4, 6, 9])",
     "Welter([0, 2, 3, 7, 8])",
+    "Shrink([3, 1, 4, 2])",
+    "Shrink([5, 0, 2])",
+    "Overdrop([1, 2, 3, 4])",
     "Knock([\"ooo\", \"ooo\", \"oo.\"])",
     "Knock([\"oooo\", \"o.oo\"])",
     "Smear([\"ooo\", \"o.o\", \".oo\"])",
@@ -703,6 +717,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Ruler(\"HHTHHH\")",
         "Knock([\"ooo\", \"ooo\", \"ooo\"])",
         "Welter([1, 4, 6, 9])",
+        "Shrink([3, 1, 4, 2, 5])",
         "Ordered([2, -1, 3])",
         "Anagram(\"dcbcad\")",
     ] {

@@ -10,7 +10,7 @@
 
 use super::{Compiler, Scope, MAX_INLINE};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Appended, Write};
+use crate::eval::compact::code::{Appended, Bind, Write};
 use crate::eval::compact::layout::{Fields, Group};
 use crate::eval::compact::sums;
 use crate::eval::engine::Compiled;
@@ -31,11 +31,53 @@ impl Compiler<'_> {
         ir: &Ir,
         items: &Fields,
         length: &Fields,
-        out: &[Write],
+        out: &mut Vec<Write>,
     ) -> Compiled<Option<Write>> {
         let pieces = match &ir.kind {
             IrKind::Builtin(Builtin::SetAt | Builtin::Reverse, _) => return Ok(None),
             _ if !super::unwritten(out) => return Ok(None),
+            // What stands before the place joined to what stands after it.
+            // The element taken out is read first, so that a place past the
+            // end hands the position to the interpreter, which reports it.
+            IrKind::Builtin(Builtin::RemoveAt, a) => {
+                let [list, at] = &a[..] else {
+                    return Ok(None);
+                };
+                let ir_of = |kind| Ir {
+                    kind,
+                    span: ir.span,
+                };
+                let read = ir_of(IrKind::Index(Box::new(list.clone()), Box::new(at.clone())));
+                out.push(Write::Bind(Bind::Num {
+                    reg: self.reg(),
+                    value: self.num(scope, &read)?,
+                    nat: false,
+                }));
+                let one = ir_of(IrKind::Lit(Value::Int(1)));
+                let after = ir_of(IrKind::Binary(
+                    BinaryOp::Add,
+                    Box::new(at.clone()),
+                    Box::new(one),
+                ));
+                let end = ir_of(IrKind::Builtin(Builtin::Len, vec![list.clone()]));
+                let zero = ir_of(IrKind::Lit(Value::Int(0)));
+                let before = ir_of(IrKind::Builtin(
+                    Builtin::Slice,
+                    vec![list.clone(), zero, at.clone()],
+                ));
+                let rest = ir_of(IrKind::Builtin(
+                    Builtin::Slice,
+                    vec![list.clone(), after, end],
+                ));
+                self.appended(
+                    scope,
+                    &ir_of(IrKind::Binary(
+                        BinaryOp::Add,
+                        Box::new(before),
+                        Box::new(rest),
+                    )),
+                )?
+            }
             IrKind::Comprehension { element, clauses } => {
                 let (walk, mut inner) = self.walk(scope, clauses, ir, super::WRITES)?;
                 let element = self.num(&mut inner, element)?;
