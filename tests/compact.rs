@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::engines::Limits;
 use common::{reachable, session_with};
 use grundy::eval::Compact;
 use grundy::solve::dense::written_out;
@@ -952,4 +953,39 @@ fn integers_below_zero_run_compiled() {
     let file = path.to_str().expect("a UTF-8 path");
     assert_runs_compiled(&["value", file, "Walk(-1)"], "Walk");
     assert_runs_compiled(&["moves", file, "Walk(-2)"], "Walk");
+}
+
+/// A generator over letters written out walks their codes, and a move's
+/// label shows the letter: colouring a row so that no two neighbours share
+/// a colour, compared with the reference interpreter (options in order,
+/// labels included) on every reachable position. Letters a constant names
+/// are not seen when the alphabet is made: that game is left to the
+/// interpreter, and must agree too.
+#[test]
+fn letters_written_out_are_walked_compiled() {
+    let text = r#"
+game Paint(row: str) {
+  move paint(i in indices(row), c in ["R", "G", "B"])
+    if row[i] == "." and (i == 0 or row[i - 1] != c) and (i + 1 == len(row) or row[i + 1] != c)
+    => Paint(set_at(row, i, c));
+}
+
+const SHADES = ["R", "G"];
+game Shade(row: str) {
+  move shade(i in indices(row), c in SHADES) if row[i] == "." => Shade(set_at(row, i, c));
+}
+"#;
+    let limits = Limits {
+        reached: 300,
+        max_positions: 5000,
+    };
+    for start in ["Paint(\"....\")", "Paint(\".R..G\")", "Shade(\"R...\")"] {
+        let compared = common::engines::compare_from("paint.game", text, start, limits)
+            .unwrap_or_else(|difference| panic!("{difference}"));
+        assert!(compared.positions.len() > 10, "{start}");
+        if start.starts_with("Paint") {
+            assert!(compared.searched_compiled, "{start}");
+            assert!(compared.listed_compiled > 10, "{start}");
+        }
+    }
 }

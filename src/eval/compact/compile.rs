@@ -149,6 +149,22 @@ pub(super) fn letter(ir: &Ir) -> Option<u8> {
     }
 }
 
+/// The letters of a list of one-letter strings written out (`["R", "G",
+/// "B"]`), in order.
+pub(in crate::eval::compact) fn letters_written_out(ir: &Ir) -> Option<Vec<u8>> {
+    match &ir.kind {
+        IrKind::List(items) => items.iter().map(letter).collect(),
+        IrKind::Lit(Value::List(items)) => items
+            .iter()
+            .map(|v| match v {
+                Value::Str(s) if s.len() == 1 && s.is_ascii() => Some(s.as_bytes()[0]),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
 /// What the compiled code reads as a number.
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic, `if`, indexing, `len`, `sum`, `abs`, `popcount`, `min`, `max` (of numbers, \

@@ -297,7 +297,15 @@ impl Interp {
                     let code = listing.code.code(shape).ok_or_else(declined)?;
                     let gens = &code.rules[made.rule as usize].gens;
                     let frame = game.frame_size.max(args.len());
-                    let label = self.label(&moves[made.rule as usize], gens, args, frame, made);
+                    let alphabet = &listing.layout.alphabet;
+                    let label = self.label(
+                        &moves[made.rule as usize],
+                        gens,
+                        args,
+                        frame,
+                        made,
+                        alphabet,
+                    );
                     Some(label.map_err(|_| declined())?)
                 }
                 None => None,
@@ -351,6 +359,7 @@ impl Interp {
         args: &[Value],
         frame: usize,
         made: &Made,
+        alphabet: &[u8],
     ) -> Result<MoveLabel, Error> {
         let mut env: Env = args.to_vec();
         env.resize(frame, Value::Int(0));
@@ -370,6 +379,16 @@ impl Interp {
                     if matches!(generator.source.kind, IrKind::Builtin(Builtin::Cells, _)) =>
                 {
                     Value::Tuple([Value::Int(0), Value::Int(made.regs[r as usize])].into())
+                }
+                // Letters written out are held as their codes.
+                Target::Reg(r)
+                    if super::compile::letters_written_out(&generator.source).is_some() =>
+                {
+                    let code = usize::try_from(made.regs[r as usize]).ok();
+                    match code.and_then(|c| alphabet.get(c)) {
+                        Some(&c) => Value::Str(char::from(c).to_string().into()),
+                        None => Value::Int(made.regs[r as usize]),
+                    }
                 }
                 Target::Reg(r) => Value::Int(made.regs[r as usize]),
                 Target::Tuple(t) => {

@@ -52,6 +52,12 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
     let images = game.symmetry.iter().flat_map(|s| &s.images);
     let mut results = Vec::new();
     for m in moves {
+        // A letter a generator walks may be written by the move.
+        let walked = m
+            .generators
+            .iter()
+            .filter_map(|gen| super::letters_written_out(&gen.source));
+        letters.extend(walked.flatten());
         let (made, by_helper) = sums::positions(program, g, &m.result)?;
         if by_helper {
             // A helper's variables are not the game's parameters.

@@ -75,6 +75,23 @@ impl<'a> Compiler<'a> {
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
             return Ok((Target::Reg(r), Source::Each(places), Val::Chosen(r, rows)));
         }
+        // Letters written out: the loop walks their codes in the alphabet,
+        // each of which the alphabet must hold (a move's label shows the
+        // letter a code stands for).
+        if let Some(letters) = super::letters_written_out(named.as_ref().unwrap_or(ir)) {
+            let alphabet = &self.layout.alphabet;
+            let codes = letters
+                .iter()
+                .map(|c| alphabet.binary_search(c).ok().map(|i| i as i64))
+                .collect::<Option<Vec<i64>>>()
+                .or_unsupported(SOURCES, ir.span)?;
+            let r = self.reg();
+            return Ok((
+                Target::Reg(r),
+                Source::Each(Seq::Items(codes.into())),
+                Val::Letter(r),
+            ));
+        }
         let (seq, parts) = self.walked(scope, ir)?;
         // A move's label shows a pair of `zip` or `enumerate` read off its
         // place in the list; a subset's places are not places in it.
