@@ -150,11 +150,16 @@ pub(super) fn letter(ir: &Ir) -> Option<u8> {
 }
 
 /// The letters of a list of one-letter strings written out (`["R", "G",
-/// "B"]`), in order.
-pub(in crate::eval::compact) fn letters_written_out(ir: &Ir) -> Option<Vec<u8>> {
-    match &ir.kind {
-        IrKind::List(items) => items.iter().map(letter).collect(),
-        IrKind::Lit(Value::List(items)) => items
+/// "B"]`) or named by a constant, in order.
+pub(in crate::eval::compact) fn letters_written_out(ir: &Ir, consts: &[Value]) -> Option<Vec<u8>> {
+    let value = match &ir.kind {
+        IrKind::List(items) => return items.iter().map(letter).collect(),
+        IrKind::Lit(v) => v,
+        IrKind::Const(c) => consts.get(*c as usize)?,
+        _ => return None,
+    };
+    match value {
+        Value::List(items) => items
             .iter()
             .map(|v| match v {
                 Value::Str(s) if s.len() == 1 && s.is_ascii() => Some(s.as_bytes()[0]),

@@ -382,7 +382,8 @@ impl Interp {
                 }
                 // Letters written out are held as their codes.
                 Target::Reg(r)
-                    if super::compile::letters_written_out(&generator.source).is_some() =>
+                    if super::compile::letters_written_out(&generator.source, &self.consts)
+                        .is_some() =>
                 {
                     let code = usize::try_from(made.regs[r as usize]).ok();
                     match code.and_then(|c| alphabet.get(c)) {

@@ -221,7 +221,7 @@ impl Interp {
         headroom: u32,
     ) -> Compiled<Option<(Layout, Vec<GameCode>, u64)>> {
         let program = self.program.clone();
-        let (fixed, letters) = compile::fixed_and_letters(&program, g)?;
+        let (fixed, letters) = compile::fixed_and_letters(&program, &self.consts, g)?;
         let game = &program.games[g as usize];
         for param in &game.params {
             if !layout::packs(&param.ty) {

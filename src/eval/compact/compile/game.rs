@@ -24,7 +24,11 @@ use crate::syntax::ast::BinaryOp;
 
 /// Which parameters every move rule of game `g` passes on unchanged, and
 /// the letters its results write into strings.
-pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<u8>)> {
+pub fn fixed_and_letters(
+    program: &Program,
+    consts: &[Value],
+    g: u32,
+) -> Compiled<(Vec<bool>, Vec<u8>)> {
     let game = program
         .games
         .get(g as usize)
@@ -56,7 +60,7 @@ pub fn fixed_and_letters(program: &Program, g: u32) -> Compiled<(Vec<bool>, Vec<
         let walked = m
             .generators
             .iter()
-            .filter_map(|gen| super::letters_written_out(&gen.source));
+            .filter_map(|gen| super::letters_written_out(&gen.source, consts));
         letters.extend(walked.flatten());
         let (made, by_helper) = sums::positions(program, g, &m.result)?;
         if by_helper {

@@ -78,7 +78,7 @@ impl<'a> Compiler<'a> {
         // Letters written out: the loop walks their codes in the alphabet,
         // each of which the alphabet must hold (a move's label shows the
         // letter a code stands for).
-        if let Some(letters) = super::letters_written_out(named.as_ref().unwrap_or(ir)) {
+        if let Some(letters) = super::letters_written_out(ir, self.consts) {
             let alphabet = &self.layout.alphabet;
             let codes = letters
                 .iter()

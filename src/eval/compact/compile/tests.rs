@@ -14,7 +14,7 @@ fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
         .load_text("test.game", text)
         .expect("the game loads");
     let program = &*session.interp.program;
-    let (fixed, letters) = fixed_and_letters(program, 0).expect("its letters");
+    let (fixed, letters) = fixed_and_letters(program, &[], 0).expect("its letters");
     let types: Vec<Type> = program.games[0]
         .params
         .iter()
