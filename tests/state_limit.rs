@@ -5,6 +5,7 @@
 
 mod common;
 
+use grundy::error::ErrorKind;
 use grundy::eval::Compact;
 use grundy::session::Session;
 
@@ -47,21 +48,19 @@ fn kind(answers: Result<Vec<u32>, String>) -> Result<Vec<u32>, String> {
 
 /// The least limit under which the general search answers every question
 /// (the answers succeed from some limit on); then, around it, every engine
-/// answers as the general search does, the errors below it included (or
-/// only their kind, when `whole_errors` is false).
-fn agree_around_the_least_limit(text: &str, questions: &[&str], whole_errors: bool) -> usize {
+/// answers as the general search does, and below it fails with the same
+/// kind of error. (Where a compiled search meets the limit, the general
+/// search reports it at once, at the first move it makes, rather than
+/// making every position again to reach the same move.)
+fn agree_around_the_least_limit(text: &str, questions: &[&str]) -> usize {
     let general = |limit| answers(text, questions, Compact::Off, limit);
     let least = (1..10_000)
         .find(|&limit| general(limit).is_ok())
         .expect("the questions can be answered");
     for limit in least.saturating_sub(3).max(1)..least + 3 {
-        let want = general(limit);
+        let want = kind(general(limit));
         for mode in [Compact::Plain, Compact::Fused] {
-            let got = answers(text, questions, mode, limit);
-            let (got, want) = match whole_errors {
-                true => (got, want.clone()),
-                false => (kind(got), kind(want.clone())),
-            };
+            let got = kind(answers(text, questions, mode, limit));
             assert_eq!(
                 got, want,
                 "{questions:?} under a limit of {limit}, searched {mode:?}"
@@ -71,15 +70,42 @@ fn agree_around_the_least_limit(text: &str, questions: &[&str], whole_errors: bo
     least
 }
 
+/// A compiled search that meets the limit leaves the general search no
+/// room: it reports the limit after a few moves instead of making every
+/// position again on the interpreter (which took 100 seconds for a game
+/// the compiled search met the limit of in 12).
+#[test]
+fn a_compiled_search_at_the_limit_is_not_searched_again() {
+    let limit = 20_000;
+    for mode in [Compact::Plain, Compact::Fused] {
+        let mut session = Session::new();
+        session.interp.compact = mode;
+        session.interp.max_positions = limit;
+        session
+            .load_text("test.game", WYTHOFF)
+            .expect("the game checks");
+        let parts = session.position("Wythoff(300, 300)").expect("a position");
+        let errors = session.value(&parts).expect_err("over the limit");
+        assert!(matches!(errors[0].kind, ErrorKind::StateLimit { .. }));
+        let made = session.interp.positions.len();
+        // The root and its options, and as many as the compiled search had
+        // open when it stopped (a path down from the root).
+        assert!(
+            made < limit / 10,
+            "the interpreter made {made} positions, searched {mode:?}"
+        );
+    }
+}
+
 #[test]
 fn one_game_needs_the_same_limit_in_every_engine() {
     // Wythoff's game from (6, 6) has 7 * 7 positions.
     assert_eq!(
-        agree_around_the_least_limit(WYTHOFF, &["Wythoff(6, 6)"], true),
+        agree_around_the_least_limit(WYTHOFF, &["Wythoff(6, 6)"]),
         49
     );
-    agree_around_the_least_limit(CRAM, &[BOARD], true);
-    agree_around_the_least_limit(CRAM_SYMMETRIC, &[BOARD], true);
+    agree_around_the_least_limit(CRAM, &[BOARD]);
+    agree_around_the_least_limit(CRAM_SYMMETRIC, &[BOARD]);
 }
 
 /// The parts of a sum, searched by two compiled searches, count together,
@@ -88,9 +114,9 @@ fn one_game_needs_the_same_limit_in_every_engine() {
 #[test]
 fn the_parts_of_a_sum_count_together() {
     let text = format!("{WYTHOFF}\n{CRAM}");
-    let alone = agree_around_the_least_limit(&text, &[BOARD], true);
+    let alone = agree_around_the_least_limit(&text, &[BOARD]);
     let sum = format!("Wythoff(6, 6) + {BOARD}");
-    let both = agree_around_the_least_limit(&text, &[&sum], true);
+    let both = agree_around_the_least_limit(&text, &[&sum]);
     assert!(
         both >= alone + 49 - 1,
         "{both} positions for both, {alone} for Cram alone"
@@ -108,9 +134,9 @@ fn the_parts_of_a_sum_count_together() {
 fn questions_one_after_another_count_together() {
     let text = format!("{WYTHOFF}\n{CRAM}");
     let questions = ["Wythoff(6, 6)", BOARD, "Wythoff(7, 3)"];
-    agree_around_the_least_limit(&text, &questions, false);
+    agree_around_the_least_limit(&text, &questions);
     let questions = [BOARD, "Wythoff(8, 8)", "Wythoff(3, 3)", "Wythoff(12, 9)"];
-    agree_around_the_least_limit(&text, &questions, false);
+    agree_around_the_least_limit(&text, &questions);
 }
 
 /// Heaps asked one after another, each larger than the last, outgrow the

@@ -375,6 +375,8 @@ pub struct DenseSearch {
     /// Positions the general search holds too: those whose values were
     /// asked for, and those it searched again when this search gave up.
     pub answered: usize,
+    /// Whether the last search stopped because it met the state limit.
+    pub over_limit: bool,
     /// The options of the open positions, one after another.
     arena: Vec<u64>,
     /// The open positions: key, where its options start, the next to look at.
@@ -394,6 +396,7 @@ impl DenseSearch {
             table,
             positions: 0,
             answered: 0,
+            over_limit: false,
             arena: Vec::new(),
             stack: Vec::new(),
             highs: Vec::new(),
@@ -483,9 +486,10 @@ impl DenseSearch {
         self.stack.clear();
         self.arena.clear();
         self.highs.clear();
+        self.over_limit = matches!(step, Ok(Step::Limit));
         match step? {
             Step::Done(v) => Ok(Some(v)),
-            Step::Abort | Step::Full => Ok(None),
+            Step::Abort | Step::Limit | Step::Full => Ok(None),
         }
     }
 }
@@ -495,6 +499,8 @@ enum Step {
     Done(u32),
     /// The compiled rules cannot answer.
     Abort,
+    /// The search needs more positions than the state limit allows.
+    Limit,
     /// A value too wide for the table, or a table outgrown; the open
     /// positions are kept.
     Full,
@@ -534,7 +540,7 @@ impl Search<'_> {
             // every position it makes, this one only those it opens, so it
             // meets the limit after little work of its own.
             *self.positions -= 1;
-            return Ok(Some(Step::Abort));
+            return Ok(Some(Step::Limit));
         }
         if (*self.positions).is_multiple_of(CHECK_EVERY) {
             crate::interrupt::foresee_state_limit(*self.positions, self.max_states);

@@ -206,6 +206,10 @@ impl Solver {
         search.answered += match v {
             // The memo keeps what it answers.
             Ok(Some(_)) => 1,
+            // The positions it holds leave the general search no room, so
+            // that search reports the limit, with a rule's span, at once
+            // rather than after making them all again one at a time.
+            Ok(None) if search.over_limit => 0,
             // The general search goes over the same positions again.
             Ok(None) => search.positions - before,
             Err(_) => 0,
@@ -216,7 +220,7 @@ impl Solver {
         // again has room to spare (see `Interp::compact_game`): if its keys
         // are wider, it searches once more before the general search
         // takes over.
-        if fresh && matches!(v, Ok(None)) {
+        if fresh && matches!(v, Ok(None)) && !self.dense[index].over_limit {
             if let Some((game, _)) = rules.compact(pos) {
                 if game.bits() > self.dense[index].game.bits() {
                     self.dropped += self.dense.remove(index).held_alone();
