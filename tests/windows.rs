@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::engines::{compare_from, Limits};
+use common::engines::{agree_from, Limits};
 
 /// Every position of these small games is reached.
 const LIMITS: Limits = Limits {
@@ -23,19 +23,7 @@ const LIMITS: Limits = Limits {
 /// Every engine agrees with the reference from each start, which reaches
 /// every position of its game, and the compiled search answers for it.
 fn agree(name: &str, text: &str, starts: &[&str]) {
-    for start in starts {
-        let compared = compare_from(name, text, start, LIMITS)
-            .unwrap_or_else(|difference| panic!("{difference}"));
-        assert!(
-            compared.positions.len() < LIMITS.reached,
-            "{name}: {start} reaches more than {} positions",
-            LIMITS.reached
-        );
-        assert!(
-            compared.searched_compiled,
-            "{name}: {start} is not searched compiled"
-        );
-    }
+    agree_from(name, text, starts, LIMITS, true);
 }
 
 /// Treblecross on a list of booleans, its loss written with a helper that

@@ -656,6 +656,15 @@ impl Lowering {
                 }))
             }
             Num::TupleLen(t) => call(Box::new(move |m| Some(m.tuples[t as usize].len() as i64))),
+            Num::Item(xs, i) => match self.operand(*i) {
+                Operand::Lit(i) => match usize::try_from(i).ok().and_then(|i| xs.get(i)) {
+                    Some(&x) => Operand::Lit(x),
+                    None => call(Box::new(|_| None)),
+                },
+                i => call(Box::new(move |m| {
+                    xs.get(usize::try_from(i.get(m)?).ok()?).copied()
+                })),
+            },
             Num::Binary(op, l, r) => self.binary(op, self.operand(*l), self.operand(*r)),
             Num::Neg(x) => match self.operand(*x) {
                 Operand::Lit(v) if v.checked_neg().is_some() => Operand::Lit(-v),

@@ -19,6 +19,9 @@ pub enum Num {
     Field(Fields, Box<Num>),
     /// Element `i` of a tuple register.
     TupleAt(u32, Box<Num>),
+    /// Element `i` of a list known before any rule runs (a constant);
+    /// none past its end.
+    Item(Rc<[i64]>, Box<Num>),
     TupleLen(u32),
     /// `+ - * / % | ^ & << >>`.
     Binary(BinaryOp, Box<Num>, Box<Num>),
@@ -406,6 +409,7 @@ impl Num {
             Num::Reg(r) => Num::Reg(*r),
             Num::Field(f, i) => Num::Field(*f, boxed(i)?),
             Num::TupleAt(t, i) => Num::TupleAt(*t, boxed(i)?),
+            Num::Item(xs, i) => Num::Item(xs.clone(), boxed(i)?),
             Num::TupleLen(t) => Num::TupleLen(*t),
             Num::Binary(op, a, b) => Num::Binary(*op, boxed(a)?, boxed(b)?),
             Num::Neg(x) => Num::Neg(boxed(x)?),
@@ -438,7 +442,9 @@ impl Num {
                 a.reads(regs)?;
                 b.reads(regs)?;
             }
-            Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) => a.reads(regs)?,
+            Num::Neg(a) | Num::Field(_, a) | Num::TupleAt(_, a) | Num::Item(_, a) => {
+                a.reads(regs)?
+            }
             Num::If(t, a, b) => {
                 t.reads(regs)?;
                 a.reads(regs)?;

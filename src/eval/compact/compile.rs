@@ -14,6 +14,7 @@ mod naturals;
 mod numbers;
 mod sets;
 mod several;
+mod tables;
 mod texts;
 mod truths;
 mod types;
@@ -71,6 +72,9 @@ pub(super) enum Val {
     /// A grid parameter turned, read as a grid of its own shape (see
     /// `views`).
     View(Rows, Rc<views::View>),
+    /// A row of a constant list of lists of numbers, at the place in the
+    /// register (see `tables`).
+    Row(Rc<tables::Table>, u32),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -219,6 +223,10 @@ impl<'a> Compiler<'a> {
         match ir.kind {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
             IrKind::Builtin(b, _) if super::turn::TURNS.contains(&b) => self.view_of(scope, ir),
+            IrKind::Index(ref list, ref place) if self.known(ir).is_none() => {
+                let list = self.known(list)?;
+                tables::row_of_table(&list, &self.val(scope, place)?)
+            }
             _ => match self.known(ir)? {
                 Value::Int(n) => Some(Val::Const(n)),
                 Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),
@@ -239,6 +247,10 @@ impl<'a> Compiler<'a> {
             IrKind::List(items) => Some(Value::list(
                 items.iter().map(|x| self.known(x)).collect::<Option<_>>()?,
             )),
+            IrKind::Index(list, place) => match (self.known(list)?, self.known(place)?) {
+                (Value::List(xs), Value::Int(i)) => xs.get(usize::try_from(i).ok()?).cloned(),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -18,7 +18,7 @@ pub const MEMO: u32 = 4;
 pub fn num(n: &Num) -> u32 {
     match n {
         Num::Lit(_) | Num::Reg(_) | Num::TupleLen(_) => 0,
-        Num::Field(_, i) | Num::TupleAt(_, i) => 1 + num(i),
+        Num::Field(_, i) | Num::TupleAt(_, i) | Num::Item(_, i) => 1 + num(i),
         Num::Binary(_, l, r) => 1 + num(l) + num(r),
         Num::Neg(x) | Num::Abs(x) => 1 + num(x),
         Num::Min(xs) | Num::Max(xs) => xs.iter().map(num).sum::<u32>() + xs.len() as u32 - 1,

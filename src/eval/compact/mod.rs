@@ -269,7 +269,8 @@ impl Interp {
 }
 
 /// A value whose numbers are `bits` bits wider than `v`'s, for sizing a
-/// layout's fields: a number becomes the largest such number.
+/// layout's fields: a number becomes the largest such number, and a set
+/// holds that number too.
 fn with_headroom(v: &Value, bits: u32) -> Value {
     let wider = |n: i64| -> i64 {
         if n < 0 || bits == 0 {
@@ -283,6 +284,18 @@ fn with_headroom(v: &Value, bits: u32) -> Value {
         Value::Int(n) => Value::Int(wider(*n)),
         Value::List(xs) => Value::List(xs.iter().map(|x| with_headroom(x, bits)).collect()),
         Value::Tuple(xs) => Value::Tuple(xs.iter().map(|x| with_headroom(x, bits)).collect()),
+        // A set's bits reach from its least number to its largest: a
+        // larger number widens them as it would a number's field.
+        Value::Set(xs) if bits > 0 && xs.iter().all(|x| matches!(x, Value::Int(_))) => {
+            let numbers = xs.iter().filter_map(|x| match x {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            });
+            let largest = numbers.max().unwrap_or(0);
+            let mut xs = xs.to_vec();
+            xs.push(Value::Int(wider(largest.max(0))));
+            Value::set(xs)
+        }
         other => other.clone(),
     }
 }

@@ -126,6 +126,10 @@ impl Reader {
         match n {
             Num::Lit(v) => Shape::flat(*v >= 0, *v <= 0),
             Num::Reg(r) => self.reg(*r),
+            Num::Item(xs, i) => match self.num(i).is_flat() {
+                true => Shape::flat(xs.iter().all(|&x| x >= 0), xs.iter().all(|&x| x <= 0)),
+                false => Shape::UNKNOWN,
+            },
             Num::Field(_, i) | Num::TupleAt(_, i) => {
                 // A field of the key is a natural number; a tuple's
                 // element may be any number.

@@ -128,7 +128,7 @@ impl Deps {
         match n {
             Num::Lit(_) | Num::SumFields(_) | Num::Matches(..) => Dep::Flat,
             Num::Reg(r) => self.reg(*r),
-            Num::Field(_, i) => flat_if(self.num(i) == Dep::Flat),
+            Num::Field(_, i) | Num::Item(_, i) => flat_if(self.num(i) == Dep::Flat),
             // An element at a place that does not vary is one of the
             // tuple's elements, or an affine value of a list worked out.
             Num::TupleAt(t, i) if self.num(i) == Dep::Flat => self.tuple(*t),

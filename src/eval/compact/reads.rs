@@ -114,6 +114,7 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
         Num::Lit(_) => {}
         Num::Reg(r) => v.reg(*r),
         Num::Field(f, i) => v.element(f, i),
+        Num::Item(_, i) => num(v, i),
         Num::SumFields(f) => v.fields(f),
         Num::TupleAt(..) | Num::TupleLen(_) | Num::SumTuple(_) => v.opaque(),
         Num::Binary(_, a, b) => {

@@ -1048,6 +1048,7 @@ impl Machine {
                 *self.tuples[*t as usize].get(i)?
             }
             Num::TupleLen(t) => self.tuples[*t as usize].len() as i64,
+            Num::Item(xs, i) => *xs.get(usize::try_from(self.num(i)?).ok()?)?,
             Num::Binary(op, l, r) => {
                 let a = self.num(l)?;
                 let b = self.num(r)?;

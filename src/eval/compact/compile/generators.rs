@@ -170,6 +170,7 @@ impl<'a> Compiler<'a> {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),
                 Some(Val::Tuple(t)) => Ok(Seq::Tuple(t)),
+                Some(Val::Row(table, row)) => Ok(self.table_row(&table, row)),
                 // A set the rules change, in increasing order.
                 _ => self
                     .members(scope, ir)

@@ -25,6 +25,11 @@ impl<'a> Compiler<'a> {
             IrKind::Index(target, index) => match self.val(scope, target) {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
+                Some(Val::Items(xs)) => Num::Item(xs, Box::new(self.num(scope, index)?)),
+                Some(Val::Row(table, row)) => {
+                    let at = self.num(scope, index)?;
+                    table.element(row, at).ok_or_else(refused)?
+                }
                 Some(Val::Pair(place, parts)) => {
                     let IrKind::Lit(Value::Int(k)) = index.kind else {
                         return Err(refused());
@@ -196,6 +201,7 @@ impl<'a> Compiler<'a> {
             Some(Val::Grid(rows)) => Num::Lit(i64::from(rows.fields.len)),
             Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
             Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
+            Some(Val::Row(table, row)) => table.len(row),
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })

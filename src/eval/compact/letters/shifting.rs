@@ -84,7 +84,9 @@ impl Registers {
             },
             Num::Binary(_, a, b) => (both(a, b)? == (Steady, Steady)).then_some(Steady),
             Num::Neg(a) => (self.moves(a)? == Steady).then_some(Steady),
-            Num::Field(_, i) | Num::TupleAt(_, i) => (self.moves(i)? == Steady).then_some(Steady),
+            Num::Field(_, i) | Num::TupleAt(_, i) | Num::Item(_, i) => {
+                (self.moves(i)? == Steady).then_some(Steady)
+            }
             // Both sides one way, on a test the variable does not move.
             Num::If(test, a, b) => {
                 self.steady_test(test)?;
