@@ -37,6 +37,13 @@ pub struct Hoist {
     /// `Machine::pair_loop`), each option's key made from the hoisted key
     /// with no step of the general code per value of `j`.
     pub pair: Option<Last>,
+    /// Registers below this hold the key's fields.
+    pub fields: u32,
+    /// Whether the last generator's range reads nothing but the key's
+    /// fields and the pair's register: the keys of the last two loops
+    /// are then the hoisted key under masks made once a key, laid out
+    /// for every value of the pair's generator (see `Flat`).
+    pub flat: bool,
 }
 
 /// The last write of a rule whose other writes are hoisted, when it sets
@@ -225,9 +232,15 @@ pub fn pair_write(rule: &mut Rule) -> Option<(Fields, u32, LastValue)> {
     }
     reads.sort_unstable();
     reads.dedup();
+    let flat = match rule.gens.last().map(|g| &g.source) {
+        Some(Source::Each(inner @ Seq::Range(..))) => reads::outside(|v| reads::seq(v, inner))
+            .is_some_and(|regs| regs.iter().all(|&r| r < hoist.fields || r == reg)),
+        _ => false,
+    };
     let hoist = rule.hoist.as_mut()?;
     hoist.writes -= 1;
     hoist.reads = reads;
+    hoist.flat = flat;
     match rule.writes.pop()? {
         Write::Cell(f, _, c) => Some((f, reg, LastValue::Char(c))),
         Write::Element(f, _, n) => Some((f, reg, LastValue::Num(n))),
@@ -285,6 +298,8 @@ pub fn recognise(rule: &Rule, fields: u32, slot: usize) -> Option<Hoist> {
         slot,
         last: None,
         pair: None,
+        fields,
+        flat: false,
     })
 }
 
@@ -300,6 +315,24 @@ pub struct Made {
     /// ... and what the `pair` write does; each also serves the writes
     /// of other rules that leave the same bits (see `share_tables`).
     pair: Bits,
+    /// The two writes at once, for each value of the pair's generator.
+    flat: Flat,
+}
+
+/// The ranges of the last loop of a rule with a `flat` hoist, for each
+/// value `j` of the pair's generator from 0, worked out once a key: the
+/// loops over a range of `j` then list their options from the `pair` and
+/// `last` bits with no step of the general code a `j`. Made for the
+/// values of `j` asked for so far.
+#[derive(Clone, Debug, Default)]
+struct Flat {
+    /// The key they are made for, if any.
+    of: Option<u64>,
+    /// For each value, the last loop's indices.
+    ranges: Vec<(usize, usize)>,
+    /// The values (bit `j`) whose loop is not listed so: the last range
+    /// or a write there is an error, which the loops meet step by step.
+    odd: u64,
 }
 
 /// What a `Last` write made once a key leaves at each index of its field.
@@ -543,6 +576,20 @@ impl Machine {
         let own_last = (last_at != pair_at).then(|| self.take_bits(last_at, last));
         let last_bits = own_last.as_ref().unwrap_or(&pair_bits);
         let first = &rule.writes[..hoist.writes];
+        // The pair's values are the numbers of its range, and nothing runs
+        // after the last loop for each.
+        if hoist.flat && rule.after.is_empty() && matches!(seq, Seq::Range(..)) {
+            let bits = (&pair_bits, last_bits);
+            let loops = (first, inner);
+            let listed = self.flat_pairs(hoist, (pair, last), bits, loops, (start, end), out);
+            if listed != Some(false) {
+                if let Some(bits) = own_last {
+                    self.put_bits(last_at, bits);
+                }
+                self.put_bits(pair_at, pair_bits);
+                return listed.map(|_| true);
+            }
+        }
         let mut base = None;
         let mut each = |m: &mut Machine| -> Option<()> {
             // The steps of the pair's loop, counted at once.
@@ -574,6 +621,94 @@ impl Machine {
         self.put_bits(pair_at, pair_bits);
         done.map(|()| true)
     }
+
+    /// The options of `pair_loop` from the rule's `Flat` ranges, the
+    /// pair's values `start..end`: `false` (nothing done) where one of
+    /// them is out of the field's range or its loop is odd.
+    #[allow(clippy::too_many_arguments)]
+    fn flat_pairs(
+        &mut self,
+        hoist: &Hoist,
+        (pair, last): (&Last, &Last),
+        (pair_bits, last_bits): (&Bits, &Bits),
+        (first, inner): (&[Write], &Seq),
+        (start, end): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        if end <= start {
+            return Some(true);
+        }
+        let (Ok(from), Some(to)) = (
+            usize::try_from(start),
+            super::leaves::index(end - 1, pair.fields.len),
+        ) else {
+            return Some(false);
+        };
+        let to = to as usize;
+        let mut flat = std::mem::take(&mut self.hoisted[hoist.slot].flat);
+        if flat.of != Some(self.key) {
+            flat.of = Some(self.key);
+            flat.ranges.clear();
+            flat.odd = 0;
+        }
+        let saved = self.regs[pair.index];
+        while flat.ranges.len() <= to {
+            let j = flat.ranges.len();
+            self.regs[pair.index] = j as i64;
+            let range = self.flat_range(j, last, (pair_bits, last_bits), inner);
+            flat.odd |= u64::from(range.is_none()) << j;
+            flat.ranges.push(range.unwrap_or((0, 0)));
+        }
+        self.regs[pair.index] = saved;
+        let plain = flat.odd & low_bits((to + 1 - from) as u32) << from == 0;
+        let listed = plain.then(|| {
+            let ranges = &flat.ranges[from..=to];
+            let count: usize = ranges.iter().map(|(a, b)| b - a).sum();
+            self.steps(ranges.len() + count)?;
+            if count == 0 {
+                return Some(());
+            }
+            let base = self.hoisted_key(hoist, first)?;
+            // Written into slots made at once: pushed one by one, each
+            // key would wait for the list's length to be read again.
+            let at = out.len();
+            out.resize(at + count, 0);
+            let mut slots = &mut out[at..];
+            for (j, &(a, b)) in (from..).zip(ranges) {
+                let paired = base & pair_bits.kept[j] | pair_bits.bits[j];
+                let (these, rest) = std::mem::take(&mut slots).split_at_mut(b - a);
+                let made = last_bits.kept[a..b].iter().zip(&last_bits.bits[a..b]);
+                for (slot, (k, b)) in these.iter_mut().zip(made) {
+                    *slot = paired & k | b;
+                }
+                slots = rest;
+            }
+            Some(())
+        });
+        self.hoisted[hoist.slot].flat = flat;
+        listed.map_or(Some(false), |done| done.map(|()| true))
+    }
+
+    /// The indices of the last loop where the pair's value is `j` (in its
+    /// register), `None` where its range or a write there is an error: an
+    /// empty range writes nothing.
+    fn flat_range(
+        &mut self,
+        j: usize,
+        last: &Last,
+        (pair_bits, last_bits): (&Bits, &Bits),
+        inner: &Seq,
+    ) -> Option<(usize, usize)> {
+        let (from, to) = self.bounds(inner)?;
+        if to <= from {
+            return Some((0, 0));
+        }
+        let from = u32::try_from(from).ok()?;
+        let to = super::leaves::index(to - 1, last.fields.len)?;
+        let all = low_bits(to + 1 - from) << from;
+        let written = pair_bits.written_at >> j & 1 == 1 && last_bits.written_at & all == all;
+        written.then_some((from as usize, to as usize + 1))
+    }
 }
 
 #[cfg(test)]
@@ -586,7 +721,8 @@ mod tests {
 
     /// Three generators whose last two each set their own element: the
     /// element at `j` made from a table, from `xs[j]` plus one (which may
-    /// outgrow its field), or a literal; the last loop's bounds read both.
+    /// outgrow its field), or a literal; `bump`'s last loop's bounds read
+    /// both.
     const DIALS: &str = r#"
         fn turn(c: nat) = if c == 2 then 0 else c + 1;
         game Dials(xs: [nat]) {
@@ -596,6 +732,8 @@ mod tests {
             => Dials(set_at(set_at(set_at(xs, i, xs[i] - 2), j, xs[j] + 1), k, 0));
           move clear(i in indices(xs), j in 0..=i, k in 0..j) if xs[i] > 2
             => Dials(set_at(set_at(set_at(xs, i, 0), j, 0), k, turn(xs[k])));
+          move grow(i in indices(xs), j in 0..i, k in 0..j) if xs[i] == 2
+            => Dials(set_at(set_at(set_at(xs, i, 0), j, xs[j] + 1), k, turn(xs[k])));
         }
     "#;
 
@@ -679,6 +817,25 @@ mod tests {
         assert_ne!(other[1], back[1]);
         assert!(same_options(TWINS, "Twins([2, 1, 0, 2], [1, 2, 0])") > 40);
         assert!(same_options(TWINS, "Twins([2, 2, 1, 2, 2], [2, 0, 1, 2])") > 1000);
+    }
+
+    /// Whether each rule's last two loops are listed from ranges worked
+    /// out once a key.
+    fn flat(source: &str, position: &str) -> Vec<bool> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        let flat = |r: &super::super::code::Rule| r.hoist.as_ref().is_some_and(|h| h.flat);
+        code.rules.iter().map(flat).collect()
+    }
+
+    #[test]
+    fn a_last_range_that_reads_the_first_generator_is_not_laid_out_once_a_key() {
+        assert_eq!(flat(TURTLES, r#"Turtles("HHHHHHH")"#), [false, false, true]);
+        // `bump`'s `k in j - 1..i` reads `i`, which changes within a key.
+        assert_eq!(
+            flat(DIALS, "Dials([2, 1, 2, 0, 2])"),
+            [true, false, true, true]
+        );
     }
 
     #[test]
