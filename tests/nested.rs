@@ -140,7 +140,8 @@ fn nim_on_rows_of_heaps_agrees_with_the_reference_and_is_the_xor_of_its_heaps() 
     }
 }
 
-/// A tuple holding a boolean, and a list of such tuples.
+/// A tuple holding a boolean, and a list of such tuples (with a `lose
+/// if` rule that reads one).
 #[test]
 fn tuples_holding_booleans_agree_with_the_reference() {
     let text = "game Tup(t: (nat, nat, bool)) {
@@ -149,6 +150,7 @@ fn tuples_holding_booleans_agree_with_the_reference() {
   move set() if t[0] > t[1] => Tup(set_at(t, 2, t[0] % 2 == 0));
 }
 game Flags(qs: [(nat, bool)]) {
+  lose if qs[0] == (0, true);
   move take(i in indices(qs), k in 1..=qs[i][0]) => Flags(set_at(qs, i, (qs[i][0] - k, not qs[i][1])));
   move drop(i in indices(qs)) if qs[i][1] => Flags(set_at(qs, i, (qs[i][0], false)));
 }

@@ -99,6 +99,22 @@ impl Nest {
         (!nest.bools.is_empty()).then_some(nest)
     }
 
+    /// Whether element `k` of a record is a boolean, where that is known:
+    /// `k` a number, or every element of one kind.
+    fn boolean_at(&self, k: &Ir) -> Option<bool> {
+        let known = match k.kind {
+            IrKind::Lit(Value::Int(j)) => usize::try_from(j).ok(),
+            _ => None,
+        };
+        match known.and_then(|j| self.bools.get(j)) {
+            Some(&b) => Some(b),
+            None => {
+                let first = *self.bools.first()?;
+                self.bools.iter().all(|&b| b == first).then_some(first)
+            }
+        }
+    }
+
     pub fn stride(&self) -> u32 {
         self.bools.len() as u32
     }
@@ -257,6 +273,22 @@ fn binary(op: BinaryOp, a: Ir, b: Ir) -> Ir {
     ir(IrKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
+/// `if test then a else b`.
+fn choose(test: Ir, a: Ir, b: Ir) -> Ir {
+    let span = a.span;
+    ir(IrKind::If(Box::new(test), Box::new(a), Box::new(b)), span)
+}
+
+/// `0 <= x and x < n`.
+fn between(x: &Ir, n: i64) -> Ir {
+    let span = x.span;
+    binary(
+        BinaryOp::And,
+        binary(BinaryOp::Le, lit(0, span), x.clone()),
+        binary(BinaryOp::Lt, x.clone(), lit(n, span)),
+    )
+}
+
 fn unsupported<T>(span: Span) -> Compiled<T> {
     Err(Unsupported::new(WHOLE, span))
 }
@@ -320,16 +352,8 @@ impl Flat<'_> {
             return value;
         };
         let n = self.nest(record.param).and_then(|n| n.records).unwrap_or(0);
-        let test = binary(
-            BinaryOp::And,
-            binary(BinaryOp::Le, lit(0, span), at.clone()),
-            binary(BinaryOp::Lt, at.clone(), lit(i64::from(n), span)),
-        );
         let fail = self.failed(record, span, boolean);
-        ir(
-            IrKind::If(Box::new(test), Box::new(value), Box::new(fail)),
-            span,
-        )
+        choose(between(at, i64::from(n)), value, fail)
     }
 
     /// A read out of range, as a number or (`boolean`) a truth.
@@ -341,9 +365,8 @@ impl Flat<'_> {
         }
     }
 
-    /// The place in the flat list of element `k` (rewritten) of a record,
-    /// where `k` is within the record; `None` when `k` is not known to be
-    /// within it, so that the caller checks it.
+    /// The place in the flat list of element `k` (rewritten) of a record:
+    /// -1, out of range, where `k` is past the record's end.
     fn place(&self, record: &Record, k: &Ir) -> Compiled<Ir> {
         let span = k.span;
         let Some(nest) = self.nest(record.param) else {
@@ -368,15 +391,7 @@ impl Flat<'_> {
         }
         // An element past the record's end is out of range even where the
         // flat list goes on.
-        let test = binary(
-            BinaryOp::And,
-            binary(BinaryOp::Le, lit(0, span), k.clone()),
-            binary(BinaryOp::Lt, k.clone(), lit(stride, span)),
-        );
-        Ok(ir(
-            IrKind::If(Box::new(test), Box::new(offset), Box::new(lit(-1, span))),
-            span,
-        ))
+        Ok(choose(between(k, stride), offset, lit(-1, span)))
     }
 
     /// Element `k` (rewritten) of a record, as the rules read it: a
@@ -388,12 +403,8 @@ impl Flat<'_> {
             IrKind::Index(Box::new(self.flat_list(record, span)), Box::new(place)),
             span,
         );
-        let boolean = match (self.nest(record.param), &k.kind) {
-            (Some(n), IrKind::Lit(Value::Int(j))) => {
-                usize::try_from(*j).is_ok_and(|j| n.bools.get(j) == Some(&true))
-            }
-            (Some(n), _) => n.bools.iter().all(|&b| b),
-            _ => false,
+        let Some(boolean) = self.nest(record.param).and_then(|n| n.boolean_at(k)) else {
+            return unsupported(span);
         };
         Ok(match boolean {
             true => binary(BinaryOp::Eq, read, lit(1, span)),
@@ -432,33 +443,18 @@ impl Flat<'_> {
                 let new = self.scalar(&a[2])?;
                 let old = self.element_of(row, param, k)?;
                 let boolean = nest.bools.get(k) == Some(&true);
-                let stride = i64::from(nest.stride());
                 let here = binary(BinaryOp::Eq, at.clone(), lit(k as i64, span));
                 // The place is checked within the record whatever `k` is,
                 // and the record within its list whether or not it is read.
-                let within = binary(
-                    BinaryOp::And,
-                    binary(BinaryOp::Le, lit(0, span), at.clone()),
-                    binary(BinaryOp::Lt, at, lit(stride, span)),
-                );
-                let chosen = ir(
-                    IrKind::If(Box::new(here), Box::new(new), Box::new(old)),
-                    span,
-                );
                 let fail = self.failed(&record, span, boolean);
-                let checked = ir(
-                    IrKind::If(Box::new(within), Box::new(chosen), Box::new(fail)),
-                    span,
-                );
+                let chosen = choose(here, new, old);
+                let checked = choose(between(&at, i64::from(nest.stride())), chosen, fail);
                 Ok(self.in_bounds(&record, checked, boolean))
             }
-            IrKind::If(c, a, b) => Ok(ir(
-                IrKind::If(
-                    Box::new(self.scalar(c)?),
-                    Box::new(self.element_of(a, param, k)?),
-                    Box::new(self.element_of(b, param, k)?),
-                ),
-                span,
+            IrKind::If(c, a, b) => Ok(choose(
+                self.scalar(c)?,
+                self.element_of(a, param, k)?,
+                self.element_of(b, param, k)?,
             )),
             _ => unsupported(span),
         }
@@ -511,13 +507,9 @@ impl Flat<'_> {
                 if nest.records.is_none() {
                     let record = Record { param, at: None };
                     let new = self.scalar(&a[2])?;
-                    let boolean = nest.bools.iter().all(|&b| b)
-                        || matches!(at.kind, IrKind::Lit(Value::Int(j))
-                            if usize::try_from(j).is_ok_and(|j| nest.bools.get(j) == Some(&true)));
-                    let mixed = !boolean && nest.bools.contains(&true);
-                    if mixed && !matches!(at.kind, IrKind::Lit(_)) {
+                    let Some(boolean) = nest.boolean_at(&at) else {
                         return unsupported(span);
-                    }
+                    };
                     let new = stored_as(new, boolean);
                     return Ok(set(target, self.place(&record, &at)?, new));
                 }
@@ -533,10 +525,8 @@ impl Flat<'_> {
                     if let Some(row) = self.record(&inner[0])? {
                         if row.param == param && row.at.as_ref().is_some_and(|r| same(r, &at)) {
                             let k = self.scalar(&inner[1])?;
-                            let boolean = nest.bools.iter().all(|&b| b);
-                            let new = self.scalar(&inner[2])?;
-                            let new = stored_as(new, boolean);
-                            if nest.bools.iter().all(|&b| b == boolean) {
+                            if let Some(boolean) = nest.boolean_at(&k) {
+                                let new = stored_as(self.scalar(&inner[2])?, boolean);
                                 return Ok(set(target, self.place(&record, &k)?, new));
                             }
                         }
@@ -550,13 +540,10 @@ impl Flat<'_> {
                 }
                 Ok(list)
             }
-            IrKind::If(c, a, b) => Ok(ir(
-                IrKind::If(
-                    Box::new(self.scalar(c)?),
-                    Box::new(self.argument(a, param)?),
-                    Box::new(self.argument(b, param)?),
-                ),
-                span,
+            IrKind::If(c, a, b) => Ok(choose(
+                self.scalar(c)?,
+                self.argument(a, param)?,
+                self.argument(b, param)?,
             )),
             _ => unsupported(span),
         }
@@ -696,14 +683,7 @@ impl Flat<'_> {
 fn stored_as(value: Ir, boolean: bool) -> Ir {
     let span = value.span;
     match boolean {
-        true => ir(
-            IrKind::If(
-                Box::new(value),
-                Box::new(lit(1, span)),
-                Box::new(lit(0, span)),
-            ),
-            span,
-        ),
+        true => choose(value, lit(1, span), lit(0, span)),
         false => value,
     }
 }
