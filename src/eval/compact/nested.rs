@@ -19,7 +19,7 @@
 use super::compile::children_mut;
 use crate::eval::builtins::Builtin;
 use crate::eval::engine::{Compiled, Unsupported};
-use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
+use crate::eval::ir::{CompIr, GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -241,8 +241,9 @@ pub fn flattened(program: &Arc<Program>, g: u32, args: &[Value]) -> Compiled<Opt
 const WHOLE: &str = "a parameter whose type nests (a list of tuples or of lists, or a tuple \
      holding a boolean) used whole: the compiled search reads its elements (`qs[i][0]`, `(a, b) \
      in qs`, `len`, `indices`, `sum` and `==` of an element) and writes them (`set_at` of an \
-     element or of one number in it, a tuple or list written out of the element's length); \
-     other uses, and rows made longer or shorter, are left to the interpreter";
+     element or of one number in it, a tuple or list written out of the element's length, a \
+     comprehension over the elements without a guard); other uses, and rows made longer or \
+     shorter, are left to the interpreter";
 
 /// One record: the nested parameter it is in, and its place there
 /// (`None` for a tuple parameter, itself the record).
@@ -251,12 +252,22 @@ struct Record {
     at: Option<Ir>,
 }
 
+/// What a slot stands for, where the rewrite puts something in its place.
+#[derive(Clone)]
+enum Alias {
+    /// A record of the nested list parameter, at this place: a generator
+    /// that walks the records holds the place (`(a, b) in qs` is
+    /// `qs[slot]`), a new list made record by record the place written out.
+    Record(u32, Ir),
+    /// A place written out, in a new list made record by record.
+    Place(i64),
+}
+
 /// The rewrite of one game's rules.
+#[derive(Clone)]
 struct Flat<'a> {
     nests: &'a [Option<Nest>],
-    /// Generator slots that walk a nested list's records, holding the
-    /// record's place: `(a, b) in qs` is `qs[a_slot]`.
-    aliases: Vec<Option<u32>>,
+    aliases: Vec<Option<Alias>>,
     g: u32,
 }
 
@@ -314,9 +325,9 @@ impl Flat<'_> {
                     param: *s,
                     at: None,
                 }),
-                (_, Some(Some(p))) => Some(Record {
+                (_, Some(Some(Alias::Record(p, at)))) => Some(Record {
                     param: *p,
-                    at: Some(ir.clone()),
+                    at: Some(at.clone()),
                 }),
                 _ => None,
             },
@@ -494,6 +505,9 @@ impl Flat<'_> {
                 }
                 Ok(ir(IrKind::List(items), span))
             }
+            IrKind::Comprehension { element, clauses } => {
+                self.record_by_record(element, clauses, param)
+            }
             IrKind::Builtin(Builtin::SetAt, a) if a.len() == 3 => {
                 if matches!(a[1].kind, IrKind::List(_) | IrKind::Tuple(_)) {
                     return unsupported(span);
@@ -549,6 +563,43 @@ impl Flat<'_> {
         }
     }
 
+    /// `[element for q in qs]` or `[element for i in indices(qs)]` as the
+    /// new flat list of `qs`: the element worked out for each record, its
+    /// place written out. A guard, which would change the list's length,
+    /// is left to the interpreter.
+    fn record_by_record(&self, element: &Ir, clauses: &[CompIr], param: u32) -> Compiled<Ir> {
+        let span = element.span;
+        let ([clause], Some(nest)) = (clauses, self.nest(param)) else {
+            return unsupported(span);
+        };
+        let source = &clause.generator.source;
+        let walks_records = self.list_param(source).is_some_and(|(p, _)| p == param);
+        let walks_places = matches!(&source.kind, IrKind::Builtin(Builtin::Indices, a)
+            if a.len() == 1 && self.list_param(&a[0]).is_some_and(|(p, _)| p == param));
+        let (false, Some(n)) = (clause.guard.is_some(), nest.records) else {
+            return unsupported(span);
+        };
+        if !walks_records && !walks_places {
+            return unsupported(span);
+        }
+        let mut items = Vec::new();
+        for i in 0..i64::from(n) {
+            let mut inner = self.clone();
+            let alias = match walks_records {
+                true => Alias::Record(param, lit(i, span)),
+                false => Alias::Place(i),
+            };
+            match inner.aliases.get_mut(clause.generator.slot as usize) {
+                Some(slot) => *slot = Some(alias),
+                None => return unsupported(span),
+            }
+            for k in 0..nest.bools.len() {
+                items.push(inner.stored(element, param, k)?);
+            }
+        }
+        Ok(ir(IrKind::List(items), span))
+    }
+
     /// A generator: one that walks a nested list's records walks their
     /// places, its slot an alias of the record.
     fn generator(&mut self, generator: &mut GenIr) -> Compiled<()> {
@@ -556,8 +607,9 @@ impl Flat<'_> {
             let span = generator.source.span;
             let n = i64::from(nest.records.unwrap_or(0));
             generator.source = binary(BinaryOp::RangeExclusive, lit(0, span), lit(n, span));
+            let place = ir(IrKind::Local(generator.slot), span);
             if let Some(alias) = self.aliases.get_mut(generator.slot as usize) {
-                *alias = Some(param);
+                *alias = Some(Alias::Record(param, place));
             }
             return Ok(());
         }
@@ -637,21 +689,17 @@ impl Flat<'_> {
                 return Ok(ir(IrKind::MakePos(*g, made), span));
             }
             IrKind::Local(s) => {
-                let nested = self.nest(*s).is_some()
-                    || self.aliases.get(*s as usize).is_some_and(Option::is_some);
-                return match nested {
-                    true => unsupported(span),
-                    false => Ok(value.clone()),
+                return match self.aliases.get(*s as usize) {
+                    Some(Some(Alias::Place(i))) => Ok(lit(*i, span)),
+                    Some(Some(Alias::Record(..))) => unsupported(span),
+                    _ if self.nest(*s).is_some() => unsupported(span),
+                    _ => Ok(value.clone()),
                 };
             }
             IrKind::Comprehension { .. } => {
                 // A comprehension's generators may walk records too; its
                 // slots are its own.
-                let mut inner = Flat {
-                    nests: self.nests,
-                    aliases: self.aliases.clone(),
-                    g: self.g,
-                };
+                let mut inner = self.clone();
                 let mut value = value.clone();
                 if let IrKind::Comprehension { element, clauses } = &mut value.kind {
                     for clause in clauses {
