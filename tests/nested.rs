@@ -141,7 +141,7 @@ fn nim_on_rows_of_heaps_agrees_with_the_reference_and_is_the_xor_of_its_heaps() 
 }
 
 /// A tuple holding a boolean, and a list of such tuples (with a `lose
-/// if` rule that reads one).
+/// if` rule that reads one); tuples and rows of integers below 0.
 #[test]
 fn tuples_holding_booleans_agree_with_the_reference() {
     let text = "game Tup(t: (nat, nat, bool)) {
@@ -158,6 +158,20 @@ game Flags(qs: [(nat, bool)]) {
     agree(
         text,
         &["Tup((4, 3, true))", "Flags([(3, true), (2, false)])"],
+        true,
+    );
+    // Integers that go below 0, in a tuple and in a row.
+    let signed = "game S(qs: [(int, nat)]) {
+  move down(i in indices(qs)) if qs[i][1] > 0 => S(set_at(qs, i, (qs[i][0] - 2, qs[i][1] - 1)));
+  move up(i in indices(qs)) if qs[i][0] < 0 and qs[i][1] > 1 => S(set_at(qs, i, (qs[i][0] + 1, qs[i][1] - 2)));
+}
+game T(rs: [[int]]) {
+  move down(r in indices(rs), i in indices(rs[r])) if rs[r][i] > -3 => T(set_at(rs, r, set_at(rs[r], i, rs[r][i] - 1)));
+}
+";
+    agree(
+        signed,
+        &["S([(1, 5), (0, 4)])", "T([[1, 0], [2, -1]])"],
         true,
     );
 }
