@@ -111,14 +111,14 @@ fn a_grid_runs_on_the_compiled_search() {
 #[test]
 fn a_parameter_type_outside_the_compiled_search_is_named() {
     let text =
-        "game Nest(xs: [[nat]]) {\n  move m(k in 1..=len(xs)) => Nest(slice(xs, k, len(xs)));\n}\n";
+        "game Nest(xs: [[(nat, nat)]]) {\n  move m(k in 1..=len(xs)) => Nest(slice(xs, k, len(xs)));\n}\n";
     let file = scratch("nest", text);
     let file = file.as_str();
-    let s = stats_of(&["value", file, "Nest([[1], [2, 3]])", "--stats"]);
+    let s = stats_of(&["value", file, "Nest([[(1, 2)], [(2, 3)]])", "--stats"]);
     assert_has(&s, "stats: Nest ran on the reference interpreter");
     assert_has(
         &s,
-        &format!("stopped at `xs` ({file}:1:11): a parameter of type [[nat]]"),
+        &format!("stopped at `xs` ({file}:1:11): a parameter of type [[(nat, nat)]]"),
     );
 }
 
@@ -211,7 +211,10 @@ fn moves_the_compiled_code_cannot_list_are_listed_by_the_interpreter_and_named()
     assert_has(&s, "stats: Nest ran on the reference interpreter");
     assert_has(
         &s,
-        &format!("the compiled search of packed keys stopped at `xs` ({file}:1:11)"),
+        &format!(
+            "the compiled search of packed keys stopped at `remove_at(xs, i)` ({file}:2:39): \
+             a parameter whose type nests"
+        ),
     );
     // The Chomp example compiles, its helper written in place, and so do
     // the positions whose rows get fewer: its list of rows keeps its

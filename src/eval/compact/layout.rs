@@ -7,10 +7,13 @@
 //! than its field (or a row of another length, or a letter outside the
 //! alphabet) stops the compact search (the general one then answers), so a
 //! layout never loses a bit. A set of numbers the rules change is a mask
-//! over the numbers the position may hold (see `bitsets`).
+//! over the numbers the position may hold (see `bitsets`). A parameter
+//! whose type nests (a list of tuples or of lists) is held as the flat
+//! list of its records' elements (see `nested`).
 
 use super::bitsets::Universe;
 use super::code::Rows;
+use super::nested::{self, Nest};
 use super::rows::RowTable;
 use crate::eval::value::Value;
 use crate::solve::dense::PACKED_BITS;
@@ -123,6 +126,10 @@ pub struct Layout {
     /// The numbers the sets the rules change may hold, when there are such
     /// sets: every set of the game is a mask over them.
     pub universe: Option<Universe>,
+    /// For each parameter whose type nests, how it is flattened into the
+    /// list of numbers its group holds (see `nested`); empty when none
+    /// nests.
+    pub nests: Vec<Option<Nest>>,
 }
 
 /// Whether a parameter of this type can be a group of a layout.
@@ -131,8 +138,8 @@ pub fn packs(ty: &Type) -> bool {
         Type::Nat | Type::Int | Type::Bool | Type::Str | Type::Grid => true,
         Type::List(t) => matches!(**t, Type::Nat | Type::Int | Type::Str | Type::Bool),
         Type::Set(t) => matches!(**t, Type::Nat | Type::Int),
-        Type::Tuple(ts) => ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)),
-        _ => false,
+        Type::Tuple(ts) if ts.iter().all(|t| matches!(t, Type::Nat | Type::Int)) => true,
+        _ => nested::nests(ty),
     }
 }
 
@@ -338,6 +345,7 @@ impl Layout {
             cell,
             rows: Rc::default(),
             universe,
+            nests: Vec::new(),
         })
     }
 
@@ -389,8 +397,25 @@ impl Layout {
         Some(word)
     }
 
+    /// How parameter `param` is flattened, if its type nests.
+    pub fn nest(&self, param: usize) -> Option<&Nest> {
+        self.nests.get(param)?.as_ref()
+    }
+
     /// The key of a position of this layout's game, if it fits.
     pub fn encode(&self, game: u32, args: &[Value]) -> Option<u64> {
+        if self.nests.iter().any(Option::is_some) {
+            let flat = args.iter().enumerate().map(|(i, arg)| match self.nest(i) {
+                Some(nest) => nest.flatten(arg),
+                None => Some(arg.clone()),
+            });
+            return self.encode_flat(game, &flat.collect::<Option<Vec<_>>>()?);
+        }
+        self.encode_flat(game, args)
+    }
+
+    /// `encode` of arguments none of which nests.
+    fn encode_flat(&self, game: u32, args: &[Value]) -> Option<u64> {
         if game != self.game || args.len() != self.groups.len() {
             return None;
         }

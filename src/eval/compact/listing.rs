@@ -391,6 +391,15 @@ impl Interp {
                         None => Value::Int(made.regs[r as usize]),
                     }
                 }
+                // A record of a nested list is held as its place.
+                Target::Reg(r) if record_of(&generator.source, args).is_some() => {
+                    let place = usize::try_from(made.regs[r as usize]).ok();
+                    let records = record_of(&generator.source, args);
+                    match records.zip(place).and_then(|(xs, p)| xs.get(p)) {
+                        Some(record) => record.clone(),
+                        None => Value::Int(made.regs[r as usize]),
+                    }
+                }
                 Target::Reg(r) => Value::Int(made.regs[r as usize]),
                 Target::Tuple(t) => {
                     let held = &made.tuples[t as usize];
@@ -416,6 +425,18 @@ impl Interp {
             }
         }
         self.move_label(rule, &mut env)
+    }
+}
+
+/// The records a generator walks when it walks a parameter that is a
+/// list of tuples or of lists, which the compiled code walks by place.
+fn record_of<'a>(source: &Ir, args: &'a [Value]) -> Option<&'a [Value]> {
+    let IrKind::Local(p) = source.kind else {
+        return None;
+    };
+    match args.get(p as usize)? {
+        Value::List(xs) if matches!(xs.first(), Some(Value::List(_) | Value::Tuple(_))) => Some(xs),
+        _ => None,
     }
 }
 
@@ -448,7 +469,14 @@ fn intern_key(
     scratch: &mut Scratch,
 ) -> Option<PosId> {
     positions.intern_built(g, |packer, out| {
-        for (group, param) in layout.groups.iter().zip(params) {
+        for (i, (group, param)) in layout.groups.iter().zip(params).enumerate() {
+            if let Some(nest) = layout.nest(i) {
+                let (f, len) = group.numbers(key)?;
+                scratch.ints.clear();
+                scratch.ints.extend((0..len).map(|i| f.number(key, i)));
+                packer.write(std::slice::from_ref(&nest.value(&scratch.ints)), out);
+                continue;
+            }
             match group {
                 Group::Scalar(f) => write_int(f.number(key, 0), out),
                 Group::List(_) | Group::Sized { .. } if !matches!(param.ty, Type::Tuple(_)) => {

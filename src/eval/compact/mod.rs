@@ -22,6 +22,7 @@ mod letters;
 mod listing;
 mod lookup;
 mod monotone;
+mod nested;
 mod one_place;
 mod peel;
 mod product_runs;
@@ -174,7 +175,8 @@ impl Interp {
                 let span = self.program.games.get(g as usize).map(|game| game.span);
                 let why = Unsupported::new(
                     "a position that does not pack into a key of at most 63 bits (its grids' \
-                     rows must be of one length, and its numbers all small enough together)",
+                     rows, and the rows of its lists of lists, must be of one length, and its \
+                     numbers all small enough together)",
                     span.unwrap_or_default(),
                 );
                 self.engines
@@ -220,7 +222,18 @@ impl Interp {
         fuse: bool,
         headroom: u32,
     ) -> Compiled<Option<(Layout, Vec<GameCode>, u64)>> {
-        let program = self.program.clone();
+        // A parameter whose type nests is read and written as a flat list.
+        let Some((program, nests)) = nested::flattened(&self.program, g, args)? else {
+            return Ok(None);
+        };
+        let flat = args.iter().zip(&nests).map(|(arg, nest)| match nest {
+            Some(nest) => nest.flatten(arg),
+            None => Some(arg.clone()),
+        });
+        // Records of different lengths do not pack.
+        let Some(flat) = flat.collect::<Option<Vec<Value>>>() else {
+            return Ok(None);
+        };
         let (fixed, letters) = compile::fixed_and_letters(&program, &self.consts, g)?;
         let game = &program.games[g as usize];
         for param in &game.params {
@@ -228,7 +241,9 @@ impl Interp {
                 return Err(Unsupported::new(
                     format!(
                         "a parameter of type {}: the compiled search packs numbers, booleans, \
-                         lists of numbers or booleans, strings, grids and sets of numbers into a key",
+                         lists of numbers or booleans, strings, grids, sets of numbers, tuples \
+                         of numbers and booleans, and lists of those tuples or of lists of \
+                         numbers or booleans into a key",
                         param.ty
                     ),
                     param.span,
@@ -236,7 +251,7 @@ impl Interp {
             }
         }
         let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
-        let sizes: Vec<Value> = args
+        let sizes: Vec<Value> = flat
             .iter()
             .zip(&fixed)
             .map(|(arg, &fixed)| {
@@ -248,10 +263,12 @@ impl Interp {
             })
             .collect();
         let changing = compile::changing(&program, g);
-        let Some(layout) = Layout::with_lengths(g, &types, &sizes, (&fixed, &changing), &letters)
+        let Some(mut layout) =
+            Layout::with_lengths(g, &types, &sizes, (&fixed, &changing), &letters)
         else {
             return Ok(None);
         };
+        layout.nests = nests;
         let Some(key) = layout.encode(g, args) else {
             return Ok(None);
         };
