@@ -513,7 +513,11 @@ impl Lowering {
         pieces: Vec<split::Source>,
         inner: u32,
     ) -> Write {
-        let split = Rc::new(split::lower(self, list, pieces, (self.fields, inner)));
+        let split = split::lower(self, list, pieces, (self.fields, inner));
+        if !split.steady() {
+            return Write::Closure(Step(Box::new(move |m, k| split.run(m, k)), None));
+        }
+        let split = Rc::new(split);
         let run = Rc::clone(&split);
         Write::Closure(Step(Box::new(move |m, k| run.run(m, k)), Some(split)))
     }

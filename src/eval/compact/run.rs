@@ -218,8 +218,8 @@ impl Machine {
                     }
                     None => (start, end, sieve.map(|s| &s.whole)),
                 };
-                if let Some(split) = split::of_last_loop(rule, depth, self.trail.is_none()) {
-                    return self.split_loop(rule, split, (r, seq), (i, end), test, out);
+                if split::plain_last(rule, depth, self.trail.is_none()) {
+                    return self.last_values(rule, (r, seq), (i, end), test, out);
                 }
                 while i < end {
                     self.step()?;

@@ -288,7 +288,7 @@ impl Machine {
         }
         if last {
             // Made here rather than through `generate` a value at a time.
-            let split = super::split::of_last_loop(rule, depth, true);
+            let split = super::split::of_last_loop(rule, depth);
             let mut route = None;
             while passed != 0 {
                 let at = passed.trailing_zeros();

@@ -36,7 +36,7 @@ use super::leaves::Operand;
 use super::lookup::{self, Site};
 use super::reads::{self, outside_and_key};
 use super::run::{low_bits, put, Machine};
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 
 /// The values of a register a part is remembered by: `0..64` (each of
 /// two registers, for a part that reads two).
@@ -333,20 +333,23 @@ fn steady(route: &Reads, branches: &[Reads], inner: u32) -> Option<Steady> {
     })
 }
 
-/// The list a rule's loop at `depth`, its last, writes by one route (see
-/// `Split::steady_in`, `Split::written`), where each option is that list
-/// alone: no hoisted
-/// writes, no sum, no rules that follow, no trail (`untraced`). The
-/// route then reads only registers of the generators outside the loop,
-/// which no test of the loop sets.
-pub(super) fn of_last_loop(rule: &Rule, depth: usize, untraced: bool) -> Option<&Split> {
-    let plain = untraced && rule.hoist.is_none() && rule.sum.is_none() && rule.after.is_empty();
+/// Whether the options of a rule's loop at `depth` are its writes alone,
+/// made right in the loop: its last loop, with no sum, no rules that
+/// follow and no trail (`untraced`).
+pub(super) fn plain_last(rule: &Rule, depth: usize, untraced: bool) -> bool {
+    untraced && depth + 1 == rule.gens.len() && rule.sum.is_none() && rule.after.is_empty()
+}
+
+/// The list a rule's `plain_last` loop at `depth` writes by one route
+/// (see `Split::steady_in`, `Split::written`), where that list is the
+/// rule's one write and is not hoisted. The route then reads only
+/// registers of the generators outside the loop, which no test of the
+/// loop sets.
+pub(super) fn of_last_loop(rule: &Rule, depth: usize) -> Option<&Split> {
     let [Write::Closure(step)] = &rule.writes[..] else {
         return None;
     };
-    let split = step
-        .split()
-        .filter(|_| plain && depth + 1 == rule.gens.len())?;
+    let split = step.split().filter(|_| rule.hoist.is_none())?;
     let outer = |r| {
         rule.gens[..depth]
             .iter()
@@ -356,20 +359,21 @@ pub(super) fn of_last_loop(rule: &Rule, depth: usize, untraced: bool) -> Option<
 }
 
 impl Machine {
-    /// The options of a rule's last loop, over `seq` from `i` to `end`
-    /// into register `r` (`test` the values' test), its list written by
-    /// `split` (see `of_last_loop`): the route worked out at the first
-    /// option that passes the tests, as writing it there would, and kept.
-    pub(super) fn split_loop(
+    /// The options of a rule's `plain_last` loop, over `seq` from `i` to
+    /// `end` into register `r` (`test` the values' test), each written
+    /// where its tests pass; a list written by one route (see
+    /// `of_last_loop`) has it worked out at the first such option, as
+    /// writing it there would, and kept.
+    pub(super) fn last_values(
         &mut self,
         rule: &Rule,
-        split: &Split,
         (r, seq): (usize, &Seq),
         (mut i, end): (i64, i64),
         test: Option<&Truth>,
         out: &mut Vec<u64>,
     ) -> Option<()> {
         let depth = rule.gens.len() - 1;
+        let split = of_last_loop(rule, depth);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
         let mut route = None;
@@ -382,7 +386,10 @@ impl Machine {
                     continue 'values;
                 }
             }
-            out.push(split.written(self, &mut route)?);
+            out.push(match split {
+                Some(split) => split.written(self, &mut route)?,
+                None => self.rule_written(rule)?,
+            });
         }
         Some(())
     }
@@ -424,8 +431,11 @@ struct Steady {
     still: Vec<bool>,
     key: bool,
     regs: Vec<u32>,
-    held: RefCell<Option<(u64, Vec<i64>, Route)>>,
+    held: RefCell<Held>,
 }
+
+/// The route last worked out, for that key and those registers' values.
+type Held = Option<(u64, Vec<i64>, Route)>;
 
 /// Where an option's elements come from: the values walked, those kept,
 /// and those each branch gives (a bit each) with their fields' mask.
@@ -820,6 +830,12 @@ impl Split {
             if each.steady.as_ref().is_some_and(|s| s.regs.iter().all(|&r| outer(r))))
     }
 
+    /// Whether the list is `steady_in` some generators: only such a list
+    /// is kept for a loop to ask about.
+    pub fn steady(&self) -> bool {
+        self.steady_in(|_| true)
+    }
+
     /// The key of the current option, the list of a `steady_in` split
     /// written by `route`, worked out first where it is not yet: in a
     /// loop over the rule's last generator, it holds for every option.
@@ -871,20 +887,28 @@ impl Each {
             let route = self.route(m, f, &[])?;
             return self.made_by(m, made, &route.shape, (route.bits, route.live));
         };
-        let route = self.held_by(m, f, steady)?;
+        let held = &*self.held_by(m, f, steady)?;
+        let route = &held.as_ref()?.2;
         self.made_by(m, made, &route.shape, (route.bits, route.live))
     }
 
-    /// The route of a piece with a `Steady` part (see `Split::route`).
+    /// The route of a piece with a `Steady` part (see `Split::written`).
     fn held(&self, m: &mut Machine, f: &Fields) -> Option<Route> {
-        self.held_by(m, f, self.steady.as_ref()?)
+        let held = self.held_by(m, f, self.steady.as_ref()?)?;
+        Some(held.as_ref()?.2)
     }
 
-    /// The route `steady` holds, worked out again where what it reads has
-    /// changed.
+    /// What `steady` holds, the route worked out again where what it
+    /// reads has changed.
     #[inline(always)]
-    fn held_by(&self, m: &mut Machine, f: &Fields, steady: &Steady) -> Option<Route> {
-        let held = &mut *steady.held.borrow_mut();
+    fn held_by<'s>(
+        &self,
+        m: &mut Machine,
+        f: &Fields,
+        steady: &'s Steady,
+    ) -> Option<RefMut<'s, Held>> {
+        let mut cell = steady.held.borrow_mut();
+        let held = &mut *cell;
         let holds = held.as_ref().is_some_and(|(key, values, _)| {
             (!steady.key || *key == m.key)
                 && values
@@ -899,7 +923,7 @@ impl Each {
             values.extend(steady.regs.iter().map(|r| m.regs[*r as usize]));
             *held = Some((m.key, values, route));
         }
-        Some(held.as_ref()?.2)
+        Some(cell)
     }
 
     /// The piece's elements by `shape` appended to `made`: `bits` of the
@@ -1053,7 +1077,7 @@ mod tests {
         let rules = &inside(&*game).code.rules;
         rules
             .iter()
-            .map(|rule| super::of_last_loop(rule, rule.gens.len() - 1, true).is_some())
+            .map(|rule| super::of_last_loop(rule, rule.gens.len() - 1).is_some())
             .collect()
     }
 
