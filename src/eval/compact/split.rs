@@ -892,10 +892,10 @@ impl Each {
         self.made_by(m, made, &route.shape, (route.bits, route.live))
     }
 
-    /// The route of a piece with a `Steady` part (see `Split::written`).
+    /// The route of a piece with a `Steady` part, worked out for a loop
+    /// that keeps it (see `Split::written`).
     fn held(&self, m: &mut Machine, f: &Fields) -> Option<Route> {
-        let held = self.held_by(m, f, self.steady.as_ref()?)?;
-        Some(held.as_ref()?.2)
+        self.route(m, f, &self.steady.as_ref()?.still)
     }
 
     /// What `steady` holds, the route worked out again where what it
