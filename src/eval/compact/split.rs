@@ -36,7 +36,7 @@ use super::leaves::Operand;
 use super::lookup::{self, Site};
 use super::reads::{self, outside_and_key};
 use super::run::{low_bits, put, Machine};
-use std::cell::{RefCell, RefMut};
+use std::cell::RefCell;
 
 /// The values of a register a part is remembered by: `0..64` (each of
 /// two registers, for a part that reads two).
@@ -431,11 +431,8 @@ struct Steady {
     still: Vec<bool>,
     key: bool,
     regs: Vec<u32>,
-    held: RefCell<Held>,
+    held: RefCell<Option<(u64, Vec<i64>, Route)>>,
 }
-
-/// The route last worked out, for that key and those registers' values.
-type Held = Option<(u64, Vec<i64>, Route)>;
 
 /// Where an option's elements come from: the values walked, those kept,
 /// and those each branch gives (a bit each) with their fields' mask.
@@ -846,7 +843,7 @@ impl Split {
         };
         let route = match route {
             Some(route) => route,
-            None => route.insert(each.held(m, &self.fields)?),
+            None => route.insert(each.route(m, &self.fields, &each.steady.as_ref()?.still)?),
         };
         let mut made = Made::new(&self.fields);
         each.made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
@@ -887,28 +884,7 @@ impl Each {
             let route = self.route(m, f, &[])?;
             return self.made_by(m, made, &route.shape, (route.bits, route.live));
         };
-        let held = &*self.held_by(m, f, steady)?;
-        let route = &held.as_ref()?.2;
-        self.made_by(m, made, &route.shape, (route.bits, route.live))
-    }
-
-    /// The route of a piece with a `Steady` part, worked out for a loop
-    /// that keeps it (see `Split::written`).
-    fn held(&self, m: &mut Machine, f: &Fields) -> Option<Route> {
-        self.route(m, f, &self.steady.as_ref()?.still)
-    }
-
-    /// What `steady` holds, the route worked out again where what it
-    /// reads has changed.
-    #[inline(always)]
-    fn held_by<'s>(
-        &self,
-        m: &mut Machine,
-        f: &Fields,
-        steady: &'s Steady,
-    ) -> Option<RefMut<'s, Held>> {
-        let mut cell = steady.held.borrow_mut();
-        let held = &mut *cell;
+        let held = &mut *steady.held.borrow_mut();
         let holds = held.as_ref().is_some_and(|(key, values, _)| {
             (!steady.key || *key == m.key)
                 && values
@@ -923,7 +899,8 @@ impl Each {
             values.extend(steady.regs.iter().map(|r| m.regs[*r as usize]));
             *held = Some((m.key, values, route));
         }
-        Some(cell)
+        let route = &held.as_ref()?.2;
+        self.made_by(m, made, &route.shape, (route.bits, route.live))
     }
 
     /// The piece's elements by `shape` appended to `made`: `bits` of the
