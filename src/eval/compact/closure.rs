@@ -24,6 +24,7 @@ use super::words;
 use crate::eval::arith::{arithmetic, compare};
 use crate::syntax::ast::BinaryOp;
 use std::fmt;
+use std::rc::Rc;
 
 /// An expression as a closure over the machine's registers.
 pub struct Closure<T>(Run<T>);
@@ -45,8 +46,10 @@ impl<T> fmt::Debug for Closure<T> {
     }
 }
 
-/// A write as a closure: the key it makes of the key so far.
-pub struct Step(WriteFn);
+/// A write as a closure: the key it makes of the key so far; and the new
+/// list it writes, where that is a split (see `split`), for a loop that
+/// writes its options by one route.
+pub struct Step(WriteFn, Option<Rc<split::Split>>);
 
 type WriteFn = Box<dyn Fn(&mut Machine, u64) -> Option<u64>>;
 
@@ -54,6 +57,10 @@ impl Step {
     #[inline(always)]
     pub fn run(&self, m: &mut Machine, k: u64) -> Option<u64> {
         (self.0)(m, k)
+    }
+
+    pub fn split(&self) -> Option<&split::Split> {
+        self.1.as_deref()
     }
 }
 
@@ -282,7 +289,7 @@ impl Lowering {
     }
 
     fn write(&self, w: Write, inner: Option<u32>) -> Write {
-        let step = |f: WriteFn| Write::Closure(Step(f));
+        let step = |f: WriteFn| Write::Closure(Step(f, None));
         match w {
             Write::Scalar(f, n) => {
                 let n = self.operand(n);
@@ -345,7 +352,7 @@ impl Lowering {
                         && split::readable_walk(&walk, &element, self.fields)
                 }) {
                     let pieces = vec![split::Source::Each(Box::new(walk), element)];
-                    return step(self.split((fields, None), pieces, inner));
+                    return self.split((fields, None), pieces, inner);
                 }
                 let walk = self.walk(walk);
                 let element: NumFn = match element {
@@ -392,7 +399,7 @@ impl Lowering {
                 if inner.is_some() && split::readable(&pieces, self.fields) =>
             {
                 let pieces = split::Source::appended(pieces);
-                step(self.split((fields, None), pieces, inner.unwrap_or(u32::MAX)))
+                self.split((fields, None), pieces, inner.unwrap_or(u32::MAX))
             }
             Write::Sized {
                 items,
@@ -400,7 +407,7 @@ impl Lowering {
                 pieces,
             } if inner.is_some() && split::readable(&pieces, self.fields) => {
                 let pieces = split::Source::appended(pieces);
-                step(self.split((items, Some(length)), pieces, inner.unwrap_or(u32::MAX)))
+                self.split((items, Some(length)), pieces, inner.unwrap_or(u32::MAX))
             }
             Write::Appended(fields, mut pieces) => {
                 self.pieces(&mut pieces);
@@ -505,9 +512,14 @@ impl Lowering {
         list: (Fields, Option<Fields>),
         pieces: Vec<split::Source>,
         inner: u32,
-    ) -> WriteFn {
+    ) -> Write {
         let split = split::lower(self, list, pieces, (self.fields, inner));
-        Box::new(move |m, k| split.run(m, k))
+        if !split.steady() {
+            return Write::Closure(Step(Box::new(move |m, k| split.run(m, k)), None));
+        }
+        let split = Rc::new(split);
+        let run = Rc::clone(&split);
+        Write::Closure(Step(Box::new(move |m, k| run.run(m, k)), Some(split)))
     }
 
     fn root_num(&self, n: &mut Num) {

@@ -14,6 +14,7 @@ use super::hoist::Made;
 use super::layout::{Fields, Layout};
 use super::progression;
 use super::rows::RowTable;
+use super::split;
 use super::turn;
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
@@ -217,6 +218,9 @@ impl Machine {
                     }
                     None => (start, end, sieve.map(|s| &s.whole)),
                 };
+                if split::plain_last(rule, depth, self.trail.is_none()) {
+                    return self.last_values(rule, (r, seq), (i, end), test, out);
+                }
                 while i < end {
                     self.step()?;
                     self.regs[r] = self.item(seq, i)?;

@@ -288,6 +288,8 @@ impl Machine {
         }
         if last {
             // Made here rather than through `generate` a value at a time.
+            let split = super::split::of_last_loop(rule, depth);
+            let mut route = None;
             while passed != 0 {
                 let at = passed.trailing_zeros();
                 passed &= passed - 1;
@@ -297,7 +299,10 @@ impl Machine {
                         continue;
                     }
                 }
-                let k = self.rule_written(rule)?;
+                let k = match split {
+                    Some(split) => split.written(self, &mut route)?,
+                    None => self.rule_written(rule)?,
+                };
                 out.push(k);
             }
             return Some(());

@@ -30,7 +30,7 @@
 //! the others are worked out again.
 
 use super::closure::{NumFn, TruthFn};
-use super::code::{Appended, Element, Num, Rows, Seq, Text, Truth, Walk};
+use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
 use super::layout::Fields;
 use super::leaves::Operand;
 use super::lookup::{self, Site};
@@ -333,6 +333,68 @@ fn steady(route: &Reads, branches: &[Reads], inner: u32) -> Option<Steady> {
     })
 }
 
+/// Whether the options of a rule's loop at `depth` are its writes alone,
+/// made right in the loop: its last loop, with no sum, no rules that
+/// follow and no trail (`untraced`).
+pub(super) fn plain_last(rule: &Rule, depth: usize, untraced: bool) -> bool {
+    untraced && depth + 1 == rule.gens.len() && rule.sum.is_none() && rule.after.is_empty()
+}
+
+/// The list a rule's `plain_last` loop at `depth` writes by one route
+/// (see `Split::steady_in`, `Split::written`), where that list is the
+/// rule's one write and is not hoisted. The route then reads only
+/// registers of the generators outside the loop, which no test of the
+/// loop sets.
+pub(super) fn of_last_loop(rule: &Rule, depth: usize) -> Option<&Split> {
+    let [Write::Closure(step)] = &rule.writes[..] else {
+        return None;
+    };
+    let split = step.split().filter(|_| rule.hoist.is_none())?;
+    let outer = |r| {
+        rule.gens[..depth]
+            .iter()
+            .any(|g| matches!(g.target, Target::Reg(x) if x == r))
+    };
+    split.steady_in(outer).then_some(split)
+}
+
+impl Machine {
+    /// The options of a rule's `plain_last` loop, over `seq` from `i` to
+    /// `end` into register `r` (`test` the values' test), each written
+    /// where its tests pass; a list written by one route (see
+    /// `of_last_loop`) has it worked out at the first such option, as
+    /// writing it there would, and kept.
+    pub(super) fn last_values(
+        &mut self,
+        rule: &Rule,
+        (r, seq): (usize, &Seq),
+        (mut i, end): (i64, i64),
+        test: Option<&Truth>,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
+        let depth = rule.gens.len() - 1;
+        let split = of_last_loop(rule, depth);
+        let early = rule.early.get(depth).and_then(Option::as_ref);
+        let tests = [test, early, rule.guard.as_ref()];
+        let mut route = None;
+        'values: while i < end {
+            self.step()?;
+            self.regs[r] = self.item(seq, i)?;
+            i += 1;
+            for test in tests.iter().flatten() {
+                if !self.truth(test)? {
+                    continue 'values;
+                }
+            }
+            out.push(match split {
+                Some(split) => split.written(self, &mut route)?,
+                None => self.rule_written(rule)?,
+            });
+        }
+        Some(())
+    }
+}
+
 /// A new list, ready to run.
 pub(super) struct Split {
     fields: Fields,
@@ -391,7 +453,7 @@ struct Shape {
 /// `Steady`), and the branches that give some elements and do not stay,
 /// a bit each.
 #[derive(Clone, Copy, Default)]
-struct Route {
+pub(super) struct Route {
     shape: Shape,
     bits: u64,
     live: u8,
@@ -681,6 +743,14 @@ struct Made<'f> {
 }
 
 impl Made<'_> {
+    fn new(fields: &Fields) -> Made<'_> {
+        Made {
+            fields,
+            bits: 0,
+            count: 0,
+        }
+    }
+
     /// Element `v` appended; `None` where it does not fit.
     #[inline(always)]
     fn push(&mut self, v: i64) -> Option<()> {
@@ -737,18 +807,53 @@ impl Split {
     /// `k` with the list written.
     #[inline(always)]
     pub fn run(&self, m: &mut Machine, k: u64) -> Option<u64> {
-        let f = &self.fields;
-        let mut made = Made {
-            fields: f,
-            bits: 0,
-            count: 0,
-        };
+        let mut made = Made::new(&self.fields);
         for piece in &self.pieces {
             match piece {
                 Piece::One(n) => made.push(n.get(m)?)?,
                 Piece::Each(each) => each.run(m, &mut made)?,
             }
         }
+        self.finished(k, made)
+    }
+
+    /// Whether the list is one walk all of whose route stays while the
+    /// rule's last generator alone changes (see `steady`), reading no
+    /// register but the key's and those `outer` names: a loop over that
+    /// generator then works the route out once and each option's list
+    /// from it (see `written`).
+    fn steady_in(&self, outer: impl Fn(u32) -> bool) -> bool {
+        matches!(&self.pieces[..], [Piece::Each(each)]
+            if each.steady.as_ref().is_some_and(|s| s.regs.iter().all(|&r| outer(r))))
+    }
+
+    /// Whether the list is `steady_in` some generators: only such a list
+    /// is kept for a loop to ask about.
+    pub fn steady(&self) -> bool {
+        self.steady_in(|_| true)
+    }
+
+    /// The key of the current option, the list of a `steady_in` split
+    /// written by `route`, worked out first where it is not yet: in a
+    /// loop over the rule's last generator, it holds for every option.
+    #[inline(always)]
+    pub fn written(&self, m: &mut Machine, route: &mut Option<Route>) -> Option<u64> {
+        let [Piece::Each(each)] = &self.pieces[..] else {
+            return None;
+        };
+        let route = match route {
+            Some(route) => route,
+            None => route.insert(each.route(m, &self.fields, &each.steady.as_ref()?.still)?),
+        };
+        let mut made = Made::new(&self.fields);
+        each.made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
+        self.finished(m.key, made)
+    }
+
+    /// `k` with the list `made` in its fields (and its length).
+    #[inline(always)]
+    fn finished(&self, k: u64, made: Made) -> Option<u64> {
+        let f = &self.fields;
         let k = k & !(low_bits(f.len * f.width) << f.shift) | made.bits;
         match &self.length {
             Some(length) => put(k, length, 0, i64::from(made.count)),
@@ -919,7 +1024,7 @@ impl Each {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::same_options;
+    use super::super::testing::{compiled, inside, same_options};
 
     const HEIGHTS: &str = include_str!("../../../bench/games/chomp-heights.game");
     /// Elements kept where the test picks a branch that does not read the
@@ -940,6 +1045,46 @@ mod tests {
             }}
             "#
         )
+    }
+
+    /// Whether the last loop of each rule writes its options by one route
+    /// (see `of_last_loop`).
+    fn by_one_route(text: &str, start: &str) -> Vec<bool> {
+        let (game, _) = compiled(text, start, true);
+        let rules = &inside(&*game).code.rules;
+        rules
+            .iter()
+            .map(|rule| super::of_last_loop(rule, rule.gens.len() - 1).is_some())
+            .collect()
+    }
+
+    /// `cut` turns down the first values of `t` for odd columns, so that
+    /// the route is worked out at a later option than the loop's first;
+    /// `zero` turns down every `t` of the columns past the first but
+    /// those of 1, where the route errs (a division by zero at `j = c -
+    /// 1`). `swap` looks like `cut` with its generators' roles swapped:
+    /// its test reads the last generator, so it is written option by
+    /// option.
+    const LOOPS: &str = r#"
+        game Cut(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c]) if c % 2 == 0 or t > 0
+            => Cut([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+          move zero(c in indices(xs), t in 0..2) if c == 0 or xs[c] == 1
+            => Cut([if 4 / (j - c + 1) > 0 then xs[j] else min(xs[j], t) for j in indices(xs)]);
+          move swap(t in 0..2, c in indices(xs)) if xs[c] > t
+            => Cut([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn a_last_loop_writes_by_one_route_the_options_step_by_step_code_writes() {
+        assert_eq!(by_one_route(HEIGHTS, "Chomp([3, 3])"), [true]);
+        assert_eq!(by_one_route(GRID, r#"Chomp(["..", ".."])"#), [true]);
+        assert_eq!(by_one_route(LOOPS, "Cut([2, 2])"), [true, true, false]);
+        // Both give up at a key with a column of 1 past the first.
+        assert_eq!(same_options(LOOPS, "Cut([3, 1, 2, 1])"), 1);
+        assert_eq!(same_options(LOOPS, "Cut([2, 2, 2])"), 10);
+        assert_eq!(same_options(LOOPS, "Cut([3, 3, 2, 2])"), 31);
     }
 
     #[test]
