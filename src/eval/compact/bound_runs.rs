@@ -1,9 +1,9 @@
 //! A loop's bound (see `monotone`) as closures for running, kept beside
 //! its tree: the tree stays for what reads its shape (the checks of
 //! `monotone` and their tests), and the closures make it at each step as
-//! fast as the rest of the compiled code. The tree is copied before it
-//! is lowered; a bound with a part not copied here is made from its
-//! tree, as before.
+//! fast as the rest of the compiled code, and they are what runs: the
+//! tree is copied before it is lowered, and only a test that can be
+//! copied is taken as a bound.
 
 use super::closure::Closure;
 use super::code::{Num, Truth};

@@ -341,8 +341,8 @@ pub struct Rule {
     /// most once along the generator's values (see `monotone`): the loop
     /// walks only the values where it holds. Empty when none is sought.
     pub bounds: Vec<Option<Truth>>,
-    /// The same bounds as closures, made where they run (see
-    /// `bound_runs`); empty until the code is lowered.
+    /// The same bounds as closures, what runs (see `bound_runs`); empty
+    /// until the code is lowered.
     pub bound_runs: Vec<Option<BoundRun>>,
     /// Whether the last loop's keys form a progression (see `progression`).
     pub progression: bool,

@@ -369,7 +369,12 @@ pub fn bounds(rule: &mut Rule, fields: u32) {
 fn take_bound(tests: &mut Option<Truth>, reader: &mut Reader) -> Option<Truth> {
     let mut conjuncts = Vec::new();
     tests.take()?.conjuncts(&mut conjuncts);
-    let trends: Vec<Option<Trend>> = conjuncts.iter().map(|c| reader.truth(c)).collect();
+    // A conjunct the lowering cannot copy is no bound: a bound runs as
+    // closures made of its copy (see `bound_runs`).
+    let trends: Vec<Option<Trend>> = conjuncts
+        .iter()
+        .map(|c| reader.truth(c).filter(|_| c.copy().is_some()))
+        .collect();
     // Every conjunct that moves one way and that no conjunct left behind
     // it could have kept from being made (by failing), together: tests
     // that all fall (or all rise) fall (or rise) together, as Wythoff's

@@ -4,7 +4,7 @@
 //! interpreter allows): the search then stops, and the general one answers.
 
 use super::bitsets;
-use super::bound_runs::{self, BoundRun};
+use super::bound_runs::BoundRun;
 use super::code::Rows;
 use super::code::{
     Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Source,
@@ -208,14 +208,11 @@ impl Machine {
                 // Where the test that moves one way holds, worked out at
                 // once; where that cannot be vouched for, tested value by
                 // value.
-                let (mut i, end, test) = match rule.bounds.get(depth).and_then(Option::as_ref) {
-                    Some(test) => {
-                        let run = rule.bound_runs.get(depth).and_then(Option::as_ref);
-                        match self.holds((test, run), r, seq, (start, end)) {
-                            Some((from, to)) => (from, to, None),
-                            None => (start, end, Some(run.map_or(test, |run| &run.truth))),
-                        }
-                    }
+                let (mut i, end, test) = match rule.bound_runs.get(depth).and_then(Option::as_ref) {
+                    Some(run) => match self.holds(run, r, seq, (start, end)) {
+                        Some((from, to)) => (from, to, None),
+                        None => (start, end, Some(&run.truth)),
+                    },
                     None => (start, end, sieve.map(|s| &s.whole)),
                 };
                 if split::plain_last(rule, depth, self.trail.is_none()) {
@@ -255,27 +252,6 @@ impl Machine {
         }
     }
 
-    /// A test's truth with every comparison in it made, `and` and `or`
-    /// not cut short; `None` if any of them fails.
-    fn exact(&mut self, t: &Truth) -> Option<bool> {
-        Some(match t {
-            Truth::And(a, b) => {
-                let a = self.exact(a)?;
-                self.exact(b)? && a
-            }
-            Truth::Or(a, b) => {
-                let a = self.exact(a)?;
-                self.exact(b)? || a
-            }
-            Truth::Not(x) => !self.exact(x)?,
-            Truth::Let(bind, body) => {
-                self.bind(bind)?;
-                self.exact(body)?
-            }
-            _ => self.truth(t)?,
-        })
-    }
-
     /// The last loop of a rule whose keys form a progression (see
     /// `progression`), over register `r` from `start` to `end`: its keys
     /// as a run (or none, where the guard left beside its bound fails),
@@ -293,8 +269,8 @@ impl Machine {
         if start < 0 {
             return Some(false);
         }
-        let (start, end) = match rule.bounds.last().and_then(Option::as_ref) {
-            Some(test) => match self.holds((test, last_run(rule)), r, seq, (start, end)) {
+        let (start, end) = match rule.bound_runs.last().and_then(Option::as_ref) {
+            Some(run) => match self.holds(run, r, seq, (start, end)) {
                 Some(range) => range,
                 None => return Some(false),
             },
@@ -339,10 +315,10 @@ impl Machine {
     /// and every comparison of the test is computed without an error at
     /// both ends: their terms move one way, so they lie between, and the
     /// test is then made without an error at every value. The test is
-    /// made by its closures where it has them (see `bound_runs`).
+    /// made by its closures (see `bound_runs`).
     fn holds(
         &mut self,
-        (test, run): (&Truth, Option<&BoundRun>),
+        run: &BoundRun,
         r: usize,
         seq: &Seq,
         (start, end): (i64, i64),
@@ -354,28 +330,15 @@ impl Machine {
         if self.regs[r] < 0 {
             return None;
         }
-        let exact = |m: &mut Machine| match run {
-            Some(run) => run.exact.run(m),
-            None => m.exact(test),
-        };
-        let first = exact(self)?;
+        let first = run.exact.run(self)?;
         self.regs[r] = self.item(seq, end - 1)?;
-        let last = exact(self)?;
+        let last = run.exact.run(self)?;
         if first == last {
             return Some(if first { (start, end) } else { (end, end) });
         }
-        let made = run.map_or(test, |run| &run.truth);
-        let crossing = match run {
-            Some(run) => {
-                let lines = run.lines.iter().map(|c| (c.op, &c.a, &c.b));
-                self.crossing((made, lines), r, seq, (start, end), first)
-            }
-            None => {
-                let lines = bound_runs::comparisons(test);
-                self.crossing((made, lines), r, seq, (start, end), first)
-            }
-        };
-        if let Some(at) = crossing {
+        let made = &run.truth;
+        let lines = run.lines.iter().map(|c| (c.op, &c.a, &c.b));
+        if let Some(at) = self.crossing((made, lines), r, seq, (start, end), first) {
             return Some(if first { (start, at) } else { (at, end) });
         }
         // `first` at `lo`, `last` at `hi`.
@@ -1343,9 +1306,4 @@ pub(super) fn binomial(n: usize, k: usize) -> u128 {
         c = c * (n - i) as u128 / (i + 1) as u128;
     }
     c
-}
-
-/// The closures of the bound of a rule's last loop, where it has them.
-fn last_run(rule: &Rule) -> Option<&BoundRun> {
-    rule.bound_runs.last().and_then(Option::as_ref)
 }
