@@ -77,3 +77,29 @@ fn every_game_agrees() {
         false,
     );
 }
+
+/// Two lists of numbers compared whole: a `product`'s tuple against the
+/// heaps (`p != hs`), and the heaps against a constant as long as they
+/// are, shorter, and longer. Each must be searched compiled.
+#[test]
+fn lists_compared_whole_compile() {
+    agree(
+        game!("product"),
+        &["Many([2,2,3])", "Many([1,0,2,1])"],
+        true,
+    );
+    for goal in ["[1, 1]", "[1]", "[1, 1, 0]"] {
+        let text = format!(
+            "const GOAL = {goal};\ngame G(hs: [nat]) {{\n  \
+             move take(i in indices(hs), k in 1..=hs[i]) if hs != GOAL => \
+             G(set_at(hs, i, hs[i] - k));\n}}\n"
+        );
+        agree_from(
+            &format!("against {goal}"),
+            &text,
+            &["G([2,3])"],
+            LIMITS,
+            true,
+        );
+    }
+}
