@@ -103,3 +103,31 @@ fn lists_compared_whole_compile() {
         );
     }
 }
+
+/// Tuples written out, or named by a constant, walked by a comprehension
+/// inside `any` or `all`: each element read from the tuples' column at
+/// the walk's place. Each must be searched compiled.
+#[test]
+fn tuples_written_out_walked_by_comprehensions_compile() {
+    agree(
+        game!("anycover"),
+        &["Cover([\"...\", \"...\", \"..#\"])"],
+        true,
+    );
+    let lone = "const DIRS = [(0, 1), (1, 0), (0, -1), (-1, 0)];\n\
+         fn empty(g: grid, r: int, c: int) = r >= 0 and c >= 0 and r < len(g) and \
+         c < len(g[0]) and g[r][c] == \".\";\n\
+         game Lone(g: grid) {\n  \
+         move put((r, c) in cells(g, \".\")) if all([not empty(g, r + dr, c + dc) or \
+         (dr, dc) == (1, 0) for (dr, dc) in DIRS]) => \
+         Lone(set_at(g, r, set_at(g[r], c, \"#\")));\n  \
+         move pair((r, c) in cells(g, \".\")) if empty(g, r, c + 1) => \
+         Lone(set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\")));\n}\n";
+    agree_from(
+        "lone cells",
+        lone,
+        &["Lone([\"...\", \".#.\", \"...\"])"],
+        LIMITS,
+        true,
+    );
+}

@@ -8,6 +8,7 @@
 //! the pair `(i, piles[i])`. A pair of pairs (`enumerate(zip(hs, caps))`)
 //! stands for the same place twice over.
 
+use super::types::tuples_written_out;
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{MadeList, Num, Seq};
@@ -78,6 +79,27 @@ impl Compiler<'_> {
             _ => Num::Min(lens),
         };
         Ok(Some((shortest, parts.into())))
+    }
+
+    /// Tuples of numbers written out, or named by a constant, walked by
+    /// their places: element `k` of the pair at a place is read from the
+    /// list of the tuples' `k`th elements (`any([free(r + dr, c + dc) for
+    /// (dr, dc) in [(0, 1), (1, 0)]])`). `None` for any other list.
+    pub(super) fn tuples_walked(&self, source: &Ir) -> Option<(Seq, Rc<[Part]>)> {
+        let named = self.known(source).map(|v| Ir {
+            kind: IrKind::Lit(v),
+            span: source.span,
+        });
+        let rows = tuples_written_out(named.as_ref().unwrap_or(source))?;
+        let width = rows.first()?.len();
+        let parts = (0..width)
+            .map(|k| {
+                let column = rows.iter().map(|row| row.get(k).copied());
+                Some(Part::Of(Val::Items(column.collect::<Option<_>>()?)))
+            })
+            .collect::<Option<Rc<[Part]>>>()?;
+        let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
+        Some((places, parts))
     }
 
     /// A comprehension with one generator, as a list made into a tuple
