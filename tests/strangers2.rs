@@ -131,3 +131,23 @@ fn tuples_written_out_walked_by_comprehensions_compile() {
         true,
     );
 }
+
+/// The length of a constant whose elements are lists (a graph's
+/// neighbour lists), as the bound of a walk over its vertices: Node
+/// Kayles with the taken vertices as a set. Each must be searched
+/// compiled.
+#[test]
+fn lengths_of_constant_lists_of_lists_compile() {
+    agree(game!("nodekayles2"), &["NK({})", "NK({3, 10})"], true);
+    let indexed = "const ADJ = [[1], [0, 2], [1, 3], [2, 4], [3]];\n\
+         game P(taken: [bool]) {\n  \
+         move pick(v in indices(ADJ)) if not taken[v] and \
+         all([not taken[w] for w in ADJ[v]]) => P(set_at(taken, v, true));\n}\n";
+    agree_from(
+        "a path by indices",
+        indexed,
+        &["P([false, false, false, false, false])"],
+        LIMITS,
+        true,
+    );
+}
