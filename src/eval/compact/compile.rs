@@ -224,6 +224,16 @@ impl<'a> Compiler<'a> {
             IrKind::Local(s) => scope.get(s as usize)?.clone(),
             IrKind::Builtin(b, _) if super::turn::TURNS.contains(&b) => self.view_of(scope, ir),
             IrKind::Index(ref list, ref place) if self.known(ir).is_none() => {
+                if let Some(Val::Pair(at, parts)) = self.val(scope, list) {
+                    // The element of a pair of pairs that is a pair.
+                    let IrKind::Lit(Value::Int(k)) = place.kind else {
+                        return None;
+                    };
+                    return match parts.get(usize::try_from(k).ok()?)? {
+                        worked::Part::Pair(inner) => Some(Val::Pair(at, inner.clone())),
+                        _ => None,
+                    };
+                }
                 let list = self.known(list)?;
                 tables::row_of_table(&list, &self.val(scope, place)?)
             }

@@ -40,7 +40,11 @@ impl Compiler<'_> {
             return Err(Unsupported::new(refused, list.span));
         };
         let mut inner = scope.clone();
-        let (over, parts) = self.walked(&mut inner, &clause.generator.source)?;
+        let source = &clause.generator.source;
+        let (over, parts) = match self.tuples_walked(source) {
+            Some((over, parts)) => (over, Some(parts)),
+            None => self.walked(&mut inner, source)?,
+        };
         let var = self.reg();
         *inner
             .get_mut(clause.generator.slot as usize)

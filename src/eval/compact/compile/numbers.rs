@@ -202,6 +202,12 @@ impl<'a> Compiler<'a> {
             Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
             Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             Some(Val::Row(table, row)) => table.len(row),
+            // A constant of any elements (a graph's neighbour lists) is as
+            // long as it is before any rule runs.
+            _ if matches!(self.known(x), Some(Value::List(_))) => match self.known(x) {
+                Some(Value::List(xs)) => Num::Lit(xs.len() as i64),
+                _ => return Err(Unsupported::new(NUMBERS, x.span)),
+            },
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })

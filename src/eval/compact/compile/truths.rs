@@ -4,7 +4,7 @@
 use super::types::tuple_items;
 use super::{letter, Compiler, Scope, Val, CONDITIONS};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Char, Num, Truth};
+use crate::eval::compact::code::{Char, Num, Seq, Truth, Walk};
 use crate::eval::engine::{Compiled, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -132,6 +132,14 @@ impl<'a> Compiler<'a> {
                     Truth::Compare(found, place, Num::Lit(0))
                 }
             },
+            IrKind::Binary(op @ (Eq | Ne), l, r) if self.numbers_at(scope, l).is_some() => {
+                let same = self.same_list(scope, l, r).ok_or_else(refused)?;
+                if *op == Eq {
+                    same
+                } else {
+                    Truth::Not(Box::new(same))
+                }
+            }
             IrKind::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), l, r) => {
                 Truth::Compare(*op, self.num(scope, l)?, self.num(scope, r)?)
             }
@@ -149,6 +157,42 @@ impl<'a> Compiler<'a> {
                 Truth::Let(b, Box::new(t))
             })?,
             _ => return Err(refused()),
+        })
+    }
+
+    /// Whether two lists of numbers are equal: as long as each other, and
+    /// equal at every place (`p != heaps`, of a `product`'s tuple and a
+    /// parameter); `None` unless both are lists of numbers held.
+    fn same_list(&mut self, scope: &mut Scope, l: &Ir, r: &Ir) -> Option<Truth> {
+        let (at_l, at_r) = (self.numbers_at(scope, l)?, self.numbers_at(scope, r)?);
+        let (len_l, len_r) = (self.len(scope, l).ok()?, self.len(scope, r).ok()?);
+        // Walked up to the shorter, so that no read goes past an end.
+        let (shorter_l, shorter_r) = (self.len(scope, l).ok()?, self.len(scope, r).ok()?);
+        let var = self.reg();
+        let element = Truth::Compare(BinaryOp::Eq, at_l(Num::Reg(var)), at_r(Num::Reg(var)));
+        let every = Truth::Each {
+            any: false,
+            walk: Box::new(Walk {
+                var,
+                over: Seq::Range(Num::Lit(0), Num::Min(vec![shorter_l, shorter_r]), false),
+                guard: None,
+            }),
+            element: Box::new(element),
+        };
+        let lengths = Truth::Compare(BinaryOp::Eq, len_l, len_r);
+        Some(Truth::And(Box::new(lengths), Box::new(every)))
+    }
+
+    /// How to read the element at a place of a list of numbers held in
+    /// the key, a tuple register or a constant; `None` for anything else.
+    fn numbers_at(&self, scope: &Scope, list: &Ir) -> Option<impl Fn(Num) -> Num> {
+        let val = self.val(scope, list)?;
+        matches!(val, Val::List(_) | Val::Tuple(_) | Val::Items(_)).then_some(())?;
+        Some(move |at: Num| match &val {
+            Val::List(f) => Num::Field(*f, Box::new(at)),
+            Val::Tuple(t) => Num::TupleAt(*t, Box::new(at)),
+            Val::Items(xs) => Num::Item(xs.clone(), Box::new(at)),
+            _ => at,
         })
     }
 

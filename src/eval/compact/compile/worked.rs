@@ -5,8 +5,10 @@
 //! their places, each pair standing for the elements at its place, so
 //! that `(i, t) in zip(chosen, taken)` reads `chosen[j]` and `taken[j]`,
 //! and a subset of `enumerate(piles)` holds places, each standing for
-//! the pair `(i, piles[i])`.
+//! the pair `(i, piles[i])`. A pair of pairs (`enumerate(zip(hs, caps))`)
+//! stands for the same place twice over.
 
+use super::types::tuples_written_out;
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{MadeList, Num, Seq};
@@ -20,6 +22,8 @@ use std::rc::Rc;
 pub(in crate::eval::compact) enum Part {
     Place,
     Of(Val),
+    /// A pair of its own at the same place (a `zip` or `enumerate` paired).
+    Pair(Rc<[Part]>),
 }
 
 impl Compiler<'_> {
@@ -31,34 +35,71 @@ impl Compiler<'_> {
         scope: &mut Scope,
         source: &Ir,
     ) -> Compiled<(Seq, Option<Rc<[Part]>>)> {
+        if let Some((len, parts)) = self.places(scope, source)? {
+            return Ok((Seq::Range(Num::Lit(0), len, false), Some(parts)));
+        }
+        match self.val(scope, source) {
+            Some(Val::Mapped(t, parts)) => Ok((Seq::Tuple(t), Some(parts))),
+            _ => Ok((self.seq(scope, source)?, None)),
+        }
+    }
+
+    /// How many places a `zip` or `enumerate` has, and the parts of the
+    /// pair at each; `None` for any other list. A list paired is read at
+    /// the same place, whether it is held or is itself paired
+    /// (`enumerate(zip(hs, CAPS))`: the place, and the pair of `hs` and
+    /// `CAPS` at it).
+    fn places(&mut self, scope: &mut Scope, source: &Ir) -> Compiled<Option<(Num, Rc<[Part]>)>> {
         let refused = || Unsupported::new(SOURCES, source.span);
-        match &source.kind {
-            IrKind::Builtin(Builtin::Zip, lists) => {
-                let mut parts = Vec::with_capacity(lists.len());
-                let mut lens = Vec::with_capacity(lists.len());
-                for list in lists {
+        let (lists, enumerated) = match &source.kind {
+            IrKind::Builtin(Builtin::Zip, lists) => (lists, false),
+            IrKind::Builtin(Builtin::Enumerate, a) if a.len() == 1 => (a, true),
+            IrKind::Builtin(Builtin::Enumerate, _) => return Err(refused()),
+            _ => return Ok(None),
+        };
+        let mut parts = Vec::with_capacity(lists.len() + 1);
+        let mut lens = Vec::with_capacity(lists.len());
+        if enumerated {
+            parts.push(Part::Place);
+        }
+        for list in lists {
+            match self.places(scope, list)? {
+                Some((len, inner)) => {
+                    parts.push(Part::Pair(inner));
+                    lens.push(len);
+                }
+                None => {
                     parts.push(Part::Of(self.val(scope, list).ok_or_else(refused)?));
                     lens.push(self.len(scope, list)?);
                 }
-                let shortest = match lens.len() {
-                    1 => lens.pop().ok_or_else(refused)?,
-                    _ => Num::Min(lens),
-                };
-                Ok((Seq::Range(Num::Lit(0), shortest, false), Some(parts.into())))
             }
-            IrKind::Builtin(Builtin::Enumerate, a) => {
-                let [list] = &a[..] else {
-                    return Err(refused());
-                };
-                let of = Part::Of(self.val(scope, list).ok_or_else(refused)?);
-                let places = Seq::Range(Num::Lit(0), self.len(scope, list)?, false);
-                Ok((places, Some([Part::Place, of].into())))
-            }
-            _ => match self.val(scope, source) {
-                Some(Val::Mapped(t, parts)) => Ok((Seq::Tuple(t), Some(parts))),
-                _ => Ok((self.seq(scope, source)?, None)),
-            },
         }
+        let shortest = match lens.len() {
+            1 => lens.pop().ok_or_else(refused)?,
+            _ => Num::Min(lens),
+        };
+        Ok(Some((shortest, parts.into())))
+    }
+
+    /// Tuples of numbers written out, or named by a constant, walked by
+    /// their places: element `k` of the pair at a place is read from the
+    /// list of the tuples' `k`th elements (`any([free(r + dr, c + dc) for
+    /// (dr, dc) in [(0, 1), (1, 0)]])`). `None` for any other list.
+    pub(super) fn tuples_walked(&self, source: &Ir) -> Option<(Seq, Rc<[Part]>)> {
+        let named = self.known(source).map(|v| Ir {
+            kind: IrKind::Lit(v),
+            span: source.span,
+        });
+        let rows = tuples_written_out(named.as_ref().unwrap_or(source))?;
+        let width = rows.first()?.len();
+        let parts = (0..width)
+            .map(|k| {
+                let column = rows.iter().map(|row| row.get(k).copied());
+                Some(Part::Of(Val::Items(column.collect::<Option<_>>()?)))
+            })
+            .collect::<Option<Rc<[Part]>>>()?;
+        let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
+        Some((places, parts))
     }
 
     /// A comprehension with one generator, as a list made into a tuple
@@ -100,7 +141,8 @@ impl Compiler<'_> {
             Part::Of(Val::List(f)) => Num::Field(*f, at),
             Part::Of(Val::Tuple(t)) => Num::TupleAt(*t, at),
             Part::Of(Val::Const(n)) => Num::Lit(*n),
-            Part::Of(_) => return None,
+            Part::Of(Val::Items(xs)) => Num::Item(xs.clone(), at),
+            Part::Of(_) | Part::Pair(_) => return None,
         })
     }
 }
