@@ -13,7 +13,7 @@ const LIMITS: Limits = Limits {
 
 macro_rules! game {
     ($name:literal) => {
-        ($name, include_str!(concat!("strangers2/", $name, ".game")))
+        ($name, include_str!(concat!("unseen_games/", $name, ".game")))
     };
 }
 
