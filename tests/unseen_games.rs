@@ -13,7 +13,10 @@ const LIMITS: Limits = Limits {
 
 macro_rules! game {
     ($name:literal) => {
-        ($name, include_str!(concat!("unseen_games/", $name, ".game")))
+        (
+            $name,
+            include_str!(concat!("unseen_games/", $name, ".game")),
+        )
     };
 }
 
