@@ -162,7 +162,7 @@ impl Interp {
         let mut compiled = self.compile_compact(g, &args, headroom);
         let mut room = headroom;
         while matches!(compiled, Ok(None)) && room > 0 {
-            room /= 2;
+            room -= 1;
             compiled = self.compile_compact(g, &args, room);
         }
         match compiled {
