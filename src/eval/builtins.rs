@@ -136,6 +136,15 @@ impl Builtin {
                 if args.len() == 1 {
                     collection(0)?;
                     first.element().unwrap_or(Type::Unknown)
+                } else if self != B::Xor && !first.is_numeric() && first.element().is_some() {
+                    // Strings and lists compare in order, as `min` of a
+                    // list of them does.
+                    for (i, arg) in args.iter().enumerate().skip(1) {
+                        if !arg.fits(&first) {
+                            return Err((i, "a value of the first argument's type"));
+                        }
+                    }
+                    first
                 } else {
                     for i in 0..args.len() {
                         numeric(i)?;
