@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::engines::{compare_from, session, value_of, Limits};
+use common::engines::{agree_from, session, value_of, Limits};
 use grundy::eval::engine::Path;
 use grundy::eval::Compact;
 
@@ -44,14 +44,8 @@ fn agree(text: &str, starts: &[&str], compiled: bool) {
 /// `agree`, where `lists` says whether the compiled code lists every
 /// position's options (an error is left to the interpreter to report).
 fn agree_listing(text: &str, starts: &[&str], compiled: bool, lists: bool) {
-    for start in starts {
-        let compared = compare_from("nested.game", text, start, LIMITS)
-            .unwrap_or_else(|difference| panic!("{difference}"));
-        assert!(
-            compared.positions.len() < LIMITS.reached,
-            "{start} reaches more than {} positions",
-            LIMITS.reached
-        );
+    let covered = agree_from("nested.game", text, starts, LIMITS, compiled);
+    for (start, compared) in starts.iter().zip(covered) {
         assert_eq!(
             compared.searched_compiled, compiled,
             "{start}: searched compiled"

@@ -214,8 +214,16 @@ pub fn compare_from(
 
 /// Every engine agrees with the reference from each start, which must
 /// reach every position of its game within `limits`; `compiled`: whether
-/// the compiled search must answer for the start's game.
-pub fn agree_from(name: &str, text: &str, starts: &[&str], limits: Limits, compiled: bool) {
+/// the compiled search must answer for the start's game. What each start
+/// covered, in order.
+pub fn agree_from(
+    name: &str,
+    text: &str,
+    starts: &[&str],
+    limits: Limits,
+    compiled: bool,
+) -> Vec<Compared> {
+    let mut covered = Vec::new();
     for start in starts {
         let compared = compare_from(name, text, start, limits)
             .unwrap_or_else(|difference| panic!("{difference}"));
@@ -228,5 +236,7 @@ pub fn agree_from(name: &str, text: &str, starts: &[&str], limits: Limits, compi
             !compiled || compared.searched_compiled,
             "{name}: {start} is not searched compiled"
         );
+        covered.push(compared);
     }
+    covered
 }
