@@ -116,6 +116,16 @@ impl Compiler<'_> {
         }
     }
 
+    /// The length of a made argument: its parameter's, which `set_at`
+    /// keeps (a string's letter is one letter, a grid's row one row).
+    pub(super) fn made_len(&self, scope: &Scope, ir: &Ir) -> Option<Num> {
+        let len = match self.made_of(scope, ir, 0)? {
+            Base::Grid(rows) => rows.fields.len,
+            Base::Str(f) => f.len,
+        };
+        Some(Num::Lit(i64::from(len)))
+    }
+
     /// Whether `ir` is a made argument holding a new string.
     pub(super) fn is_made_str(&self, scope: &Scope, ir: &Ir) -> bool {
         matches!(self.val(scope, ir), Some(Val::Made(_))) && self.str_fields(scope, ir).is_some()

@@ -4,7 +4,7 @@
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Truth};
-use crate::eval::engine::{Compiled, Unsupported};
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -202,6 +202,7 @@ impl<'a> Compiler<'a> {
             Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
             Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             Some(Val::Row(table, row)) => table.len(row),
+            Some(Val::Made(_)) => self.made_len(scope, x).or_unsupported(NUMBERS, x.span)?,
             // A constant of any elements (a graph's neighbour lists) is as
             // long as it is before any rule runs.
             _ if matches!(self.known(x), Some(Value::List(_))) => match self.known(x) {
