@@ -94,3 +94,39 @@ game NK(g: grid) {
         false,
     );
 }
+
+/// Look-alikes for the length of a new board's row: a row read above the
+/// board (an index error, met alike), and a chain that writes a whole new
+/// row, whose length is worked out rather than taken from the board.
+#[test]
+fn rows_of_a_new_board_are_measured_alike() {
+    let above = r##"
+fn cover(g: grid, r: int, c: int) =
+  if c >= len(g[r - 1]) then g else set_at(g, r, set_at(g[r], c, "#"));
+
+game NK(g: grid) {
+  move pick(r in indices(g), c in indices(g[r])) if g[r][c] == "." =>
+    NK(cover(cover(g, r, c), r, c + 1));
+}
+"##;
+    agree_from(
+        "above.game",
+        above,
+        &["NK([\"...\", \"...\"])"],
+        LIMITS,
+        false,
+    );
+    let wiped = r##"
+fn wipe(g: grid, r: int) =
+  if r < 0 or r >= len(g) then g else set_at(g, r, repeat("#", len(g[0])));
+fn cover(g: grid, r: int, c: int) =
+  if c >= len(g[0]) then g else set_at(g, r, set_at(g[r], c, "#"));
+
+game NK(g: grid) {
+  move pick(r in indices(g), c in indices(g[r])) if g[r][c] == "." =>
+    NK(cover(wipe(g, r + 1), r, c));
+}
+"##;
+    let boards = ["NK([\"...\", \"...\", \"...\"])", "NK([\".\"])"];
+    agree_from("wiped.game", wiped, &boards, LIMITS, false);
+}

@@ -195,6 +195,11 @@ impl<'a> Compiler<'a> {
     }
 
     pub(super) fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
+        if let IrKind::Index(grid, row) = &x.kind {
+            if let Some(len) = self.made_row_len(scope, grid, row)? {
+                return Ok(len);
+            }
+        }
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
