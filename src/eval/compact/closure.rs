@@ -451,6 +451,7 @@ impl Lowering {
             | Write::Reversed(_)
             | Write::Sorted(_)
             | Write::Turned(..)
+            | Write::Lanes(..)
             | Write::Closure(_)) => w,
         }
     }
