@@ -75,3 +75,39 @@ fn a_row_past_the_end_fails_only_where_it_is_read() {
     ];
     agree_from("short.game", &text, &starts, LIMITS, false);
 }
+
+/// Node Kayles with the taken vertices as truth values: a vertex may be
+/// taken while it and its neighbours are free.
+fn taken_game(guard: &str) -> String {
+    format!(
+        "{CONSTS}const OFF = [[1], [0, 2], [1, 9], [2, 4], [3, 5], [4]];\n\
+         game G(taken: [bool]) {{\n  move take(v in indices(taken)) if not taken[v] and {guard} => \
+         G(set_at(taken, v, true));\n}}\n"
+    )
+}
+
+const TAKEN: [&str; 3] = [
+    "G([false, false, false, false, false, false])",
+    "G([false, true, false, false, false, false])",
+    "G([true, false, false, false, true, false])",
+];
+
+/// `any` or `all` of the list's elements at the places of a row of a
+/// constant, tested as bits; a row past the constant's end or holding a
+/// place off the list fails only where the guard reads it.
+#[test]
+fn tests_of_a_row_of_places_agree_with_the_reference() {
+    for (guard, compiled) in [
+        ("all([not taken[w] for w in ADJ[v]])", true),
+        ("not any([taken[w] for w in ADJ[v]])", true),
+        ("(any([not taken[w] for w in ADJ[v]]) or v == 0)", true),
+        ("(all([taken[w] for w in ADJ[v]]) or v < 3)", true),
+        ("all([not taken[w] for w in SHORT[v]])", false),
+        ("all([not taken[w] for w in OFF[v]])", false),
+        // Look-alikes walked: a place moved, a filter.
+        ("all([not taken[w] for w in ADJ[v] if w > 0])", true),
+        ("all([not taken[w] for w in slice(ADJ[v], 0, 1)])", false),
+    ] {
+        agree_from("taken.game", &taken_game(guard), &TAKEN, LIMITS, compiled);
+    }
+}

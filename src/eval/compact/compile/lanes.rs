@@ -14,11 +14,13 @@
 //! position goes to the general search, which reports it.
 
 use super::{Compiler, Scope, Val};
-use crate::eval::compact::code::{Walk, Write};
+use crate::eval::compact::closure::Closure;
+use crate::eval::compact::code::{Truth, Walk, Write};
 use crate::eval::compact::lanes::{flipped, places, Lanes, Operand};
 use crate::eval::compact::layout::Fields;
 use crate::eval::compact::one_place::whole_list;
-use crate::eval::ir::{Ir, IrKind};
+use crate::eval::compact::run::low_bits;
+use crate::eval::ir::{CompIr, Ir, IrKind};
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use std::rc::Rc;
@@ -121,5 +123,69 @@ impl Compiler<'_> {
             })
             .collect::<Option<Rc<[u64]>>>()?;
         Some(Lanes::InRow(rows, reg))
+    }
+
+    /// `any` (`any` set) or `all` of `[list[w] for w in ROWS[v]]` or of
+    /// `[not list[w] ...]`, for a list of truth values and a row of a
+    /// constant list of lists at a register's place (`all([not taken[w]
+    /// for w in ADJ[v]])`): the row's places as bits, tested against the
+    /// list's bits in one step. A row past the constant's end, or one
+    /// holding a place off the list, is the interpreter's index error.
+    pub(super) fn row_test(&self, scope: &Scope, any: bool, list: &Ir) -> Option<Truth> {
+        let IrKind::Comprehension { element, clauses } = &list.kind else {
+            return None;
+        };
+        let [CompIr {
+            generator,
+            guard: None,
+        }] = &clauses[..]
+        else {
+            return None;
+        };
+        let IrKind::Index(table, at) = &generator.source.kind else {
+            return None;
+        };
+        let (Some(Value::List(rows)), Some(Val::Num(reg))) =
+            (self.known(table), self.val(scope, at))
+        else {
+            return None;
+        };
+        let (negated, read) = match &element.kind {
+            IrKind::Unary(UnaryOp::Not, x) => (true, &**x),
+            _ => (false, &**element),
+        };
+        let IrKind::Index(bools, place) = &read.kind else {
+            return None;
+        };
+        let (Some(Val::Bools(f)), IrKind::Local(slot)) = (self.val(scope, bools), &place.kind)
+        else {
+            return None;
+        };
+        if *slot != generator.slot || f.width != 1 {
+            return None;
+        }
+        let on_list = |n: &i64| (0..i64::from(f.len)).contains(n);
+        let rows = rows
+            .iter()
+            .map(|row| match row {
+                Value::List(items) => {
+                    let items = super::numbers(items)?;
+                    Some(items.iter().all(on_list).then(|| places(&items)))
+                }
+                _ => None,
+            })
+            .collect::<Option<Rc<[Option<u64>]>>>()?;
+        let (shift, all) = (f.shift, low_bits(f.len));
+        Some(Truth::Closure(Closure::new(Box::new(move |m| {
+            let row = usize::try_from(m.regs[reg as usize]).ok()?;
+            let places = (*rows.get(row)?)?;
+            let set = m.key >> shift & all & places;
+            Some(match (any, negated) {
+                (true, false) => set != 0,
+                (true, true) => set != places,
+                (false, false) => set == places,
+                (false, true) => set == 0,
+            })
+        }))))
     }
 }
