@@ -17,6 +17,11 @@
 #             Moore's Nim k = 2 on five piles of 15, each within 2x its
 #             hand-written solver (bench/search-baseline; the goal is 1.2x)
 #             and at most 12 bytes a stored position
+#   unseen    a game the engine was not tuned on: Node Kayles on a 5x6 grid
+#             graph as the language guide teaches it
+#             (bench/games/node-kayles.game) against a hand-written solver,
+#             under the same 2x and 12 bytes (bench/search.sh); not one of
+#             the targets above, a check on games written by other hands
 #   search-rewrite  every rewrite in bench/games/search-rewrites/ (the games
 #             searched whole, as a newcomer writes them) within 1.5x its
 #             game's shipped form in bench/games/, at a size where that

@@ -120,6 +120,13 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     ("bench/games/moores-nim.game", &["Moore(2, [3, 3, 2])"]),
     (
+        "bench/games/node-kayles.game",
+        &[
+            r##"NK(["....", "...."])"##,
+            r##"NK([".#.", "...", "#.."])"##,
+        ],
+    ),
+    (
         "bench/games/treblecross.game",
         &[r##"Treblecross("........")"##, r##"Treblecross(".X..X.")"##],
     ),

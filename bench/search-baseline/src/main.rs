@@ -11,10 +11,12 @@
 //!   search-baseline chomp ROWS COLUMNS  Chomp on a whole rectangle
 //!   search-baseline wythoff X Y         Wythoff's game from heaps X and Y
 //!   search-baseline turtles ROW         Mock Turtles from a row such as "HTHH"
+//!   search-baseline nodekayles ROWS COLUMNS  Node Kayles on a grid graph
 
 mod chomp;
 mod cram;
 mod moore;
+mod nodekayles;
 mod treblecross;
 mod turtles;
 mod wythoff;
@@ -30,9 +32,10 @@ fn main() -> ExitCode {
         Some("chomp") => chomp::run(&args[1..]),
         Some("wythoff") => wythoff::run(&args[1..]),
         Some("turtles") => turtles::run(&args[1..]),
+        Some("nodekayles") => nodekayles::run(&args[1..]),
         _ => Err(
             "usage: search-baseline moore K PILE... | treblecross BOARD | cram ROWS COLUMNS \
-             | chomp ROWS COLUMNS | wythoff X Y | turtles ROW"
+             | chomp ROWS COLUMNS | wythoff X Y | turtles ROW | nodekayles ROWS COLUMNS"
                 .to_string(),
         ),
     };

@@ -34,6 +34,11 @@ pub struct Closure<T>(Run<T>);
 type Run<T> = Box<dyn Fn(&mut Machine) -> Option<T>>;
 
 impl<T> Closure<T> {
+    /// An expression made as a closure where it is compiled.
+    pub(super) fn new(run: Run<T>) -> Closure<T> {
+        Closure(run)
+    }
+
     #[inline(always)]
     pub fn run(&self, m: &mut Machine) -> Option<T> {
         (self.0)(m)
@@ -451,6 +456,7 @@ impl Lowering {
             | Write::Reversed(_)
             | Write::Sorted(_)
             | Write::Turned(..)
+            | Write::Lanes(..)
             | Write::Closure(_)) => w,
         }
     }

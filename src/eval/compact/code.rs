@@ -286,6 +286,9 @@ pub enum Write {
     /// (a helper that makes a parameter's new value is written in place);
     /// the key is left as it is.
     Bind(Bind),
+    /// A list of truth values made whole at every place at once (see
+    /// `lanes`).
+    Lanes(Fields, Box<super::lanes::Lanes>),
     /// The write made into a closure once compiled (see `closure`).
     Closure(Step),
 }

@@ -8,6 +8,7 @@ mod calls;
 mod each;
 mod game;
 mod generators;
+mod lanes;
 mod lengths;
 mod made;
 mod naturals;

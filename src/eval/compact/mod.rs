@@ -16,6 +16,7 @@ mod early;
 mod facts;
 mod fused;
 mod hoist;
+mod lanes;
 mod layout;
 mod leaves;
 mod letters;

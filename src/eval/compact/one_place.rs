@@ -76,7 +76,7 @@ pub fn written(fields: Fields, walk: &Walk, element: &Element, bools: bool) -> O
 }
 
 /// Whether a walk goes over every index of the list, in order.
-fn whole_list(walk: &Walk, fields: Fields) -> bool {
+pub(super) fn whole_list(walk: &Walk, fields: Fields) -> bool {
     matches!(
         &walk.over,
         Seq::Range(Num::Lit(0), Num::Lit(hi), false) if *hi == i64::from(fields.len)

@@ -330,7 +330,11 @@ impl Deps {
                 true
             }
             // A turn reads the key being written, which varies.
-            Write::Reversed(_) | Write::Sorted(_) | Write::Turned(..) | Write::Closure(_) => false,
+            Write::Reversed(_)
+            | Write::Sorted(_)
+            | Write::Turned(..)
+            | Write::Lanes(..)
+            | Write::Closure(_) => false,
         }
     }
 }

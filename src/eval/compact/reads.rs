@@ -40,7 +40,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
             v.element(f, i);
             char(v, c);
         }
-        Write::Several(..) | Write::Closure(_) | Write::Fill(_) => v.opaque(),
+        Write::Several(..) | Write::Lanes(..) | Write::Closure(_) | Write::Fill(_) => v.opaque(),
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
         // It reads the key the writes before it made, not the position's.

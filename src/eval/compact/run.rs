@@ -700,6 +700,7 @@ impl Machine {
                     let v = self.row(rows, t)?;
                     k = put(k, &rows.fields, i, v)?;
                 }
+                Write::Lanes(f, lanes) => k = super::lanes::written(self, k, f, lanes)?,
                 Write::Closure(step) => k = step.run(self, k)?,
                 Write::Bind(bind) => self.bind(bind)?,
                 Write::Fill(made) => self.make_list(made)?,

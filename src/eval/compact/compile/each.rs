@@ -14,6 +14,9 @@ impl Compiler<'_> {
     /// `any(list)` (`any` set) or `all(list)` of a comprehension with one
     /// generator.
     pub(super) fn each(&mut self, scope: &mut Scope, any: bool, list: &Ir) -> Compiled<Truth> {
+        if let Some(test) = self.row_test(scope, any, list) {
+            return Ok(test);
+        }
         let IrKind::Comprehension { element, clauses } = &list.kind else {
             return Err(Unsupported::new(CONDITIONS, list.span));
         };

@@ -116,6 +116,105 @@ impl Compiler<'_> {
         }
     }
 
+    /// The length of a made argument: its parameter's, which `set_at`
+    /// keeps (a string's letter is one letter, a grid's row one row).
+    pub(super) fn made_len(&self, scope: &Scope, ir: &Ir) -> Option<Num> {
+        let len = match self.made_of(scope, ir, 0)? {
+            Base::Grid(rows) => rows.fields.len,
+            Base::Str(f) => f.len,
+        };
+        Some(Num::Lit(i64::from(len)))
+    }
+
+    /// The length of row `index` of a made grid whose every row written
+    /// is a row of it with letters set (`set_at(g, r, set_at(g[r], c,
+    /// "#"))`), which keeps each row as long as the parameter's: an index
+    /// off the board reads no row, so that the interpreter reports it.
+    pub(super) fn made_row_len(
+        &mut self,
+        scope: &mut Scope,
+        grid: &Ir,
+        index: &Ir,
+    ) -> Compiled<Option<Num>> {
+        // The parameter's own rows are read as they are.
+        if matches!(self.val(scope, grid), Some(Val::Grid(_))) {
+            return Ok(None);
+        }
+        let Some(Base::Grid(rows)) = self.made_of(scope, grid, 0) else {
+            return Ok(None);
+        };
+        if !self.keeps_rows(scope, grid, 0) {
+            return Ok(None);
+        }
+        let at = self.num(scope, index)?;
+        let reg = self.reg();
+        let inside = Truth::And(
+            Box::new(Truth::Compare(BinaryOp::Ge, Num::Reg(reg), Num::Lit(0))),
+            Box::new(Truth::Compare(
+                BinaryOp::Lt,
+                Num::Reg(reg),
+                Num::Lit(i64::from(rows.fields.len)),
+            )),
+        );
+        let len = Num::If(
+            Box::new(inside),
+            Box::new(Num::Lit(i64::from(rows.cols))),
+            Box::new(Num::Item(Rc::from([]), Box::new(Num::Lit(0)))),
+        );
+        let bind = Bind::Num {
+            reg,
+            value: at,
+            nat: false,
+        };
+        Ok(Some(Num::Let(Box::new(bind), Box::new(len))))
+    }
+
+    /// Whether every row a made grid's chain writes keeps its length.
+    fn keeps_rows(&self, scope: &Scope, ir: &Ir, depth: u32) -> bool {
+        match &ir.kind {
+            IrKind::Local(_) => match self.val(scope, ir) {
+                Some(Val::Grid(_)) => true,
+                Some(Val::Made(m)) => self.keeps_rows(&m.scope, &m.ir, depth),
+                _ => false,
+            },
+            IrKind::Builtin(Builtin::SetAt, a) => match &a[..] {
+                [target, _, row] => {
+                    self.keeps_rows(scope, target, depth) && self.is_kept_row(scope, row, depth)
+                }
+                _ => false,
+            },
+            IrKind::If(_, a, b) => {
+                self.keeps_rows(scope, a, depth) && self.keeps_rows(scope, b, depth)
+            }
+            IrKind::CallFn(f, args) if self.depth + depth < MAX_INLINE => {
+                let Some(func) = self.program.functions.get(*f as usize) else {
+                    return false;
+                };
+                let mut inner: Scope = vec![None; func.frame_size.max(args.len())];
+                for (slot, arg) in inner.iter_mut().zip(args) {
+                    *slot = Some(self.val(scope, arg).unwrap_or_else(|| made(scope, arg)));
+                }
+                self.keeps_rows(&inner, &func.body, depth + 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `row` is a row of a grid that keeps its rows, with letters
+    /// set: a string's `set_at` sets one letter.
+    fn is_kept_row(&self, scope: &Scope, row: &Ir, depth: u32) -> bool {
+        match &row.kind {
+            IrKind::Builtin(Builtin::SetAt, a) => {
+                matches!(&a[..], [text, _, _] if self.is_kept_row(scope, text, depth))
+            }
+            IrKind::Index(grid, _) => self.keeps_rows(scope, grid, depth),
+            IrKind::If(_, a, b) => {
+                self.is_kept_row(scope, a, depth) && self.is_kept_row(scope, b, depth)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `ir` is a made argument holding a new string.
     pub(super) fn is_made_str(&self, scope: &Scope, ir: &Ir) -> bool {
         matches!(self.val(scope, ir), Some(Val::Made(_))) && self.str_fields(scope, ir).is_some()

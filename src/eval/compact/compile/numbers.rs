@@ -4,7 +4,7 @@
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Truth};
-use crate::eval::engine::{Compiled, Unsupported};
+use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -195,6 +195,11 @@ impl<'a> Compiler<'a> {
     }
 
     pub(super) fn len(&mut self, scope: &mut Scope, x: &Ir) -> Compiled<Num> {
+        if let IrKind::Index(grid, row) = &x.kind {
+            if let Some(len) = self.made_row_len(scope, grid, row)? {
+                return Ok(len);
+            }
+        }
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
             Some(Val::Items(xs)) => Num::Lit(xs.len() as i64),
@@ -202,6 +207,7 @@ impl<'a> Compiler<'a> {
             Some(Val::View(_, view)) => Num::Lit(i64::from(view.height())),
             Some(Val::Tuple(t) | Val::Mapped(t, _)) => Num::TupleLen(t),
             Some(Val::Row(table, row)) => table.len(row),
+            Some(Val::Made(_)) => self.made_len(scope, x).or_unsupported(NUMBERS, x.span)?,
             // A constant of any elements (a graph's neighbour lists) is as
             // long as it is before any rule runs.
             _ if matches!(self.known(x), Some(Value::List(_))) => match self.known(x) {

@@ -9,6 +9,11 @@ use crate::types::Type;
 /// whose arguments are `args` (and positions of its shape), or why they
 /// are not.
 fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
+    compile_with(text, args, true)
+}
+
+/// As `compile_for`, fused when `fuse` is set.
+fn compile_with(text: &str, args: &[Value], fuse: bool) -> Compiled<GameCode> {
     let mut session = Session::new();
     session
         .load_text("test.game", text)
@@ -25,7 +30,7 @@ fn compile_for(text: &str, args: &[Value]) -> Compiled<GameCode> {
         Layout::with_lengths(0, &types, args, (&fixed, &changing), &letters).expect("a layout");
     // The code for the keys of the position's shape.
     let shape = layout.shape(layout.encode(0, args).expect("a key"));
-    games(program, &session.interp.consts, &layout, true).map(|mut codes| codes.swap_remove(shape))
+    games(program, &session.interp.consts, &layout, fuse).map(|mut codes| codes.swap_remove(shape))
 }
 
 fn compiled(text: &str, args: &[Value]) -> GameCode {
@@ -323,5 +328,29 @@ fn the_cells_of_a_string_place_on_the_key() {
             "{generator}"
         );
         assert!(!code.decode, "{generator}");
+    }
+}
+
+/// A list of truth values made whole from parts read at every place at
+/// once is one write of bits; where the place is moved (`u + 1`) or
+/// compared with a number worked out, the comprehension is walked.
+#[test]
+fn truth_values_made_at_every_place_are_one_write_of_bits() {
+    let free = Value::list(vec![Value::Bool(true); 5]);
+    for (element, bits) in [
+        ("free[u] and u != v and not (u in ADJ[v])", true),
+        ("not (not free[u] or v == u) and u < 4", true),
+        ("free[u] and u != v and not (u + 1 in ADJ[v])", false),
+        ("free[u] and u != v + 0", false),
+    ] {
+        let text = format!(
+            "const ADJ = [[1], [0, 2], [1, 3], [2, 4], [3]];\n\
+             game G(free: [bool]) {{\n  move take(v in indices(free)) if free[v] => \
+             G([{element} for u in indices(free)]);\n}}\n"
+        );
+        // Unfused, so that the comprehension stays as it is written.
+        let code = compile_with(&text, std::slice::from_ref(&free), false).expect("it compiles");
+        let one = matches!(code.rules[0].writes[..], [Write::Lanes(..)]);
+        assert_eq!(one, bits, "{element}");
     }
 }

@@ -325,6 +325,7 @@ impl<'a> Compiler<'a> {
                 Group::List(f) | Group::Bools(f) | Group::Grid(Rows { fields: f, .. }),
             ) if unwritten(out) => {
                 let (walk, mut inner) = self.walk(scope, clauses, ir, WRITES)?;
+                let element_ir = element;
                 let element = match group {
                     Group::Grid(rows) => Element::Row(*rows, self.text(&mut inner, element)?),
                     Group::Bools(_) => Element::Num(self.flag(&mut inner, element)?),
@@ -332,6 +333,13 @@ impl<'a> Compiler<'a> {
                 };
                 let bools = matches!(group, Group::Bools(_));
                 if let Some(write) = one_place::written(*f, &walk, &element, bools) {
+                    out.push(write);
+                    return Ok(());
+                }
+                if let Some(write) = bools
+                    .then(|| self.lanes(&inner, &walk, element_ir, *f))
+                    .flatten()
+                {
                     out.push(write);
                     return Ok(());
                 }
