@@ -269,7 +269,7 @@ fn welter_matches_its_function() {
 #[test]
 fn ruler_is_the_ruler_function() {
     let game = game!("ruler");
-    agree(game, &["Ruler(\"HHTHHH\")"], false);
+    agree(game, &["Ruler(\"HHTHHH\")"], true);
     let rows = [
         "H",
         "TH",
@@ -679,5 +679,30 @@ fn tests_of_joined_lists_compile() {
     for test in ["all", "any"] {
         let text = each(test, past);
         agree_from(test, &text, &["Q(\"X...\")"], LIMITS, false);
+    }
+}
+
+/// `join` of strings written out, pieces of the old string and new
+/// letters (`join([slice(s, 0, i), "##", slice(s, i + 2, len(s))])`),
+/// one of them a `join` of a comprehension: compiled, one piece after
+/// another as `+` puts them; a piece with a letter no position holds
+/// makes a position the interpreter makes.
+#[test]
+fn strings_joined_from_pieces_compile() {
+    let row = |pieces: &str| {
+        format!(
+            "game Row(s: str) {{\n  \
+             move cover(i in 0..len(s) - 1) if slice(s, i, i + 2) == \"..\" => \
+             Row(join([{pieces}]));\n}}\n"
+        )
+    };
+    let forms = [
+        "slice(s, 0, i), \"##\", slice(s, i + 2, len(s))",
+        "slice(s, 0, i), join([\"#\" for _ in 0..2]), slice(s, i + 2, len(s))",
+        "slice(s, 0, i) + \"#\", \"#\" + slice(s, i + 2, len(s))",
+        "slice(s, 0, i), \"#@\", slice(s, i + 2, len(s))",
+    ];
+    for pieces in forms {
+        agree_from(pieces, &row(pieces), &["Row(\"....#.....\")"], LIMITS, true);
     }
 }
