@@ -66,7 +66,7 @@ fn every_game_agrees() {
         &["Stalks([\"GGG\",\"GG\",\"G.G\"])"],
         false,
     );
-    agree(game!("nodekayles"), &["NK(\"..............\")"], false);
+    agree(game!("nodekayles"), &["NK(\"..............\")"], true);
     agree(game!("nodekayles2"), &["NK({})"], false);
     agree(game!("divchomp"), &["Chomp(set(0..15))"], false);
     agree(game!("twocoins"), &["Coins(\"HTHHTHH\")"], false);
@@ -704,5 +704,41 @@ fn strings_joined_from_pieces_compile() {
     ];
     for pieces in forms {
         agree_from(pieces, &row(pieces), &["Row(\"....#.....\")"], LIMITS, true);
+    }
+}
+
+/// `set_at` of a vertex and its neighbour lists' row (`[v] + ADJ[v]`) to
+/// one letter written as often as there are places (`["#" for _ in
+/// 0..len(ADJ[v]) + 1]`), or a piece for each piece: compiled; too few
+/// or too many copies are the interpreter's error.
+#[test]
+fn places_of_a_vertex_and_its_neighbours_compile() {
+    agree(game!("nodekayles"), &["NK(\"#.............\")"], true);
+    let game = |places: &str, letters: &str| {
+        format!(
+            "const ADJ = [[1, 4], [0, 2], [1, 3], [2, 4], [3, 0], [0]];\n\
+             game NK(free: str) {{\n  \
+             move pick(v in indices(free)) if free[v] == \".\" => \
+             NK(set_at(free, {places}, {letters}));\n}}\n"
+        )
+    };
+    let forms = [
+        ("[v] + ADJ[v]", "[\"#\"] + [\"#\" for w in ADJ[v]]"),
+        (
+            "[v] + [w for w in ADJ[v]]",
+            "[\"#\" for _ in 0..=len(ADJ[v])]",
+        ),
+        ("ADJ[v] + [v]", "[\"#\" for _ in 0..len(ADJ[v]) + 1]"),
+    ];
+    for (places, letters) in forms {
+        let text = game(places, letters);
+        agree_from(places, &text, &["NK(\"......\")"], LIMITS, true);
+    }
+    for letters in [
+        "[\"#\" for _ in 0..len(ADJ[v])]",
+        "[\"#\" for _ in 0..len(ADJ[v]) + 2]",
+    ] {
+        let text = game("[v] + ADJ[v]", letters);
+        agree_from(letters, &text, &["NK(\"......\")"], LIMITS, false);
     }
 }
