@@ -742,3 +742,52 @@ fn places_of_a_vertex_and_its_neighbours_compile() {
         agree_from(letters, &text, &["NK(\"......\")"], LIMITS, false);
     }
 }
+
+/// A helper given a new list of numbers the rule makes (`add(set_at(c,
+/// n, c[n] - 1), n - k)`) reads its elements through the `set_at`s and
+/// writes its result from it: compiled. Nim with the heaps counted by
+/// size is Nim: the nim-sum of the sizes held an odd number of times.
+#[test]
+fn helpers_given_new_lists_compile() {
+    let game = game!("nimcounts");
+    agree(game, &["Counts([0,2,1,1])", "Counts([1,0,1,0,1])"], true);
+    let counts = [
+        vec![0, 2, 1, 1, 0, 1],
+        vec![0, 1, 1, 1],
+        vec![3, 0, 0, 2, 1],
+        vec![0, 0, 0, 0, 0, 3],
+    ];
+    let texts: Vec<String> = counts.iter().map(|c| format!("Counts({c:?})")).collect();
+    for (c, v) in counts.iter().zip(values_of(game, &texts)) {
+        let want = c
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| *k % 2 == 1)
+            .fold(0, |x, (n, _)| x ^ n as u32);
+        assert_eq!(v, want, "Counts({c:?})");
+    }
+    let pass = |give: &str, past: &str| {
+        format!(
+            "{give}\n\
+             fn take(hs: [nat], i: nat, k: nat) = set_at(hs, i, hs[i] - k);\n\
+             game P(hs: [nat]) {{\n  \
+             move take(i in indices(hs), k in 1..=hs[i]) => P(give(take(hs, i, k), i{past}));\n}}\n"
+        )
+    };
+    let gives = [
+        "fn give(hs: [nat], i: nat) = if i == 0 then hs else set_at(hs, i - 1, hs[i - 1] + 1);",
+        "fn give(hs: [nat], i: nat) = if hs[i] % 2 == 0 then hs else set_at(hs, i, hs[i] + 1);",
+    ];
+    for give in gives {
+        agree_from(give, &pass(give, ""), &["P([2,3,1])"], LIMITS, true);
+    }
+    // Past the end: the helper's read of the new list is the error.
+    let bump = "fn give(hs: [nat], i: nat) = set_at(hs, i, hs[i] + 1);";
+    agree_from(
+        "past the end",
+        &pass(bump, " + 1"),
+        &["P([1,2])"],
+        LIMITS,
+        false,
+    );
+}
