@@ -652,6 +652,23 @@ fn tuples_of_constants_at_places_compile() {
          b[EDGES[e][1]] == \".\" => P(set_at(set_at(b, EDGES[e][0], \"#\"), EDGES[e][1], \"#\"));\n}}\n"
     );
     agree_from("past the end", &past, &["P(\".....\")"], LIMITS, false);
+    // Compared whole, and written whole into a list of pairs: whichever
+    // engine runs them, the reference's answers.
+    let whole = format!(
+        "{edges}game P(b: str) {{\n  \
+         move pick(e in indices(EDGES)) if EDGES[e] != (1, 2) and b[EDGES[e][1]] == \".\" => \
+         P(set_at(b, EDGES[e][1], \"#\"));\n}}\n\
+         game Q(qs: [(nat, nat)], n: nat) {{\n  \
+         move put(e in indices(EDGES), i in indices(qs)) if n > 0 and qs[i] != EDGES[e] => \
+         Q(set_at(qs, i, EDGES[e]), n - 1);\n}}\n"
+    );
+    agree_from(
+        "whole",
+        &whole,
+        &["P(\".....\")", "Q([(0, 0), (1, 2)], 3)"],
+        LIMITS,
+        false,
+    );
 }
 
 /// `all` and `any` of lists joined with `+` test every element of every
