@@ -5,6 +5,9 @@
 mod common;
 
 use common::engines::{agree_from, Limits};
+use common::{mex, session_with, value_of};
+use std::collections::HashMap;
+use std::hash::Hash;
 
 const LIMITS: Limits = Limits {
     reached: 3000,
@@ -63,7 +66,7 @@ fn every_game_agrees() {
         &["Stalks([\"GGG\",\"GG\",\"G.G\"])"],
         false,
     );
-    agree(game!("nodekayles"), &["NK(\"..............\")"], false);
+    agree(game!("nodekayles"), &["NK(\"..............\")"], true);
     agree(game!("nodekayles2"), &["NK({})"], false);
     agree(game!("divchomp"), &["Chomp(set(0..15))"], false);
     agree(game!("twocoins"), &["Coins(\"HTHHTHH\")"], false);
@@ -152,5 +155,656 @@ fn lengths_of_constant_lists_of_lists_compile() {
         &["P([false, false, false, false, false])"],
         LIMITS,
         true,
+    );
+}
+
+/// The Grundy value of `start` by brute force: the least value none of
+/// its options has, each option's value found the same way.
+fn brute<S: Clone + Eq + Hash>(
+    start: &S,
+    options: &dyn Fn(&S) -> Vec<S>,
+    memo: &mut HashMap<S, u32>,
+) -> u32 {
+    if let Some(&v) = memo.get(start) {
+        return v;
+    }
+    let values: Vec<u32> = options(start)
+        .iter()
+        .map(|o| brute(o, options, memo))
+        .collect();
+    let v = mex(values);
+    memo.insert(start.clone(), v);
+    v
+}
+
+/// The values of the positions written as text, by the default engines.
+fn values_of((_, text): (&str, &str), positions: &[String]) -> Vec<u32> {
+    let mut session = session_with(text);
+    positions
+        .iter()
+        .map(|p| value_of(&mut session, p))
+        .collect()
+}
+
+/// Neighbour lists of a graph given by its edges.
+fn neighbours(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut adj = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        adj[a].push(b);
+        adj[b].push(a);
+    }
+    adj
+}
+
+/// Dawson's Kayles, g(0..=20) (OEIS A002187): Cram on a path of cells.
+const DAWSON: [u32; 21] = [
+    0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3,
+];
+
+/// Kayles by brute force: knock down one pin or two neighbours of a row,
+/// leaving rows of a and b pins.
+fn kayles(n: usize) -> u32 {
+    let mut g = vec![0u32; n + 1];
+    for m in 1..=n {
+        let rows = (1..=m.min(2)).flat_map(|k| (0..=m - k).map(move |a| (a, m - k - a)));
+        let values: Vec<u32> = rows.map(|(a, b)| g[a] ^ g[b]).collect();
+        g[m] = mex(values);
+    }
+    g[n]
+}
+
+/// Nimble: a coin on square n is a heap of n.
+#[test]
+fn nimble_is_nim_of_the_squares() {
+    let game = game!("nimble");
+    agree(game, &["Nimble([2,3,1])"], true);
+    let starts = [[0, 0, 0], [1, 2, 3], [3, 5, 6], [4, 4, 7], [7, 1, 5]];
+    let texts: Vec<String> = starts.iter().map(|s| format!("Nimble({s:?})")).collect();
+    for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, s[0] ^ s[1] ^ s[2], "Nimble({s:?})");
+    }
+}
+
+/// Welter's game: two coins are worth one less than the nim-sum of their
+/// squares; more coins against a brute force over masks of squares.
+#[test]
+fn welter_matches_its_function() {
+    let game = game!("welter");
+    agree(game, &["Welter({1,3,5})"], true);
+    let pairs: Vec<(u32, u32)> = (0..7)
+        .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
+        .collect();
+    let texts: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("Welter({{{a}, {b}}})"))
+        .collect();
+    for (&(a, b), v) in pairs.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, (a ^ b) - 1, "Welter({{{a}, {b}}})");
+    }
+    let options = |&mask: &u32| -> Vec<u32> {
+        let mut out = Vec::new();
+        for c in (0..10).filter(|c| mask >> c & 1 == 1) {
+            for to in (0..c).filter(|t| mask >> t & 1 == 0) {
+                out.push(mask & !(1 << c) | 1 << to);
+            }
+        }
+        out
+    };
+    let sets = [
+        vec![1, 4, 6],
+        vec![2, 3, 7],
+        vec![0, 5, 8, 9],
+        vec![3, 4, 5, 6],
+    ];
+    let texts: Vec<String> = sets.iter().map(|s| format!("Welter(set({s:?}))")).collect();
+    let mut memo = HashMap::new();
+    for (s, v) in sets.iter().zip(values_of(game, &texts)) {
+        let mask = s.iter().fold(0u32, |m, c| m | 1 << c);
+        assert_eq!(v, brute(&mask, &options, &mut memo), "Welter({s:?})");
+    }
+}
+
+/// Ruler: a head on the nth coin (from 1) is worth the largest power of
+/// 2 dividing n (OEIS A006519), and heads add as a nim-sum.
+#[test]
+fn ruler_is_the_ruler_function() {
+    let game = game!("ruler");
+    agree(game, &["Ruler(\"HHTHHH\")"], true);
+    let rows = [
+        "H",
+        "TH",
+        "TTH",
+        "TTTH",
+        "TTTTTTTH",
+        "HTHH",
+        "THTHTTHH",
+        "HHHHHHHHH",
+    ];
+    let texts: Vec<String> = rows.iter().map(|r| format!("Ruler(\"{r}\")")).collect();
+    for (row, v) in rows.iter().zip(values_of(game, &texts)) {
+        let want = row
+            .chars()
+            .enumerate()
+            .filter(|&(_, c)| c == 'H')
+            .fold(0, |x, (i, _)| x ^ (1 << (i + 1).trailing_zeros()));
+        assert_eq!(v, want, "Ruler({row})");
+    }
+}
+
+/// Staircase Nim: the nim-sum of the coins on the odd steps (the first,
+/// third, ... step from the ground).
+#[test]
+fn staircase_is_nim_on_odd_steps() {
+    let game = game!("staircase");
+    agree(game, &["Stairs([2,1,2,1])"], true);
+    let starts = [
+        vec![3, 2, 4, 1, 2],
+        vec![1, 5, 1],
+        vec![0, 3, 2, 3],
+        vec![4, 4, 4, 4],
+    ];
+    let texts: Vec<String> = starts.iter().map(|s| format!("Stairs({s:?})")).collect();
+    for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+        let want = s.iter().step_by(2).fold(0, |x, h| x ^ h);
+        assert_eq!(v, want, "Stairs({s:?})");
+    }
+}
+
+/// The silver dollar game without the dollar is Staircase Nim on the
+/// gaps: the nim-sum of the gap before the last coin, the one before the
+/// last but two, and so on.
+#[test]
+fn silver_dollar_is_staircase_on_gaps() {
+    let game = game!("silver");
+    agree(game, &["Strip(\".O..O.O\")"], true);
+    let strips = [
+        "..O.O...O.O.O",
+        "O",
+        "...O",
+        ".O.O",
+        "..O...O",
+        "O..O.O...O",
+    ];
+    let texts: Vec<String> = strips.iter().map(|s| format!("Strip(\"{s}\")")).collect();
+    for (strip, v) in strips.iter().zip(values_of(game, &texts)) {
+        let coins: Vec<usize> = strip.match_indices('O').map(|(i, _)| i).collect();
+        let gaps: Vec<u32> = coins
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (if k == 0 { p } else { p - coins[k - 1] - 1 }) as u32)
+            .collect();
+        let want = gaps.iter().rev().step_by(2).fold(0, |x, g| x ^ g);
+        assert_eq!(v, want, "Strip({strip})");
+    }
+}
+
+/// Euclid's game: with 0 < a <= b, the player to move loses exactly when
+/// a < b and b / a is below the golden ratio, b^2 - ab - a^2 < 0 (with
+/// a = b, taking b to 0 ends the game).
+#[test]
+fn euclid_loses_below_the_golden_ratio() {
+    let game = game!("euclid");
+    agree(game, &["Euclid((13, 8))", "Euclid((5, 12))"], true);
+    let pairs: Vec<(i64, i64)> = (1..15).flat_map(|a| (a..25).map(move |b| (a, b))).collect();
+    let texts: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("Euclid(({b}, {a}))"))
+        .collect();
+    for (&(a, b), v) in pairs.iter().zip(values_of(game, &texts)) {
+        let lost = a < b && b * b - a * b - a * a < 0;
+        assert_eq!(v == 0, lost, "Euclid(({b}, {a}))");
+    }
+}
+
+/// Divisor chomp: the first player wins on the divisors of every n > 1
+/// (strategy stealing, as in Chomp), and loses on {1}.
+#[test]
+fn divisor_chomp_is_a_first_player_win() {
+    let game = game!("dividers");
+    agree(game, &["Div(divisors(24))", "Div(divisors(30))"], true);
+    let texts: Vec<String> = (1..=40).map(|n| format!("Div(divisors({n}))")).collect();
+    for (n, v) in (1..=40).zip(values_of(game, &texts)) {
+        assert_eq!(v == 0, n == 1, "Div(divisors({n}))");
+    }
+}
+
+/// A token on a graph, by neighbour lists and by the edges themselves,
+/// against a brute force over the vertices removed.
+#[test]
+fn token_on_a_graph_matches_brute_force() {
+    let edges = [
+        (0, 1),
+        (0, 2),
+        (0, 4),
+        (1, 3),
+        (1, 5),
+        (2, 3),
+        (2, 6),
+        (3, 7),
+        (4, 5),
+        (4, 6),
+        (5, 7),
+        (6, 7),
+        (4, 8),
+        (8, 9),
+    ];
+    let adj = neighbours(10, &edges);
+    let options = |&(at, gone): &(usize, u32)| -> Vec<(usize, u32)> {
+        adj[at]
+            .iter()
+            .filter(|&&w| gone >> w & 1 == 0)
+            .map(|&w| (w, gone | 1 << at))
+            .collect()
+    };
+    let mut memo = HashMap::new();
+    let starts: Vec<(usize, u32)> = (0..10)
+        .map(|v| (v, 0))
+        .chain([(4, 0b10), (7, 0b1001)])
+        .collect();
+    let texts: Vec<String> = starts
+        .iter()
+        .map(|&(at, gone)| {
+            let gone: Vec<u32> = (0..10).filter(|v| gone >> v & 1 == 1).collect();
+            format!("Token({at}, set({gone:?}))")
+        })
+        .collect();
+    for game in [game!("graphtoken"), game!("edgetoken")] {
+        agree(game, &["Token(0, {})", "Token(9, {})"], true);
+        for (start, v) in starts.iter().zip(values_of(game, &texts)) {
+            assert_eq!(
+                v,
+                brute(start, &options, &mut memo),
+                "{}: {start:?}",
+                game.0
+            );
+        }
+    }
+}
+
+/// The subtraction game {1, 3, 4} on several heaps: the nim-sum of the
+/// heaps' values, which repeat 0 1 0 1 2 3 2.
+#[test]
+fn subtraction_heaps_add_up() {
+    let game = game!("subheaps");
+    agree(game, &["Heaps([5,6,3])"], true);
+    let period = [0, 1, 0, 1, 2, 3, 2];
+    let starts = [
+        vec![9, 10, 11, 12],
+        vec![7],
+        vec![2, 9],
+        vec![4, 5, 6, 13, 20],
+    ];
+    let texts: Vec<String> = starts.iter().map(|s| format!("Heaps({s:?})")).collect();
+    for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+        let want = s.iter().fold(0, |x, h| x ^ period[h % 7]);
+        assert_eq!(v, want, "Heaps({s:?})");
+    }
+}
+
+/// Dots on a ring: the first domino leaves a row of n - 2 cells, which
+/// is Dawson's Kayles; a ring with one cell covered is a row of n - 1.
+#[test]
+fn dots_on_a_ring_is_dawson_after_the_first_move() {
+    let game = game!("dotsring");
+    agree(game, &["Ring(\"..........\")"], true);
+    let texts: Vec<String> = (2..=20)
+        .flat_map(|n| {
+            let open = ".".repeat(n);
+            let holed = format!("#{}", ".".repeat(n - 1));
+            [format!("Ring(\"{open}\")"), format!("Ring(\"{holed}\")")]
+        })
+        .collect();
+    let found = values_of(game, &texts);
+    for (n, v) in (2..=20).zip(found.chunks(2)) {
+        assert_eq!(v[0], u32::from(DAWSON[n - 2] == 0), "a ring of {n}");
+        assert_eq!(v[1], DAWSON[n - 1], "a ring of {n}, one cell covered");
+    }
+}
+
+/// Circular Kayles: the first move leaves a row of n - 1 or n - 2 pins.
+#[test]
+fn circular_kayles_is_kayles_after_the_first_move() {
+    let game = game!("kaylesring");
+    agree(game, &["Ring(\"||||||||\")"], true);
+    let texts: Vec<String> = (2..=14)
+        .map(|n| format!("Ring(\"{}\")", "|".repeat(n)))
+        .collect();
+    for (n, v) in (2..=14).zip(values_of(game, &texts)) {
+        assert_eq!(v, mex([kayles(n - 1), kayles(n - 2)]), "a ring of {n}");
+    }
+}
+
+/// Cram by brute force on a set of cells given by their rows: `.` a cell.
+fn cram(rows: &[&str]) -> u32 {
+    let cells: Vec<(usize, usize)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(r, row)| row.match_indices('.').map(move |(c, _)| (r, c)))
+        .collect();
+    let at = |r: usize, c: usize| cells.iter().position(|&x| x == (r, c));
+    let dominoes: Vec<u32> = cells
+        .iter()
+        .flat_map(|&(r, c)| [at(r, c + 1), at(r + 1, c)].map(|o| (at(r, c), o)))
+        .filter_map(|(a, b)| Some(1u32 << a? | 1 << b?))
+        .collect();
+    let options = |&taken: &u32| -> Vec<u32> {
+        dominoes
+            .iter()
+            .filter(|&&d| taken & d == 0)
+            .map(|d| taken | d)
+            .collect()
+    };
+    brute(&0, &options, &mut HashMap::new())
+}
+
+/// Cram on boards of rows of different lengths, and on a board with
+/// holes: a path of cells is Dawson's Kayles, and every board against
+/// the brute force.
+#[test]
+fn cram_on_odd_boards_matches_brute_force() {
+    let ragged = game!("raggedcram");
+    agree(ragged, &["Cram([\"...\", \"..\", \".\"])"], false);
+    let boards: [&[&str]; 6] = [
+        &["....", "...", "..", "."],
+        &[".", ".", ".", ".", "."],
+        &["....", ".", ".", "."],
+        &["..", "....", "...", "."],
+        &["......"],
+        &[".....", "..", "...."],
+    ];
+    let texts: Vec<String> = boards.iter().map(|b| format!("Cram({b:?})")).collect();
+    let found = values_of(ragged, &texts);
+    for (b, v) in boards.iter().zip(found) {
+        assert_eq!(v, cram(b), "Cram({b:?})");
+    }
+    assert_eq!(cram(&[".", ".", ".", ".", "."]), DAWSON[5]);
+    assert_eq!(cram(&["....", ".", ".", "."]), DAWSON[7]);
+    let plus = game!("pluscram");
+    agree(
+        plus,
+        &["Plus([\"#..#\", \"....\", \"....\", \"#..#\"])"],
+        true,
+    );
+    let boards: [&[&str]; 4] = [
+        &["#..#", "....", "....", "#..#"],
+        &["#.#", "...", "#.#"],
+        &["..#", "...", "#.."],
+        &["#..##", ".....", "##..#"],
+    ];
+    let texts: Vec<String> = boards.iter().map(|b| format!("Plus({b:?})")).collect();
+    for (b, v) in boards.iter().zip(values_of(plus, &texts)) {
+        assert_eq!(v, cram(b), "Plus({b:?})");
+    }
+    // Turned a half turn onto itself, with no domino onto itself: the
+    // second player copies every move.
+    assert_eq!(cram(boards[0]), 0);
+}
+
+/// Green Hackenbush on a graph: by the fusion principle a cycle through
+/// the ground is as many loops, each worth 1, and a cycle at the top of a
+/// stalk is a vertex with that many loops.
+#[test]
+fn hackenbush_on_a_graph_follows_fusion() {
+    let game = game!("hackengraph");
+    agree(
+        game,
+        &["Hack({0, 1, 2, 3, 4})", "Hack({5, 6, 7, 8})"],
+        false,
+    );
+    let cases = [
+        ("{0, 1, 2}", 1),
+        ("{0, 1, 2, 3, 4}", 1 ^ 2),
+        ("{5, 6, 7, 8}", 2),
+        ("{0, 1, 2, 5, 6, 7, 8}", 1 ^ 2),
+        ("set(0..13)", 1 ^ 2 ^ 2 ^ 2),
+    ];
+    let texts: Vec<String> = cases.iter().map(|(s, _)| format!("Hack({s})")).collect();
+    for ((s, want), v) in cases.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, *want, "Hack({s})");
+    }
+}
+
+/// Colouring a graph's vertices, no edge with one colour at both ends;
+/// and Node Kayles on the Petersen graph by its edges: both against a
+/// brute force.
+#[test]
+fn vertex_games_on_graphs_match_brute_force() {
+    let colouring = game!("colouring");
+    agree(colouring, &["Colour(\"......\")"], true);
+    let adj = [
+        vec![1, 5, 3],
+        vec![0, 2],
+        vec![1, 3],
+        vec![2, 4, 0],
+        vec![3, 5],
+        vec![4, 0],
+    ];
+    let options = |b: &Vec<u8>| -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for v in (0..b.len()).filter(|&v| b[v] == b'.') {
+            for c in [b'R', b'B'] {
+                if adj[v].iter().all(|&w| b[w] != c) {
+                    let mut next = b.clone();
+                    next[v] = c;
+                    out.push(next);
+                }
+            }
+        }
+        out
+    };
+    let boards = ["......", "R.....", ".B..R.", "RB....", "..R..B"];
+    let texts: Vec<String> = boards.iter().map(|b| format!("Colour(\"{b}\")")).collect();
+    let mut memo = HashMap::new();
+    for (b, v) in boards.iter().zip(values_of(colouring, &texts)) {
+        assert_eq!(v, brute(&b.as_bytes().to_vec(), &options, &mut memo), "{b}");
+    }
+    let kayles = game!("edgekayles");
+    agree(kayles, &["NK(\"..........\")", "NK(\"#...#.....\")"], true);
+    let petersen = [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 4),
+        (4, 0),
+        (0, 5),
+        (1, 6),
+        (2, 7),
+        (3, 8),
+        (4, 9),
+        (5, 7),
+        (7, 9),
+        (9, 6),
+        (6, 8),
+        (8, 5),
+    ];
+    let adj = neighbours(10, &petersen);
+    let options = |&picked: &u32| -> Vec<u32> {
+        (0..10)
+            .filter(|&v| picked >> v & 1 == 0 && adj[v].iter().all(|&w| picked >> w & 1 == 0))
+            .map(|v| picked | 1 << v)
+            .collect()
+    };
+    let boards = ["..........", "#.........", "#....#....", "..#.....#."];
+    let texts: Vec<String> = boards.iter().map(|b| format!("NK(\"{b}\")")).collect();
+    let mut memo = HashMap::new();
+    for (b, v) in boards.iter().zip(values_of(kayles, &texts)) {
+        let picked = b.match_indices('#').fold(0u32, |m, (i, _)| m | 1 << i);
+        assert_eq!(v, brute(&picked, &options, &mut memo), "{b}");
+    }
+}
+
+/// A tuple of a constant list of tuples read at a place a rule works out
+/// (`EDGES[e][0]`, `let (x, y) = EDGES[e]`): compiled, and a place past
+/// the end is the interpreter's error.
+#[test]
+fn tuples_of_constants_at_places_compile() {
+    agree(game!("edgetoken"), &["Token(3, {0})"], true);
+    let edges = "const EDGES = [(0, 1), (1, 2), (2, 3), (3, 4)];\n";
+    let pattern = format!(
+        "{edges}game P(b: str) {{\n  \
+         move pick(e in indices(EDGES), let (x, y) = EDGES[e]) if b[x] == \".\" and \
+         b[y] == \".\" => P(set_at(b, [x, y], [\"#\", \"#\"]));\n}}\n"
+    );
+    agree_from("a pattern", &pattern, &["P(\".....\")"], LIMITS, true);
+    let past = format!(
+        "{edges}game P(b: str) {{\n  \
+         move pick(e in 0..len(EDGES) + 1) if b[EDGES[e][0]] == \".\" and \
+         b[EDGES[e][1]] == \".\" => P(set_at(set_at(b, EDGES[e][0], \"#\"), EDGES[e][1], \"#\"));\n}}\n"
+    );
+    agree_from("past the end", &past, &["P(\".....\")"], LIMITS, false);
+    // Compared whole, and written whole into a list of pairs: whichever
+    // engine runs them, the reference's answers.
+    let whole = format!(
+        "{edges}game P(b: str) {{\n  \
+         move pick(e in indices(EDGES)) if EDGES[e] != (1, 2) and b[EDGES[e][1]] == \".\" => \
+         P(set_at(b, EDGES[e][1], \"#\"));\n}}\n\
+         game Q(qs: [(nat, nat)], n: nat) {{\n  \
+         move put(e in indices(EDGES), i in indices(qs)) if n > 0 and qs[i] != EDGES[e] => \
+         Q(set_at(qs, i, EDGES[e]), n - 1);\n}}\n"
+    );
+    agree_from(
+        "whole",
+        &whole,
+        &["P(\".....\")", "Q([(0, 0), (1, 2)], 3)"],
+        LIMITS,
+        false,
+    );
+}
+
+/// `all` and `any` of lists joined with `+` test every element of every
+/// list, as the joined list is made: compiled, and an element that is an
+/// error after a list already decided is still the interpreter's error.
+#[test]
+fn tests_of_joined_lists_compile() {
+    agree(game!("edgekayles"), &["NK(\"..#.......\")"], true);
+    let each = |test: &str, lists: &str| {
+        format!(
+            "game Q(b: str) {{\n  \
+             move mark(i in indices(b)) if b[i] == \".\" and {test}({lists}) => \
+             Q(set_at(b, i, \"X\"));\n}}\n"
+        )
+    };
+    let inside = "[b[j] == \".\" for j in 0..i] + [b[j] != \"X\" for j in i..len(b)] + \
+         [j != 2 for j in 0..i]";
+    for test in ["all", "any"] {
+        let text = each(test, inside);
+        agree_from(test, &text, &["Q(\"....\")", "Q(\"X.X..\")"], LIMITS, true);
+    }
+    // From "X...", the first list is false when i = 3, and the second
+    // reads past the end.
+    let past = "[b[j] == \".\" for j in 0..i] + [b[j] != \"X\" for j in i..i + 2]";
+    for test in ["all", "any"] {
+        let text = each(test, past);
+        agree_from(test, &text, &["Q(\"X...\")"], LIMITS, false);
+    }
+}
+
+/// `join` of strings written out, pieces of the old string and new
+/// letters (`join([slice(s, 0, i), "##", slice(s, i + 2, len(s))])`),
+/// one of them a `join` of a comprehension: compiled, one piece after
+/// another as `+` puts them; a piece with a letter no position holds
+/// makes a position the interpreter makes.
+#[test]
+fn strings_joined_from_pieces_compile() {
+    let row = |pieces: &str| {
+        format!(
+            "game Row(s: str) {{\n  \
+             move cover(i in 0..len(s) - 1) if slice(s, i, i + 2) == \"..\" => \
+             Row(join([{pieces}]));\n}}\n"
+        )
+    };
+    let forms = [
+        "slice(s, 0, i), \"##\", slice(s, i + 2, len(s))",
+        "slice(s, 0, i), join([\"#\" for _ in 0..2]), slice(s, i + 2, len(s))",
+        "slice(s, 0, i) + \"#\", \"#\" + slice(s, i + 2, len(s))",
+        "slice(s, 0, i), \"#@\", slice(s, i + 2, len(s))",
+    ];
+    for pieces in forms {
+        agree_from(pieces, &row(pieces), &["Row(\"....#.....\")"], LIMITS, true);
+    }
+}
+
+/// `set_at` of a vertex and its neighbour lists' row (`[v] + ADJ[v]`) to
+/// one letter written as often as there are places (`["#" for _ in
+/// 0..len(ADJ[v]) + 1]`), or a piece for each piece: compiled; too few
+/// or too many copies are the interpreter's error.
+#[test]
+fn places_of_a_vertex_and_its_neighbours_compile() {
+    agree(game!("nodekayles"), &["NK(\"#.............\")"], true);
+    let game = |places: &str, letters: &str| {
+        format!(
+            "const ADJ = [[1, 4], [0, 2], [1, 3], [2, 4], [3, 0], [0]];\n\
+             game NK(free: str) {{\n  \
+             move pick(v in indices(free)) if free[v] == \".\" => \
+             NK(set_at(free, {places}, {letters}));\n}}\n"
+        )
+    };
+    let forms = [
+        ("[v] + ADJ[v]", "[\"#\"] + [\"#\" for w in ADJ[v]]"),
+        (
+            "[v] + [w for w in ADJ[v]]",
+            "[\"#\" for _ in 0..=len(ADJ[v])]",
+        ),
+        ("ADJ[v] + [v]", "[\"#\" for _ in 0..len(ADJ[v]) + 1]"),
+    ];
+    for (places, letters) in forms {
+        let text = game(places, letters);
+        agree_from(places, &text, &["NK(\"......\")"], LIMITS, true);
+    }
+    for letters in [
+        "[\"#\" for _ in 0..len(ADJ[v])]",
+        "[\"#\" for _ in 0..len(ADJ[v]) + 2]",
+    ] {
+        let text = game("[v] + ADJ[v]", letters);
+        agree_from(letters, &text, &["NK(\"......\")"], LIMITS, false);
+    }
+}
+
+/// A helper given a new list of numbers the rule makes (`add(set_at(c,
+/// n, c[n] - 1), n - k)`) reads its elements through the `set_at`s and
+/// writes its result from it: compiled. Nim with the heaps counted by
+/// size is Nim: the nim-sum of the sizes held an odd number of times.
+#[test]
+fn helpers_given_new_lists_compile() {
+    let game = game!("nimcounts");
+    agree(game, &["Counts([0,2,1,1])", "Counts([1,0,1,0,1])"], true);
+    let counts = [
+        vec![0, 2, 1, 1, 0, 1],
+        vec![0, 1, 1, 1],
+        vec![3, 0, 0, 2, 1],
+        vec![0, 0, 0, 0, 0, 3],
+    ];
+    let texts: Vec<String> = counts.iter().map(|c| format!("Counts({c:?})")).collect();
+    for (c, v) in counts.iter().zip(values_of(game, &texts)) {
+        let want = c
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| *k % 2 == 1)
+            .fold(0, |x, (n, _)| x ^ n as u32);
+        assert_eq!(v, want, "Counts({c:?})");
+    }
+    let pass = |give: &str, past: &str| {
+        format!(
+            "{give}\n\
+             fn take(hs: [nat], i: nat, k: nat) = set_at(hs, i, hs[i] - k);\n\
+             game P(hs: [nat]) {{\n  \
+             move take(i in indices(hs), k in 1..=hs[i]) => P(give(take(hs, i, k), i{past}));\n}}\n"
+        )
+    };
+    let gives = [
+        "fn give(hs: [nat], i: nat) = if i == 0 then hs else set_at(hs, i - 1, hs[i - 1] + 1);",
+        "fn give(hs: [nat], i: nat) = if hs[i] % 2 == 0 then hs else set_at(hs, i, hs[i] + 1);",
+    ];
+    for give in gives {
+        agree_from(give, &pass(give, ""), &["P([2,3,1])"], LIMITS, true);
+    }
+    // Past the end: the helper's read of the new list is the error.
+    let bump = "fn give(hs: [nat], i: nat) = set_at(hs, i, hs[i] + 1);";
+    agree_from(
+        "past the end",
+        &pass(bump, " + 1"),
+        &["P([1,2])"],
+        LIMITS,
+        false,
     );
 }

@@ -235,8 +235,13 @@ impl<'a> Compiler<'a> {
                         _ => None,
                     };
                 }
-                let list = self.known(list)?;
-                tables::row_of_table(&list, &self.val(scope, place)?)
+                let at = self.val(scope, place)?;
+                if let (Val::Num(r), Some(rows)) = (&at, self.known_tuples(list)) {
+                    // A tuple of a constant list of tuples (a graph's
+                    // edges) at a place: a pair standing for that place.
+                    return Some(Val::Pair(*r, worked::columns(&rows)?));
+                }
+                tables::row_of_table(&self.known(list)?, &at)
             }
             _ => match self.known(ir)? {
                 Value::Int(n) => Some(Val::Const(n)),

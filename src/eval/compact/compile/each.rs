@@ -17,6 +17,19 @@ impl Compiler<'_> {
         if let Some(test) = self.row_test(scope, any, list) {
             return Ok(test);
         }
+        if let IrKind::Binary(BinaryOp::Add, l, r) = &list.kind {
+            // Lists joined (`all(xs + ys)`): every element of both is
+            // worked out, as the joined list would be, so the two tests
+            // are read as 1 or 0 and the least (all) or greatest (any)
+            // taken, never one test left out.
+            let mut read = |part| {
+                let t = Box::new(self.each(scope, any, part)?);
+                Ok(Num::If(t, Box::new(Num::Lit(1)), Box::new(Num::Lit(0))))
+            };
+            let both = vec![read(l)?, read(r)?];
+            let n = if any { Num::Max(both) } else { Num::Min(both) };
+            return Ok(Truth::Compare(BinaryOp::Eq, n, Num::Lit(1)));
+        }
         let IrKind::Comprehension { element, clauses } = &list.kind else {
             return Err(Unsupported::new(CONDITIONS, list.span));
         };

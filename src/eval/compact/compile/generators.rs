@@ -1,7 +1,6 @@
 //! What a generator walks: ranges, `indices`, lists, `subsets`,
 //! `product` and the cells of a grid, compiled to `Source`.
 
-use super::types::tuples_written_out;
 use super::worked::{walked_value, Part};
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
@@ -65,11 +64,7 @@ impl<'a> Compiler<'a> {
             }
         }
         // A constant naming tuples is read as if written out.
-        let named = self.known(ir).map(|v| Ir {
-            kind: IrKind::Lit(v),
-            span: ir.span,
-        });
-        if let Some(rows) = tuples_written_out(named.as_ref().unwrap_or(ir)) {
+        if let Some(rows) = self.known_tuples(ir) {
             // The loop walks the places; an element is read off its place.
             let r = self.reg();
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);

@@ -7,6 +7,7 @@
 //! caller's scope. Every such argument must be written into the result,
 //! so that every error making it meets is met by the compiled code too.
 
+use super::types::list_of_numbers;
 use super::{Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Rows, Text, Truth, Write};
@@ -23,6 +24,7 @@ use std::rc::Rc;
 enum Base {
     Grid(Rows),
     Str(Fields),
+    List(Fields),
 }
 
 /// A new grid or string given to a helper: the expression that makes it,
@@ -75,6 +77,7 @@ impl Compiler<'_> {
         let fits = match self.made_of(scope, arg, 0)? {
             Base::Grid(_) => grid,
             Base::Str(_) => *ty == Type::Str,
+            Base::List(_) => list_of_numbers(ty),
         };
         fits.then(|| made(scope, arg))
     }
@@ -112,7 +115,7 @@ impl Compiler<'_> {
     fn str_fields(&self, scope: &Scope, ir: &Ir) -> Option<Fields> {
         match self.made_of(scope, ir, 0)? {
             Base::Str(f) => Some(f),
-            Base::Grid(_) => None,
+            Base::Grid(_) | Base::List(_) => None,
         }
     }
 
@@ -227,6 +230,7 @@ impl Compiler<'_> {
             IrKind::Local(_) => match self.val(scope, ir)? {
                 Val::Grid(rows) => Some(Base::Grid(rows)),
                 Val::Str(f, _) => Some(Base::Str(f)),
+                Val::List(f) => Some(Base::List(f)),
                 Val::Made(m) => self.made_of(&m.scope, &m.ir, depth),
                 _ => None,
             },
@@ -260,7 +264,17 @@ impl Compiler<'_> {
         self.made_part(scope, text, index)
     }
 
-    /// Element `index` of a new grid or string.
+    /// Element `index` of a new list of numbers, as `made_row` reads a row.
+    pub(super) fn made_element(
+        &mut self,
+        scope: &mut Scope,
+        list: &Ir,
+        index: &Ir,
+    ) -> Compiled<Num> {
+        self.made_part(scope, list, index)
+    }
+
+    /// Element `index` of a new grid, string or list.
     fn made_part<P: Part>(&mut self, scope: &mut Scope, made: &Ir, index: &Ir) -> Compiled<P> {
         let value = self.num(scope, index)?;
         let reg = self.reg();
@@ -295,6 +309,7 @@ impl Compiler<'_> {
                 let (len, param) = match base {
                     Base::Grid(rows) => (rows.fields.len, Val::Grid(rows)),
                     Base::Str(f) => (f.len, Val::Str(f, Vec::new())),
+                    Base::List(f) => (f.len, Val::List(f)),
                 };
                 let missing = P::of_param(&param, at()).ok_or_else(refused)?;
                 let inside = Truth::Compare(BinaryOp::Lt, at(), Num::Lit(i64::from(len)));
@@ -387,5 +402,26 @@ impl Part for Char {
 
     fn bound(bind: Bind, body: Char) -> Char {
         Char::Let(Box::new(bind), Box::new(body))
+    }
+}
+
+impl Part for Num {
+    fn of_param(param: &Val, at: Num) -> Option<Num> {
+        match param {
+            Val::List(f) => Some(Num::Field(*f, Box::new(at))),
+            _ => None,
+        }
+    }
+
+    fn value(c: &mut Compiler<'_>, scope: &mut Scope, ir: &Ir) -> Compiled<Num> {
+        c.num(scope, ir)
+    }
+
+    fn choose(test: Truth, then: Num, otherwise: Num) -> Num {
+        Num::If(Box::new(test), Box::new(then), Box::new(otherwise))
+    }
+
+    fn bound(bind: Bind, body: Num) -> Num {
+        Num::Let(Box::new(bind), Box::new(body))
     }
 }

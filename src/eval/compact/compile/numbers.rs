@@ -26,6 +26,7 @@ impl<'a> Compiler<'a> {
                 Some(Val::List(f)) => Num::Field(f, Box::new(self.num(scope, index)?)),
                 Some(Val::Tuple(t)) => Num::TupleAt(t, Box::new(self.num(scope, index)?)),
                 Some(Val::Items(xs)) => Num::Item(xs, Box::new(self.num(scope, index)?)),
+                Some(Val::Made(_)) => self.made_element(scope, target, index)?,
                 Some(Val::Row(table, row)) => {
                     let at = self.num(scope, index)?;
                     table.element(row, at).ok_or_else(refused)?

@@ -10,12 +10,13 @@
 
 use super::{Compiler, Scope, Val, WRITES};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Appended, Bind, Num, Seq, Walk, Write};
+use crate::eval::compact::code::{Appended, Bind, Num, Seq, Truth, Walk, Write};
 use crate::eval::compact::layout::Group;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
-use crate::syntax::ast::BinaryOp;
+use crate::syntax::ast::BinaryOp::{Add, Eq, RangeExclusive, RangeInclusive, Sub};
+use std::rc::Rc;
 
 /// The value an element is set to: an expression, or (for a list of
 /// numbers) the element of a list the walk reads.
@@ -119,9 +120,11 @@ impl Compiler<'_> {
         }
         let refused = || Unsupported::new(WRITES, call.span);
         let mut given = Vec::new();
-        if !self.pieces(scope, values, &mut given) || given.len() != at.len() {
+        let copies = self.copies(scope, values, &at, &mut given)?;
+        if copies.is_none() && !self.pieces(scope, values, &mut given) || given.len() != at.len() {
             return Err(refused());
         }
+        let mut writes = Vec::new();
         for (at, given) in at.into_iter().zip(given) {
             let write = match (at, given) {
                 (Piece::One(i), Piece::One(v)) => {
@@ -163,18 +166,82 @@ impl Compiler<'_> {
                 }
                 _ => return Err(refused()),
             };
-            out.push(write);
+            writes.push(write);
+        }
+        match copies {
+            // As many places as copies, or a read that fails: the
+            // interpreter reports the lengths.
+            Some(same) => out.push(Write::Choose {
+                test: same,
+                then: writes,
+                otherwise: vec![Write::Bind(Bind::Num {
+                    reg: self.reg(),
+                    value: Num::Item(Rc::from([]), Box::new(Num::Lit(0))),
+                    nat: false,
+                })],
+            }),
+            None => out.extend(writes),
         }
         Ok(true)
+    }
+
+    /// `[value for _ in lo..hi]`, one value written out as many times as
+    /// the range is long, set at the places `at`: the value as a piece
+    /// against each of theirs, onto `given`, and the test that there are
+    /// as many places as copies; `None` for another list.
+    fn copies(
+        &mut self,
+        scope: &mut Scope,
+        values: &Ir,
+        at: &[Piece],
+        given: &mut Vec<Piece>,
+    ) -> Compiled<Option<Truth>> {
+        let IrKind::Comprehension { element, clauses } = &values.kind else {
+            return Ok(None);
+        };
+        let ([clause], IrKind::Lit(_)) = (&clauses[..], &element.kind) else {
+            return Ok(None);
+        };
+        let IrKind::Binary(op @ (RangeExclusive | RangeInclusive), lo, hi) =
+            &clause.generator.source.kind
+        else {
+            return Ok(None);
+        };
+        if clause.guard.is_some() {
+            return Ok(None);
+        }
+        let mut span = Num::Binary(
+            Sub,
+            Box::new(self.num(scope, hi)?),
+            Box::new(self.num(scope, lo)?),
+        );
+        if *op == RangeInclusive {
+            span = Num::Binary(Add, Box::new(span), Box::new(Num::Lit(1)));
+        }
+        let mut places = Num::Lit(0);
+        for piece in at {
+            let (count, copy) = match piece {
+                Piece::One(_) => (Num::Lit(1), Piece::One((**element).clone())),
+                Piece::Over { source, .. } => (
+                    self.len(scope, source)?,
+                    Piece::Over {
+                        source: source.clone(),
+                        element: Some((clause.generator.slot, (**element).clone())),
+                    },
+                ),
+            };
+            places = Num::Binary(Add, Box::new(places), Box::new(count));
+            given.push(copy);
+        }
+        let copies = Num::Max(vec![Num::Lit(0), span]);
+        Ok(Some(Truth::Compare(Eq, places, copies)))
     }
 
     /// `list` taken apart into pieces, onto `out`; `false` if it is not a
     /// list the pieces can say.
     fn pieces(&self, scope: &Scope, list: &Ir, out: &mut Vec<Piece>) -> bool {
         match &list.kind {
-            IrKind::Binary(BinaryOp::Add, l, r) => {
-                self.pieces(scope, l, out) && self.pieces(scope, r, out)
-            }
+            IrKind::Binary(Add, l, r) => self.pieces(scope, l, out) && self.pieces(scope, r, out),
             IrKind::List(items) => {
                 out.extend(items.iter().cloned().map(Piece::One));
                 true
@@ -209,8 +276,12 @@ impl Compiler<'_> {
                 });
                 true
             }
-            IrKind::Local(_)
-                if matches!(self.val(scope, list), Some(Val::Tuple(_) | Val::List(_))) =>
+            // A list or tuple variable, or a constant's row at a place (`ADJ[v]`).
+            IrKind::Local(_) | IrKind::Index(..)
+                if matches!(
+                    self.val(scope, list),
+                    Some(Val::Tuple(_) | Val::List(_) | Val::Row(..))
+                ) =>
             {
                 out.push(Piece::Over {
                     source: list.clone(),
@@ -223,8 +294,12 @@ impl Compiler<'_> {
     }
 }
 
-/// Whether two lists are one variable's, so that walks over them have
-/// one length.
+/// Whether two lists are one variable's, or one constant's row at one
+/// variable's place (`ADJ[v]`), so that walks over them have one length.
 fn same_list(a: &Ir, b: &Ir) -> bool {
-    matches!((&a.kind, &b.kind), (IrKind::Local(x), IrKind::Local(y)) if x == y)
+    match (&a.kind, &b.kind) {
+        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Index(l, i), IrKind::Index(m, j)) => same_list(l, m) && same_list(i, j),
+        _ => false,
+    }
 }

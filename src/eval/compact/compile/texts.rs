@@ -94,8 +94,18 @@ impl<'a> Compiler<'a> {
             IrKind::Binary(BinaryOp::Add, l, r) => {
                 Text::Concat(boxed(self.text(scope, l)?), boxed(self.text(scope, r)?))
             }
-            IrKind::Builtin(Builtin::Join, a) => match &a[..] {
-                [list] => Text::Joined(Box::new(self.joined(scope, list, TEXTS)?)),
+            IrKind::Builtin(Builtin::Join, a) => match (&a[..], a.first().map(|l| &l.kind)) {
+                // Pieces written out (`join([slice(s, 0, i), "##", rest])`):
+                // one after another, as `+` puts them.
+                ([_], Some(IrKind::List(pieces))) => {
+                    let (first, rest) = pieces.split_first().ok_or_else(refused)?;
+                    let mut joined = self.text(scope, first)?;
+                    for piece in rest {
+                        joined = Text::Concat(boxed(joined), boxed(self.text(scope, piece)?));
+                    }
+                    joined
+                }
+                ([list], _) => Text::Joined(Box::new(self.joined(scope, list, TEXTS)?)),
                 _ => return Err(refused()),
             },
             IrKind::If(cond, then, otherwise) => Text::If(

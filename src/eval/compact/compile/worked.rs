@@ -81,25 +81,22 @@ impl Compiler<'_> {
         Ok(Some((shortest, parts.into())))
     }
 
-    /// Tuples of numbers written out, or named by a constant, walked by
-    /// their places: element `k` of the pair at a place is read from the
-    /// list of the tuples' `k`th elements (`any([free(r + dr, c + dc) for
-    /// (dr, dc) in [(0, 1), (1, 0)]])`). `None` for any other list.
-    pub(super) fn tuples_walked(&self, source: &Ir) -> Option<(Seq, Rc<[Part]>)> {
-        let named = self.known(source).map(|v| Ir {
+    /// The rows of tuples of numbers written out, or named by a constant.
+    pub(super) fn known_tuples(&self, ir: &Ir) -> Option<Rc<[Vec<i64>]>> {
+        let named = self.known(ir).map(|v| Ir {
             kind: IrKind::Lit(v),
-            span: source.span,
+            span: ir.span,
         });
-        let rows = tuples_written_out(named.as_ref().unwrap_or(source))?;
-        let width = rows.first()?.len();
-        let parts = (0..width)
-            .map(|k| {
-                let column = rows.iter().map(|row| row.get(k).copied());
-                Some(Part::Of(Val::Items(column.collect::<Option<_>>()?)))
-            })
-            .collect::<Option<Rc<[Part]>>>()?;
+        tuples_written_out(named.as_ref().unwrap_or(ir))
+    }
+
+    /// Tuples of numbers written out, or named by a constant, walked by
+    /// their places (`any([free(r + dr, c + dc) for (dr, dc) in [(0, 1),
+    /// (1, 0)]])`). `None` for any other list.
+    pub(super) fn tuples_walked(&self, source: &Ir) -> Option<(Seq, Rc<[Part]>)> {
+        let rows = self.known_tuples(source)?;
         let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
-        Some((places, parts))
+        Some((places, columns(&rows)?))
     }
 
     /// A comprehension with one generator, as a list made into a tuple
@@ -145,6 +142,20 @@ impl Compiler<'_> {
             Part::Of(_) | Part::Pair(_) => return None,
         })
     }
+}
+
+/// The parts of a pair standing for a place among tuples of numbers:
+/// element `k` is read from the list of the tuples' `k`th elements, so
+/// that a place past the end is a read that fails, as the interpreter's
+/// index does.
+pub(super) fn columns(rows: &[Vec<i64>]) -> Option<Rc<[Part]>> {
+    let width = rows.first()?.len();
+    (0..width)
+        .map(|k| {
+            let column = rows.iter().map(|row| row.get(k).copied());
+            Some(Part::Of(Val::Items(column.collect::<Option<_>>()?)))
+        })
+        .collect()
 }
 
 /// What a walk's variable stands for when the walk sets register `var`.
