@@ -120,11 +120,12 @@ impl Compiler<'_> {
     }
 
     /// The length of a made argument: its parameter's, which `set_at`
-    /// keeps (a string's letter is one letter, a grid's row one row).
+    /// keeps (a string's letter is one letter, a grid's row one row, a
+    /// list's element one element).
     pub(super) fn made_len(&self, scope: &Scope, ir: &Ir) -> Option<Num> {
         let len = match self.made_of(scope, ir, 0)? {
             Base::Grid(rows) => rows.fields.len,
-            Base::Str(f) => f.len,
+            Base::Str(f) | Base::List(f) => f.len,
         };
         Some(Num::Lit(i64::from(len)))
     }
