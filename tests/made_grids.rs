@@ -130,3 +130,17 @@ game NK(g: grid) {
     let boards = ["NK([\"...\", \"...\", \"...\"])", "NK([\".\"])"];
     agree_from("wiped.game", wiped, &boards, LIMITS, false);
 }
+
+/// A new list handed to a helper that measures it, as a board is: each
+/// move empties a counter and, where there is one, the next.
+#[test]
+fn a_list_measured_inside_the_helper_runs_compiled_and_agrees() {
+    let text = r##"
+fn empty(c: [nat], i: int) = if i < 0 or i >= len(c) then c else set_at(c, i, 0);
+
+game G(c: [nat]) {
+  move m(i in indices(c)) if c[i] > 0 => G(empty(empty(c, i), i + 1));
+}
+"##;
+    agree_from("counters.game", text, &["G([2, 1, 3])", "G([0, 3, 0, 2])"], LIMITS, true);
+}
