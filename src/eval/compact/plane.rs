@@ -15,9 +15,8 @@
 //! other test, no other way of walking them, no rule following them. At
 //! run time it is taken only where every value of either loop falls inside
 //! the grid, every letter a test reads there is inside the grid, and the
-//! writes hold at the least and the greatest pair and make the same
-//! letters there; otherwise the loops run as before, which meet whatever
-//! the interpreter would meet.
+//! writes hold from the least pair to the greatest; otherwise the loops
+//! run as before, which meet whatever the interpreter would meet.
 
 use super::code::{Rows, Rule, Seq, Source, Target};
 use super::letters::Shifting;
@@ -79,12 +78,16 @@ struct Grid {
 impl Grid {
     fn new(rows: Rows, cell: u32) -> Grid {
         let cells = rows.fields.len * rows.cols;
-        let lows = (0..cells).fold(0, |lows, i| lows | 1 << (i * cell));
+        let lows = match cell {
+            1 => low_bits(cells),
+            _ => (0..cells).fold(0, |lows, i| lows | 1 << (i * cell)),
+        };
         Grid { rows, cell, lows }
     }
 
     /// The bit of cell `(r, c)` from the grid's first, where both are
     /// inside the grid.
+    #[inline]
     fn bit(&self, r: i64, c: i64) -> Option<u32> {
         let r = u32::try_from(r)
             .ok()
@@ -239,8 +242,9 @@ impl Machine {
     }
 
     /// The bit of the least pair's cell, and the cells its option changes
-    /// and the letters it puts there, where the writes hold at the least
-    /// and the greatest pairs and make the same letters there, moved.
+    /// and the letters it puts there, where the writes hold from the least
+    /// pair to the greatest: as the writes move with both loops, each
+    /// number they work out is least at the one and greatest at the other.
     fn plane_letters(
         &mut self,
         grid: &Grid,
@@ -248,17 +252,16 @@ impl Machine {
         outer: u32,
         corners: Corners,
     ) -> Option<(u32, u64, u64)> {
-        let (lo, hi) = (corners.rows.0, corners.rows.1);
-        let (left, right) = (corners.cols.0, corners.cols.1);
+        let (lo, hi) = corners.rows;
+        let (left, right) = corners.cols;
         let from = grid.bit(lo, left)?;
-        let to = grid.bit(hi, right)?;
+        let span = (
+            u32::try_from(right - left).ok()?,
+            u32::try_from(hi - lo).ok()?,
+        );
         self.regs[outer as usize] = lo;
-        let (changed, letters) = self.shifted_letters(shifting, left, 0)?;
-        self.regs[outer as usize] = hi;
-        let far = self.shifted_letters(shifting, right, 0)?;
-        let apart = to - from;
-        let moved = (changed << apart, letters << apart);
-        (moved.0 >> apart == changed && far == moved).then_some((from, changed, letters))
+        let (changed, letters) = self.shifted_letters(shifting, left, span)?;
+        Some((from, changed, letters))
     }
 }
 

@@ -289,7 +289,8 @@ impl Machine {
             let first = passed.trailing_zeros();
             let last = 63 - passed.leading_zeros();
             let lo = start + i64::from(first);
-            if let Some((changed, letters)) = self.shifted_letters(shifting, lo, last - first) {
+            if let Some((changed, letters)) = self.shifted_letters(shifting, lo, (last - first, 0))
+            {
                 let key = self.key;
                 let w = self.cell;
                 passed >>= first;

@@ -281,15 +281,17 @@ struct Put {
 impl Machine {
     /// The cells a `Shifting`'s writes change at the variable's value
     /// `lo`, as a mask over the key, and the letters they put there, if
-    /// every step holds at `lo` and at `lo + span` (so at every value
+    /// every step holds at `lo` and at `lo + span.0` (so at every value
     /// between, each place and each bound number moving one for one, up
     /// from `lo`) and each write edits its own row in place; `None`
-    /// otherwise, and the loop then runs value by value.
+    /// otherwise, and the loop then runs value by value. Where the rows
+    /// move with an outer loop too (see `Shifting::follows_rows`), the
+    /// steps hold as well with that loop `span.1` values further on.
     pub(in crate::eval::compact) fn shifted_letters(
         &mut self,
         s: &Shifting,
         lo: i64,
-        span: u32,
+        span: (u32, u32),
     ) -> Option<(u64, u64)> {
         self.regs[s.var as usize] = lo;
         let mut put = Put::default();
@@ -299,23 +301,25 @@ impl Machine {
 
     /// `steps`, writing row `row` (none outside a row's write), made at
     /// the variable's value `lo` into `put`, if they hold there and at
-    /// `lo + span`.
+    /// `lo + span.0` (and `span.1` rows further down).
     fn put_edits(
         &mut self,
         rows: &Rows,
         row: Option<u32>,
         steps: &[Edit<Num>],
-        span: u32,
+        span: (u32, u32),
         put: &mut Put,
     ) -> Option<()> {
         let w = self.cell;
+        let (across, down) = span;
         for step in steps {
             match step {
                 Edit::Bind { reg, value, nat } => {
                     let v = self.quick(value)?;
                     // Natural at `lo`, so all the way up; and no
                     // overflow on the way.
-                    if *nat && v < 0 || v.checked_add(i64::from(span)).is_none() {
+                    if *nat && v < 0 || v.checked_add(i64::from(across) + i64::from(down)).is_none()
+                    {
                         return None;
                     }
                     self.regs[*reg] = v;
@@ -325,7 +329,7 @@ impl Machine {
                 }
                 Edit::Letter { at, code } => {
                     let place = index(self.quick(at)?, rows.cols)?;
-                    index(i64::from(place + span), rows.cols)?;
+                    index(i64::from(place) + i64::from(across), rows.cols)?;
                     let shift = rows.fields.shift_of(row?) + place * w;
                     let cell = low_bits(w) << shift;
                     (code >> w == 0).then_some(())?;
@@ -346,6 +350,7 @@ impl Machine {
                 }
                 Edit::Row(row, steps) => {
                     let row = index(self.quick(row)?, rows.fields.len)?;
+                    index(i64::from(row) + i64::from(down), rows.fields.len)?;
                     // A second write of a row starts from the row as the
                     // key holds it: the first write's letters there are
                     // dropped.
