@@ -213,15 +213,7 @@ impl Machine {
             };
             // The row read and the letter's place, less the pair's.
             let down = self.quick(row)?.checked_sub(start)?;
-            let across = match &test.offset {
-                Some(k) => self.quick(k)?,
-                None => 0,
-            };
-            let across = if test.minus {
-                across.checked_neg()?
-            } else {
-                across
-            };
+            let across = self.offset(test)?;
             let read = |(r, c): (i64, i64)| grid.bit(r.checked_add(down)?, c.checked_add(across)?);
             read((corners.rows.0, corners.cols.0))?;
             read((corners.rows.1, corners.cols.1))?;

@@ -184,6 +184,19 @@ pub(super) fn steady(n: &Num, var: u32) -> bool {
 }
 
 impl Machine {
+    /// What a letter test adds to its loop's variable.
+    pub(super) fn offset(&mut self, test: &LetterTest) -> Option<i64> {
+        let offset = match &test.offset {
+            Some(k) => self.quick(k)?,
+            None => 0,
+        };
+        if test.minus {
+            offset.checked_neg()
+        } else {
+            Some(offset)
+        }
+    }
+
     /// The values `start..end` of a loop that pass a sieve's tests, as
     /// bits from `start`; `None` where the sieve cannot vouch for them (a
     /// row or amount not worked out, a letter outside its row, more than
@@ -212,15 +225,7 @@ impl Machine {
                     (word, rows.cols, self.cell, 0)
                 }
             };
-            let offset = match &test.offset {
-                Some(k) => self.quick(k)?,
-                None => 0,
-            };
-            let offset = if test.minus {
-                offset.checked_neg()?
-            } else {
-                offset
-            };
+            let offset = self.offset(test)?;
             // The letters read, from `start + offset` to `end - 1 + offset`,
             // all inside the line.
             let from = start.checked_add(offset)?;
