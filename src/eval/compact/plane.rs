@@ -126,16 +126,35 @@ impl Machine {
     /// `start..end` and the one after it, walked as one plane, and
     /// `true`; `false` (nothing made) where the rule has no plane or this
     /// position cannot vouch for it.
+    #[inline(always)]
     pub(super) fn planed(
         &mut self,
         rule: &Rule,
         depth: usize,
+        range: (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        // Asked at every loop: most have no plane, and say so at once.
+        if depth + 2 != rule.gens.len() {
+            return Some(false);
+        }
+        match rule.sieves.get(depth + 1) {
+            Some(Some(sieve)) if sieve.plane.is_some() => {
+                self.planed_loops(rule, sieve, depth, range, out)
+            }
+            _ => Some(false),
+        }
+    }
+
+    /// `planed` for a rule whose last loop's sieve has a plane.
+    fn planed_loops(
+        &mut self,
+        rule: &Rule,
+        sieve: &Sieve,
+        depth: usize,
         (start, end): (i64, i64),
         out: &mut Vec<u64>,
     ) -> Option<bool> {
-        let Some(sieve) = rule.sieves.get(depth + 1).and_then(Option::as_ref) else {
-            return Some(false);
-        };
         let (Some(outer), Some(shifting)) = (sieve.plane, &sieve.shifting) else {
             return Some(false);
         };
