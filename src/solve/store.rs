@@ -22,6 +22,13 @@ use rustc_hash::FxBuildHasher;
 
 /// Keys this short get a table with an entry for every key from the start.
 const DENSE_FIRST_BITS: u32 = 20;
+/// Keys up to this long get one from the start too, where the memory
+/// budget has room for it: a byte a key is 32 MB at most, its pages taken
+/// only as they are written, where the packed table costs 8 to 11 bytes a
+/// stored position and is grown again and again on the way (Cram 5x5
+/// stores 1.1 million positions of 2^25 keys: the table of every key
+/// holds less at its peak and reads each value at once).
+const DENSE_ROOMY_BITS: u32 = 25;
 /// Keys up to this long get a table that holds key and value together in
 /// eight bytes (see `packed`); longer ones a hash map.
 pub const PACKED_BITS: u32 = 64 - MIN_CODE_BITS;
@@ -205,9 +212,19 @@ pub(super) struct Refused;
 
 impl Table {
     pub(super) fn new(bits: u32) -> Table {
-        if bits <= DENSE_FIRST_BITS {
-            Table::Narrow(Narrow(vec![0; 1 << bits]))
-        } else if bits <= PACKED_BITS {
+        let roomy = || crate::interrupt::memory_room().is_none_or(|room| 1usize << bits <= room);
+        if bits <= DENSE_FIRST_BITS || bits <= DENSE_ROOMY_BITS && roomy() {
+            if let Some(bytes) = zeroed(1 << bits) {
+                return Table::Narrow(Narrow(bytes));
+            }
+        }
+        Table::packed(bits)
+    }
+
+    /// The table for keys too long for one of every key from the start: a
+    /// packed one, or a hash map past its keys' length.
+    pub(super) fn packed(bits: u32) -> Table {
+        if bits <= PACKED_BITS {
             Table::Packed(Packed {
                 table: PackedTable::new(bits),
                 dense_bytes: 1usize.checked_shl(bits),
@@ -351,7 +368,7 @@ mod tests {
     #[test]
     fn a_packed_table_of_long_keys_moves_to_a_table_of_every_key() {
         let bits = 25;
-        let mut table = Table::new(bits);
+        let mut table = Table::packed(bits);
         let stored = fill_until_outgrown(&mut table, 0, value_of);
         let before = table.heap_bytes();
         assert!(before <= 1 << bits, "{before} bytes before the move");
@@ -372,7 +389,7 @@ mod tests {
     /// never asked again, and goes on growing.
     #[test]
     fn a_table_of_every_key_is_refused_without_room() {
-        let mut table = Table::new(22);
+        let mut table = Table::packed(22);
         let stored = fill_until_outgrown(&mut table, 0, value_of);
         table.densify(Some((1 << 22) - 1));
         let Table::Packed(packed) = &mut table else {
@@ -396,7 +413,7 @@ mod tests {
     #[test]
     fn wide_values_move_to_two_bytes_a_key() {
         let wide = |i: u64| if i == 3 { 300 } else { value_of(i) };
-        let mut table = Table::new(22);
+        let mut table = Table::packed(22);
         let first = fill_until_outgrown(&mut table, 0, wide);
         table.densify(None);
         assert!(matches!(table, Table::Packed(_)), "not yet at {first} keys");

@@ -26,6 +26,7 @@ mod monotone;
 mod nested;
 mod one_place;
 mod peel;
+mod plane;
 mod product_runs;
 mod progression;
 mod reads;

@@ -192,6 +192,9 @@ impl Machine {
                         }
                     }
                 }
+                if self.planed(rule, depth, (start, end), out)? {
+                    return Some(());
+                }
                 let r = r as usize;
                 let sieve = rule.sieves.get(depth).and_then(Option::as_ref);
                 if let Some(sieve) = sieve {

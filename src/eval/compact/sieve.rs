@@ -32,6 +32,9 @@ pub struct Sieve {
     /// For the innermost loop, its options as letters that move with
     /// the variable, where the move's writes are such (see `letters`).
     pub shifting: Option<Shifting>,
+    /// The register of the loop before, where the two loops run as one
+    /// plane of the grid (see `plane`).
+    pub plane: Option<u32>,
 }
 
 impl Sieve {
@@ -98,6 +101,10 @@ pub fn recognise(rule: &mut Rule) {
         })
         .collect();
     rule.sieves = sieves;
+    let plane = super::plane::recognise(rule);
+    if let Some(Some(sieve)) = rule.sieves.last_mut() {
+        sieve.plane = plane;
+    }
 }
 
 /// The leading letter tests of `tests` on register `var`, taken out of
@@ -119,6 +126,7 @@ fn take(tests: &mut Option<Truth>, var: u32) -> Option<Sieve> {
         tests: letter_tests,
         whole: Truth::all(conjuncts)?,
         shifting: None,
+        plane: None,
     })
 }
 
@@ -136,19 +144,10 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
         Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, r.copy()?), &**c),
         _ => return None,
     };
-    let (offset, minus) = match column {
-        Num::Reg(r) if *r == var => (None, false),
-        Num::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k)
-            if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
-        {
-            (Some(k.copy()?), *op == BinaryOp::Sub)
-        }
-        Num::Binary(BinaryOp::Add, k, x)
-            if matches!(**x, Num::Reg(r) if r == var) && steady(k, var) =>
-        {
-            (Some(k.copy()?), false)
-        }
-        _ => return None,
+    let (offset, minus) = along(column, var)?;
+    let offset = match offset {
+        Some(k) => Some(k.copy()?),
+        None => None,
     };
     Some(LetterTest {
         eq: *eq,
@@ -159,16 +158,45 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
     })
 }
 
+/// `n` as register `var` plus or minus (when the flag is set) an amount
+/// that does not read it (`None` for nothing), if it is one.
+pub(super) fn along(n: &Num, var: u32) -> Option<(Option<&Num>, bool)> {
+    let is_var = |x: &Num| matches!(*x, Num::Reg(r) if r == var);
+    match n {
+        Num::Reg(r) if *r == var => Some((None, false)),
+        Num::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), x, k) if is_var(x) && steady(k, var) => {
+            Some((Some(&**k), *op == BinaryOp::Sub))
+        }
+        Num::Binary(BinaryOp::Add, k, x) if is_var(x) && steady(k, var) => {
+            Some((Some(&**k), false))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `n` is made of literals, registers other than `var`,
 /// arithmetic, elements and choices on comparisons of such numbers
 /// alone: worked out once for a loop, it is what it would be at each
 /// value.
-fn steady(n: &Num, var: u32) -> bool {
+pub(super) fn steady(n: &Num, var: u32) -> bool {
     let mut regs = Vec::new();
     n.reads(&mut regs).is_some() && !regs.contains(&var)
 }
 
 impl Machine {
+    /// What a letter test adds to its loop's variable.
+    pub(super) fn offset(&mut self, test: &LetterTest) -> Option<i64> {
+        let offset = match &test.offset {
+            Some(k) => self.quick(k)?,
+            None => 0,
+        };
+        if test.minus {
+            offset.checked_neg()
+        } else {
+            Some(offset)
+        }
+    }
+
     /// The values `start..end` of a loop that pass a sieve's tests, as
     /// bits from `start`; `None` where the sieve cannot vouch for them (a
     /// row or amount not worked out, a letter outside its row, more than
@@ -197,15 +225,7 @@ impl Machine {
                     (word, rows.cols, self.cell, 0)
                 }
             };
-            let offset = match &test.offset {
-                Some(k) => self.quick(k)?,
-                None => 0,
-            };
-            let offset = if test.minus {
-                offset.checked_neg()?
-            } else {
-                offset
-            };
+            let offset = self.offset(test)?;
             // The letters read, from `start + offset` to `end - 1 + offset`,
             // all inside the line.
             let from = start.checked_add(offset)?;
@@ -274,7 +294,8 @@ impl Machine {
             let first = passed.trailing_zeros();
             let last = 63 - passed.leading_zeros();
             let lo = start + i64::from(first);
-            if let Some((changed, letters)) = self.shifted_letters(shifting, lo, last - first) {
+            if let Some((changed, letters)) = self.shifted_letters(shifting, lo, (last - first, 0))
+            {
                 let key = self.key;
                 let w = self.cell;
                 passed >>= first;

@@ -6,8 +6,11 @@
 //! of a loop's values are then one mask and one shift each.
 //!
 //! Between the rows, the writes may bind numbers and choose between
-//! writes on numbers the loop does not change: such a choice takes the
-//! same side at every value, so the side taken at `lo` holds for all.
+//! writes on a comparison of two numbers the loop does not change, or of
+//! two that both move one for one with it (a row number plus an amount
+//! with the row number itself, where a helper reads a row of the board
+//! another helper wrote): such a choice takes the same side at every
+//! value, so the side taken at `lo` holds for all.
 
 use super::super::code::{Bind, Gen, Num, Rows, Truth, Write};
 use super::super::leaves::index;
@@ -35,9 +38,20 @@ enum Moves {
     Along,
 }
 
+/// Which way the variable walks the grid.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walks {
+    /// Along a row: each letter put moves with it, the rows stay.
+    Columns,
+    /// Down the rows: each row written (and read) moves with it, the
+    /// places in the rows stay.
+    Rows,
+}
+
 /// What is known of the registers on the way through the writes.
 #[derive(Clone)]
 struct Registers {
+    walks: Walks,
     /// Bound to the variable plus an amount.
     along: Vec<u32>,
     /// Bound on one side of a choice and not the same way on the other:
@@ -115,8 +129,28 @@ impl Registers {
         self.moves(n) == Some(Moves::Steady)
     }
 
-    /// Whether `steps` write rows and read them where the variable does
-    /// not move them, and put each letter where it moves one for one.
+    /// Whether `i` moves as a row's number must: not at all where the
+    /// variable walks columns, one for one where it walks rows.
+    fn row_moves(&self, i: &Num) -> Option<()> {
+        let wanted = match self.walks {
+            Walks::Columns => Moves::Steady,
+            Walks::Rows => Moves::Along,
+        };
+        (self.moves(i)? == wanted).then_some(())
+    }
+
+    /// Whether `at` moves as a letter's place must: one for one where the
+    /// variable walks columns, not at all where it walks rows.
+    fn place_moves(&self, at: &Num) -> Option<()> {
+        let wanted = match self.walks {
+            Walks::Columns => Moves::Along,
+            Walks::Rows => Moves::Steady,
+        };
+        (self.moves(at)? == wanted).then_some(())
+    }
+
+    /// Whether `steps` write rows and read them, and put each letter,
+    /// where the variable moves them as the way it walks asks.
     fn edits(&mut self, steps: &[Edit<Num>]) -> Option<()> {
         for step in steps {
             match step {
@@ -124,8 +158,8 @@ impl Registers {
                     let moves = self.moves(value)?;
                     self.bound(*reg as u32, moves);
                 }
-                Edit::Read(i) => self.steady(i).then_some(())?,
-                Edit::Letter { at, .. } => (self.moves(at)? == Moves::Along).then_some(())?,
+                Edit::Read(i) => self.row_moves(i)?,
+                Edit::Letter { at, .. } => self.place_moves(at)?,
                 Edit::Choose {
                     a,
                     b,
@@ -133,14 +167,17 @@ impl Registers {
                     otherwise,
                     ..
                 } => {
-                    (self.steady(a) && self.steady(b)).then_some(())?;
+                    // Both steady, or both the variable plus an amount:
+                    // compared, the amounts decide, the same at every
+                    // value.
+                    (self.moves(a)? == self.moves(b)?).then_some(())?;
                     let mut other = self.clone();
                     self.edits(then)?;
                     other.edits(otherwise)?;
                     self.join(other);
                 }
                 Edit::Row(row, steps) => {
-                    self.steady(row).then_some(())?;
+                    self.row_moves(row)?;
                     self.edits(steps)?;
                 }
             }
@@ -156,6 +193,7 @@ pub fn shifting(writes: &[Write], var: u32, gens: &[Gen]) -> Option<Shifting> {
     let mut rows = None;
     let writes = shifts(writes, &mut rows)?;
     let mut registers = Registers {
+        walks: Walks::Columns,
         along: vec![var],
         mixed: Vec::new(),
     };
@@ -204,6 +242,26 @@ fn shifts(writes: &[Write], rows: &mut Option<Rows>) -> Option<Vec<Edit<Num>>> {
 }
 
 impl Shifting {
+    /// The grid whose rows the writes edit.
+    pub fn rows(&self) -> Rows {
+        self.rows
+    }
+
+    /// Whether the writes also move one row for one with register
+    /// `outer` (each row written and read is `outer` plus an amount, the
+    /// places in them stay): then the keys of a value of `outer` and of
+    /// the variable are those of another pair moved by as many cells as
+    /// lie between the two pairs' cells (see `plane`). Asked before the
+    /// numbers are lowered.
+    pub fn follows_rows(&self, outer: u32) -> bool {
+        let mut registers = Registers {
+            walks: Walks::Rows,
+            along: vec![outer],
+            mixed: Vec::new(),
+        };
+        registers.edits(&self.writes).is_some()
+    }
+
     /// Every number made into what runs fastest (see `closure`).
     pub fn lower(&mut self, mut lowered: impl FnMut(&mut Num)) {
         self.writes
@@ -223,15 +281,17 @@ struct Put {
 impl Machine {
     /// The cells a `Shifting`'s writes change at the variable's value
     /// `lo`, as a mask over the key, and the letters they put there, if
-    /// every step holds at `lo` and at `lo + span` (so at every value
+    /// every step holds at `lo` and at `lo + span.0` (so at every value
     /// between, each place and each bound number moving one for one, up
     /// from `lo`) and each write edits its own row in place; `None`
-    /// otherwise, and the loop then runs value by value.
+    /// otherwise, and the loop then runs value by value. Where the rows
+    /// move with an outer loop too (see `Shifting::follows_rows`), the
+    /// steps hold as well with that loop `span.1` values further on.
     pub(in crate::eval::compact) fn shifted_letters(
         &mut self,
         s: &Shifting,
         lo: i64,
-        span: u32,
+        span: (u32, u32),
     ) -> Option<(u64, u64)> {
         self.regs[s.var as usize] = lo;
         let mut put = Put::default();
@@ -241,23 +301,25 @@ impl Machine {
 
     /// `steps`, writing row `row` (none outside a row's write), made at
     /// the variable's value `lo` into `put`, if they hold there and at
-    /// `lo + span`.
+    /// `lo + span.0` (and `span.1` rows further down).
     fn put_edits(
         &mut self,
         rows: &Rows,
         row: Option<u32>,
         steps: &[Edit<Num>],
-        span: u32,
+        span: (u32, u32),
         put: &mut Put,
     ) -> Option<()> {
         let w = self.cell;
+        let (across, down) = span;
         for step in steps {
             match step {
                 Edit::Bind { reg, value, nat } => {
                     let v = self.quick(value)?;
                     // Natural at `lo`, so all the way up; and no
                     // overflow on the way.
-                    if *nat && v < 0 || v.checked_add(i64::from(span)).is_none() {
+                    if *nat && v < 0 || v.checked_add(i64::from(across) + i64::from(down)).is_none()
+                    {
                         return None;
                     }
                     self.regs[*reg] = v;
@@ -267,7 +329,7 @@ impl Machine {
                 }
                 Edit::Letter { at, code } => {
                     let place = index(self.quick(at)?, rows.cols)?;
-                    index(i64::from(place + span), rows.cols)?;
+                    index(i64::from(place) + i64::from(across), rows.cols)?;
                     let shift = rows.fields.shift_of(row?) + place * w;
                     let cell = low_bits(w) << shift;
                     (code >> w == 0).then_some(())?;
@@ -288,6 +350,7 @@ impl Machine {
                 }
                 Edit::Row(row, steps) => {
                     let row = index(self.quick(row)?, rows.fields.len)?;
+                    index(i64::from(row) + i64::from(down), rows.fields.len)?;
                     // A second write of a row starts from the row as the
                     // key holds it: the first write's letters there are
                     // dropped.
