@@ -795,7 +795,13 @@ mod tests {
         assert!(want.iter().any(|&v| v > 64), "values pass 64");
         let mut search = DenseSearch::new(Box::new(game));
         for (n, &v) in want.iter().enumerate() {
-            assert_eq!(search.value(n as u64, usize::MAX).ok().flatten(), Some(v));
+            assert_eq!(
+                search
+                    .value(n as u64, usize::MAX, usize::MAX)
+                    .ok()
+                    .flatten(),
+                Some(v)
+            );
         }
     }
 
@@ -823,12 +829,15 @@ mod tests {
                 assert!(want.iter().any(|&v| v > 200), "values pass 64 by far");
                 let mut search = DenseSearch::new(Box::new(game));
                 assert_eq!(
-                    search.value(599, usize::MAX).ok().flatten(),
+                    search.value(599, usize::MAX, usize::MAX).ok().flatten(),
                     Some(want[599])
                 );
                 for (n, &v) in want.iter().enumerate() {
                     assert_eq!(
-                        search.value(n as u64, usize::MAX).ok().flatten(),
+                        search
+                            .value(n as u64, usize::MAX, usize::MAX)
+                            .ok()
+                            .flatten(),
                         Some(v),
                         "heap {n}"
                     );
