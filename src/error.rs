@@ -251,6 +251,8 @@ pub enum ErrorKind {
     TimeLimit { seconds: f64 },
     #[error("the search needs more than {limit} positions")]
     StateLimit { limit: usize },
+    #[error("a position has more than {limit} options")]
+    OptionLimit { limit: usize },
     #[error("helper functions call each other too deeply (more than {limit} calls)")]
     RecursionTooDeep { limit: usize },
     #[error("stopped: this command needs more than {mib} MiB of memory")]
@@ -360,6 +362,7 @@ impl ErrorKind {
             ErrorKind::AliasLoop { .. } => "alias-loop",
             ErrorKind::PositionTooDeep { .. } => "position-too-deep",
             ErrorKind::StateLimit { .. } => "state-limit",
+            ErrorKind::OptionLimit { .. } => "option-limit",
             ErrorKind::Interrupted => "interrupted",
             ErrorKind::TimeLimit { .. } => "time-limit",
             ErrorKind::ClaimFailed { .. } => "claim-failed",
@@ -423,6 +426,7 @@ impl ErrorKind {
             ErrorKind::AliasLoop { .. } => "the first game of the loop stands for this".into(),
             ErrorKind::PositionTooDeep { .. } => "the position that went over the limit".into(),
             ErrorKind::StateLimit { .. } => "the position that went over the limit".into(),
+            ErrorKind::OptionLimit { .. } => "the option that went over the limit".into(),
             ErrorKind::Interrupted => "stopped here".into(),
             ErrorKind::TimeLimit { .. } => "still working on this".into(),
             ErrorKind::ClaimFailed { .. } => "this claim".into(),
@@ -541,6 +545,9 @@ impl ErrorKind {
             ),
             ErrorKind::StateLimit { .. } => Some(
                 "if the game is finite but large, raise the limit with --max-states; if a move can always be followed by another (an infinite game), the search would never end".into(),
+            ),
+            ErrorKind::OptionLimit { .. } => Some(
+                "--max-states bounds the options of one position as well as the positions a search makes: raise it if the game has that many moves; a rule that walks a variable its guard and result never read lists the same move once for each value".into(),
             ),
             ErrorKind::RecursionTooDeep { .. } => {
                 Some("does the helper call itself without getting closer to a base case?".into())

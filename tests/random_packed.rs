@@ -32,12 +32,19 @@ struct Covered {
     searched_compiled: bool,
 }
 
+/// Smaller still, for the games that stop at a limit in a few positions
+/// with every question asked again: a debug build compares them quickly.
+const TIGHT: Limits = Limits {
+    reached: 30,
+    max_positions: 60,
+};
+
 /// Compares every engine with the reference from each start of `game`,
 /// panicking with the game's text at the first difference.
-fn compare(game: &PackedGame) -> Covered {
+fn compare(game: &PackedGame, limits: Limits) -> Covered {
     let mut covered = Covered::default();
     for start in &game.starts {
-        match compare_from("random.game", &game.text, start, LIMITS) {
+        match compare_from("random.game", &game.text, start, limits) {
             Ok(compared) => {
                 covered.positions += compared.positions.len();
                 covered.listed_compiled += compared.listed_compiled;
@@ -71,7 +78,7 @@ proptest! {
     fn random_packed_games_agree_with_the_reference(
         bytes in prop::collection::vec(any::<u8>(), 0..160)
     ) {
-        compare(&decode(&bytes));
+        compare(&decode(&bytes), LIMITS);
     }
 }
 
@@ -91,7 +98,7 @@ fn most_random_packed_games_take_the_compiled_code() {
     let (mut positions, mut listed, mut searched) = (0, 0, 0);
     for _ in 0..games {
         let bytes: Vec<u8> = (0..160).map(|_| next_byte()).collect();
-        let covered = compare(&decode(&bytes));
+        let covered = compare(&decode(&bytes), LIMITS);
         positions += covered.positions;
         listed += covered.listed_compiled;
         searched += usize::from(covered.searched_compiled);
@@ -110,12 +117,17 @@ fn most_random_packed_games_take_the_compiled_code() {
 /// Compares every engine with the reference from each start of `text`,
 /// and returns the reference's value of the first start.
 fn agrees(text: &str, starts: &[&str]) -> Result<u32, String> {
+    agrees_within(text, starts, LIMITS)
+}
+
+/// `agrees` within other limits.
+fn agrees_within(text: &str, starts: &[&str], limits: Limits) -> Result<u32, String> {
     let game = PackedGame {
         text: text.to_string(),
         starts: starts.iter().map(|s| s.to_string()).collect(),
     };
-    compare(&game);
-    let mut reference = session("test.game", text, Compact::Off, LIMITS).expect("it loads");
+    compare(&game, limits);
+    let mut reference = session("test.game", text, Compact::Off, limits).expect("it loads");
     value_of(&mut reference, starts[0])
 }
 
@@ -137,4 +149,67 @@ fn a_tuple_compared_is_worked_out_whole() {
     }";
     let found = agrees(nested, &["G(0, 2)", "G(3, 3)"]);
     assert!(found.is_err_and(|e| e.starts_with("Overflow")));
+}
+
+/// Games drawn here whose positions grow without end and have many
+/// options each, most of them alike: a move adds a heap whatever the
+/// loops' variables hold, so a list of n heaps has n² options (the first)
+/// or three for each token (the second). Worked out one by one on the
+/// interpreter up to the state limit (lists of 400 heaps, 160,000 options
+/// each), the first took 97 s in a release build. The state limit bounds
+/// one position's options too: every engine stops at the first position
+/// with more (60 here), a few positions in.
+#[test]
+fn a_position_with_more_options_than_the_state_limit_ends_the_search() {
+    let grows = [
+        (
+            "game G(hs: [nat], t: bool) {
+                move m0(i in indices(hs), j in indices(hs)) => G(hs + [min(abs(2 - 1), 9)], not t);
+            }",
+            ["G([3, 4], false)", "G([0], true)"],
+        ),
+        (
+            "game G(hs: [nat]) {
+                move m0(i in indices(hs), k in 1..=hs[i]) if min(2, 1) in {1, 2} => [];
+                move m1(i in indices(hs), k in 0..hs[i]) if k < hs[i] and not (i == 0 or hs[i - 1] >= hs[i]) => [];
+                move m2(i in indices(hs), k in 0..hs[i]) => G(hs + [min(2, 9)]);
+                lose if hs[0] == 2 and hs[3] > 0;
+            }",
+            ["G([4, 0, 4])", "G([0, 4])"],
+        ),
+    ];
+    for (text, starts) in grows {
+        for start in starts {
+            let found = agrees_within(text, &[start], TIGHT);
+            assert!(
+                found.as_ref().is_err_and(|e| e.starts_with("OptionLimit")),
+                "{start}: {found:?}"
+            );
+            // Alone, as the command line asks: the positions made before
+            // the one with too many options, far fewer than the limit,
+            // each a heap longer.
+            let mut alone = session("test.game", text, Compact::Off, TIGHT).expect("it loads");
+            assert_eq!(value_of(&mut alone, start), found);
+            let made = alone.interp.positions.len();
+            assert!(
+                made < TIGHT.max_positions / 3,
+                "{start}: {made} positions made"
+            );
+        }
+    }
+}
+
+/// A game the compiled search answers whose positions have more options
+/// than the state limit, all but a few alike (three loops over the board,
+/// the result reading one): it gives the position up, and every engine
+/// reports it as the interpreter does.
+#[test]
+fn the_compiled_search_gives_up_a_position_with_more_options_than_the_limit() {
+    let text = "game G(b: str) {
+        move m(i in indices(b), j in indices(b), k in indices(b)) if b[i] == \".\" => G(set_at(b, i, \"X\"));
+    }";
+    // 3 cells: 3 * 9 options at the start; 4 cells: 4 * 16.
+    assert_eq!(agrees_within(text, &["G(\"...\")"], TIGHT), Ok(1));
+    let found = agrees_within(text, &["G(\"....\")", "G(\".X..X\")"], TIGHT);
+    assert!(found.is_err_and(|e| e.starts_with("OptionLimit")));
 }

@@ -41,7 +41,8 @@ last is a file.
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Stop with an error when a search needs more than this many positions.
+    /// Stop with an error when a search needs more than this many
+    /// positions, or one position has more than this many options.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS,
           value_parser = args::at_least_one)]
     pub max_states: usize,

@@ -58,9 +58,17 @@ impl Interp {
                 Ok(())
             }
             GameKind::Rules { moves, lose, .. } => {
+                let before = out.len();
                 if self.compiled_moves((g, &args), labels, out) {
-                    return Ok(());
+                    if out.len() - before <= self.max_positions {
+                        return Ok(());
+                    }
+                    // The rules run again, as far as the option past the
+                    // limit, to report it at its rule.
+                    out.truncate(before);
                 }
+                // Past this many options the listing stops (see `run_move`).
+                let most = before.saturating_add(self.max_positions);
                 let mut env = args;
                 env.resize(game.frame_size, Value::Int(0));
                 if let Some(lose) = lose {
@@ -75,7 +83,7 @@ impl Interp {
                     }
                 }
                 for (index, rule) in moves.iter().enumerate() {
-                    self.run_move(rule, index as u32, 0, &mut env, labels, out)
+                    self.run_move(rule, index as u32, 0, &mut env, (labels, most), out)
                         .map_err(|e| {
                             e.with_context(format!(
                                 "finding the moves of {} by rule `{}`",
@@ -90,24 +98,39 @@ impl Interp {
         }
     }
 
+    /// Runs `rule` from its generator at `depth` on, adding its moves to
+    /// `out` (labelled when `labels` says so) until `out` holds `most`.
     fn run_move(
         &mut self,
         rule: &MoveIr,
         index: u32,
         depth: usize,
         env: &mut Env,
-        labels: bool,
+        (labels, most): (bool, usize),
         out: &mut Vec<Move>,
     ) -> Result<()> {
         if let Some(generator) = rule.generators.get(depth) {
             return self.for_each(generator, env, &mut |me, env| {
-                me.run_move(rule, index, depth + 1, env, labels, out)
+                me.run_move(rule, index, depth + 1, env, (labels, most), out)
             });
         }
         if let Some(guard) = &rule.guard {
             if !self.eval_bool(guard, env)? {
                 return Ok(());
             }
+        }
+        // The state limit bounds one position's options as well as the
+        // positions a search makes: options are worked out one by one,
+        // and a rule whose result ignores a loop's variable makes the same
+        // option again for every value, so a long position may have
+        // millions of them and no limit but this one would end the listing.
+        if out.len() >= most {
+            return Err(Error::new(
+                ErrorKind::OptionLimit {
+                    limit: self.max_positions,
+                },
+                rule.result.span,
+            ));
         }
         let result = match self.least_result(&rule.result, env)? {
             Some(id) => Components::One([id]),

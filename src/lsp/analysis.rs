@@ -123,7 +123,10 @@ impl Analysis {
 fn is_limit(e: &Error) -> bool {
     matches!(
         e.kind,
-        ErrorKind::TimeLimit { .. } | ErrorKind::StateLimit { .. } | ErrorKind::Interrupted
+        ErrorKind::TimeLimit { .. }
+            | ErrorKind::StateLimit { .. }
+            | ErrorKind::OptionLimit { .. }
+            | ErrorKind::Interrupted
     )
 }
 

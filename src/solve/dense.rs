@@ -166,6 +166,17 @@ pub fn options_of(options: &[u64]) -> impl Iterator<Item = Listed<'_>> + '_ {
     })
 }
 
+/// How many options a list of them holds, as `KeyGame::options` writes
+/// it: a run counts its keys, a sum one.
+fn count_options(options: &[u64]) -> usize {
+    options_of(options)
+        .map(|listed| match listed {
+            Listed::Run(_, _, count) => count as usize,
+            Listed::Sum(_) => 1,
+        })
+        .fold(0, usize::saturating_add)
+}
+
 /// Key `j` of the run from `first` by `step` (see `push_run`).
 #[inline(always)]
 fn run_key(first: u64, step: u64, j: u64) -> u64 {
@@ -429,7 +440,14 @@ impl DenseSearch {
 
     /// The value of the position with this key, searched if not known:
     /// `Ok(None)` when the compiled rules cannot answer.
-    pub fn value(&mut self, root: u64, max_states: usize) -> Result<Option<u32>, Error> {
+    /// `max_options`: the most options one position may have (see
+    /// `Search::max_options`).
+    pub fn value(
+        &mut self,
+        root: u64,
+        max_states: usize,
+        max_options: usize,
+    ) -> Result<Option<u32>, Error> {
         let Ok(root) = self.game.canonical(root) else {
             return Ok(None);
         };
@@ -441,6 +459,7 @@ impl DenseSearch {
             highs: &mut self.highs,
             canonical: &mut self.canonical,
             max_states,
+            max_options,
             closed: 0,
             // A table that grows as it fills is taken to be far.
             far: !matches!(self.table, Table::Narrow(_) | Table::Wide(_))
@@ -515,6 +534,10 @@ struct Search<'a> {
     highs: &'a mut Vec<u64>,
     canonical: &'a mut Vec<u64>,
     max_states: usize,
+    /// The state limit, which bounds one position's options too: the
+    /// general search reports a position with more, at the rule that made
+    /// the option past the limit (see `Interp::moves_of`).
+    max_options: usize,
     /// Whether the table is far larger than the cache (see `open`).
     far: bool,
     /// Positions whose values this run has set: when each has many
@@ -551,6 +574,11 @@ impl Search<'_> {
         let start = self.arena.len();
         let listed = self.game.options(key, self.arena).and_then(|()| {
             if self.game.has_symmetry() {
+                // Counted as listed, before the options of one orbit
+                // become one.
+                if count_options(&self.arena[start..]) > self.max_options {
+                    return Err(Abort);
+                }
                 canonical_options(self.game, self.arena, start, self.canonical)?;
             }
             Ok(())
@@ -569,6 +597,11 @@ impl Search<'_> {
         } else {
             noted(table, self.arena, start, &mut seen)
         };
+        if options > self.max_options {
+            self.arena.truncate(start);
+            *self.positions -= 1;
+            return Ok(Some(Step::Abort));
+        }
         if self.arena.len() == start {
             // No options (most often a lost position), or all known: no
             // frame.
@@ -762,7 +795,13 @@ mod tests {
         assert!(want.iter().any(|&v| v > 64), "values pass 64");
         let mut search = DenseSearch::new(Box::new(game));
         for (n, &v) in want.iter().enumerate() {
-            assert_eq!(search.value(n as u64, usize::MAX).ok().flatten(), Some(v));
+            assert_eq!(
+                search
+                    .value(n as u64, usize::MAX, usize::MAX)
+                    .ok()
+                    .flatten(),
+                Some(v)
+            );
         }
     }
 
@@ -790,12 +829,15 @@ mod tests {
                 assert!(want.iter().any(|&v| v > 200), "values pass 64 by far");
                 let mut search = DenseSearch::new(Box::new(game));
                 assert_eq!(
-                    search.value(599, usize::MAX).ok().flatten(),
+                    search.value(599, usize::MAX, usize::MAX).ok().flatten(),
                     Some(want[599])
                 );
                 for (n, &v) in want.iter().enumerate() {
                     assert_eq!(
-                        search.value(n as u64, usize::MAX).ok().flatten(),
+                        search
+                            .value(n as u64, usize::MAX, usize::MAX)
+                            .ok()
+                            .flatten(),
                         Some(v),
                         "heap {n}"
                     );
@@ -811,7 +853,10 @@ mod tests {
         // key from the start where the budget has room).
         search.table = Table::packed(21);
         let root = TOP | ((1 << 19) - 1);
-        assert_eq!(search.value(root, usize::MAX).ok().flatten(), Some(1));
+        assert_eq!(
+            search.value(root, usize::MAX, usize::MAX).ok().flatten(),
+            Some(1)
+        );
         assert!(matches!(search.table, Table::Narrow(_)));
         assert_eq!(search.positions, 1 << 19);
         // Values found before the move and after it are all there.
@@ -823,7 +868,10 @@ mod tests {
             root - 1,
         ] {
             let parity = (key & !TOP).count_ones() % 2;
-            assert_eq!(search.value(key, usize::MAX).ok().flatten(), Some(parity));
+            assert_eq!(
+                search.value(key, usize::MAX, usize::MAX).ok().flatten(),
+                Some(parity)
+            );
         }
         assert_eq!(search.positions, 1 << 19, "nothing searched twice");
     }

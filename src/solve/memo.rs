@@ -5,9 +5,13 @@ use super::mex::{mex, MexSet};
 use super::{Move, Rules};
 use crate::error::{Error, ErrorKind};
 use crate::eval::PosId;
+use std::collections::HashMap;
 
 const UNKNOWN: u32 = u32::MAX;
 const ON_STACK: u32 = u32::MAX - 1;
+/// The search of this position met a position with more options than the
+/// state limit (see `Memo::failed`).
+const FAILED: u32 = u32::MAX - 2;
 /// No position with a `lose if` rule can be reached.
 const NONE: u32 = u32::MAX;
 
@@ -37,6 +41,13 @@ pub struct Memo {
     opened: u64,
     /// The values a long list of options has, for its mex.
     mex_set: MexSet,
+    /// The error of each position marked `FAILED`, and the state limit it
+    /// was met under. A search that met a position with too many options
+    /// made each position on its way there fail: asked again, each would
+    /// go the same way, working out the same options one by one (a REPL
+    /// asking again, the positions of a game asked one after another), so
+    /// it fails at once; under another limit it is searched again.
+    failed: HashMap<PosId, (Error, usize)>,
 }
 
 /// How many positions are opened between looks at how far the state limit
@@ -166,7 +177,7 @@ impl Memo {
 
     /// The result for a position, if it is known.
     pub fn peek(&self, pos: PosId) -> Option<u32> {
-        Some(self.get(pos)).filter(|&v| v < ON_STACK)
+        Some(self.get(pos)).filter(|&v| v < FAILED)
     }
 
     /// The bytes the table holds on the heap.
@@ -198,7 +209,7 @@ impl Memo {
 
     /// Records a result found elsewhere (carried over a reload).
     pub fn remember(&mut self, pos: PosId, v: u32) {
-        if v < ON_STACK {
+        if v < FAILED {
             self.set(pos, v);
         }
     }
@@ -210,19 +221,46 @@ impl Memo {
         measure: Measure,
     ) -> Result<u32, Error> {
         let known = self.get(root);
-        if known < ON_STACK {
+        if known < FAILED {
             return Ok(known);
+        }
+        if let Some(e) = self.failure(rules, root) {
+            return Err(e);
         }
         let mut stack: Vec<Frame> = Vec::new();
         let mut moves: Vec<Move> = Vec::new();
         let result = self.run(rules, root, measure, &mut stack, &mut moves);
-        if result.is_err() {
-            // Leave nothing marked as in progress, so a later call starts clean.
+        if let Err(e) = &result {
+            // Leave nothing marked as in progress, so a later call starts
+            // clean, or fails at once where it would fail the same way.
+            let again = matches!(e.kind, ErrorKind::OptionLimit { .. });
             for frame in &stack {
-                self.set(frame.pos, UNKNOWN);
+                if again {
+                    self.set(frame.pos, FAILED);
+                    self.failed
+                        .insert(frame.pos, (e.clone(), rules.max_states()));
+                } else {
+                    self.set(frame.pos, UNKNOWN);
+                }
             }
         }
         result
+    }
+
+    /// The error a position marked `FAILED` met, if it was met under the
+    /// state limit in force; otherwise the mark is taken off.
+    fn failure(&mut self, rules: &mut dyn Rules, pos: PosId) -> Option<Error> {
+        if self.get(pos) != FAILED {
+            return None;
+        }
+        match self.failed.get(&pos) {
+            Some((e, limit)) if *limit == rules.max_states() => Some(e.clone()),
+            _ => {
+                self.failed.remove(&pos);
+                self.set(pos, UNKNOWN);
+                None
+            }
+        }
     }
 
     fn run(
@@ -247,7 +285,7 @@ impl Memo {
                     let c = frame.pending[frame.next];
                     match self.get(c) {
                         ON_STACK => return Err(self.cycle(rules, stack, c)),
-                        UNKNOWN => {
+                        UNKNOWN | FAILED => {
                             descend = Some(c);
                             break;
                         }
@@ -256,6 +294,9 @@ impl Memo {
                 }
             }
             if let Some(c) = descend {
+                if let Some(e) = self.failure(rules, c) {
+                    return Err(e);
+                }
                 let frame = self.open(rules, c, measure, moves)?;
                 stack.push(frame);
                 continue;

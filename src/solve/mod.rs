@@ -202,7 +202,7 @@ impl Solver {
             .saturating_sub(elsewhere)
             .saturating_add(search.answered + 1);
         let before = search.positions;
-        let v = search.value(key, room);
+        let v = search.value(key, room, limit);
         search.answered += match v {
             // The memo keeps what it answers.
             Ok(Some(_)) => 1,

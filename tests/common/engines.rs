@@ -65,9 +65,13 @@ pub fn value_of(session: &mut Session, position: &str) -> Result<u32, String> {
     session.value(&parts).map_err(|e| shown(&e))
 }
 
-/// Whether an answer is the error of a search past the state limit.
+/// Whether an answer is the error of a search past the state limit, on
+/// the positions it makes or on one position's options: which of them a
+/// search meets first depends on the order it goes in.
 fn past_the_limit(answer: &Result<u32, String>) -> bool {
-    answer.as_ref().is_err_and(|e| e.starts_with("StateLimit"))
+    answer
+        .as_ref()
+        .is_err_and(|e| e.starts_with("StateLimit") || e.starts_with("OptionLimit"))
 }
 
 /// The options of the position `text` names, in order, with their rules
