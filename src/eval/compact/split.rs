@@ -376,7 +376,7 @@ impl Machine {
         let split = of_last_loop(rule, depth);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
-        let mut route = None;
+        let mut pass = None;
         'values: while i < end {
             self.step()?;
             self.regs[r] = self.item(seq, i)?;
@@ -387,7 +387,7 @@ impl Machine {
                 }
             }
             out.push(match split {
-                Some(split) => split.written(self, &mut route)?,
+                Some(split) => split.written(self, &mut pass)?,
                 None => self.rule_written(rule)?,
             });
         }
@@ -834,20 +834,57 @@ impl Split {
     }
 
     /// The key of the current option, the list of a `steady_in` split
-    /// written by `route`, worked out first where it is not yet: in a
-    /// loop over the rule's last generator, it holds for every option.
+    /// written by the route `pass` holds, worked out first where it is
+    /// not yet: in a loop over the rule's last generator, it holds for
+    /// every option.
     #[inline(always)]
-    pub fn written(&self, m: &mut Machine, route: &mut Option<Route>) -> Option<u64> {
+    pub fn written<'s>(&'s self, m: &mut Machine, pass: &mut Option<Pass<'s>>) -> Option<u64> {
+        if pass.is_none() {
+            self.pass(m, pass)?;
+        }
+        pass.as_ref()?.key(m)
+    }
+
+    /// What every option of a loop over the rule's last generator shares,
+    /// worked out at the first, into `pass`: the route, and the key with
+    /// the list written from the branches that stay. It is written where
+    /// it is kept, not moved there: it is made once for each value of
+    /// the loops outside.
+    #[inline(never)]
+    fn pass<'s>(&'s self, m: &mut Machine, pass: &mut Option<Pass<'s>>) -> Option<()> {
         let [Piece::Each(each)] = &self.pieces[..] else {
             return None;
         };
-        let route = match route {
-            Some(route) => route,
-            None => route.insert(each.route(m, &self.fields, &each.steady.as_ref()?.still)?),
-        };
+        let route = each.route(m, &self.fields, &each.steady.as_ref()?.still)?;
+        let shape = &route.shape;
+        // The elements kept are moved to their places, which no option
+        // changes: the elements of the branches worked out at each
+        // option are moved the same way and added to the key.
         let mut made = Made::new(&self.fields);
-        each.made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
-        self.finished(m.key, made)
+        let (base, down) = match (shape.outside, shape.run) {
+            (Some(_), _) => (0, 0),
+            (None, Some((first, run))) => {
+                made.append(route.bits, (first, run))?;
+                let down = self.fields.shift_of(first) - self.fields.shift;
+                (self.finished(m.key, made)?, down)
+            }
+            (None, None) => {
+                made.runs(route.bits, shape.kept)?;
+                (self.finished(m.key, made)?, 0)
+            }
+        };
+        *pass = Some(Pass {
+            split: self,
+            each,
+            steps: shape.steps,
+            outside: shape.outside.is_some(),
+            base,
+            down,
+            runs: if shape.run.is_some() { 0 } else { shape.kept },
+            live: route.live,
+            sent: shape.sent,
+        });
+        Some(())
     }
 
     /// `k` with the list `made` in its fields (and its length).
@@ -859,6 +896,71 @@ impl Split {
             Some(length) => put(k, length, 0, i64::from(made.count)),
             None => (made.count == f.len).then_some(k),
         }
+    }
+}
+
+/// A loop's options written by one route (see `Split::written`): the
+/// list and its piece; the steps each option takes, and whether the
+/// walk's values are past the list's places (each option then works its
+/// elements out one by one); the key with the list written from the
+/// branches that stay, and how the elements of the others are moved to
+/// their places: down `down` bits where the elements kept follow one
+/// another, else run by run of `runs`; those branches (a bit each), and
+/// the elements each branch gives (a bit each) with their fields' mask.
+pub(super) struct Pass<'s> {
+    split: &'s Split,
+    each: &'s Each,
+    steps: usize,
+    outside: bool,
+    base: u64,
+    down: u32,
+    runs: u64,
+    live: u8,
+    sent: [(u64, u64); 2],
+}
+
+impl Pass<'_> {
+    /// The key of the current option.
+    #[inline(always)]
+    fn key(&self, m: &mut Machine) -> Option<u64> {
+        let fields = &self.split.fields;
+        if self.outside {
+            return self.one_by_one(m);
+        }
+        m.steps(self.steps)?;
+        let (mut bits, mut live) = (0, self.live);
+        while live != 0 {
+            let b = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let (at, mask) = self.sent[b];
+            bits |= self
+                .each
+                .branches
+                .get(b)?
+                .bits(m, self.each.var, at, fields)?
+                & mask;
+        }
+        if self.runs == 0 {
+            return Some(self.base | bits >> self.down);
+        }
+        let mut made = Made::new(fields);
+        made.runs(bits, self.runs)?;
+        Some(self.base | made.bits)
+    }
+
+    /// The key of the current option where the walk's values are past
+    /// the list's places: its elements worked out one by one, their
+    /// number maybe not the one the key was written with.
+    #[inline(never)]
+    fn one_by_one(&self, m: &mut Machine) -> Option<u64> {
+        let fields = &self.split.fields;
+        let route = self
+            .each
+            .route(m, fields, &self.each.steady.as_ref()?.still)?;
+        let mut made = Made::new(fields);
+        self.each
+            .made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
+        self.split.finished(m.key, made)
     }
 }
 
@@ -1085,6 +1187,25 @@ mod tests {
         assert_eq!(same_options(LOOPS, "Cut([3, 1, 2, 1])"), 1);
         assert_eq!(same_options(LOOPS, "Cut([2, 2, 2])"), 10);
         assert_eq!(same_options(LOOPS, "Cut([3, 3, 2, 2])"), 31);
+    }
+
+    /// A last loop whose walk's values are past the list's places (`j`
+    /// from 5 on, the element read at `j - 5`): its options are written
+    /// by one route all the same, each one's elements worked out one by
+    /// one.
+    const FAR: &str = r#"
+        game Far(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c])
+            => Far([if j < c + 5 then xs[j - 5] else min(xs[j - 5], t) for j in 5..5 + len(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn a_last_loop_past_the_lists_places_writes_the_options_step_by_step_code_writes() {
+        assert_eq!(by_one_route(FAR, "Far([3, 3, 2])"), [true]);
+        // Every never increasing list of 3 numbers, the first up to 3,
+        // the last up to 2.
+        assert_eq!(same_options(FAR, "Far([3, 3, 2])"), 19);
     }
 
     #[test]
