@@ -376,6 +376,11 @@ impl Machine {
         let split = of_last_loop(rule, depth);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
+        if let (Some(split), [None, None, None], Seq::Range(..)) = (split, tests, seq) {
+            if split.all_written(self, r, (i, end), out)? {
+                return Some(());
+            }
+        }
         let mut pass = None;
         'values: while i < end {
             self.step()?;
@@ -551,17 +556,45 @@ impl Branch {
                 .ok()
                 .filter(|&v| v < SLOTS)
             {
-                let Across { slots, last } = &mut *self.across.borrow_mut();
-                let (key, worked) = &mut slots[slot];
-                if *key != m.key {
-                    let (same, mask) = shared(last, fields, &list, *key, m.key);
-                    worked.keep(same, mask);
-                    *key = m.key;
-                }
+                let across = &mut *self.across.borrow_mut();
+                let worked = across.at(slot, m.key, fields, &list);
                 return worked.get(want, fields, |at| work(m, at));
             }
         }
         self.remembered(m, var, want, fields)
+    }
+
+    /// Whether the branch is kept by the value of register `by` (see
+    /// `Across`) for each value from `lo` to `hi`.
+    fn kept_by(&self, by: usize, (lo, hi): (i64, i64)) -> bool {
+        self.kept.is_some_and(|(_, r)| r as usize == by) && lo >= 0 && hi <= SLOTS as i64
+    }
+
+    /// `bits` for each value of the loop over register `by` from `lo`
+    /// to `hi`, handed to `each` in order, where the branch is `kept_by`
+    /// that register; `false` where it is not, and nothing was worked
+    /// out.
+    #[inline(always)]
+    fn each_bits(
+        &self,
+        m: &mut Machine,
+        (var, want, fields): (usize, u64, &Fields),
+        (by, lo, hi): (usize, i64, i64),
+        mut each: impl FnMut(u64),
+    ) -> Option<bool> {
+        let Some((list, _)) = self.kept.filter(|_| self.kept_by(by, (lo, hi))) else {
+            return Some(false);
+        };
+        let across = &mut *self.across.borrow_mut();
+        for value in lo..hi {
+            m.regs[by] = value;
+            let worked = across.at(value as usize, m.key, fields, &list);
+            each(worked.get(want, fields, |at| {
+                m.regs[var] = i64::from(at);
+                (self.f)(m)
+            })?);
+        }
+        Some(true)
     }
 
     /// `bits` remembered by the registers the branch reads.
@@ -576,6 +609,22 @@ impl Branch {
             Some(worked) => worked.get(want, fields, |at| work(m, at)),
             None => Worked::default().get(want, fields, |at| work(m, at)),
         }
+    }
+}
+
+impl Across {
+    /// What is kept for the register's value `slot`, at `key`: what was
+    /// worked out at the key it was last asked about, for the elements
+    /// the two keys share.
+    #[inline(always)]
+    fn at(&mut self, slot: usize, key: u64, fields: &Fields, list: &Fields) -> &mut Worked {
+        let (held, worked) = &mut self.slots[slot];
+        if *held != key {
+            let (same, mask) = shared(&mut self.last, fields, list, *held, key);
+            worked.keep(same, mask);
+            *held = key;
+        }
+        worked
     }
 }
 
@@ -845,6 +894,47 @@ impl Split {
         pass.as_ref()?.key(m)
     }
 
+    /// The keys of every option of a loop over the rule's last generator
+    /// (register `r`, from `lo` to `hi`), where the loop tests nothing:
+    /// the route worked out once, then the one branch that reads the
+    /// register, worked out value after value as that branch is kept
+    /// (see `Branch::each_bits`); `false` where the list is not written
+    /// so, and no key was made.
+    pub(super) fn all_written(
+        &self,
+        m: &mut Machine,
+        r: usize,
+        (lo, hi): (i64, i64),
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        if lo >= hi {
+            return Some(true);
+        }
+        let mut pass = None;
+        m.regs[r] = lo;
+        self.pass(m, &mut pass)?;
+        let pass = pass.as_ref()?;
+        let (([(at, mask), _], 1) | ([_, (at, mask)], 2)) = (pass.sent, pass.live) else {
+            return Some(false);
+        };
+        let branch = pass
+            .each
+            .branches
+            .get(pass.live.trailing_zeros() as usize)?;
+        if pass.outside || pass.runs != 0 || !branch.kept_by(r, (lo, hi)) {
+            return Some(false);
+        }
+        // Each value takes a step, and each option the steps of its walk.
+        let count = usize::try_from(hi - lo).ok()?;
+        m.steps(count.checked_mul(pass.steps.checked_add(1)?)?)?;
+        let (base, down) = (pass.base, pass.down);
+        let fields = &self.fields;
+        let var = pass.each.var;
+        branch.each_bits(m, (var, at, fields), (r, lo, hi), |bits| {
+            out.push(base | (bits & mask) >> down);
+        })
+    }
+
     /// What every option of a loop over the rule's last generator shares,
     /// worked out at the first, into `pass`: the route, and the key with
     /// the list written from the branches that stay. It is written where
@@ -855,35 +945,38 @@ impl Split {
         let [Piece::Each(each)] = &self.pieces[..] else {
             return None;
         };
-        let route = each.route(m, &self.fields, &each.steady.as_ref()?.still)?;
-        let shape = &route.shape;
-        // The elements kept are moved to their places, which no option
-        // changes: the elements of the branches worked out at each
-        // option are moved the same way and added to the key.
-        let mut made = Made::new(&self.fields);
-        let (base, down) = match (shape.outside, shape.run) {
-            (Some(_), _) => (0, 0),
-            (None, Some((first, run))) => {
-                made.append(route.bits, (first, run))?;
-                let down = self.fields.shift_of(first) - self.fields.shift;
-                (self.finished(m.key, made)?, down)
-            }
-            (None, None) => {
-                made.runs(route.bits, shape.kept)?;
-                (self.finished(m.key, made)?, 0)
-            }
-        };
-        *pass = Some(Pass {
-            split: self,
-            each,
-            steps: shape.steps,
-            outside: shape.outside.is_some(),
-            base,
-            down,
-            runs: if shape.run.is_some() { 0 } else { shape.kept },
-            live: route.live,
-            sent: shape.sent,
-        });
+        let still = &each.steady.as_ref()?.still;
+        let key = m.key;
+        let made = each.routed(m, &self.fields, still, |shape, bits, live| {
+            // The elements kept are moved to their places, which no
+            // option changes: the elements of the branches worked out at
+            // each option are moved the same way and added to the key.
+            let mut made = Made::new(&self.fields);
+            let (base, down) = match (shape.outside, shape.run) {
+                (Some(_), _) => (Some(0), 0),
+                (None, Some((first, run))) => {
+                    let down = self.fields.shift_of(first) - self.fields.shift;
+                    let made = made.append(bits, (first, run)).map(|()| made);
+                    (made.and_then(|made| self.finished(key, made)), down)
+                }
+                (None, None) => {
+                    let made = made.runs(bits, shape.kept).map(|()| made);
+                    (made.and_then(|made| self.finished(key, made)), 0)
+                }
+            };
+            Some(Pass {
+                split: self,
+                each,
+                steps: shape.steps,
+                outside: shape.outside.is_some(),
+                base: base?,
+                down,
+                runs: if shape.run.is_some() { 0 } else { shape.kept },
+                live,
+                sent: shape.sent,
+            })
+        })?;
+        *pass = Some(made?);
         Some(())
     }
 
@@ -1036,33 +1129,56 @@ impl Each {
     /// branches that stay (`still`).
     #[inline(never)]
     fn route(&self, m: &mut Machine, f: &Fields, still: &[bool]) -> Option<Route> {
+        self.routed(m, f, still, |shape, bits, live| Route {
+            shape: *shape,
+            bits,
+            live,
+        })
+    }
+
+    /// What `then` makes of this option's shape, the bits of the branches
+    /// that stay (`still`) and the branches left (a bit each), the shape
+    /// read where it is remembered: a shape handed back by value from a
+    /// call is read again before it is all written, which stalls.
+    #[inline(always)]
+    fn routed<R>(
+        &self,
+        m: &mut Machine,
+        f: &Fields,
+        still: &[bool],
+        then: impl FnOnce(&Shape, u64, u8) -> R,
+    ) -> Option<R> {
+        let (mut guard, made);
         let shape = match &self.shapes {
             Some((reads, shapes)) => {
-                let shapes = &mut *shapes.borrow_mut();
-                match shapes.at(reads, m) {
-                    Some(Some(shape)) => *shape,
-                    Some(entry) => *entry.insert(self.shape(m, f)?),
-                    None => self.shape(m, f)?,
+                guard = shapes.borrow_mut();
+                match guard.at(reads, m) {
+                    Some(Some(shape)) => &*shape,
+                    Some(entry) => &*entry.insert(self.shape(m, f)?),
+                    None => {
+                        made = self.shape(m, f)?;
+                        &made
+                    }
                 }
             }
-            None => self.shape(m, f)?,
+            None => {
+                made = self.shape(m, f)?;
+                &made
+            }
         };
-        let mut route = Route {
-            shape,
-            ..Route::default()
-        };
+        let (mut bits, mut live) = (0, 0);
         for (b, branch) in self.branches.iter().enumerate() {
             let (at, mask) = shape.sent[b];
             if at == 0 {
                 continue;
             }
             if still.get(b).copied().unwrap_or(false) {
-                route.bits |= branch.bits(m, self.var, at, f)? & mask;
+                bits |= branch.bits(m, self.var, at, f)? & mask;
             } else {
-                route.live |= 1 << b;
+                live |= 1 << b;
             }
         }
-        Some(route)
+        Some(then(shape, bits, live))
     }
 
     /// Where this option's elements come from, worked out.
