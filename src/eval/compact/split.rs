@@ -376,11 +376,6 @@ impl Machine {
         let split = of_last_loop(rule, depth);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
-        if let (Some(split), [None, None, None], Seq::Range(..)) = (split, tests, seq) {
-            if split.all_written(self, r, (i, end), out)? {
-                return Some(());
-            }
-        }
         let mut pass = None;
         'values: while i < end {
             self.step()?;
@@ -391,10 +386,20 @@ impl Machine {
                     continue 'values;
                 }
             }
-            out.push(match split {
-                Some(split) => split.written(self, &mut pass)?,
-                None => self.rule_written(rule)?,
-            });
+            let Some(split) = split else {
+                out.push(self.rule_written(rule)?);
+                continue;
+            };
+            // The values left, from this one on, at once where they are
+            // all places of a word.
+            let first = i - 1;
+            let values = (pass.is_none() && matches!(seq, Seq::Range(..)))
+                .then_some(())
+                .filter(|()| first >= 0 && end <= 64)
+                .map(|()| low_bits((end - first) as u32) << first);
+            if split.written_from(self, &mut pass, (r, first, values), tests, out)? {
+                return self.steps(usize::try_from(end - i).ok()?);
+            }
         }
         Some(())
     }
@@ -565,36 +570,39 @@ impl Branch {
     }
 
     /// Whether the branch is kept by the value of register `by` (see
-    /// `Across`) for each value from `lo` to `hi`.
-    fn kept_by(&self, by: usize, (lo, hi): (i64, i64)) -> bool {
-        self.kept.is_some_and(|(_, r)| r as usize == by) && lo >= 0 && hi <= SLOTS as i64
+    /// `Across`).
+    fn kept_by(&self, by: usize) -> bool {
+        self.kept.is_some_and(|(_, r)| r as usize == by)
     }
 
-    /// `bits` for each value of the loop over register `by` from `lo`
-    /// to `hi`, handed to `each` in order, where the branch is `kept_by`
-    /// that register; `false` where it is not, and nothing was worked
-    /// out.
+    /// `bits` for each of the `values` (a bit each, at the value's place)
+    /// of register `by` that has `passed`, handed to `each` in order,
+    /// where the branch is `kept_by` that register.
     #[inline(always)]
     fn each_bits(
         &self,
         m: &mut Machine,
         (var, want, fields): (usize, u64, &Fields),
-        (by, lo, hi): (usize, i64, i64),
+        (by, mut values): (usize, u64),
+        mut passed: impl FnMut(&mut Machine, i64) -> Option<bool>,
         mut each: impl FnMut(u64),
-    ) -> Option<bool> {
-        let Some((list, _)) = self.kept.filter(|_| self.kept_by(by, (lo, hi))) else {
-            return Some(false);
-        };
+    ) -> Option<()> {
+        let (list, _) = self.kept.filter(|_| self.kept_by(by))?;
         let across = &mut *self.across.borrow_mut();
-        for value in lo..hi {
-            m.regs[by] = value;
+        while values != 0 {
+            let value = values.trailing_zeros();
+            values &= values - 1;
+            m.regs[by] = i64::from(value);
+            if !passed(m, i64::from(value))? {
+                continue;
+            }
             let worked = across.at(value as usize, m.key, fields, &list);
             each(worked.get(want, fields, |at| {
                 m.regs[var] = i64::from(at);
                 (self.f)(m)
             })?);
         }
-        Some(true)
+        Some(())
     }
 
     /// `bits` remembered by the registers the branch reads.
@@ -882,57 +890,81 @@ impl Split {
         self.steady_in(|_| true)
     }
 
-    /// The key of the current option, the list of a `steady_in` split
+    /// The key of the option at value `first` of register `r`, whose
+    /// tests passed, pushed to `out`: the list of a `steady_in` split
     /// written by the route `pass` holds, worked out first where it is
-    /// not yet: in a loop over the rule's last generator, it holds for
-    /// every option.
+    /// not yet. Where it is worked out now, the options at the rest of
+    /// `values` (a bit each, at the value's place; `first` among them)
+    /// are written too where they can be at once (see `rest_written`):
+    /// then `true`.
     #[inline(always)]
-    pub fn written<'s>(&'s self, m: &mut Machine, pass: &mut Option<Pass<'s>>) -> Option<u64> {
-        if pass.is_none() {
-            self.pass(m, pass)?;
-        }
-        pass.as_ref()?.key(m)
-    }
-
-    /// The keys of every option of a loop over the rule's last generator
-    /// (register `r`, from `lo` to `hi`), where the loop tests nothing:
-    /// the route worked out once, then the one branch that reads the
-    /// register, worked out value after value as that branch is kept
-    /// (see `Branch::each_bits`); `false` where the list is not written
-    /// so, and no key was made.
-    pub(super) fn all_written(
-        &self,
+    pub(super) fn written_from<'s>(
+        &'s self,
         m: &mut Machine,
-        r: usize,
-        (lo, hi): (i64, i64),
+        pass: &mut Option<Pass<'s>>,
+        (r, first, values): (usize, i64, Option<u64>),
+        tests: [Option<&Truth>; 3],
         out: &mut Vec<u64>,
     ) -> Option<bool> {
-        if lo >= hi {
-            return Some(true);
+        if pass.is_none() {
+            self.pass(m, pass)?;
+            if let (Some(made), Some(values)) = (pass.as_ref(), values) {
+                if self.rest_written(m, made, (r, first, values), tests, out)? {
+                    return Some(true);
+                }
+            }
         }
-        let mut pass = None;
-        m.regs[r] = lo;
-        self.pass(m, &mut pass)?;
-        let pass = pass.as_ref()?;
+        out.push(pass.as_ref()?.key(m)?);
+        Some(false)
+    }
+
+    /// The keys of the options of a loop over the rule's last generator,
+    /// register `r`, at the values `values` (a bit each, at the value's
+    /// place), from `first`, the first whose tests passed and at which
+    /// `pass` was worked out: the one branch that reads the register
+    /// worked out value after value as that branch is kept (see
+    /// `Branch::each_bits`), each value after the first tested first;
+    /// `false` where the list is not written so, and no key was made.
+    /// The steps of the values are the caller's to count.
+    fn rest_written(
+        &self,
+        m: &mut Machine,
+        pass: &Pass,
+        (r, first, values): (usize, i64, u64),
+        tests: [Option<&Truth>; 3],
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
         let (([(at, mask), _], 1) | ([_, (at, mask)], 2)) = (pass.sent, pass.live) else {
             return Some(false);
         };
-        let branch = pass
-            .each
-            .branches
-            .get(pass.live.trailing_zeros() as usize)?;
-        if pass.outside || pass.runs != 0 || !branch.kept_by(r, (lo, hi)) {
+        let live = pass.live.trailing_zeros() as usize;
+        let branch = pass.each.branches.get(live)?;
+        if pass.outside || pass.runs != 0 || !branch.kept_by(r) {
             return Some(false);
         }
-        // Each value takes a step, and each option the steps of its walk.
-        let count = usize::try_from(hi - lo).ok()?;
-        m.steps(count.checked_mul(pass.steps.checked_add(1)?)?)?;
         let (base, down) = (pass.base, pass.down);
-        let fields = &self.fields;
+        let testing = tests.iter().any(Option::is_some);
+        let passed = |m: &mut Machine, value: i64| {
+            if !testing || value == first {
+                return Some(true);
+            }
+            for test in tests.iter().flatten() {
+                if !m.truth(test)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        };
         let var = pass.each.var;
-        branch.each_bits(m, (var, at, fields), (r, lo, hi), |bits| {
+        let before = out.len();
+        branch.each_bits(m, (var, at, &self.fields), (r, values), passed, |bits| {
             out.push(base | (bits & mask) >> down);
-        })
+        })?;
+        // Each option takes the steps of its walk: counted once the loop
+        // is done, as it is bounded.
+        let options = out.len() - before;
+        m.steps(options.checked_mul(pass.steps)?)?;
+        Some(true)
     }
 
     /// What every option of a loop over the rule's last generator shares,
@@ -1322,6 +1354,32 @@ mod tests {
         // Every never increasing list of 3 numbers, the first up to 3,
         // the last up to 2.
         assert_eq!(same_options(FAR, "Far([3, 3, 2])"), 19);
+    }
+
+    /// Last loops whose test reads the loop's register at every value
+    /// (`t % 2 == 0` bounds no run of values), and one whose test fails
+    /// at a value after the first (a division by zero at `t = 2`): the
+    /// options after the first are written at once, each value tested.
+    const TESTED: &str = r#"
+        game Odd(xs: [nat]) {
+          move even(c in indices(xs), t in 0..xs[c]) if t % 2 == 0 or c + t == 1
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+    const FAILS_LATER: &str = r#"
+        game Odd(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c]) if 6 / (2 - t) > 0
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn options_written_at_once_are_tested_value_by_value() {
+        assert_eq!(by_one_route(TESTED, "Odd([4, 4, 3])"), [true]);
+        assert!(same_options(TESTED, "Odd([4, 4, 3])") > 10);
+        assert!(same_options(TESTED, "Odd([5, 3, 3, 2])") > 20);
+        // Both give up on the first key.
+        assert_eq!(same_options(FAILS_LATER, "Odd([3, 3, 3])"), 1);
     }
 
     #[test]
