@@ -171,7 +171,8 @@ pub(super) fn lower(
         .map(|piece| match piece {
             Source::One(n) => Piece::One(l.operand(n)),
             Source::Each(walk, element) => {
-                Piece::Each(Box::new(each(l, *walk, element, (key_regs, inner))))
+                let regs = (key_regs, inner);
+                Piece::Each(Box::new(each(l, *walk, element, &fields, regs)))
             }
         })
         .collect();
@@ -183,7 +184,13 @@ pub(super) fn lower(
 }
 
 /// A walk's piece, lowered.
-fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32)) -> Each {
+fn each(
+    l: &impl Lower,
+    walk: Walk,
+    element: Element,
+    list: &Fields,
+    (fields, inner): (u32, u32),
+) -> Each {
     let var = Some(walk.var);
     let value = match &element {
         Element::Num(n) => Value::Num(n),
@@ -220,6 +227,9 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
     // A branch is remembered across keys too where it reads one element
     // (or row) and one register alone (see `lookup`); it is kept from key
     // to key where that element is the one at the walk's variable.
+    // A branch that is the list's own element at the walk's variable
+    // gives the bits the key holds there.
+    let own = |n: &Num| matches!(n, Num::Field(f, i) if f == list && matches!(**i, Num::Reg(v) if v == walk.var));
     let branch = |(f, pair, reads): (NumFn, Option<(Site, u32)>, Reads), costly: bool| {
         let kept = pair
             .filter(|(site, extra)| site.index == walk.var && reads.regs == [*extra])
@@ -229,6 +239,13 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
             None => f,
         };
         Branch::new(f, reads, kept)
+    };
+    let branch_of = |n: Num, reads: Reads| {
+        let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
+        let same = own(&n);
+        let mut made = branch((l.operand(n).into_fn(), pair, reads), costly);
+        made.own = same;
+        made
     };
     let mut reads = branch_reads.into_iter();
     let mut next = || {
@@ -240,10 +257,7 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
     let (test, branches) = match element {
         Element::Num(Num::If(t, a, b)) => {
             let test = l.truth(*t);
-            let branches = [*a, *b].map(|n| {
-                let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
-                branch((l.operand(n).into_fn(), pair, next()), costly)
-            });
+            let branches = [*a, *b].map(|n| branch_of(n, next()));
             (test_reads.map(|r| Tested::new(test, r)), branches.into())
         }
         Element::Row(rows, Text::If(t, a, b)) => {
@@ -254,13 +268,7 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
             });
             (test_reads.map(|r| Tested::new(test, r)), branches.into())
         }
-        Element::Num(n) => {
-            let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
-            (
-                None,
-                vec![branch((l.operand(n).into_fn(), pair, next()), costly)],
-            )
-        }
+        Element::Num(n) => (None, vec![branch_of(n, next())]),
         Element::Row(rows, t) => {
             let pair = lookup::row_pair(&t, rows.numbered);
             (None, vec![branch((l.row(rows, t), pair, next()), true)])
@@ -491,6 +499,9 @@ const TRUTHS: Fields = Fields {
 /// besides, when its values are kept from key to key.
 struct Branch {
     f: NumFn,
+    /// Whether it is the list's own element at the walk's variable: its
+    /// bits are the key's.
+    own: bool,
     reads: Reads,
     memo: RefCell<Memo<Worked>>,
     kept: Option<(Fields, u32)>,
@@ -536,6 +547,7 @@ impl Branch {
     fn new(f: NumFn, reads: Reads, kept: Option<(Fields, u32)>) -> Branch {
         Branch {
             f,
+            own: false,
             reads,
             memo: RefCell::default(),
             kept,
@@ -552,6 +564,9 @@ impl Branch {
     /// others'), each at the place of its value in `fields`.
     #[inline(always)]
     fn bits(&self, m: &mut Machine, var: usize, want: u64, fields: &Fields) -> Option<u64> {
+        if self.own {
+            return Some(m.key);
+        }
         let work = |m: &mut Machine, at: u32| {
             m.regs[var] = i64::from(at);
             (self.f)(m)
@@ -1380,6 +1395,47 @@ mod tests {
         assert!(same_options(TESTED, "Odd([5, 3, 3, 2])") > 20);
         // Both give up on the first key.
         assert_eq!(same_options(FAILS_LATER, "Odd([3, 3, 3])"), 1);
+    }
+
+    /// Elements copied from the list written (`xs[j]`: the key's bits
+    /// taken as they are) and look-alikes that must be worked out: an
+    /// element of another list of the same shape (`ys[j]`), one at
+    /// another place (`xs[j + 1]`, past the end at the last).
+    const COPIED: &str = r#"
+        game Two(xs: [nat], ys: [nat]) {
+          move own(c in indices(xs), t in 0..xs[c])
+            => Two([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)], ys);
+          move other(c in indices(xs), t in 0..2)
+            => Two([if j < c then ys[j] else min(xs[j], t) for j in indices(xs)], ys);
+          move next(c in indices(xs), t in 0..2) if c > 0
+            => Two([if j < c - 1 then xs[j + 1] else min(xs[j], t) for j in indices(xs)], ys);
+        }
+    "#;
+
+    /// For each rule, which branches of its list are taken as the key's
+    /// bits.
+    fn copied(text: &str, start: &str) -> Vec<Vec<bool>> {
+        let (game, _) = compiled(text, start, true);
+        let rules = &inside(&*game).code.rules;
+        let branches = |rule: &super::Rule| {
+            let split = super::of_last_loop(rule, rule.gens.len() - 1)?;
+            match &split.pieces[..] {
+                [super::Piece::Each(each)] => Some(each.branches.iter().map(|b| b.own).collect()),
+                _ => None,
+            }
+        };
+        rules.iter().filter_map(branches).collect()
+    }
+
+    #[test]
+    fn elements_copied_from_the_list_written_are_the_ones_step_by_step_code_copies() {
+        assert_eq!(by_one_route(COPIED, "Two([3, 2, 2], [1, 0, 1])"), [true; 3]);
+        let only_own = vec![true, false];
+        let want = [only_own.clone(), vec![false; 2], vec![false; 2]];
+        assert_eq!(copied(COPIED, "Two([3, 2, 2], [1, 0, 1])"), want);
+        assert_eq!(copied(HEIGHTS, "Chomp([3, 3])"), [only_own]);
+        assert!(same_options(COPIED, "Two([3, 2, 2], [1, 0, 1])") > 10);
+        assert!(same_options(COPIED, "Two([2, 3, 1, 2], [2, 0, 1, 1])") > 20);
     }
 
     #[test]
