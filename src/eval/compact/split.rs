@@ -912,7 +912,7 @@ impl Split {
     /// `values` (a bit each, at the value's place; `first` among them)
     /// are written too where they can be at once (see `rest_written`):
     /// then `true`.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn written_from<'s>(
         &'s self,
         m: &mut Machine,
