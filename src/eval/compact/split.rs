@@ -28,6 +28,17 @@
 //! that register do: its values for each value of the register are kept
 //! from one key to the next for the elements the two keys share, and only
 //! the others are worked out again.
+//!
+//! A rule's last loop whose list goes one route for all its values (see
+//! `of_last_loop`) works out, at its first option, the key with the
+//! elements of the branches that stay written, and how the elements of
+//! the others move to their places (`Pass`); each option then adds only
+//! what its own branches give. Where one branch alone reads the loop's
+//! register and is kept by it, the options from the first on are made in
+//! one loop over the register's values, each value tested first
+//! (`Split::written_from`). A branch that is the written list's own
+//! element at the walk's variable (`h[j]` written into `h`) gives the
+//! key's bits as they are.
 
 use super::closure::{NumFn, TruthFn};
 use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
@@ -1433,7 +1444,13 @@ mod tests {
         let only_own = vec![true, false];
         let want = [only_own.clone(), vec![false; 2], vec![false; 2]];
         assert_eq!(copied(COPIED, "Two([3, 2, 2], [1, 0, 1])"), want);
-        assert_eq!(copied(HEIGHTS, "Chomp([3, 3])"), [only_own]);
+        assert_eq!(
+            copied(HEIGHTS, "Chomp([3, 3])"),
+            std::slice::from_ref(&only_own)
+        );
+        let enumerate =
+            include_str!("../../../bench/games/search-rewrites/chomp-heights-enumerate.game");
+        assert_eq!(copied(enumerate, "Chomp([3, 3])"), [only_own]);
         assert!(same_options(COPIED, "Two([3, 2, 2], [1, 0, 1])") > 10);
         assert!(same_options(COPIED, "Two([2, 3, 1, 2], [2, 0, 1, 1])") > 20);
     }
