@@ -320,11 +320,20 @@ impl Machine {
                         continue;
                     }
                 }
-                let k = match split {
-                    Some(split) => split.written(self, &mut route)?,
-                    None => self.rule_written(rule)?,
+                let Some(split) = split else {
+                    out.push(self.rule_written(rule)?);
+                    continue;
                 };
-                out.push(k);
+                // The values left, from this one on, as register values.
+                let left = passed | 1 << at;
+                let values = u32::try_from(start)
+                    .ok()
+                    .filter(|_| route.is_none())
+                    .and_then(|start| left.checked_shl(start).filter(|v| v >> start == left));
+                let (value, tests) = (start + i64::from(at), [rule.guard.as_ref(), None, None]);
+                if split.written_from(self, &mut route, (r, value, values), tests, out)? {
+                    return Some(());
+                }
             }
             return Some(());
         }

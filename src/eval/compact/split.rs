@@ -28,6 +28,17 @@
 //! that register do: its values for each value of the register are kept
 //! from one key to the next for the elements the two keys share, and only
 //! the others are worked out again.
+//!
+//! A rule's last loop whose list goes one route for all its values (see
+//! `of_last_loop`) works out, at its first option, the key with the
+//! elements of the branches that stay written, and how the elements of
+//! the others move to their places (`Pass`); each option then adds only
+//! what its own branches give. Where one branch alone reads the loop's
+//! register and is kept by it, the options from the first on are made in
+//! one loop over the register's values, each value tested first
+//! (`Split::written_from`). A branch that is the written list's own
+//! element at the walk's variable (`h[j]` written into `h`) gives the
+//! key's bits as they are.
 
 use super::closure::{NumFn, TruthFn};
 use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
@@ -171,7 +182,8 @@ pub(super) fn lower(
         .map(|piece| match piece {
             Source::One(n) => Piece::One(l.operand(n)),
             Source::Each(walk, element) => {
-                Piece::Each(Box::new(each(l, *walk, element, (key_regs, inner))))
+                let regs = (key_regs, inner);
+                Piece::Each(Box::new(each(l, *walk, element, &fields, regs)))
             }
         })
         .collect();
@@ -183,7 +195,13 @@ pub(super) fn lower(
 }
 
 /// A walk's piece, lowered.
-fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32)) -> Each {
+fn each(
+    l: &impl Lower,
+    walk: Walk,
+    element: Element,
+    list: &Fields,
+    (fields, inner): (u32, u32),
+) -> Each {
     let var = Some(walk.var);
     let value = match &element {
         Element::Num(n) => Value::Num(n),
@@ -220,6 +238,9 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
     // A branch is remembered across keys too where it reads one element
     // (or row) and one register alone (see `lookup`); it is kept from key
     // to key where that element is the one at the walk's variable.
+    // A branch that is the list's own element at the walk's variable
+    // gives the bits the key holds there.
+    let own = |n: &Num| matches!(n, Num::Field(f, i) if f == list && matches!(**i, Num::Reg(v) if v == walk.var));
     let branch = |(f, pair, reads): (NumFn, Option<(Site, u32)>, Reads), costly: bool| {
         let kept = pair
             .filter(|(site, extra)| site.index == walk.var && reads.regs == [*extra])
@@ -229,6 +250,13 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
             None => f,
         };
         Branch::new(f, reads, kept)
+    };
+    let branch_of = |n: Num, reads: Reads| {
+        let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
+        let same = own(&n);
+        let mut made = branch((l.operand(n).into_fn(), pair, reads), costly);
+        made.own = same;
+        made
     };
     let mut reads = branch_reads.into_iter();
     let mut next = || {
@@ -240,10 +268,7 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
     let (test, branches) = match element {
         Element::Num(Num::If(t, a, b)) => {
             let test = l.truth(*t);
-            let branches = [*a, *b].map(|n| {
-                let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
-                branch((l.operand(n).into_fn(), pair, next()), costly)
-            });
+            let branches = [*a, *b].map(|n| branch_of(n, next()));
             (test_reads.map(|r| Tested::new(test, r)), branches.into())
         }
         Element::Row(rows, Text::If(t, a, b)) => {
@@ -254,13 +279,7 @@ fn each(l: &impl Lower, walk: Walk, element: Element, (fields, inner): (u32, u32
             });
             (test_reads.map(|r| Tested::new(test, r)), branches.into())
         }
-        Element::Num(n) => {
-            let (pair, costly) = (lookup::num_reads_pair(&n), lookup::num_pair(&n).is_some());
-            (
-                None,
-                vec![branch((l.operand(n).into_fn(), pair, next()), costly)],
-            )
-        }
+        Element::Num(n) => (None, vec![branch_of(n, next())]),
         Element::Row(rows, t) => {
             let pair = lookup::row_pair(&t, rows.numbered);
             (None, vec![branch((l.row(rows, t), pair, next()), true)])
@@ -376,7 +395,7 @@ impl Machine {
         let split = of_last_loop(rule, depth);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
-        let mut route = None;
+        let mut pass = None;
         'values: while i < end {
             self.step()?;
             self.regs[r] = self.item(seq, i)?;
@@ -386,10 +405,20 @@ impl Machine {
                     continue 'values;
                 }
             }
-            out.push(match split {
-                Some(split) => split.written(self, &mut route)?,
-                None => self.rule_written(rule)?,
-            });
+            let Some(split) = split else {
+                out.push(self.rule_written(rule)?);
+                continue;
+            };
+            // The values left, from this one on, at once where they are
+            // all places of a word.
+            let first = i - 1;
+            let values = (pass.is_none() && matches!(seq, Seq::Range(..)))
+                .then_some(())
+                .filter(|()| first >= 0 && end <= 64)
+                .map(|()| low_bits((end - first) as u32) << first);
+            if split.written_from(self, &mut pass, (r, first, values), tests, out)? {
+                return self.steps(usize::try_from(end - i).ok()?);
+            }
         }
         Some(())
     }
@@ -481,6 +510,9 @@ const TRUTHS: Fields = Fields {
 /// besides, when its values are kept from key to key.
 struct Branch {
     f: NumFn,
+    /// Whether it is the list's own element at the walk's variable: its
+    /// bits are the key's.
+    own: bool,
     reads: Reads,
     memo: RefCell<Memo<Worked>>,
     kept: Option<(Fields, u32)>,
@@ -526,6 +558,7 @@ impl Branch {
     fn new(f: NumFn, reads: Reads, kept: Option<(Fields, u32)>) -> Branch {
         Branch {
             f,
+            own: false,
             reads,
             memo: RefCell::default(),
             kept,
@@ -542,6 +575,9 @@ impl Branch {
     /// others'), each at the place of its value in `fields`.
     #[inline(always)]
     fn bits(&self, m: &mut Machine, var: usize, want: u64, fields: &Fields) -> Option<u64> {
+        if self.own {
+            return Some(m.key);
+        }
         let work = |m: &mut Machine, at: u32| {
             m.regs[var] = i64::from(at);
             (self.f)(m)
@@ -551,17 +587,48 @@ impl Branch {
                 .ok()
                 .filter(|&v| v < SLOTS)
             {
-                let Across { slots, last } = &mut *self.across.borrow_mut();
-                let (key, worked) = &mut slots[slot];
-                if *key != m.key {
-                    let (same, mask) = shared(last, fields, &list, *key, m.key);
-                    worked.keep(same, mask);
-                    *key = m.key;
-                }
+                let across = &mut *self.across.borrow_mut();
+                let worked = across.at(slot, m.key, fields, &list);
                 return worked.get(want, fields, |at| work(m, at));
             }
         }
         self.remembered(m, var, want, fields)
+    }
+
+    /// Whether the branch is kept by the value of register `by` (see
+    /// `Across`).
+    fn kept_by(&self, by: usize) -> bool {
+        self.kept.is_some_and(|(_, r)| r as usize == by)
+    }
+
+    /// `bits` for each of the `values` (a bit each, at the value's place)
+    /// of register `by` that has `passed`, handed to `each` in order,
+    /// where the branch is `kept_by` that register.
+    #[inline(always)]
+    fn each_bits(
+        &self,
+        m: &mut Machine,
+        (var, want, fields): (usize, u64, &Fields),
+        (by, mut values): (usize, u64),
+        mut passed: impl FnMut(&mut Machine, i64) -> Option<bool>,
+        mut each: impl FnMut(u64),
+    ) -> Option<()> {
+        let (list, _) = self.kept.filter(|_| self.kept_by(by))?;
+        let across = &mut *self.across.borrow_mut();
+        while values != 0 {
+            let value = values.trailing_zeros();
+            values &= values - 1;
+            m.regs[by] = i64::from(value);
+            if !passed(m, i64::from(value))? {
+                continue;
+            }
+            let worked = across.at(value as usize, m.key, fields, &list);
+            each(worked.get(want, fields, |at| {
+                m.regs[var] = i64::from(at);
+                (self.f)(m)
+            })?);
+        }
+        Some(())
     }
 
     /// `bits` remembered by the registers the branch reads.
@@ -576,6 +643,22 @@ impl Branch {
             Some(worked) => worked.get(want, fields, |at| work(m, at)),
             None => Worked::default().get(want, fields, |at| work(m, at)),
         }
+    }
+}
+
+impl Across {
+    /// What is kept for the register's value `slot`, at `key`: what was
+    /// worked out at the key it was last asked about, for the elements
+    /// the two keys share.
+    #[inline(always)]
+    fn at(&mut self, slot: usize, key: u64, fields: &Fields, list: &Fields) -> &mut Worked {
+        let (held, worked) = &mut self.slots[slot];
+        if *held != key {
+            let (same, mask) = shared(&mut self.last, fields, list, *held, key);
+            worked.keep(same, mask);
+            *held = key;
+        }
+        worked
     }
 }
 
@@ -833,21 +916,126 @@ impl Split {
         self.steady_in(|_| true)
     }
 
-    /// The key of the current option, the list of a `steady_in` split
-    /// written by `route`, worked out first where it is not yet: in a
-    /// loop over the rule's last generator, it holds for every option.
-    #[inline(always)]
-    pub fn written(&self, m: &mut Machine, route: &mut Option<Route>) -> Option<u64> {
+    /// The key of the option at value `first` of register `r`, whose
+    /// tests passed, pushed to `out`: the list of a `steady_in` split
+    /// written by the route `pass` holds, worked out first where it is
+    /// not yet. Where it is worked out now, the options at the rest of
+    /// `values` (a bit each, at the value's place; `first` among them)
+    /// are written too where they can be at once (see `rest_written`):
+    /// then `true`.
+    #[inline(never)]
+    pub(super) fn written_from<'s>(
+        &'s self,
+        m: &mut Machine,
+        pass: &mut Option<Pass<'s>>,
+        (r, first, values): (usize, i64, Option<u64>),
+        tests: [Option<&Truth>; 3],
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        if pass.is_none() {
+            self.pass(m, pass)?;
+            if let (Some(made), Some(values)) = (pass.as_ref(), values) {
+                if self.rest_written(m, made, (r, first, values), tests, out)? {
+                    return Some(true);
+                }
+            }
+        }
+        out.push(pass.as_ref()?.key(m)?);
+        Some(false)
+    }
+
+    /// The keys of the options of a loop over the rule's last generator,
+    /// register `r`, at the values `values` (a bit each, at the value's
+    /// place), from `first`, the first whose tests passed and at which
+    /// `pass` was worked out: the one branch that reads the register
+    /// worked out value after value as that branch is kept (see
+    /// `Branch::each_bits`), each value after the first tested first;
+    /// `false` where the list is not written so, and no key was made.
+    /// The steps of the values are the caller's to count.
+    fn rest_written(
+        &self,
+        m: &mut Machine,
+        pass: &Pass,
+        (r, first, values): (usize, i64, u64),
+        tests: [Option<&Truth>; 3],
+        out: &mut Vec<u64>,
+    ) -> Option<bool> {
+        let (([(at, mask), _], 1) | ([_, (at, mask)], 2)) = (pass.sent, pass.live) else {
+            return Some(false);
+        };
+        let live = pass.live.trailing_zeros() as usize;
+        let branch = pass.each.branches.get(live)?;
+        if pass.outside || pass.runs != 0 || !branch.kept_by(r) {
+            return Some(false);
+        }
+        let (base, down) = (pass.base, pass.down);
+        let testing = tests.iter().any(Option::is_some);
+        let passed = |m: &mut Machine, value: i64| {
+            if !testing || value == first {
+                return Some(true);
+            }
+            for test in tests.iter().flatten() {
+                if !m.truth(test)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        };
+        let var = pass.each.var;
+        let before = out.len();
+        branch.each_bits(m, (var, at, &self.fields), (r, values), passed, |bits| {
+            out.push(base | (bits & mask) >> down);
+        })?;
+        // Each option takes the steps of its walk: counted once the loop
+        // is done, as it is bounded.
+        let options = out.len() - before;
+        m.steps(options.checked_mul(pass.steps)?)?;
+        Some(true)
+    }
+
+    /// What every option of a loop over the rule's last generator shares,
+    /// worked out at the first, into `pass`: the route, and the key with
+    /// the list written from the branches that stay. It is written where
+    /// it is kept, not moved there: it is made once for each value of
+    /// the loops outside.
+    #[inline(never)]
+    fn pass<'s>(&'s self, m: &mut Machine, pass: &mut Option<Pass<'s>>) -> Option<()> {
         let [Piece::Each(each)] = &self.pieces[..] else {
             return None;
         };
-        let route = match route {
-            Some(route) => route,
-            None => route.insert(each.route(m, &self.fields, &each.steady.as_ref()?.still)?),
-        };
-        let mut made = Made::new(&self.fields);
-        each.made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
-        self.finished(m.key, made)
+        let still = &each.steady.as_ref()?.still;
+        let key = m.key;
+        let made = each.routed(m, &self.fields, still, |shape, bits, live| {
+            // The elements kept are moved to their places, which no
+            // option changes: the elements of the branches worked out at
+            // each option are moved the same way and added to the key.
+            let mut made = Made::new(&self.fields);
+            let (base, down) = match (shape.outside, shape.run) {
+                (Some(_), _) => (Some(0), 0),
+                (None, Some((first, run))) => {
+                    let down = self.fields.shift_of(first) - self.fields.shift;
+                    let made = made.append(bits, (first, run)).map(|()| made);
+                    (made.and_then(|made| self.finished(key, made)), down)
+                }
+                (None, None) => {
+                    let made = made.runs(bits, shape.kept).map(|()| made);
+                    (made.and_then(|made| self.finished(key, made)), 0)
+                }
+            };
+            Some(Pass {
+                split: self,
+                each,
+                steps: shape.steps,
+                outside: shape.outside.is_some(),
+                base: base?,
+                down,
+                runs: if shape.run.is_some() { 0 } else { shape.kept },
+                live,
+                sent: shape.sent,
+            })
+        })?;
+        *pass = Some(made?);
+        Some(())
     }
 
     /// `k` with the list `made` in its fields (and its length).
@@ -859,6 +1047,71 @@ impl Split {
             Some(length) => put(k, length, 0, i64::from(made.count)),
             None => (made.count == f.len).then_some(k),
         }
+    }
+}
+
+/// A loop's options written by one route (see `Split::written`): the
+/// list and its piece; the steps each option takes, and whether the
+/// walk's values are past the list's places (each option then works its
+/// elements out one by one); the key with the list written from the
+/// branches that stay, and how the elements of the others are moved to
+/// their places: down `down` bits where the elements kept follow one
+/// another, else run by run of `runs`; those branches (a bit each), and
+/// the elements each branch gives (a bit each) with their fields' mask.
+pub(super) struct Pass<'s> {
+    split: &'s Split,
+    each: &'s Each,
+    steps: usize,
+    outside: bool,
+    base: u64,
+    down: u32,
+    runs: u64,
+    live: u8,
+    sent: [(u64, u64); 2],
+}
+
+impl Pass<'_> {
+    /// The key of the current option.
+    #[inline(always)]
+    fn key(&self, m: &mut Machine) -> Option<u64> {
+        let fields = &self.split.fields;
+        if self.outside {
+            return self.one_by_one(m);
+        }
+        m.steps(self.steps)?;
+        let (mut bits, mut live) = (0, self.live);
+        while live != 0 {
+            let b = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let (at, mask) = self.sent[b];
+            bits |= self
+                .each
+                .branches
+                .get(b)?
+                .bits(m, self.each.var, at, fields)?
+                & mask;
+        }
+        if self.runs == 0 {
+            return Some(self.base | bits >> self.down);
+        }
+        let mut made = Made::new(fields);
+        made.runs(bits, self.runs)?;
+        Some(self.base | made.bits)
+    }
+
+    /// The key of the current option where the walk's values are past
+    /// the list's places: its elements worked out one by one, their
+    /// number maybe not the one the key was written with.
+    #[inline(never)]
+    fn one_by_one(&self, m: &mut Machine) -> Option<u64> {
+        let fields = &self.split.fields;
+        let route = self
+            .each
+            .route(m, fields, &self.each.steady.as_ref()?.still)?;
+        let mut made = Made::new(fields);
+        self.each
+            .made_by(m, &mut made, &route.shape, (route.bits, route.live))?;
+        self.split.finished(m.key, made)
     }
 }
 
@@ -934,33 +1187,56 @@ impl Each {
     /// branches that stay (`still`).
     #[inline(never)]
     fn route(&self, m: &mut Machine, f: &Fields, still: &[bool]) -> Option<Route> {
+        self.routed(m, f, still, |shape, bits, live| Route {
+            shape: *shape,
+            bits,
+            live,
+        })
+    }
+
+    /// What `then` makes of this option's shape, the bits of the branches
+    /// that stay (`still`) and the branches left (a bit each), the shape
+    /// read where it is remembered: a shape handed back by value from a
+    /// call is read again before it is all written, which stalls.
+    #[inline(always)]
+    fn routed<R>(
+        &self,
+        m: &mut Machine,
+        f: &Fields,
+        still: &[bool],
+        then: impl FnOnce(&Shape, u64, u8) -> R,
+    ) -> Option<R> {
+        let (mut guard, made);
         let shape = match &self.shapes {
             Some((reads, shapes)) => {
-                let shapes = &mut *shapes.borrow_mut();
-                match shapes.at(reads, m) {
-                    Some(Some(shape)) => *shape,
-                    Some(entry) => *entry.insert(self.shape(m, f)?),
-                    None => self.shape(m, f)?,
+                guard = shapes.borrow_mut();
+                match guard.at(reads, m) {
+                    Some(Some(shape)) => &*shape,
+                    Some(entry) => &*entry.insert(self.shape(m, f)?),
+                    None => {
+                        made = self.shape(m, f)?;
+                        &made
+                    }
                 }
             }
-            None => self.shape(m, f)?,
+            None => {
+                made = self.shape(m, f)?;
+                &made
+            }
         };
-        let mut route = Route {
-            shape,
-            ..Route::default()
-        };
+        let (mut bits, mut live) = (0, 0);
         for (b, branch) in self.branches.iter().enumerate() {
             let (at, mask) = shape.sent[b];
             if at == 0 {
                 continue;
             }
             if still.get(b).copied().unwrap_or(false) {
-                route.bits |= branch.bits(m, self.var, at, f)? & mask;
+                bits |= branch.bits(m, self.var, at, f)? & mask;
             } else {
-                route.live |= 1 << b;
+                live |= 1 << b;
             }
         }
-        Some(route)
+        Some(then(shape, bits, live))
     }
 
     /// Where this option's elements come from, worked out.
@@ -1085,6 +1361,98 @@ mod tests {
         assert_eq!(same_options(LOOPS, "Cut([3, 1, 2, 1])"), 1);
         assert_eq!(same_options(LOOPS, "Cut([2, 2, 2])"), 10);
         assert_eq!(same_options(LOOPS, "Cut([3, 3, 2, 2])"), 31);
+    }
+
+    /// A last loop whose walk's values are past the list's places (`j`
+    /// from 5 on, the element read at `j - 5`): its options are written
+    /// by one route all the same, each one's elements worked out one by
+    /// one.
+    const FAR: &str = r#"
+        game Far(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c])
+            => Far([if j < c + 5 then xs[j - 5] else min(xs[j - 5], t) for j in 5..5 + len(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn a_last_loop_past_the_lists_places_writes_the_options_step_by_step_code_writes() {
+        assert_eq!(by_one_route(FAR, "Far([3, 3, 2])"), [true]);
+        // Every never increasing list of 3 numbers, the first up to 3,
+        // the last up to 2.
+        assert_eq!(same_options(FAR, "Far([3, 3, 2])"), 19);
+    }
+
+    /// Last loops whose test reads the loop's register at every value
+    /// (`t % 2 == 0` bounds no run of values), and one whose test fails
+    /// at a value after the first (a division by zero at `t = 2`): the
+    /// options after the first are written at once, each value tested.
+    const TESTED: &str = r#"
+        game Odd(xs: [nat]) {
+          move even(c in indices(xs), t in 0..xs[c]) if t % 2 == 0 or c + t == 1
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+    const FAILS_LATER: &str = r#"
+        game Odd(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c]) if 6 / (2 - t) > 0
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+
+    #[test]
+    fn options_written_at_once_are_tested_value_by_value() {
+        assert_eq!(by_one_route(TESTED, "Odd([4, 4, 3])"), [true]);
+        assert!(same_options(TESTED, "Odd([4, 4, 3])") > 10);
+        assert!(same_options(TESTED, "Odd([5, 3, 3, 2])") > 20);
+        // Both give up on the first key.
+        assert_eq!(same_options(FAILS_LATER, "Odd([3, 3, 3])"), 1);
+    }
+
+    /// Elements copied from the list written (`xs[j]`: the key's bits
+    /// taken as they are) and look-alikes that must be worked out: an
+    /// element of another list of the same shape (`ys[j]`), one at
+    /// another place (`xs[j + 1]`, past the end at the last).
+    const COPIED: &str = r#"
+        game Two(xs: [nat], ys: [nat]) {
+          move own(c in indices(xs), t in 0..xs[c])
+            => Two([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)], ys);
+          move other(c in indices(xs), t in 0..2)
+            => Two([if j < c then ys[j] else min(xs[j], t) for j in indices(xs)], ys);
+          move next(c in indices(xs), t in 0..2) if c > 0
+            => Two([if j < c - 1 then xs[j + 1] else min(xs[j], t) for j in indices(xs)], ys);
+        }
+    "#;
+
+    /// For each rule, which branches of its list are taken as the key's
+    /// bits.
+    fn copied(text: &str, start: &str) -> Vec<Vec<bool>> {
+        let (game, _) = compiled(text, start, true);
+        let rules = &inside(&*game).code.rules;
+        let branches = |rule: &super::Rule| {
+            let split = super::of_last_loop(rule, rule.gens.len() - 1)?;
+            match &split.pieces[..] {
+                [super::Piece::Each(each)] => Some(each.branches.iter().map(|b| b.own).collect()),
+                _ => None,
+            }
+        };
+        rules.iter().filter_map(branches).collect()
+    }
+
+    #[test]
+    fn elements_copied_from_the_list_written_are_the_ones_step_by_step_code_copies() {
+        assert_eq!(by_one_route(COPIED, "Two([3, 2, 2], [1, 0, 1])"), [true; 3]);
+        let only_own = vec![true, false];
+        let want = [only_own.clone(), vec![false; 2], vec![false; 2]];
+        assert_eq!(copied(COPIED, "Two([3, 2, 2], [1, 0, 1])"), want);
+        assert_eq!(
+            copied(HEIGHTS, "Chomp([3, 3])"),
+            std::slice::from_ref(&only_own)
+        );
+        let enumerate =
+            include_str!("../../../bench/games/search-rewrites/chomp-heights-enumerate.game");
+        assert_eq!(copied(enumerate, "Chomp([3, 3])"), [only_own]);
+        assert!(same_options(COPIED, "Two([3, 2, 2], [1, 0, 1])") > 10);
+        assert!(same_options(COPIED, "Two([2, 3, 1, 2], [2, 0, 1, 1])") > 20);
     }
 
     #[test]
