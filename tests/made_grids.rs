@@ -142,5 +142,11 @@ game G(c: [nat]) {
   move m(i in indices(c)) if c[i] > 0 => G(empty(empty(c, i), i + 1));
 }
 "##;
-    agree_from("counters.game", text, &["G([2, 1, 3])", "G([0, 3, 0, 2])"], LIMITS, true);
+    agree_from(
+        "counters.game",
+        text,
+        &["G([2, 1, 3])", "G([0, 3, 0, 2])"],
+        LIMITS,
+        true,
+    );
 }
