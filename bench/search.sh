@@ -192,7 +192,10 @@ for spec in "${games[@]}"; do
   memory=$(verdict "$g_bytes" "<=" 12)
   rows+=("$label|$g_time|$b_secs|$r|$positions|${g_value:-${b_value:--}}|$g_bytes|$speed|$memory|$((g_peak / 1024))|$((b_peak / 1024))|${engine:--}")
   group=search
-  [ "$key" = node-kayles ] && group=unseen
+  if [ "$key" = node-kayles ]; then
+    # Not a target: shown, not counted.
+    group=unseen; speed="info ($speed at 2x)"; memory="info ($memory at 12 bytes)"
+  fi
   target "$group" "$label: within 2x the hand-written solver (goal 1.2x)" "$positions positions" \
     "grundy $g_time s" "hand-written $b_secs s" "$r" "<= 2" "$speed"
   target "$group" "$label: bytes per stored position" "$positions positions" \
