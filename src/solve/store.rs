@@ -21,6 +21,11 @@ use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
 
 /// Keys this short get a table with an entry for every key from the start.
+/// Longer ones start in the packed table, at most 12 bytes a stored
+/// position: a byte for every key of 25 bits is 32 MB, 30 bytes a position
+/// for Cram 5x5's 1.1 million, though it reads each value faster (0.26 s
+/// against 0.37 s). The packed table moves to one of every key once it
+/// holds enough of them (see `densify`).
 const DENSE_FIRST_BITS: u32 = 20;
 /// Keys up to this long get a table that holds key and value together in
 /// eight bytes (see `packed`); longer ones a hash map.
@@ -205,23 +210,9 @@ pub(super) struct Refused;
 
 impl Table {
     pub(super) fn new(bits: u32) -> Table {
-        // Longer keys start in the packed table, at most 12 bytes a stored
-        // position: a byte for every key of 25 bits is 32 MB, 30 bytes a
-        // position for Cram 5x5's 1.1 million, though it reads each value
-        // faster (0.26 s against 0.37 s). The packed table moves to one
-        // of every key once it holds enough of them (see `densify`).
         if bits <= DENSE_FIRST_BITS {
-            if let Some(bytes) = zeroed(1 << bits) {
-                return Table::Narrow(Narrow(bytes));
-            }
-        }
-        Table::packed(bits)
-    }
-
-    /// The table for keys too long for one of every key from the start: a
-    /// packed one, or a hash map past its keys' length.
-    pub(super) fn packed(bits: u32) -> Table {
-        if bits <= PACKED_BITS {
+            Table::Narrow(Narrow(vec![0; 1 << bits]))
+        } else if bits <= PACKED_BITS {
             Table::Packed(Packed {
                 table: PackedTable::new(bits),
                 dense_bytes: 1usize.checked_shl(bits),
@@ -365,7 +356,7 @@ mod tests {
     #[test]
     fn a_packed_table_of_long_keys_moves_to_a_table_of_every_key() {
         let bits = 25;
-        let mut table = Table::packed(bits);
+        let mut table = Table::new(bits);
         let stored = fill_until_outgrown(&mut table, 0, value_of);
         let before = table.heap_bytes();
         assert!(before <= 1 << bits, "{before} bytes before the move");
@@ -386,7 +377,7 @@ mod tests {
     /// never asked again, and goes on growing.
     #[test]
     fn a_table_of_every_key_is_refused_without_room() {
-        let mut table = Table::packed(22);
+        let mut table = Table::new(22);
         let stored = fill_until_outgrown(&mut table, 0, value_of);
         table.densify(Some((1 << 22) - 1));
         let Table::Packed(packed) = &mut table else {
@@ -410,7 +401,7 @@ mod tests {
     #[test]
     fn wide_values_move_to_two_bytes_a_key() {
         let wide = |i: u64| if i == 3 { 300 } else { value_of(i) };
-        let mut table = Table::packed(22);
+        let mut table = Table::new(22);
         let first = fill_until_outgrown(&mut table, 0, wide);
         table.densify(None);
         assert!(matches!(table, Table::Packed(_)), "not yet at {first} keys");
