@@ -2,7 +2,10 @@
 //! comparing the compiled code of packed keys with the reference
 //! interpreter: a board (a string of two or three letters), a short list
 //! of small heaps, a small grid, a pair of numbers (as two parameters
-//! or one tuple), or a set of small numbers, now and then with a flag (`bool`) and a counter
+//! or one tuple), a set of small numbers, or a list of truth values over
+//! the vertices of a constant graph (`ADJ`, a list of neighbour lists
+//! whose rows may be short or name places past the list), now and then
+//! with a flag (`bool`) and a counter
 //! (`nat`) beside it; rules written with the constructs the language
 //! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
 //! bounded by the position, a list made by a comprehension; guards with
@@ -46,6 +49,8 @@ enum Shape {
     Pair { tuple: bool },
     /// `s: {nat}`.
     Set,
+    /// `f: [bool]`, with a constant `ADJ` of neighbour lists.
+    Flags,
 }
 
 /// What a game is made of, fixed before its rules are drawn.
@@ -77,12 +82,13 @@ struct Scope {
 /// Decodes a game from `bytes`.
 pub fn decode(bytes: &[u8]) -> PackedGame {
     let mut c = Choices { bytes };
-    let shape = match c.below(6) {
+    let shape = match c.below(7) {
         0 => Shape::Board,
         1 => Shape::Heaps,
         2 => Shape::Grid,
         3 => Shape::Pair { tuple: false },
         4 => Shape::Set,
+        5 => Shape::Flags,
         _ => Shape::Pair { tuple: true },
     };
     let letters = match (shape, c.below(3)) {
@@ -100,6 +106,9 @@ pub fn decode(bytes: &[u8]) -> PackedGame {
         wide: c.below(4) == 0,
     };
     let mut text = helpers(shape).to_string();
+    if let Shape::Flags = shape {
+        text.push_str(&neighbours(&mut c));
+    }
     text.push_str(&format!("game {NAME}({}) {{\n", game.params()));
     if game.listed {
         text.push_str(match shape {
@@ -138,7 +147,10 @@ fn helpers(shape: Shape) -> &'static str {
         }
         Shape::Grid => {
             "fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, \"#\"));\n\
-             fn open(g: grid, r: nat, c: nat) = g[r][c] == \".\";\n"
+             fn open(g: grid, r: nat, c: nat) = g[r][c] == \".\";\n\
+             fn cover_in(g: grid, r: int, c: int) =\n  \
+             if r < 0 or r >= len(g) or c < 0 or c >= len(g[0]) then g\n  \
+             else set_at(g, r, set_at(g[r], c, \"#\"));\n"
         }
         Shape::Pair { .. } => {
             "fn low(a: nat, b: nat) = min(a, b);\n\
@@ -148,7 +160,31 @@ fn helpers(shape: Shape) -> &'static str {
             "fn drop(s: {nat}, x: nat) = set([y for y in s if y != x]);\n\
              fn next_in(s: {nat}, x: nat) = x + 1 in s;\n"
         }
+        Shape::Flags => {
+            "fn alone(f: [bool], v: nat) = all([not f[w] for w in ADJ[v]]);\n\
+             fn taken(f: [bool], v: nat) = [f[u] and u != v and not (u in ADJ[v]) for u in indices(f)];\n"
+        }
     }
+}
+
+/// `const ADJ = ...`: neighbour lists of four to seven vertices, each a
+/// few places below 7. Starts have three to seven truth values, so a
+/// row may be missing for a place of the list, or name a place past it:
+/// errors the compiled code must meet only where the interpreter does.
+fn neighbours(c: &mut Choices) -> String {
+    let rows: Vec<String> = (0..4 + c.below(4))
+        .map(|v| {
+            let row: Vec<String> = (0..c.below(4))
+                .map(|_| match c.below(3) {
+                    0 => c.below(7).to_string(),
+                    // Mostly the vertices beside it on a path.
+                    _ => (v + 1 - 2 * c.below(2).min(v)).to_string(),
+                })
+                .collect();
+            format!("[{}]", row.join(", "))
+        })
+        .collect();
+    format!("const ADJ = [{}];\n", rows.join(", "))
 }
 
 impl Game {
@@ -160,6 +196,7 @@ impl Game {
             Shape::Pair { tuple: false } => "x: nat, y: nat",
             Shape::Pair { tuple: true } => "p: (nat, nat)",
             Shape::Set => "s: {nat}",
+            Shape::Flags => "f: [bool]",
         }];
         if self.flag {
             params.push("t: bool");
@@ -187,6 +224,7 @@ impl Game {
             Shape::Pair { tuple: false } => "x, y".to_string(),
             Shape::Pair { tuple: true } => "(p[0], p[1])".to_string(),
             Shape::Set => "s".to_string(),
+            Shape::Flags => "f".to_string(),
         }
     }
 
@@ -355,6 +393,14 @@ impl Game {
                 let result = match c.below(6) {
                     0 if self.wide => format!("take(hs, i, {k})"),
                     1 => format!("[if j == i then h - ({k}) else h for (j, h) in enumerate(hs)]"),
+                    // Every heap from the i-th on cut down to what the
+                    // i-th becomes (Chomp's columns).
+                    4 => format!(
+                        "[if j < i then hs[j] else min(hs[j], hs[i] - ({k})) for j in indices(hs)]"
+                    ),
+                    5 if c.below(2) == 0 => format!(
+                        "[if j >= i then min(h, hs[i] - ({k})) else h for (j, h) in enumerate(hs)]"
+                    ),
                     // A heap taken to nothing goes: the list grows shorter.
                     3 => format!(
                         "[if j == i then h - ({k}) else h for (j, h) in enumerate(hs) \
@@ -393,6 +439,10 @@ impl Game {
                     2 => (
                         "g[r][c] == \".\" and r + 1 < len(g) and g[r + 1][c] == \".\"",
                         "set_at(set_at(g, r, set_at(g[r], c, \"#\")), r + 1, set_at(g[r + 1], c, \"#\"))",
+                    ),
+                    3 if c.below(2) == 0 => (
+                        "open(g, r, c)",
+                        "cover_in(cover_in(cover_in(cover_in(g, r, c), r - 1, c), r, c + 1), r + 1, c)",
                     ),
                     3 => ("has(g[r], \".\")", "set_at(g, r, repeat(\"#\", len(g[r])))"),
                     // Past the last column, unless the generators stop short.
@@ -492,6 +542,35 @@ impl Game {
                     result.to_string(),
                 )
             }
+            Shape::Flags => {
+                scope.numbers.push("v");
+                let (generators, guard) = match c.below(4) {
+                    0 => ("(v, x) in enumerate(f)", "x"),
+                    // Past the list when `ADJ` has more rows.
+                    1 => ("v in 0..len(ADJ)", "f[v]"),
+                    _ => ("v in indices(f)", "f[v]"),
+                };
+                let element = c.pick(&[
+                    "f[u] and u != v and not (u in ADJ[v])",
+                    "f[u] and u not in ADJ[v] and u != v",
+                    "not (not f[u] or u == v or u in ADJ[v])",
+                    "f[u] and u < v",
+                    "f[u] and (u > v or u == 0)",
+                    "f[u] and u != v and u != 2",
+                    "f[u] and u != v and not (u in [1, 3])",
+                    // Look-alikes: a place worked out, a row moved.
+                    "f[u] and u + 1 != v + 1",
+                    "f[u] and u != v and not (u in ADJ[v + 1])",
+                ]);
+                let result = match c.below(6) {
+                    0 => "taken(f, v)".to_string(),
+                    1 => "set_at(f, [v] + ADJ[v], [false for w in [v] + ADJ[v]])".to_string(),
+                    2 => "set_at(f, v, false)".to_string(),
+                    3 => "[x and u != v for (u, x) in enumerate(f)]".to_string(),
+                    _ => format!("[{element} for u in indices(f)]"),
+                };
+                (generators.to_string(), Some(guard.to_string()), result)
+            }
         };
         (generators, scope, (guard, result))
     }
@@ -565,6 +644,12 @@ impl Game {
                 3 => format!("drop(s, {})", number(c)),
                 _ => format!("set(list(s) + [min({}, {SMALL})])", number(c)),
             },
+            Shape::Flags => match c.below(4) {
+                0 => "[not x for x in f]".to_string(),
+                1 => format!("set_at(f, {}, true)", number(c)),
+                2 => "reverse(f)".to_string(),
+                _ => "f".to_string(),
+            },
             Shape::Pair { tuple } => {
                 let small = |c: &mut Choices| format!("min({}, {SMALL})", number(c));
                 let (a, b) = (small(c), small(c));
@@ -590,6 +675,7 @@ impl Game {
             Shape::Pair { .. } => &[x, y],
             // `min` and `max` of the empty set are errors.
             Shape::Set => &["len(s)", "max(s)", "min(s)"],
+            Shape::Flags => &["len(f)", "len(ADJ)", "len(ADJ[0])"],
         };
         let atom = match c.below(4) {
             0 => c.below(4).to_string(),
@@ -698,6 +784,18 @@ impl Game {
                 3 => format!("next_in(s, {n})"),
                 _ => format!("popcount(len(s)) < {n}"),
             },
+            Shape::Flags => match c.below(6) {
+                0 => format!("f[{n}]"),
+                1 if scope.numbers.contains(&"v") => "alone(f, v)".to_string(),
+                2 if scope.numbers.contains(&"v") => {
+                    format!("{}([f[w] for w in ADJ[v]])", c.pick(&["any", "all"]))
+                }
+                3 if scope.numbers.contains(&"v") => {
+                    "all([not f[w] for w in ADJ[v]] + [f[v]])".to_string()
+                }
+                4 => format!("{n} in ADJ[0]"),
+                _ => format!("not f[{n}]"),
+            },
             Shape::Pair { .. } => {
                 let (x, y) = self.xy();
                 match c.below(5) {
@@ -747,6 +845,7 @@ impl Game {
             ],
             Shape::Pair { .. } => [format!("{x} == {y}"), format!("{x} / ({y} - 1) > 2")],
             Shape::Set => ["len(s) == 1".to_string(), "min(s) == 2".to_string()],
+            Shape::Flags => ["f[0] and not f[1]".to_string(), "f[5]".to_string()],
         };
         let [first, second] = conditions;
         if c.below(3) == 0 {
@@ -781,6 +880,12 @@ impl Game {
             Shape::Set => {
                 let items: Vec<String> = (0..c.below(5)).map(|_| number(c, 7)).collect();
                 format!("{{{}}}", items.join(", "))
+            }
+            Shape::Flags => {
+                let flags: Vec<&str> = (0..3 + c.below(5))
+                    .map(|_| if c.below(4) == 0 { "false" } else { "true" })
+                    .collect();
+                format!("[{}]", flags.join(", "))
             }
             Shape::Pair { tuple } => {
                 let (a, b) = (number(c, 6), number(c, 6));
