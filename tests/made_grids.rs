@@ -150,3 +150,69 @@ game G(c: [nat]) {
         true,
     );
 }
+
+/// A new board or string handed to a helper that writes it on one branch
+/// only: the interpreter makes it before choosing a branch, so an error
+/// making it is an error on both. The compiled code must meet it too,
+/// here a write one cell past the end, whichever branch the helper takes.
+#[test]
+fn a_new_value_written_on_one_branch_fails_on_both() {
+    let string = r##"
+fn pick(b: str, s: str, i: nat) = if i >= 4 then set_at(s, i, "X") else b;
+game P(b: str) {
+  move m(i in indices(b)) if b[i] == "." => P(pick(set_at(set_at(b, i, "X"), i + 2, "X"), b, i));
+}
+"##;
+    agree_from(
+        "one branch",
+        string,
+        &["P(\"......\")", "P(\"....\")"],
+        LIMITS,
+        false,
+    );
+    let grid = r##"
+fn pick(g: grid, h: grid, c: nat) = if c >= 2 then set_at(h, 0, repeat("#", len(h[0]))) else g;
+game G(g: grid) {
+  move m(c in indices(g[0])) if g[0][c] == "." =>
+    G(pick(set_at(g, 0, set_at(set_at(g[0], c, "#"), c + 2, "#")), g, c));
+}
+"##;
+    agree_from(
+        "one branch of rows",
+        grid,
+        &["G([\"....\"])", "G([\"...\", \"...\"])"],
+        LIMITS,
+        false,
+    );
+}
+
+/// A board put in its least form by hand, the smaller of itself and its
+/// mirror image (`min([b, reverse(b)])`), in the order of strings: the
+/// new string is worked out where the helper is called, and searched
+/// compiled.
+#[test]
+fn a_board_or_its_mirror_image_runs_compiled_and_agrees() {
+    for chosen in [
+        "min([b, reverse(b)])",
+        "max([b, reverse(b)])",
+        "min(b, reverse(b))",
+        "min([reverse(b), b, slice(b, 0, 0) + b])",
+        "if min([b, reverse(b)]) == b then b else reverse(b)",
+    ] {
+        let text = format!(
+            "fn canon(b: str) = {chosen};\n\
+             game TX(b: str) {{\n  \
+             move mark(i in indices(b)) if b[i] == \".\" => TX(canon(set_at(b, i, \"X\")));\n  \
+             move two(i in indices(b)) if b[i] == \"X\" and i + 1 < len(b) and b[i + 1] == \".\" \
+             => TX(canon(set_at(b, i + 1, \"O\")));\n  \
+             lose if has(b, \"XXX\");\n}}\n"
+        );
+        agree_from(
+            chosen,
+            &text,
+            &["TX(\"......\")", "TX(\".X..O.\")", "TX(\"\")"],
+            LIMITS,
+            true,
+        );
+    }
+}

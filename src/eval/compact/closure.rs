@@ -1129,6 +1129,21 @@ impl Lowering {
                 })
             }
             Text::Joined(made) => Box::new(move |m| m.joined(&made)),
+            Text::Reversed(t) => {
+                let t = self.piece(*t);
+                Box::new(move |m| Some(words::reverse(t.get(m)?, w)))
+            }
+            Text::Least(most, ts) => {
+                let ts: Vec<Piece> = ts.into_iter().map(|t| self.piece(t)).collect();
+                Box::new(move |m| {
+                    let (first, rest) = ts.split_first()?;
+                    let mut best = first.get(m)?;
+                    for t in rest {
+                        best = words::better(best, t.get(m)?, most, w);
+                    }
+                    Some(best)
+                })
+            }
             leaf => self.piece(leaf).into_fn(),
         }
     }

@@ -107,6 +107,11 @@ pub enum Text {
     Let(Box<Bind>, Box<Text>),
     /// `join([letter for walk])`: the letters' codes, made as a list.
     Joined(Box<MadeList>),
+    /// `reverse(text)`.
+    Reversed(Box<Text>),
+    /// `min` (flag unset) or `max` (set) of strings written out, in the
+    /// order of strings.
+    Least(bool, Vec<Text>),
     Closure(Closure<(u64, u32)>),
 }
 

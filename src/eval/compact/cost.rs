@@ -47,6 +47,8 @@ pub fn text(t: &Text) -> u32 {
         Text::SetAt(t, i, c) => 2 + text(t) + num(i) + text(c),
         Text::Slice(t, from, to) => 2 + text(t) + num(from) + num(to),
         Text::Concat(a, b) => 2 + text(a) + text(b),
+        Text::Reversed(t) => 2 + text(t),
+        Text::Least(_, ts) => ts.iter().map(|t| 2 + text(t)).sum(),
         Text::If(c, a, b) => 1 + truth(c) + text(a).max(text(b)),
         Text::Let(b, body) => bind(b) + text(body),
         Text::Joined(_) | Text::Closure(_) => MANY,

@@ -179,6 +179,8 @@ pub fn text<V: Visit>(v: &mut V, t: &Text) {
             text(v, t);
             num(v, i);
         }
+        Text::Reversed(t) => text(v, t),
+        Text::Least(_, ts) => ts.iter().for_each(|t| text(v, t)),
         Text::SetAt(t, i, c) => {
             text(v, t);
             num(v, i);

@@ -883,6 +883,15 @@ impl Machine {
                 self.text(body)?
             }
             Text::Joined(made) => self.joined(made)?,
+            Text::Reversed(t) => words::reverse(self.text(t)?, w),
+            Text::Least(most, ts) => {
+                let (first, rest) = ts.split_first()?;
+                let mut best = self.text(first)?;
+                for t in rest {
+                    best = words::better(best, self.text(t)?, *most, w);
+                }
+                best
+            }
             Text::Closure(f) => f.run(self)?,
         })
     }

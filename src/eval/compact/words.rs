@@ -58,6 +58,45 @@ pub fn repeat((word, len): Word, n: i64, w: u32) -> Option<Word> {
     Some((out, total))
 }
 
+/// `reverse(text)`.
+#[inline(always)]
+pub fn reverse((word, len): Word, w: u32) -> Word {
+    let reversed = (0..len).fold(0, |out, i| {
+        out | ((word >> (i * w)) & low_bits(w)) << ((len - 1 - i) * w)
+    });
+    (reversed, len)
+}
+
+/// The order of two strings, as the interpreter orders them: letter by
+/// letter, a string before any longer one it begins. Codes follow the
+/// alphabet's order, so the first letter that differs decides.
+#[inline(always)]
+pub fn order((wa, la): Word, (wb, lb): Word, w: u32) -> std::cmp::Ordering {
+    let shared = la.min(lb) * w;
+    let differ = (wa ^ wb) & low_bits(shared);
+    if differ == 0 {
+        return la.cmp(&lb);
+    }
+    let at = differ.trailing_zeros() / w * w;
+    ((wa >> at) & low_bits(w)).cmp(&((wb >> at) & low_bits(w)))
+}
+
+/// The smaller of two strings (the larger when `most`), the first when
+/// they are equal.
+#[inline(always)]
+pub fn better(a: Word, b: Word, most: bool, w: u32) -> Word {
+    let wanted = if most {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Less
+    };
+    if order(b, a, w) == wanted {
+        b
+    } else {
+        a
+    }
+}
+
 /// `a + b`.
 #[inline(always)]
 pub fn concat((wa, la): Word, (wb, lb): Word, w: u32) -> Option<Word> {

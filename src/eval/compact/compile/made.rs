@@ -94,6 +94,34 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// The two branches of an `if` made by `branch` (`true` for the one
+    /// taken when the test holds): a made argument counts as written only
+    /// where both write it, since the interpreter makes it before either
+    /// is taken and meets its errors whichever is.
+    pub(super) fn written_in_both<T>(
+        &mut self,
+        scope: &mut Scope,
+        mut branch: impl FnMut(&mut Self, &mut Scope, bool) -> Compiled<T>,
+    ) -> Compiled<(T, T)> {
+        let made: Vec<Rc<Made>> = (scope.iter().flatten())
+            .filter_map(|v| match v {
+                Val::Made(m) => Some(Rc::clone(m)),
+                _ => None,
+            })
+            .collect();
+        let before: Vec<bool> = made.iter().map(|m| m.written.get()).collect();
+        let then = branch(self, scope, true)?;
+        let after_then: Vec<bool> = made.iter().map(|m| m.written.get()).collect();
+        for (m, &was) in made.iter().zip(&before) {
+            m.written.set(was);
+        }
+        let otherwise = branch(self, scope, false)?;
+        for (m, &then_wrote) in made.iter().zip(&after_then) {
+            m.written.set(then_wrote && m.written.get());
+        }
+        Ok((then, otherwise))
+    }
+
     /// The writes of a made argument, where the result uses it.
     pub(super) fn made_writes(
         &mut self,

@@ -27,9 +27,12 @@ impl<'a> Compiler<'a> {
                     Some(Val::Grid(_) | Val::Made(_) | Val::View(..))
                 ) || self.is_text(scope, target)
             }
-            IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => {
+            IrKind::Builtin(Builtin::SetAt | Builtin::Slice | Builtin::Reverse, a) => {
                 a.first().is_some_and(|t| self.is_text(scope, t))
             }
+            IrKind::Builtin(Builtin::Min | Builtin::Max, a) => written_out(a)
+                .first()
+                .is_some_and(|t| self.is_text(scope, t)),
             IrKind::Builtin(Builtin::Repeat | Builtin::Join, _) => true,
             IrKind::Binary(BinaryOp::Add, l, r) => self.is_text(scope, l) || self.is_text(scope, r),
             IrKind::If(_, a, b) => self.is_text(scope, a) || self.is_text(scope, b),
@@ -113,6 +116,16 @@ impl<'a> Compiler<'a> {
                 boxed(self.text(scope, then)?),
                 boxed(self.text(scope, otherwise)?),
             ),
+            IrKind::Builtin(Builtin::Reverse, a) => match &a[..] {
+                [t] => Text::Reversed(boxed(self.text(scope, t)?)),
+                _ => return Err(refused()),
+            },
+            // A string chosen among some written out (`min([b,
+            // reverse(b)])`, a board and its mirror image).
+            IrKind::Builtin(b @ (Builtin::Min | Builtin::Max), a) if !written_out(a).is_empty() => {
+                let texts = written_out(a).iter().map(|t| self.text(scope, t));
+                Text::Least(*b == Builtin::Max, texts.collect::<Compiled<_>>()?)
+            }
             IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::text, |b, t| {
                 Text::Let(b, Box::new(t))
             })?,
@@ -212,5 +225,18 @@ pub(super) fn letter_code(c: Char) -> Num {
         Char::If(t, a, b) => Num::If(t, Box::new(letter_code(*a)), Box::new(letter_code(*b))),
         Char::Let(bind, c) => Num::Let(bind, Box::new(letter_code(*c))),
         c @ (Char::GridCell(..) | Char::Text(_)) => Num::Code(Box::new(c)),
+    }
+}
+
+/// The values `min` or `max` chooses among when they are written out: its
+/// arguments, or the elements of the one list literal it is given (none
+/// for a list worked out).
+fn written_out(args: &[Ir]) -> &[Ir] {
+    match args {
+        [one] => match &one.kind {
+            IrKind::List(items) => items,
+            _ => &[],
+        },
+        many => many,
     }
 }

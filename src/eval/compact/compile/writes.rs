@@ -17,6 +17,26 @@ use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 
 impl<'a> Compiler<'a> {
+    /// The writes of helper `f` called in a result, its made arguments
+    /// made where its body writes them (`made`) or all worked out at the
+    /// call.
+    fn helper_writes(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        (f, args): (u32, &[Ir]),
+        (param, group): (usize, &Group),
+        made: bool,
+        out: &mut Vec<Write>,
+    ) -> Compiled<()> {
+        let (binds, mut inner, body) = self.enter(scope, call, f, args, made)?;
+        out.extend(binds.into_iter().map(Write::Bind));
+        let written = self.writes(&mut inner, body, param, group, out);
+        self.depth -= 1;
+        written?;
+        self.check_written(&inner, call)
+    }
+
     /// The writes that make a result `G(args)` of the layout's game from
     /// the key: a move's result, or an image a `symmetry =` declares.
     pub(in crate::eval::compact) fn result(
@@ -235,14 +255,20 @@ impl<'a> Compiler<'a> {
             _ => group,
         };
         let write = match (&ir.kind, group) {
-            // A helper writes what its body writes, its arguments first.
+            // A helper writes what its body writes, its arguments first: a
+            // new grid or string made where the body writes it, or else
+            // (a new string the body reads whole, `min([b, reverse(b)])`)
+            // worked out at the call, as the interpreter does.
             (IrKind::CallFn(f, args), _) => {
-                let (binds, mut inner, body) = self.enter(scope, ir, *f, args, true)?;
-                out.extend(binds.into_iter().map(Write::Bind));
-                let written = self.writes(&mut inner, body, param, group, out);
-                self.depth -= 1;
-                written?;
-                return self.check_written(&inner, ir);
+                let before = out.len();
+                let made = self.helper_writes(scope, ir, (*f, args), (param, group), true, out);
+                if made.is_ok() {
+                    return made;
+                }
+                out.truncate(before);
+                let worked_out =
+                    self.helper_writes(scope, ir, (*f, args), (param, group), false, out);
+                return worked_out.or(made);
             }
             // The whole parameter backwards: every element is written.
             (
@@ -273,11 +299,18 @@ impl<'a> Compiler<'a> {
                 | Group::Bools(_)
                 | Group::Str(..)
                 | Group::Grid(_),
-            ) => Write::Choose {
-                test: self.truth(scope, test)?,
-                then: self.branch(scope, then, param, group)?,
-                otherwise: self.branch(scope, otherwise, param, group)?,
-            },
+            ) => {
+                let test = self.truth(scope, test)?;
+                let (then, otherwise) = self.written_in_both(scope, |c, scope, taken| {
+                    let branch = if taken { then } else { otherwise };
+                    c.branch(scope, branch, param, group)
+                })?;
+                Write::Choose {
+                    test,
+                    then,
+                    otherwise,
+                }
+            }
             // The list the writes before make, in order.
             (
                 IrKind::Builtin(Builtin::Sort, a),
