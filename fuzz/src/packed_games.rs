@@ -137,7 +137,8 @@ fn helpers(shape: Shape) -> &'static str {
         Shape::Board => {
             "fn put(s: str, i: nat, l: str) = set_at(s, i, l);\n\
              fn free(s: str, i: nat) = s[i] == \".\";\n\
-             fn next_free(s: str, i: nat) = i + 1 < len(s) and s[i + 1] == \".\";\n"
+             fn next_free(s: str, i: nat) = i + 1 < len(s) and s[i + 1] == \".\";\n\
+             fn either(s: str, t: str, i: nat) = if i % 2 == 0 then s else t;\n"
         }
         Shape::Heaps => {
             "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
@@ -150,7 +151,8 @@ fn helpers(shape: Shape) -> &'static str {
              fn open(g: grid, r: nat, c: nat) = g[r][c] == \".\";\n\
              fn cover_in(g: grid, r: int, c: int) =\n  \
              if r < 0 or r >= len(g) or c < 0 or c >= len(g[0]) then g\n  \
-             else set_at(g, r, set_at(g[r], c, \"#\"));\n"
+             else set_at(g, r, set_at(g[r], c, \"#\"));\n\
+             fn either(g: grid, h: grid, r: nat) = if r % 2 == 0 then g else h;\n"
         }
         Shape::Pair { .. } => {
             "fn low(a: nat, b: nat) = min(a, b);\n\
@@ -303,6 +305,10 @@ impl Game {
                 scope.numbers.push("i");
                 let guard = format!("b[i] == {from}");
                 let result = match c.below(4) {
+                    0 if c.below(3) == 0 => {
+                        // Each argument made before the helper chooses one.
+                        format!("either(set_at(b, i, {to}), put(b, i, {to}), i)")
+                    }
                     0 => format!("put(b, i, {to})"),
                     1 => format!(
                         "if {} then {write} else set_at(b, i, {})",
@@ -421,6 +427,10 @@ impl Game {
                 };
                 scope.numbers.extend(["r", "c"]);
                 let (guard, result) = match c.below(7) {
+                    0 if c.below(3) == 0 => (
+                        "open(g, r, c)",
+                        "either(cover(g, r, c), set_at(g, r, set_at(g[r], c, \"#\")), r)",
+                    ),
                     0 => ("open(g, r, c)", "cover(g, r, c)"),
                     // The board turned, read as a grid of its own shape:
                     // column c is its row c; set whole and turned back.
@@ -613,8 +623,15 @@ impl Game {
                     self.letter(c),
                     self.letter(c)
                 ),
-                2 => "reverse(b)".to_string(),
-                3 => "b".to_string(),
+                2 if c.below(2) == 0 => "reverse(b)".to_string(),
+                // An argument that fails even where the helper leaves it.
+                2 => format!("either(set_at(b, {}, {}), b, i)", number(c), self.letter(c)),
+                3 if c.below(2) == 0 => "b".to_string(),
+                3 => format!(
+                    "{}([set_at(b, i, {l}), reverse(set_at(b, i, {l}))])",
+                    c.pick(&["min", "max"]),
+                    l = self.letter(c)
+                ),
                 _ => format!("set_at(b, {}, {})", number(c), self.letter(c)),
             },
             Shape::Heaps => match c.below(6) {
@@ -634,7 +651,8 @@ impl Game {
             },
             Shape::Grid => match c.below(3) {
                 0 => format!("cover(g, {}, {})", number(c), number(c)),
-                1 => "mirror(g)".to_string(),
+                1 if c.below(2) == 0 => "mirror(g)".to_string(),
+                1 => format!("either(cover(g, {}, {}), g, r)", number(c), number(c)),
                 _ => format!("set_at(g, r, set_at(g[r], {}, \".\"))", number(c)),
             },
             Shape::Set => match c.below(5) {
