@@ -425,6 +425,15 @@ game Ordered(xs: [int]) {
   move drop(i in indices(xs)) if xs[i] > -3 => Ordered(sort(set_at(xs, i, xs[i] - 1)));
 }
 
+// Heaps kept sorted as they shrink, split in two or go: a sorted list
+// whose length the moves change.
+game Heaped(hs: [nat]) {
+  move take(i in indices(hs), k in 1..=hs[i]) =>
+    Heaped(sort([if j == i then h - k else h for (j, h) in enumerate(hs) if j != i or h > k]));
+  move split(i in indices(hs), a in 1..hs[i]) if a <= hs[i] - a and len(hs) < 4 =>
+    Heaped(sort(slice(hs, 0, i) + [a, hs[i] - a] + slice(hs, i + 1, len(hs))));
+}
+
 game Anagram(s: str) {
   move drop(i in indices(s)) if s[i] != "a" => Anagram(sort(set_at(s, i, "a")));
   move lower(i in indices(s)) if s[i] == "d" => Anagram(sort(set_at(s, i, "c")));
@@ -452,6 +461,8 @@ const STARTS: &[&str] = &[
     "Smear([\"ooo\", \"o.o\", \".oo\"])",
     "Ordered([2, -1, 3])",
     "Anagram(\"dcbcad\")",
+    "Heaped([5, 2, 4, 0])",
+    "Heaped([6, 1])",
     "Moore(2, [3, 2, 2])",
     "Moore(2, [4, 4, 4, 4])",
     "Moore(3, [3, 1, 2, 3])",
@@ -721,6 +732,7 @@ fn the_benchmark_shapes_are_searched_as_keys() {
         "Shrink([3, 1, 4, 2, 5])",
         "Ordered([2, -1, 3])",
         "Anagram(\"dcbcad\")",
+        "Heaped([5, 2, 4, 0])",
     ] {
         let mut session = session_with(GAMES);
         let parts = session.position(start).expect("a position");

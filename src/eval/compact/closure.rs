@@ -454,7 +454,7 @@ impl Lowering {
             w @ (Write::Fill(_)
             | Write::Several(..)
             | Write::Reversed(_)
-            | Write::Sorted(_)
+            | Write::Sorted(..)
             | Write::Turned(..)
             | Write::Lanes(..)
             | Write::Closure(_)) => w,

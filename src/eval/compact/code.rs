@@ -244,8 +244,9 @@ pub enum Write {
     Reversed(Fields),
     /// `sort(list)` or `sort(text)` of what the writes before it made:
     /// the elements in increasing order (a field's order is its number's,
-    /// and a letter's code follows the alphabet's order).
-    Sorted(Fields),
+    /// and a letter's code follows the alphabet's order); of a list whose
+    /// length the rules change, the elements its length field counts.
+    Sorted(Fields, Option<Fields>),
     /// `[element for var in over if guard]` as a list parameter's elements,
     /// or a grid's rows.
     Comprehension {

@@ -331,7 +331,7 @@ impl Deps {
             }
             // A turn reads the key being written, which varies.
             Write::Reversed(_)
-            | Write::Sorted(_)
+            | Write::Sorted(..)
             | Write::Turned(..)
             | Write::Lanes(..)
             | Write::Closure(_) => false,

@@ -44,7 +44,7 @@ pub fn write<V: Visit>(v: &mut V, w: &Write) {
         Write::Whole(_, ns) => ns.iter().for_each(|n| num(v, n)),
         Write::Reversed(_) | Write::Turned(..) => v.key(),
         // It reads the key the writes before it made, not the position's.
-        Write::Sorted(_) => v.opaque(),
+        Write::Sorted(..) => v.opaque(),
         Write::Comprehension {
             walk: w, element, ..
         } => {

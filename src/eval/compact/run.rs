@@ -650,7 +650,7 @@ impl Machine {
                 // fields `k` still holds as the key does: read off the key
                 // itself, which needs no registers.
                 Write::Reversed(f) => k = reversed(k, f),
-                Write::Sorted(f) => k = sorted(k, f),
+                Write::Sorted(f, length) => k = sorted(k, f, length.map(|l| l.read(k, 0)))?,
                 Write::Turned(rows, cells) => {
                     k = turn::apply(k, rows, self.cell, cells.as_deref()?);
                 }
@@ -1188,17 +1188,20 @@ pub(super) fn put(key: u64, f: &Fields, i: u32, v: i64) -> Option<u64> {
 }
 
 /// `key` with the fields `f` in increasing order.
-fn sorted(key: u64, f: &Fields) -> u64 {
+fn sorted(key: u64, f: &Fields, length: Option<u64>) -> Option<u64> {
     // A key has fewer than 64 fields.
     let mut fields = [0u64; 64];
-    let fields = &mut fields[..f.len as usize];
+    let len = length.map_or(Some(f.len), |n| {
+        u32::try_from(n).ok().filter(|&n| n <= f.len)
+    })?;
+    let fields = &mut fields[..len as usize];
     for (i, field) in (0..).zip(fields.iter_mut()) {
         *field = f.read(key, i);
     }
     fields.sort_unstable();
-    fields.iter().zip(0..).fold(key, |k, (&v, i)| {
+    Some(fields.iter().zip(0..).fold(key, |k, (&v, i)| {
         k & !(f.mask() << f.shift_of(i)) | v << f.shift_of(i)
-    })
+    }))
 }
 
 /// `key` with the fields of `f` in the opposite order.

@@ -237,9 +237,13 @@ impl<'a> Compiler<'a> {
         let kept;
         let group = match group {
             // A helper or an `if` makes the new list in its body or
-            // branches, where it is seen whole.
+            // branches, where it is seen whole; `sort` sorts what its list
+            // makes.
             Group::Sized { items, length }
-                if !matches!(ir.kind, IrKind::CallFn(..) | IrKind::If(..)) =>
+                if !matches!(
+                    ir.kind,
+                    IrKind::CallFn(..) | IrKind::If(..) | IrKind::Builtin(Builtin::Sort, _)
+                ) =>
             {
                 match self.resized(scope, ir, items, length, out)? {
                     Some(write) => {
@@ -314,13 +318,17 @@ impl<'a> Compiler<'a> {
             // The list the writes before make, in order.
             (
                 IrKind::Builtin(Builtin::Sort, a),
-                Group::List(f) | Group::Bools(f) | Group::Str(f, _),
+                Group::List(f) | Group::Bools(f) | Group::Str(f, _) | Group::Sized { items: f, .. },
             ) => {
                 let [list] = &a[..] else {
                     return Err(Unsupported::new(WRITES, ir.span));
                 };
                 self.writes(scope, list, param, group, out)?;
-                Write::Sorted(*f)
+                let length = match group {
+                    Group::Sized { length, .. } => Some(*length),
+                    _ => None,
+                };
+                Write::Sorted(*f, length)
             }
             (IrKind::Builtin(Builtin::SetAt, a), _) => {
                 let [target, index, value] = &a[..] else {
