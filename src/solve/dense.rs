@@ -715,8 +715,15 @@ impl Search<'_> {
             self.highs.truncate(highs);
             self.arena.truncate(start);
             self.stack.pop();
-            if self.stack.is_empty() {
+            let Some(parent) = self.stack.last() else {
                 return Ok(Step::Done(v));
+            };
+            if self.far {
+                // The parent's entry was last read when it was opened, and
+                // its search since has likely pushed it out of the cache:
+                // asked for now, it comes while the parent's other options
+                // are read, before the parent's value is set.
+                table.prefetch(parent.key);
             }
             self.closed += 1;
             if self.closed.is_multiple_of(LOOK_EVERY) {

@@ -3,18 +3,14 @@
 //!
 //! As there, a key is scrambled to `h` (a bijection of the `key_bits`-bit
 //! numbers), the table is kept in increasing order of `h`, and a key lies
-//! at its home or after it. The home is worked out from the top
-//! `home_bits` of `h` (its quotient `q`, with `2^home_bits` the least power
-//! of two not below the number of homes): `home = q * capacity >>
-//! home_bits`. At most two quotients share a home (there are fewer than
-//! twice as many quotients as homes), so `h` is known from the home, one
-//! bit saying which quotient of the two, and the bits of `h` below the
-//! quotient: the remainder. A slot holds, from the top, how far it lies
-//! past its home (the displacement), the remainder (its bits inverted, see
-//! `find`) and the value's code. Its home is its place less the
-//! displacement.
+//! at its home or after it. Here the homes are a power of two, `2^home_bits`,
+//! and a key's home is the top `home_bits` of `h` (its quotient), so `h` is
+//! known from the home and the bits below the quotient (the remainder). A
+//! slot holds, from the top, how far it lies past its home (the
+//! displacement), the remainder (its bits inverted, see `find`) and the
+//! value's code; its home is its place less the displacement.
 //!
-//! Cram on 5x5 has keys of 25 bits and 2^21 homes: a remainder of 5 bits,
+//! Cram on 5x5 has keys of 25 bits and 2^21 homes: a remainder of 4 bits,
 //! so a slot of 32 bits has room for long displacements and any value a
 //! byte holds, and the table takes fewer bytes than one of 64-bit slots
 //! (7.5 bytes a stored position against 9.6). When a value's code, a
@@ -22,8 +18,7 @@
 //! with more code bits or more homes where that keeps it small; otherwise
 //! `set` says `Full`, and the search moves to 64-bit slots.
 
-use super::packed::{scramble, unscramble};
-use super::packed::{LOAD_DENOMINATOR, LOAD_NUMERATOR};
+use super::packed::{scramble, unscramble, LOAD_DENOMINATOR, LOAD_NUMERATOR};
 use super::store::{Full, ON_STACK, UNKNOWN};
 
 /// An unsigned integer a slot is made of.
@@ -63,61 +58,70 @@ const MIN_DISPLACEMENT_BITS: u32 = 4;
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     capacity: usize,
-    home_bits: u32,
-    /// Bits of `h` below the quotient.
+    /// Bits of `h` below the quotient: the remainder's.
     low_bits: u32,
-    /// The remainder's bits: `low_bits` and the bit that says which of a
-    /// home's two quotients.
-    rem_bits: u32,
     code_bits: u32,
     most_displacement: u64,
 }
 
+/// Where a key belongs: its home, and the least slot that is larger than
+/// its entry would be at its home (see `find`).
+#[derive(Clone, Copy)]
+struct Place {
+    home: usize,
+    above: u64,
+}
+
 impl Layout {
-    /// The layout of `capacity` homes for keys of `key_bits` bits in slots
-    /// of `slot_bits` bits, if there is room for `code_bits` of code and
-    /// enough displacement bits.
+    /// The layout of `capacity` homes (a power of two) for keys of
+    /// `key_bits` bits in slots of `slot_bits` bits, if there is room for
+    /// `code_bits` of code and enough displacement bits.
     fn new(key_bits: u32, capacity: usize, code_bits: u32, slot_bits: u32) -> Option<Layout> {
-        let home_bits = capacity.max(2).next_power_of_two().trailing_zeros();
-        // `q * capacity` must fit a word.
-        if home_bits > key_bits || home_bits > 32 {
-            return None;
-        }
-        let low_bits = key_bits - home_bits;
-        let rem_bits = low_bits + 1;
-        let displacement_bits = slot_bits.checked_sub(code_bits + rem_bits)?;
+        let home_bits = capacity.trailing_zeros();
+        let low_bits = key_bits.checked_sub(home_bits)?;
+        let displacement_bits = slot_bits.checked_sub(code_bits + low_bits)?;
         if displacement_bits < MIN_DISPLACEMENT_BITS {
             return None;
         }
         Some(Layout {
             capacity,
-            home_bits,
             low_bits,
-            rem_bits,
             code_bits,
             most_displacement: (1 << displacement_bits) - 1,
         })
     }
 
-    /// The home of a scrambled key and its slot bits at displacement 0
-    /// (the displacement goes above them, the code below).
     #[inline(always)]
-    fn place(&self, h: u64) -> (usize, u64) {
-        let q = h >> self.low_bits;
-        let p = q * self.capacity as u64;
-        let home = (p >> self.home_bits) as usize;
-        // The home's second quotient: the one before shares its home.
-        let fraction = p & ((1 << self.home_bits) - 1);
-        let second = u64::from(fraction >= self.capacity as u64);
-        let rem = second << self.low_bits | (h & ((1 << self.low_bits) - 1));
-        (home, !rem & ((1 << self.rem_bits) - 1))
+    fn place(&self, h: u64) -> Place {
+        let rem = !h & ((1 << self.low_bits) - 1);
+        Place {
+            home: (h >> self.low_bits) as usize,
+            above: (rem + 1) << self.code_bits,
+        }
     }
 
-    /// The slot bits above the code of an entry `displacement` past its
-    /// home whose bits at displacement 0 are `target`.
+    /// The first bit of the displacement.
     #[inline(always)]
-    fn at_displacement(&self, target: u64, displacement: u64) -> u64 {
-        displacement << self.rem_bits | target
+    fn step(&self) -> u64 {
+        1 << (self.low_bits + self.code_bits)
+    }
+
+    /// The slot of an entry `displacement` past its home, with its code.
+    #[inline(always)]
+    fn slot(&self, place: Place, displacement: u64, code: u64) -> u64 {
+        (place.above - (1 << self.code_bits) + displacement * self.step()) | code
+    }
+
+    /// The scrambled key of the entry in `slot` at `at`, with its code.
+    #[inline(always)]
+    fn entry(&self, at: usize, slot: u64) -> (u64, u64) {
+        let displacement = slot >> (self.low_bits + self.code_bits);
+        let home = at as u64 - displacement;
+        let rem = !(slot >> self.code_bits) & ((1 << self.low_bits) - 1);
+        (
+            home << self.low_bits | rem,
+            slot & ((1 << self.code_bits) - 1),
+        )
     }
 }
 
@@ -170,8 +174,7 @@ impl<S: Slot> QuotientTable<S> {
     /// The value or mark stored for `key`, or `UNKNOWN`.
     #[inline(always)]
     pub fn get(&self, key: u64) -> u32 {
-        let (home, target) = self.layout.place(scramble(key, self.key_bits));
-        match self.find(home, target) {
+        match self.find(self.layout.place(scramble(key, self.key_bits))) {
             Ok(at) => decode(self.slots[at].word() & self.code_mask()),
             Err(_) => UNKNOWN,
         }
@@ -180,7 +183,7 @@ impl<S: Slot> QuotientTable<S> {
     /// Asks for the cache lines a look-up of `key` reads at once.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        let (home, _) = self.layout.place(scramble(key, self.key_bits));
+        let home = self.layout.place(scramble(key, self.key_bits)).home;
         super::store::prefetch(&self.slots, home);
         super::store::prefetch(&self.slots, home + WINDOW - 1);
     }
@@ -190,37 +193,34 @@ impl<S: Slot> QuotientTable<S> {
         (1 << self.layout.code_bits) - 1
     }
 
-    /// Where the entry whose bits at displacement 0 are `target` lies, or
-    /// would go. Its run's slots before it are those that are smaller in
-    /// the table's order: a larger displacement (an earlier home), or the
-    /// same one and a smaller remainder. With the remainder's bits
-    /// inverted, that is a slot whose bits above the code are larger than
-    /// the entry's would be there; an empty slot (0) never is, nor a slot
-    /// past an empty one (a later home, a smaller displacement). So the
-    /// first of the window's slots that are smaller can be counted without
-    /// a branch, as in `packed`.
+    /// Where the entry of `place` lies, or would go. Its run's slots
+    /// before it are those that are smaller in the table's order: a larger
+    /// displacement (an earlier home), or the same one and a smaller
+    /// remainder. With the remainder's bits inverted, that is a slot at
+    /// least `place.above` at the home, a step more for each slot on; an
+    /// empty slot (0) never is, nor a slot past an empty one (a later
+    /// home, a smaller displacement). So the smaller slots of the window
+    /// can be counted without a branch, as in `packed`.
     #[inline(always)]
-    fn find(&self, home: usize, target: u64) -> Found {
-        let layout = &self.layout;
-        let shift = layout.code_bits;
-        let mut at = home;
-        if let Some(window) = self.slots.get(at..at + WINDOW) {
-            let mut smaller = 0;
-            for (i, slot) in window.iter().enumerate() {
-                let here = layout.at_displacement(target, i as u64);
-                smaller += usize::from(slot.word() >> shift > here);
-            }
-            at += smaller;
+    fn find(&self, place: Place) -> Found {
+        let step = self.layout.step();
+        let mut at = place.home;
+        let mut above = place.above;
+        if let Some(&[a, b, c, d]) = self.slots.get(at..at + WINDOW) {
+            let smaller = |slot: S, i: u64| usize::from(slot.word() >= above + i * step);
+            at += smaller(a, 0) + smaller(b, 1) + smaller(c, 2) + smaller(d, 3);
+            above += (at - place.home) as u64 * step;
         }
+        let least = 1 << self.layout.code_bits;
         loop {
             let slot = self.slots[at].word();
-            let here = layout.at_displacement(target, (at - home) as u64);
-            let above = slot >> shift;
-            if above > here {
+            if slot >= above {
                 at += 1;
+                above += step;
                 continue;
             }
-            return if slot != 0 && above == here {
+            // Below `above` and at least a code's range less: this entry.
+            return if slot != 0 && slot >= above - least {
                 Ok(at)
             } else {
                 Err(at)
@@ -240,8 +240,8 @@ impl<S: Slot> QuotientTable<S> {
         // At most one growth to make room, and one for a displacement too
         // long (after which the table is sparse enough to refuse another).
         for _ in 0..3 {
-            let (home, target) = self.layout.place(h);
-            let at = match self.find(home, target) {
+            let place = self.layout.place(h);
+            let at = match self.find(place) {
                 Ok(at) => {
                     let slot = self.slots[at].word();
                     self.slots[at] = S::wrap(slot & !self.code_mask() | code);
@@ -255,7 +255,7 @@ impl<S: Slot> QuotientTable<S> {
                 self.grow()?;
                 continue;
             }
-            match self.insert(home, at, target, code) {
+            match self.insert(place, at, code) {
                 Inserted::Done => return Ok(()),
                 Inserted::NoRoom => self.grow()?,
                 Inserted::TooFar => {
@@ -273,31 +273,31 @@ impl<S: Slot> QuotientTable<S> {
 
     /// Puts the entry at `at`, the rest of its run one slot on, if every
     /// displacement still fits and the run does not reach the last slot.
-    fn insert(&mut self, home: usize, at: usize, target: u64, code: u64) -> Inserted {
+    fn insert(&mut self, place: Place, at: usize, code: u64) -> Inserted {
         let layout = self.layout;
-        let displacement = (at - home) as u64;
+        let displacement = (at - place.home) as u64;
         if displacement > layout.most_displacement {
             return Inserted::TooFar;
         }
-        let shift = layout.code_bits + layout.rem_bits;
-        let mut end = at;
+        // The largest slot of the run from `at` has its largest
+        // displacement.
+        let (mut end, mut largest) = (at, 0);
         while end < self.slots.len() && self.slots[end] != S::default() {
-            if self.slots[end].word() >> shift >= layout.most_displacement {
-                return Inserted::TooFar;
-            }
+            largest = largest.max(self.slots[end].word());
             end += 1;
+        }
+        if largest >= layout.most_displacement * layout.step() {
+            return Inserted::TooFar;
         }
         if end + 1 >= self.slots.len() {
             return Inserted::NoRoom;
         }
         // Each entry of the rest of the run moves one slot on: one more
         // displacement.
-        let step = 1u64 << shift;
         for j in (at..end).rev() {
-            self.slots[j + 1] = S::wrap(self.slots[j].word() + step);
+            self.slots[j + 1] = S::wrap(self.slots[j].word() + layout.step());
         }
-        let above = layout.at_displacement(target, displacement);
-        self.slots[at] = S::wrap(above << layout.code_bits | code);
+        self.slots[at] = S::wrap(layout.slot(place, displacement, code));
         self.len += 1;
         Inserted::Done
     }
@@ -325,14 +325,13 @@ impl<S: Slot> QuotientTable<S> {
         let mut slots = vec![S::default(); capacity + TAIL];
         let mut next = 0;
         for (h, code) in self.scrambled_entries() {
-            let (home, target) = layout.place(h);
-            let at = home.max(next);
-            let displacement = (at - home) as u64;
+            let place = layout.place(h);
+            let at = place.home.max(next);
+            let displacement = (at - place.home) as u64;
             if at + 1 >= slots.len() || displacement > layout.most_displacement {
                 return None;
             }
-            let above = layout.at_displacement(target, displacement);
-            slots[at] = S::wrap(above << code_bits | code);
+            slots[at] = S::wrap(layout.slot(place, displacement, code));
             next = at + 1;
         }
         Some(QuotientTable {
@@ -347,33 +346,11 @@ impl<S: Slot> QuotientTable<S> {
     /// (increasing `h`).
     fn scrambled_entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         let layout = self.layout;
-        let capacity = layout.capacity as u64;
-        let code_mask = self.code_mask();
-        let home_of = move |q: u64| (q * capacity) >> layout.home_bits;
-        // Quotients a home, as a float: close enough to find a home's
-        // first quotient to within one, which the integers then settle.
-        let scale = (1u64 << layout.home_bits) as f64 / capacity as f64;
         self.slots
             .iter()
             .enumerate()
             .filter(|(_, s)| **s != S::default())
-            .map(move |(at, slot)| {
-                let slot = slot.word();
-                let above = slot >> layout.code_bits;
-                let displacement = above >> layout.rem_bits;
-                let home = (at as u64) - displacement;
-                // The least quotient whose home is `home`.
-                let mut first = (home as f64 * scale).ceil() as u64;
-                if first > 0 && home_of(first - 1) >= home {
-                    first -= 1;
-                } else if home_of(first) < home {
-                    first += 1;
-                }
-                let rem = !above & ((1 << layout.rem_bits) - 1);
-                let q = first + (rem >> layout.low_bits);
-                let h = q << layout.low_bits | (rem & ((1 << layout.low_bits) - 1));
-                (h, slot & code_mask)
-            })
+            .map(move |(at, slot)| layout.entry(at, slot.word()))
     }
 
     /// Every key stored, with its value or mark, in the table's order.
