@@ -1,6 +1,7 @@
 //! Where the search of packed keys (see `dense`) keeps its values: a table
 //! with an entry for every key when keys are short, an open-addressing
-//! table of key and value packed together (see `packed`) for longer ones
+//! table of key and value packed together for longer ones (in 32-bit slots
+//! while they fit, see `quotient`, then in 64-bit ones, see `packed`)
 //! until it would take more memory than a table of every key, and a hash
 //! map past 56 bits.
 //!
