@@ -432,6 +432,7 @@ impl DenseSearch {
         let value = match &self.table {
             Table::Narrow(t) => t.get(key),
             Table::Wide(t) => t.get(key),
+            Table::Quotient(t) => t.get(key),
             Table::Packed(t) => t.get(key),
             Table::Hashed(t) => t.get(key),
         };
@@ -469,6 +470,7 @@ impl DenseSearch {
             let step = match &mut self.table {
                 Table::Narrow(t) => search.run(t, root),
                 Table::Wide(t) => search.run(t, root),
+                Table::Quotient(t) => search.run(t, root),
                 Table::Packed(t) => search.run(t, root),
                 Table::Hashed(t) => search.run(t, root),
             };
@@ -480,6 +482,14 @@ impl DenseSearch {
                         // No room for two bytes a key: the general search
                         // answers, within the budget or stopped by it.
                         break Ok(Step::Abort);
+                    }
+                }
+                (Ok(Step::Full), Table::Quotient(_)) => {
+                    if self.table.outgrown() {
+                        self.table.densify(crate::interrupt::memory_room());
+                    } else {
+                        // An entry that does not fit 32 bits.
+                        self.table.widen_slots();
                     }
                 }
                 (Ok(Step::Full), Table::Packed(_)) => {
@@ -496,6 +506,7 @@ impl DenseSearch {
                 match &mut self.table {
                     Table::Narrow(t) => t.set(frame.key, UNKNOWN),
                     Table::Wide(t) => t.set(frame.key, UNKNOWN),
+                    Table::Quotient(t) => t.set(frame.key, UNKNOWN),
                     Table::Packed(t) => t.set(frame.key, UNKNOWN),
                     Table::Hashed(t) => t.set(frame.key, UNKNOWN),
                 }
@@ -614,9 +625,11 @@ impl Search<'_> {
             }));
         }
         if table.set(key, ON_STACK).is_err() {
+            // A table whose slots are too narrow: the position is opened
+            // again in a wider one (nothing was stored).
             *self.positions -= 1;
             self.arena.truncate(start);
-            return Ok(Some(Step::Abort));
+            return Ok(Some(Step::Full));
         }
         self.stack.push(Frame {
             key,
@@ -702,8 +715,15 @@ impl Search<'_> {
             self.highs.truncate(highs);
             self.arena.truncate(start);
             self.stack.pop();
-            if self.stack.is_empty() {
+            let Some(parent) = self.stack.last() else {
                 return Ok(Step::Done(v));
+            };
+            if self.far {
+                // The parent's entry was last read when it was opened, and
+                // its search since has likely pushed it out of the cache:
+                // asked for now, it comes while the parent's other options
+                // are read, before the parent's value is set.
+                table.prefetch(parent.key);
             }
             self.closed += 1;
             if self.closed.is_multiple_of(LOOK_EVERY) {
@@ -794,15 +814,7 @@ mod tests {
         let want = bottom_up(&game, 200);
         assert!(want.iter().any(|&v| v > 64), "values pass 64");
         let mut search = DenseSearch::new(Box::new(game));
-        for (n, &v) in want.iter().enumerate() {
-            assert_eq!(
-                search
-                    .value(n as u64, usize::MAX, usize::MAX)
-                    .ok()
-                    .flatten(),
-                Some(v)
-            );
-        }
+        every_heap_has_its_value(&mut search, &want);
     }
 
     /// The values of the heaps below `heaps`, bottom up, each by the
@@ -820,6 +832,20 @@ mod tests {
         want
     }
 
+    /// The search finds `want[n]` for every heap `n`.
+    fn every_heap_has_its_value(search: &mut DenseSearch, want: &[u32]) {
+        for (n, &v) in want.iter().enumerate() {
+            assert_eq!(
+                search
+                    .value(n as u64, usize::MAX, usize::MAX)
+                    .ok()
+                    .flatten(),
+                Some(v),
+                "heap {n}"
+            );
+        }
+    }
+
     #[test]
     fn values_past_64_are_the_least_missing_value() {
         for modulus in [1, 5, 7, 11] {
@@ -832,24 +858,53 @@ mod tests {
                     search.value(599, usize::MAX, usize::MAX).ok().flatten(),
                     Some(want[599])
                 );
-                for (n, &v) in want.iter().enumerate() {
-                    assert_eq!(
-                        search
-                            .value(n as u64, usize::MAX, usize::MAX)
-                            .ok()
-                            .flatten(),
-                        Some(v),
-                        "heap {n}"
-                    );
-                }
+                every_heap_has_its_value(&mut search, &want);
             }
+        }
+    }
+
+    /// `SkipSome` with keys of 34 bits: slots of 32 bits have room for few
+    /// code bits beside them.
+    struct LongKeys(SkipSome);
+
+    impl KeyGame for LongKeys {
+        fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort> {
+            self.0.options(key, out)
+        }
+
+        fn bits(&self) -> u32 {
+            34
+        }
+
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn values_too_wide_for_narrow_slots_move_the_search_to_wide_ones() {
+        for as_runs in [false, true] {
+            let game = SkipSome {
+                modulus: 7,
+                as_runs,
+            };
+            let want = bottom_up(&game, 400);
+            let mut search = DenseSearch::new(Box::new(LongKeys(game)));
+            assert!(matches!(search.table, Table::Quotient(_)));
+            assert_eq!(
+                search.value(399, usize::MAX, usize::MAX).ok().flatten(),
+                Some(want[399])
+            );
+            assert!(matches!(search.table, Table::Packed(_)));
+            every_heap_has_its_value(&mut search, &want);
+            assert_eq!(search.positions, 400, "nothing searched twice");
         }
     }
 
     #[test]
     fn a_packed_table_moves_to_one_of_every_key_part_way() {
         let mut search = DenseSearch::new(Box::new(ClearOne));
-        assert!(matches!(search.table, Table::Packed(_)));
+        assert!(matches!(search.table, Table::Quotient(_)));
         let root = TOP | ((1 << 19) - 1);
         assert_eq!(
             search.value(root, usize::MAX, usize::MAX).ok().flatten(),

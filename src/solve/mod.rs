@@ -13,6 +13,7 @@ mod misere;
 mod moves;
 mod packed;
 pub mod period;
+mod quotient;
 pub mod sparse;
 mod store;
 pub mod values;

@@ -24,8 +24,8 @@ use rustc_hash::FxBuildHasher;
 /// Grown when more than 7/8 of the slots are full, by a quarter: after
 /// growing at least 7/10 are full, so a position costs at most 8 / 0.7 =
 /// 11.4 bytes.
-const LOAD_NUMERATOR: usize = 7;
-const LOAD_DENOMINATOR: usize = 8;
+pub(super) const LOAD_NUMERATOR: usize = 7;
+pub(super) const LOAD_DENOMINATOR: usize = 8;
 const GROWTH_NUMERATOR: usize = 5;
 const GROWTH_DENOMINATOR: usize = 4;
 /// Slots at the start, and slots past the last home, where runs that
@@ -59,13 +59,20 @@ impl PackedTable {
     /// A table for keys of at most `key_bits` bits (at most 64 less
     /// `MIN_CODE_BITS`).
     pub fn new(key_bits: u32) -> PackedTable {
+        PackedTable::with_capacity(key_bits, FIRST_CAPACITY)
+    }
+
+    /// A table for keys of at most `key_bits` bits with `capacity` homes
+    /// from the start.
+    pub fn with_capacity(key_bits: u32, capacity: usize) -> PackedTable {
         assert!(
             key_bits + MIN_CODE_BITS <= 64,
             "keys too long for packed slots"
         );
+        let capacity = capacity.max(FIRST_CAPACITY);
         PackedTable {
-            slots: vec![0; FIRST_CAPACITY + TAIL],
-            capacity: FIRST_CAPACITY,
+            slots: vec![0; capacity + TAIL],
+            capacity,
             len: 0,
             key_bits,
             code_bits: 64 - key_bits,
@@ -180,8 +187,7 @@ impl PackedTable {
 
     /// The key that `scramble` made `h` of.
     fn unscramble(&self, h: u64) -> u64 {
-        let mask = u64::MAX >> self.code_bits;
-        (h >> self.code_bits).wrapping_mul(inverse(SPREAD)) & mask
+        unscramble(h >> self.code_bits, self.key_bits)
     }
 
     /// A slot's scrambled key, its code cleared.
@@ -307,6 +313,19 @@ impl PackedTable {
     }
 }
 
+/// A key of `bits` bits scrambled as a packed table scrambles it, in the
+/// low bits of a word (the table keeps it in the high bits): a table of
+/// narrower slots keeps its keys in the same order.
+#[inline(always)]
+pub(super) fn scramble(key: u64, bits: u32) -> u64 {
+    key.wrapping_mul(SPREAD) & (u64::MAX >> (64 - bits))
+}
+
+/// The key of `bits` bits that `scramble` made `h` of.
+pub(super) fn unscramble(h: u64, bits: u32) -> u64 {
+    h.wrapping_mul(inverse(SPREAD)) & (u64::MAX >> (64 - bits))
+}
+
 /// The home of a scrambled key `h` (in a word's high bits) among
 /// `capacity` homes: its place in `0..capacity` as a fraction of 2^64, the
 /// high word of a product.
@@ -329,12 +348,13 @@ const fn inverse(odd: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::collections::HashMap as Plain;
 
-    /// A deterministic stream of numbers (xorshift).
-    fn numbers(seed: u64) -> impl Iterator<Item = u64> {
+    /// A deterministic stream of numbers (xorshift), for the tests of
+    /// this table and of `quotient`.
+    pub(in crate::solve) fn numbers(seed: u64) -> impl Iterator<Item = u64> {
         let mut s = seed.max(1);
         std::iter::repeat_with(move || {
             s ^= s << 13;

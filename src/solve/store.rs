@@ -1,6 +1,7 @@
 //! Where the search of packed keys (see `dense`) keeps its values: a table
 //! with an entry for every key when keys are short, an open-addressing
-//! table of key and value packed together (see `packed`) for longer ones
+//! table of key and value packed together for longer ones (in 32-bit slots
+//! while they fit, see `quotient`, then in 64-bit ones, see `packed`)
 //! until it would take more memory than a table of every key, and a hash
 //! map past 56 bits.
 //!
@@ -17,6 +18,7 @@
 //! when written, so keys no position uses may cost nothing.
 
 use super::packed::{PackedTable, MIN_CODE_BITS};
+use super::quotient::{QuotientTable, Slot};
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
 
@@ -162,14 +164,116 @@ impl Store for Hashed {
     }
 }
 
-/// A packed table, and the bytes a table of every key would take in its
-/// place (`None` once such a table was refused, or none can be made).
-pub(super) struct Packed {
-    table: PackedTable,
+/// What the search needs of a table that holds key and value together
+/// (see `packed` and `quotient`).
+pub(super) trait Slotted {
+    fn get(&self, key: u64) -> u32;
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full>;
+    fn prefetch(&self, key: u64);
+    /// Whether one more key would make the table grow.
+    fn full(&self) -> bool;
+    /// The bytes of the slots once the table has grown.
+    fn grown_bytes(&self) -> usize;
+    fn key_bits(&self) -> u32;
+    /// The largest value stored, `ON_STACK` and `UNKNOWN` as their
+    /// entries in a table of every key (1 and 0).
+    fn most_entry(&self) -> u32;
+    /// Hands every key stored, with its value or mark, to `each`, giving
+    /// the table's memory back as it goes where it can.
+    fn drain(self, each: impl FnMut(u64, u32));
+}
+
+impl Slotted for PackedTable {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        PackedTable::get(self, key)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        PackedTable::set(self, key, v);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        PackedTable::prefetch(self, key);
+    }
+
+    #[inline(always)]
+    fn full(&self) -> bool {
+        PackedTable::full(self)
+    }
+
+    fn grown_bytes(&self) -> usize {
+        PackedTable::grown_bytes(self)
+    }
+
+    fn key_bits(&self) -> u32 {
+        PackedTable::key_bits(self)
+    }
+
+    fn most_entry(&self) -> u32 {
+        self.entries().map(|(_, v)| entry(v)).max().unwrap_or(0)
+    }
+
+    /// A range of keys at a time (see `drain_in_parts`), so that the new
+    /// table and the packed one are never both whole.
+    fn drain(self, each: impl FnMut(u64, u32)) {
+        self.drain_in_parts(8, each);
+    }
+}
+
+impl<S: Slot> Slotted for QuotientTable<S> {
+    #[inline(always)]
+    fn get(&self, key: u64) -> u32 {
+        QuotientTable::get(self, key)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
+        QuotientTable::set(self, key, v)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        QuotientTable::prefetch(self, key);
+    }
+
+    #[inline(always)]
+    fn full(&self) -> bool {
+        QuotientTable::full(self)
+    }
+
+    fn grown_bytes(&self) -> usize {
+        QuotientTable::grown_bytes(self)
+    }
+
+    fn key_bits(&self) -> u32 {
+        QuotientTable::key_bits(self)
+    }
+
+    fn most_entry(&self) -> u32 {
+        self.entries().map(|(_, v)| entry(v)).max().unwrap_or(0)
+    }
+
+    /// Whole: a slot's key is read from its place, so the slots cannot be
+    /// given back a range at a time. They take at most the bytes of the
+    /// table of every key they move to (see `Packed::outgrown`).
+    fn drain(self, mut each: impl FnMut(u64, u32)) {
+        self.entries().for_each(|(k, v)| each(k, v));
+    }
+}
+
+/// A table of key and value together, and the bytes a table of every key
+/// would take in its place (`None` once such a table was refused, or none
+/// can be made).
+pub(super) struct Packed<T> {
+    table: T,
     dense_bytes: Option<usize>,
 }
 
-impl Store for Packed {
+impl<T: Slotted> Store for Packed<T> {
     #[inline(always)]
     fn get(&self, key: u64) -> u32 {
         self.table.get(key)
@@ -177,8 +281,7 @@ impl Store for Packed {
 
     #[inline(always)]
     fn set(&mut self, key: u64, v: u32) -> Result<(), Full> {
-        self.table.set(key, v);
-        Ok(())
+        self.table.set(key, v)
     }
 
     #[inline(always)]
@@ -200,7 +303,10 @@ impl Store for Packed {
 pub(super) enum Table {
     Narrow(Narrow),
     Wide(Wide),
-    Packed(Packed),
+    /// Key and value in 32 bits, while they fit.
+    Quotient(Packed<QuotientTable<u32>>),
+    /// Key and value in 64 bits.
+    Packed(Packed<PackedTable>),
     Hashed(Hashed),
 }
 
@@ -213,10 +319,14 @@ impl Table {
         if bits <= DENSE_FIRST_BITS {
             Table::Narrow(Narrow(vec![0; 1 << bits]))
         } else if bits <= PACKED_BITS {
-            Table::Packed(Packed {
-                table: PackedTable::new(bits),
-                dense_bytes: 1usize.checked_shl(bits),
-            })
+            let dense_bytes = 1usize.checked_shl(bits);
+            match QuotientTable::new(bits) {
+                Some(table) => Table::Quotient(Packed { table, dense_bytes }),
+                None => Table::Packed(Packed {
+                    table: PackedTable::new(bits),
+                    dense_bytes,
+                }),
+            }
         } else {
             Table::Hashed(Hashed(HashMap::default()))
         }
@@ -246,6 +356,34 @@ impl Table {
         Ok(())
     }
 
+    /// The slots of 32 bits as slots of 64, holding the same entries (in
+    /// the same order, so each is written at its place or just after the
+    /// one before): when a value, a displacement or a remainder no longer
+    /// fits 32 bits.
+    pub(super) fn widen_slots(&mut self) {
+        let Table::Quotient(packed) = self else {
+            return;
+        };
+        let table = &packed.table;
+        // Three quarters full: room to grow before the next merge.
+        let mut wide = PackedTable::with_capacity(table.key_bits(), table.len() / 3 * 4);
+        table.entries().for_each(|(k, v)| wide.set(k, v));
+        *self = Table::Packed(Packed {
+            table: wide,
+            dense_bytes: packed.dense_bytes,
+        });
+    }
+
+    /// Whether the packed table would pass a table of every key (see
+    /// `densify`) rather than the slots being too narrow.
+    pub(super) fn outgrown(&self) -> bool {
+        match self {
+            Table::Quotient(t) => t.outgrown(),
+            Table::Packed(t) => t.outgrown(),
+            _ => false,
+        }
+    }
+
     /// The packed table as a table of every key, holding the same entries:
     /// a byte a key if every value fits, else two. It stays as it is, and
     /// is never asked again, when `room` (the bytes the budget still
@@ -254,62 +392,68 @@ impl Table {
     /// move waits until the packed table would pass a table of two bytes a
     /// key.
     pub(super) fn densify(&mut self, room: Option<usize>) {
-        let Table::Packed(packed) = self else { return };
-        let most = packed.table.entries().map(|(_, v)| entry(v)).max();
-        let width = match most.unwrap_or(0) {
-            most if most <= u32::from(u8::MAX) => 1,
-            most if most <= u32::from(u16::MAX) => 2,
-            _ => {
-                packed.dense_bytes = None;
-                return;
-            }
+        let dense = match std::mem::replace(self, Table::Narrow(Narrow(Vec::new()))) {
+            Table::Quotient(packed) => densified(packed, room).map_err(Table::Quotient),
+            Table::Packed(packed) => densified(packed, room).map_err(Table::Packed),
+            other => Err(other),
         };
-        let size = 1usize.checked_shl(packed.table.key_bits());
-        let Some(bytes) = size.and_then(|size| size.checked_mul(width)) else {
-            packed.dense_bytes = None;
-            return;
-        };
-        if packed.dense_bytes != Some(bytes) {
-            packed.dense_bytes = Some(bytes);
-            if !packed.outgrown() {
-                return;
-            }
-        }
-        let zeroed = match room.is_some_and(|room| bytes > room) {
-            true => None,
-            false => zeroed(bytes),
-        };
-        let Some(table) = zeroed else {
-            packed.dense_bytes = None;
-            return;
-        };
-        let Table::Packed(packed) = std::mem::replace(self, Table::Narrow(Narrow(Vec::new())))
-        else {
-            unreachable!("matched above");
-        };
-        // Every value fits the width chosen above. The new table's memory
-        // is taken as it is written, an eighth at a time, while the packed
-        // table gives its back.
-        if width == 1 {
-            let mut dense = Narrow(table);
-            packed.table.drain_in_parts(8, |k, v| drop(dense.set(k, v)));
-            *self = Table::Narrow(dense);
-        } else {
-            let mut dense = Wide(table);
-            packed.table.drain_in_parts(8, |k, v| drop(dense.set(k, v)));
-            *self = Table::Wide(dense);
-        }
+        *self = dense.unwrap_or_else(|table| table);
     }
 
     pub(super) fn heap_bytes(&self) -> usize {
         match self {
             Table::Narrow(t) => t.0.capacity(),
             Table::Wide(t) => t.0.capacity(),
+            Table::Quotient(t) => t.table.heap_bytes(),
             Table::Packed(t) => t.table.heap_bytes(),
             // A key, a value (padded to 16 bytes) and a control byte a slot.
             Table::Hashed(m) => m.0.capacity() * 17,
         }
     }
+}
+
+/// A table of every key holding the packed table's entries, or the packed
+/// table back, with `dense_bytes` brought up to date (see `Table::densify`).
+fn densified<T: Slotted>(mut packed: Packed<T>, room: Option<usize>) -> Result<Table, Packed<T>> {
+    let width = match packed.table.most_entry() {
+        most if most <= u32::from(u8::MAX) => 1,
+        most if most <= u32::from(u16::MAX) => 2,
+        _ => {
+            packed.dense_bytes = None;
+            return Err(packed);
+        }
+    };
+    let size = 1usize.checked_shl(packed.table.key_bits());
+    let Some(bytes) = size.and_then(|size| size.checked_mul(width)) else {
+        packed.dense_bytes = None;
+        return Err(packed);
+    };
+    if packed.dense_bytes != Some(bytes) {
+        packed.dense_bytes = Some(bytes);
+        if !packed.outgrown() {
+            return Err(packed);
+        }
+    }
+    let zeroed = match room.is_some_and(|room| bytes > room) {
+        true => None,
+        false => zeroed(bytes),
+    };
+    let Some(table) = zeroed else {
+        packed.dense_bytes = None;
+        return Err(packed);
+    };
+    // Every value fits the width chosen above. The new table's memory is
+    // taken as it is written, while the packed table gives its back where
+    // it can.
+    Ok(if width == 1 {
+        let mut dense = Narrow(table);
+        packed.table.drain(|k, v| drop(dense.set(k, v)));
+        Table::Narrow(dense)
+    } else {
+        let mut dense = Wide(table);
+        packed.table.drain(|k, v| drop(dense.set(k, v)));
+        Table::Wide(dense)
+    })
 }
 
 #[cfg(test)]
@@ -320,15 +464,38 @@ mod tests {
     /// stored until the table says it has outgrown itself: the `i` it
     /// stopped at.
     fn fill_until_outgrown(table: &mut Table, from: u64, value: impl Fn(u64) -> u32) -> u64 {
-        let Table::Packed(packed) = table else {
-            panic!("a packed table to begin with");
-        };
+        assert!(
+            matches!(table, Table::Quotient(_) | Table::Packed(_)),
+            "a packed table to begin with"
+        );
         let mut i = from;
-        while !packed.outgrown() {
-            assert!(packed.set(key(i), value(i)).is_ok());
+        while !table.outgrown() {
+            assert!(set(table, key(i), value(i)).is_ok());
             i += 1;
         }
         i
+    }
+
+    /// A table for keys of `bits` bits: slots of 32 bits, or of 64 (the
+    /// empty table widened).
+    fn packed(bits: u32, wide: bool) -> Table {
+        let mut table = Table::new(bits);
+        assert!(matches!(table, Table::Quotient(_)));
+        if wide {
+            table.widen_slots();
+            assert!(matches!(table, Table::Packed(_)));
+        }
+        table
+    }
+
+    fn set(table: &mut Table, key: u64, v: u32) -> Result<(), Full> {
+        match table {
+            Table::Narrow(t) => t.set(key, v),
+            Table::Wide(t) => t.set(key, v),
+            Table::Quotient(t) => t.set(key, v),
+            Table::Packed(t) => t.set(key, v),
+            Table::Hashed(t) => t.set(key, v),
+        }
     }
 
     /// The i-th key of a test: distinct for every i below 2^22 (more than
@@ -345,54 +512,57 @@ mod tests {
         match table {
             Table::Narrow(t) => t.get(key),
             Table::Wide(t) => t.get(key),
+            Table::Quotient(t) => t.get(key),
             Table::Packed(t) => t.get(key),
             Table::Hashed(t) => t.get(key),
         }
     }
 
     /// Keys of 25 bits, past the 24 up to which the move used to be
-    /// allowed: the packed table gives way to a byte a key before its
-    /// slots would pass 2^25 bytes, holding every entry.
+    /// allowed: a packed table of either width gives way to a byte a key
+    /// before its slots would pass 2^25 bytes, holding every entry.
     #[test]
     fn a_packed_table_of_long_keys_moves_to_a_table_of_every_key() {
         let bits = 25;
-        let mut table = Table::new(bits);
-        let stored = fill_until_outgrown(&mut table, 0, value_of);
-        let before = table.heap_bytes();
-        assert!(before <= 1 << bits, "{before} bytes before the move");
-        // A byte a key then costs at most what the packed table's slots
-        // would have: under 11.5 bytes a stored position.
-        let per = (1u64 << bits) as f64 / stored as f64;
-        assert!(per < 11.5, "{per:.1} bytes a position after the move");
-        table.densify(None);
-        assert!(matches!(table, Table::Narrow(_)));
-        assert_eq!(table.heap_bytes(), 1 << bits);
-        for i in (0..stored).step_by(97).chain([stored - 1]) {
-            assert_eq!(get(&table, key(i)), value_of(i), "key {}", key(i));
+        for wide in [false, true] {
+            let mut table = packed(bits, wide);
+            let stored = fill_until_outgrown(&mut table, 0, value_of);
+            let before = table.heap_bytes();
+            assert!(before <= 1 << bits, "{before} bytes before the move");
+            // A byte a key then costs at most what the packed table's slots
+            // would have: under 11.5 bytes a stored position.
+            let per = (1u64 << bits) as f64 / stored as f64;
+            assert!(per < 11.5, "{per:.1} bytes a position after the move");
+            table.densify(None);
+            assert!(matches!(table, Table::Narrow(_)));
+            assert_eq!(table.heap_bytes(), 1 << bits);
+            for i in (0..stored).step_by(97).chain([stored - 1]) {
+                assert_eq!(get(&table, key(i)), value_of(i), "key {}", key(i));
+            }
+            assert_eq!(get(&table, (1 << 22) + 1), UNKNOWN, "a key never stored");
         }
-        assert_eq!(get(&table, (1 << 22) + 1), UNKNOWN, "a key never stored");
     }
 
     /// Without room for a table of every key, the packed table stays, is
     /// never asked again, and goes on growing.
     #[test]
     fn a_table_of_every_key_is_refused_without_room() {
-        let mut table = Table::new(22);
-        let stored = fill_until_outgrown(&mut table, 0, value_of);
-        table.densify(Some((1 << 22) - 1));
-        let Table::Packed(packed) = &mut table else {
-            panic!("the packed table stays");
-        };
-        assert!(!packed.outgrown(), "not asked again");
-        for i in stored..stored * 2 {
-            assert!(packed.set(key(i), value_of(i)).is_ok());
-        }
-        assert!(
-            table.heap_bytes() > 1 << 22,
-            "it grew past the refused size"
-        );
-        for i in (0..stored * 2).step_by(31) {
-            assert_eq!(get(&table, key(i)), value_of(i));
+        for wide in [false, true] {
+            let mut table = packed(22, wide);
+            let stored = fill_until_outgrown(&mut table, 0, value_of);
+            table.densify(Some((1 << 22) - 1));
+            assert!(matches!(table, Table::Quotient(_) | Table::Packed(_)));
+            assert!(!table.outgrown(), "not asked again");
+            for i in stored..stored * 2 {
+                assert!(set(&mut table, key(i), value_of(i)).is_ok());
+            }
+            assert!(
+                table.heap_bytes() > 1 << 22,
+                "it grew past the refused size"
+            );
+            for i in (0..stored * 2).step_by(31) {
+                assert_eq!(get(&table, key(i)), value_of(i));
+            }
         }
     }
 
@@ -400,18 +570,51 @@ mod tests {
     /// would pass a table of two bytes a key, then makes one.
     #[test]
     fn wide_values_move_to_two_bytes_a_key() {
-        let wide = |i: u64| if i == 3 { 300 } else { value_of(i) };
-        let mut table = Table::new(22);
-        let first = fill_until_outgrown(&mut table, 0, wide);
-        table.densify(None);
-        assert!(matches!(table, Table::Packed(_)), "not yet at {first} keys");
-        let stored = fill_until_outgrown(&mut table, first, wide);
-        assert!(stored > first * 3 / 2, "{stored} keys, against {first}");
-        table.densify(None);
-        assert!(matches!(table, Table::Wide(_)));
-        assert_eq!(table.heap_bytes(), 2 << 22);
-        for i in (0..stored).step_by(53).chain([3, stored - 1]) {
-            assert_eq!(get(&table, key(i)), wide(i), "key {}", key(i));
+        let value = |i: u64| if i == 3 { 300 } else { value_of(i) };
+        for wide in [false, true] {
+            let mut table = packed(22, wide);
+            let first = fill_until_outgrown(&mut table, 0, value);
+            table.densify(None);
+            assert!(
+                matches!(table, Table::Quotient(_) | Table::Packed(_)),
+                "not yet at {first} keys"
+            );
+            let stored = fill_until_outgrown(&mut table, first, value);
+            assert!(stored > first * 3 / 2, "{stored} keys, against {first}");
+            table.densify(None);
+            assert!(matches!(table, Table::Wide(_)));
+            assert_eq!(table.heap_bytes(), 2 << 22);
+            for i in (0..stored).step_by(53).chain([3, stored - 1]) {
+                assert_eq!(get(&table, key(i)), value(i), "key {}", key(i));
+            }
+        }
+    }
+
+    /// Slots of 32 bits widened to 64 hold the same entries and marks,
+    /// values too wide for a slot's code included.
+    #[test]
+    fn narrow_slots_widen_to_wide_ones() {
+        let mut table = Table::new(34);
+        let mut stored = Vec::new();
+        for i in 0..20_000u64 {
+            let k = (key(i) << 12) | (i % 4096);
+            let v = match i % 6 {
+                0 => ON_STACK,
+                1 => UNKNOWN,
+                _ => (i % 9) as u32,
+            };
+            assert!(set(&mut table, k, v).is_ok());
+            stored.push((k, v));
+        }
+        assert!(matches!(table, Table::Quotient(_)));
+        // 34-bit keys leave a 32-bit slot no room for this value's code.
+        assert!(set(&mut table, 5, 1000).is_err());
+        table.widen_slots();
+        assert!(matches!(table, Table::Packed(_)));
+        assert!(set(&mut table, 5, 1000).is_ok());
+        assert_eq!(get(&table, 5), 1000);
+        for (k, v) in stored {
+            assert_eq!(get(&table, k), v, "key {k:#x}");
         }
     }
 
