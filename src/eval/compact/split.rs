@@ -40,6 +40,7 @@
 //! element at the walk's variable (`h[j]` written into `h`) gives the
 //! key's bits as they are.
 
+use super::clamped::Clamped;
 use super::closure::{NumFn, TruthFn};
 use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
 use super::layout::Fields;
@@ -256,6 +257,9 @@ fn each(
         let same = own(&n);
         let mut made = branch((l.operand(n).into_fn(), pair, reads), costly);
         made.own = same;
+        if let (Some((from, by)), Some((site, _))) = (made.kept, pair) {
+            made.clamped = Clamped::new(from, list, site.index, by).filter(|_| !site.row);
+        }
         made
     };
     let mut reads = branch_reads.into_iter();
@@ -517,6 +521,9 @@ struct Branch {
     memo: RefCell<Memo<Worked>>,
     kept: Option<(Fields, u32)>,
     across: RefCell<Across>,
+    /// For a kept branch of a number, where it holds the element within
+    /// bounds: its elements at once (see `clamped`).
+    clamped: Option<Clamped>,
 }
 
 /// What a kept branch keeps: its values by the register's value, each
@@ -562,6 +569,7 @@ impl Branch {
             reads,
             memo: RefCell::default(),
             kept,
+            clamped: None,
             // Key 0 with nothing worked out; keys 0 and 0 share no element:
             // as nothing was worked out for key 0, nothing is lost.
             across: RefCell::new(Across {
@@ -583,6 +591,9 @@ impl Branch {
             (self.f)(m)
         };
         if let Some((list, by)) = self.kept {
+            if let Some(bits) = self.clamped_bits(m, want, fields) {
+                return Some(bits);
+            }
             if let Some(slot) = usize::try_from(m.regs[by as usize])
                 .ok()
                 .filter(|&v| v < SLOTS)
@@ -593,6 +604,13 @@ impl Branch {
             }
         }
         self.remembered(m, var, want, fields)
+    }
+
+    /// `bits` at once, where the branch holds the element within bounds
+    /// at the current value of the register it reads (see `clamped`).
+    #[inline(always)]
+    fn clamped_bits(&self, m: &Machine, want: u64, fields: &Fields) -> Option<u64> {
+        self.clamped.as_ref()?.bits(m, &self.f, want, fields)
     }
 
     /// Whether the branch is kept by the value of register `by` (see
@@ -620,6 +638,10 @@ impl Branch {
             values &= values - 1;
             m.regs[by] = i64::from(value);
             if !passed(m, i64::from(value))? {
+                continue;
+            }
+            if let Some(bits) = self.clamped_bits(m, want, fields) {
+                each(bits);
                 continue;
             }
             let worked = across.at(value as usize, m.key, fields, &list);
@@ -983,6 +1005,18 @@ impl Split {
         };
         let var = pass.each.var;
         let before = out.len();
+        // Untested values of a branch that holds its elements within
+        // bounds at each: every option in a few word operations.
+        let clamped = branch.clamped.as_ref().filter(|_| !testing);
+        if let Some(clamped) = clamped {
+            let f = (&branch.f, &self.fields);
+            let each = |bits: u64| out.push(base | (bits & mask) >> down);
+            if clamped.each(m, f, (at, values), each).is_some() {
+                let options = out.len() - before;
+                m.steps(options.checked_mul(pass.steps)?)?;
+                return Some(true);
+            }
+        }
         branch.each_bits(m, (var, at, &self.fields), (r, values), passed, |bits| {
             out.push(base | (bits & mask) >> down);
         })?;
@@ -1453,6 +1487,102 @@ mod tests {
         assert_eq!(copied(enumerate, "Chomp([3, 3])"), [only_own]);
         assert!(same_options(COPIED, "Two([3, 2, 2], [1, 0, 1])") > 10);
         assert!(same_options(COPIED, "Two([2, 3, 1, 2], [2, 0, 1, 1])") > 20);
+    }
+
+    /// Branches of an element and the loop's register that hold the
+    /// element within bounds however they are spelled (`min` either way
+    /// round, an `if`, `max`), and look-alikes that do not (`min(xs[j] +
+    /// 1, t)`, `min(xs[j] / 2, t)`), or that read another list (`ys`,
+    /// which may be shorter than `xs`), or numbers that may be negative.
+    const CLAMPS: &str = r#"
+        game Clip(xs: [nat], ys: [nat]) {
+          move low(c in indices(xs), t in 0..xs[c])
+            => Clip([if j < c then xs[j] else min(t, xs[j]) for j in indices(xs)], ys);
+          move spelled(c in indices(xs), t in 0..xs[c]) if c > 0
+            => Clip([if j < c then xs[j] else (if xs[j] > t then t else xs[j]) for j in indices(xs)], ys);
+          move raise(c in indices(xs), t in 0..3) if xs[c] < 2
+            => Clip([if j < c then xs[j] else max(xs[j], t) for j in indices(xs)], ys);
+          move near(c in indices(xs), t in 0..xs[c])
+            => Clip([if j < c then xs[j] else min(xs[j] + 1, t) for j in indices(xs)], ys);
+          move half(c in indices(xs), t in 1..xs[c])
+            => Clip([if j < c then xs[j] else min(xs[j] / 2, t) for j in indices(xs)], ys);
+          move other(c in indices(xs), t in 0..2) if c > 0
+            => Clip([if j < c then xs[j] else min(ys[j], t) for j in indices(xs)], ys);
+        }
+    "#;
+    const SIGNED_CLAMPS: &str = r#"
+        game Sink(xs: [int]) {
+          move cut(c in indices(xs), t in 0..3) if xs[c] > -3
+            => Sink([if j < c then xs[j] else max(min(xs[j], 1 - t), -3) for j in indices(xs)]);
+        }
+    "#;
+
+    /// For each rule's branches, the values of the loop's register at
+    /// which it was found to hold its element within bounds, after the
+    /// options of every key reachable from `start`.
+    fn clamps_found(text: &str, start: &str) -> Vec<Vec<u64>> {
+        let (mut game, key) = compiled(text, start, true);
+        let (mut seen, mut todo) = (std::collections::HashSet::from([key]), vec![key]);
+        while let Some(key) = todo.pop() {
+            let mut out = Vec::new();
+            if game.options(key, &mut out).is_ok() {
+                for k in crate::solve::dense::written_out(&out) {
+                    if seen.insert(k) {
+                        todo.push(k);
+                    }
+                }
+            }
+        }
+        let rules = &inside(&*game).code.rules;
+        let branches = |rule: &super::Rule| {
+            let split = super::of_last_loop(rule, rule.gens.len() - 1)?;
+            match &split.pieces[..] {
+                [super::Piece::Each(each)] => Some(
+                    each.branches
+                        .iter()
+                        .map(|b| b.clamped.as_ref().map_or(0, |c| c.found()))
+                        .collect(),
+                ),
+                _ => None,
+            }
+        };
+        rules.iter().filter_map(branches).collect()
+    }
+
+    #[test]
+    fn elements_held_within_bounds_are_the_ones_step_by_step_code_writes() {
+        let start = "Clip([5, 4, 4, 2, 1], [3, 1, 0, 2, 1])";
+        assert!(same_options(CLAMPS, start) > 100);
+        assert!(same_options(CLAMPS, "Clip([3, 3, 1], [2, 2, 2])") > 10);
+        // `ys` shorter than `xs`: both give up where `other` reads past it.
+        assert!(same_options(CLAMPS, "Clip([3, 2, 2], [1, 1])") >= 1);
+        let found = clamps_found(CLAMPS, start);
+        let low = 0b1_1111; // t from 0 to 4
+        assert_eq!(found[0], [0, low]);
+        // `c > 0`: t up to 3.
+        assert_eq!(found[1], [0, 0b1111]);
+        assert_eq!(found[2], [0, 0b111]);
+        // `min(xs[j] + 1, t)` is 0 at t = 0 and 1 at t = 1, both of them
+        // clamps (one value whatever the element), and none after; nor is
+        // `min(xs[j] / 2, t)` at any t from 1.
+        assert_eq!(found[3], [0, 0b11]);
+        assert_eq!(found[4], [0, 0]);
+        // `ys`'s fields narrower than `xs`'s: left to the element-by-element
+        // code; as wide, held within bounds.
+        assert_eq!(found[5], [0, 0]);
+        let same_width = "Clip([3, 3, 1], [2, 3, 1])";
+        assert!(same_options(CLAMPS, same_width) > 10);
+        assert_eq!(clamps_found(CLAMPS, same_width)[5], [0, 0b11]);
+        assert!(same_options(SIGNED_CLAMPS, "Sink([2, -1, 1, 0])") > 10);
+        assert_eq!(
+            clamps_found(SIGNED_CLAMPS, "Sink([2, -1, 1, 0])"),
+            [[0, 0b111]]
+        );
+        // Chomp's own rule, and the same rule's rewrites.
+        assert_eq!(clamps_found(HEIGHTS, "Chomp([4, 4, 4])"), [[0, 0b1111]]);
+        let enumerate =
+            include_str!("../../../bench/games/search-rewrites/chomp-heights-enumerate.game");
+        assert_eq!(clamps_found(enumerate, "Chomp([4, 4, 4])"), [[0, 0b1111]]);
     }
 
     #[test]
