@@ -133,8 +133,6 @@ impl Clamped {
             };
             each(word.clamp(lanes, lo, hi) << shift);
         }
-        // Where the loop of one value at a time would leave it.
-        m.regs[self.by] = i64::from(63 - values.leading_zeros());
         Some(())
     }
 

@@ -192,6 +192,8 @@ pub(super) fn lower(
         fields,
         length,
         pieces,
+        key_regs,
+        guard: RefCell::default(),
     }
 }
 
@@ -420,7 +422,7 @@ impl Machine {
                 .then_some(())
                 .filter(|()| first >= 0 && end <= 64)
                 .map(|()| low_bits((end - first) as u32) << first);
-            if split.written_from(self, &mut pass, (r, first, values), tests, out)? {
+            if split.written_from(self, (rule, &mut pass), (r, first, values), tests, out)? {
                 return self.steps(usize::try_from(end - i).ok()?);
             }
         }
@@ -433,6 +435,12 @@ pub(super) struct Split {
     fields: Fields,
     length: Option<Fields>,
     pieces: Vec<Piece>,
+    /// The registers that hold the key's fields.
+    key_regs: u32,
+    /// What the rule's guard reads besides the loop's register (a split
+    /// is the write of one rule, whose last loop is over one register),
+    /// and its truths at the values of that loop (see `passing`).
+    guard: RefCell<Option<(Option<Reads>, Memo<Worked>)>>,
 }
 
 enum Piece {
@@ -949,7 +957,7 @@ impl Split {
     pub(super) fn written_from<'s>(
         &'s self,
         m: &mut Machine,
-        pass: &mut Option<Pass<'s>>,
+        (rule, pass): (&Rule, &mut Option<Pass<'s>>),
         (r, first, values): (usize, i64, Option<u64>),
         tests: [Option<&Truth>; 3],
         out: &mut Vec<u64>,
@@ -957,6 +965,7 @@ impl Split {
         if pass.is_none() {
             self.pass(m, pass)?;
             if let (Some(made), Some(values)) = (pass.as_ref(), values) {
+                let tests = (rule, tests);
                 if self.rest_written(m, made, (r, first, values), tests, out)? {
                     return Some(true);
                 }
@@ -979,7 +988,7 @@ impl Split {
         m: &mut Machine,
         pass: &Pass,
         (r, first, values): (usize, i64, u64),
-        tests: [Option<&Truth>; 3],
+        tests: (&Rule, [Option<&Truth>; 3]),
         out: &mut Vec<u64>,
     ) -> Option<bool> {
         let (([(at, mask), _], 1) | ([_, (at, mask)], 2)) = (pass.sent, pass.live) else {
@@ -991,27 +1000,18 @@ impl Split {
             return Some(false);
         }
         let (base, down) = (pass.base, pass.down);
-        let testing = tests.iter().any(Option::is_some);
-        let passed = |m: &mut Machine, value: i64| {
-            if !testing || value == first {
-                return Some(true);
-            }
-            for test in tests.iter().flatten() {
-                if !m.truth(test)? {
-                    return Some(false);
-                }
-            }
-            Some(true)
-        };
+        let passing = self.passing(m, (r, first, values), tests)?;
+        let passed = |_: &mut Machine, value: i64| Some(passing >> value & 1 == 1);
         let var = pass.each.var;
         let before = out.len();
-        // Untested values of a branch that holds its elements within
-        // bounds at each: every option in a few word operations.
-        let clamped = branch.clamped.as_ref().filter(|_| !testing);
-        if let Some(clamped) = clamped {
+        // A branch that holds its elements within bounds at each value:
+        // every option in a few word operations.
+        if let Some(clamped) = &branch.clamped {
             let f = (&branch.f, &self.fields);
             let each = |bits: u64| out.push(base | (bits & mask) >> down);
-            if clamped.each(m, f, (at, values), each).is_some() {
+            if clamped.each(m, f, (at, passing), each).is_some() {
+                // Where the loop of one value at a time leaves it.
+                m.regs[r] = i64::from(63 - values.leading_zeros());
                 let options = out.len() - before;
                 m.steps(options.checked_mul(pass.steps)?)?;
                 return Some(true);
@@ -1025,6 +1025,52 @@ impl Split {
         let options = out.len() - before;
         m.steps(options.checked_mul(pass.steps)?)?;
         Some(true)
+    }
+
+    /// The values of `values` (a bit each) at which all of `tests` hold,
+    /// made in order as the loop of one value at a time makes them (each
+    /// at the values the one before let through), register `r` holding
+    /// the value; `first` passed them already. The rule's guard, whose
+    /// reads are known, is remembered by them as a filter is (see
+    /// `Tested`): one that reads the loop's register and those of the
+    /// loops outside alone is made once for each of their values. `None`
+    /// where a test fails at a value it is made at.
+    fn passing(
+        &self,
+        m: &mut Machine,
+        (r, first, values): (usize, i64, u64),
+        (rule, tests): (&Rule, [Option<&Truth>; 3]),
+    ) -> Option<u64> {
+        let first = 1u64.checked_shl(u32::try_from(first).ok()?)?;
+        let mut passed = values & !first;
+        for test in tests.into_iter().flatten() {
+            if passed == 0 {
+                break;
+            }
+            let work = |m: &mut Machine, at: u32| {
+                m.regs[r] = i64::from(at);
+                m.truth(test).map(i64::from)
+            };
+            let guard = rule.guard.as_ref().filter(|g| std::ptr::eq(*g, test));
+            let held = &mut *self.guard.borrow_mut();
+            let truths = match guard.map(|_| {
+                held.get_or_insert_with(|| {
+                    let found = rule.guard_reads.clone();
+                    (
+                        Reads::of(found, Some(r as u32), self.key_regs),
+                        Memo::default(),
+                    )
+                })
+            }) {
+                Some((Some(reads), memo)) => match memo.at(reads, m) {
+                    Some(truths) => truths.get(passed, &TRUTHS, |at| work(m, at)),
+                    None => Worked::default().get(passed, &TRUTHS, |at| work(m, at)),
+                },
+                _ => Worked::default().get(passed, &TRUTHS, |at| work(m, at)),
+            };
+            passed &= truths?;
+        }
+        Some(passed | first)
     }
 
     /// What every option of a loop over the rule's last generator shares,
@@ -1433,8 +1479,28 @@ mod tests {
         }
     "#;
 
+    /// Guards remembered by what they read: the first key's column
+    /// with the loop's register (made once a key), and one that fails
+    /// past `t = c + 1` in every column past the first, remembered as
+    /// failing for each `c` (both give up on the first key).
+    const GUARDED: &str = r#"
+        game Odd(xs: [nat]) {
+          move by_key(c in indices(xs), t in 0..xs[c]) if (xs[0] + t) % 3 != 1
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+    const GUARD_FAILS: &str = r#"
+        game Odd(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c]) if c == 0 or 6 / (c + 2 - t) > 0
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+
     #[test]
     fn options_written_at_once_are_tested_value_by_value() {
+        assert!(same_options(GUARDED, "Odd([5, 4, 4, 2])") > 20);
+        assert!(same_options(GUARD_FAILS, "Odd([3, 3, 3])") > 10);
+        assert_eq!(same_options(GUARD_FAILS, "Odd([4, 4, 3])"), 1);
         assert_eq!(by_one_route(TESTED, "Odd([4, 4, 3])"), [true]);
         assert!(same_options(TESTED, "Odd([4, 4, 3])") > 10);
         assert!(same_options(TESTED, "Odd([5, 3, 3, 2])") > 20);
