@@ -106,6 +106,7 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
             .map(|b| l.bound_run(b.as_ref()?))
             .collect();
         if let Some(t) = &mut rule.guard {
+            rule.guard_reads = super::reads::outside_and_key(|v| super::reads::truth(v, t));
             l.root_truth(t);
         }
         for sieve in rule.sieves.iter_mut().flatten() {

@@ -339,6 +339,10 @@ pub struct Rule {
     pub early: Vec<Option<Truth>>,
     /// The rest of the guard.
     pub guard: Option<Truth>,
+    /// What the guard reads from outside itself (registers, and whether
+    /// the key), found before it is made a closure (see `closure::lower`):
+    /// `None` where that is not known.
+    pub guard_reads: Option<(Vec<u32>, bool)>,
     pub writes: Vec<Write>,
     /// For a move that leaves a sum of positions, what makes its parts
     /// (see `sums`); `writes` is then empty.

@@ -7,6 +7,7 @@
 
 mod bitsets;
 mod bound_runs;
+mod clamped;
 mod closure;
 mod code;
 mod compile;

@@ -331,7 +331,7 @@ impl Machine {
                     .filter(|_| route.is_none())
                     .and_then(|start| left.checked_shl(start).filter(|v| v >> start == left));
                 let (value, tests) = (start + i64::from(at), [rule.guard.as_ref(), None, None]);
-                if split.written_from(self, &mut route, (r, value, values), tests, out)? {
+                if split.written_from(self, (rule, &mut route), (r, value, values), tests, out)? {
                     return Some(());
                 }
             }

@@ -40,6 +40,7 @@
 //! element at the walk's variable (`h[j]` written into `h`) gives the
 //! key's bits as they are.
 
+use super::clamped::Clamped;
 use super::closure::{NumFn, TruthFn};
 use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
 use super::layout::Fields;
@@ -191,6 +192,8 @@ pub(super) fn lower(
         fields,
         length,
         pieces,
+        key_regs,
+        guard: RefCell::default(),
     }
 }
 
@@ -256,6 +259,9 @@ fn each(
         let same = own(&n);
         let mut made = branch((l.operand(n).into_fn(), pair, reads), costly);
         made.own = same;
+        if let (Some((from, by)), Some((site, _))) = (made.kept, pair) {
+            made.clamped = Clamped::new(from, list, site.index, by).filter(|_| !site.row);
+        }
         made
     };
     let mut reads = branch_reads.into_iter();
@@ -416,7 +422,7 @@ impl Machine {
                 .then_some(())
                 .filter(|()| first >= 0 && end <= 64)
                 .map(|()| low_bits((end - first) as u32) << first);
-            if split.written_from(self, &mut pass, (r, first, values), tests, out)? {
+            if split.written_from(self, (rule, &mut pass), (r, first, values), tests, out)? {
                 return self.steps(usize::try_from(end - i).ok()?);
             }
         }
@@ -429,6 +435,12 @@ pub(super) struct Split {
     fields: Fields,
     length: Option<Fields>,
     pieces: Vec<Piece>,
+    /// The registers that hold the key's fields.
+    key_regs: u32,
+    /// What the rule's guard reads besides the loop's register (a split
+    /// is the write of one rule, whose last loop is over one register),
+    /// and its truths at the values of that loop (see `passing`).
+    guard: RefCell<Option<(Option<Reads>, Memo<Worked>)>>,
 }
 
 enum Piece {
@@ -517,6 +529,9 @@ struct Branch {
     memo: RefCell<Memo<Worked>>,
     kept: Option<(Fields, u32)>,
     across: RefCell<Across>,
+    /// For a kept branch of a number, where it holds the element within
+    /// bounds: its elements at once (see `clamped`).
+    clamped: Option<Clamped>,
 }
 
 /// What a kept branch keeps: its values by the register's value, each
@@ -562,6 +577,7 @@ impl Branch {
             reads,
             memo: RefCell::default(),
             kept,
+            clamped: None,
             // Key 0 with nothing worked out; keys 0 and 0 share no element:
             // as nothing was worked out for key 0, nothing is lost.
             across: RefCell::new(Across {
@@ -583,6 +599,9 @@ impl Branch {
             (self.f)(m)
         };
         if let Some((list, by)) = self.kept {
+            if let Some(bits) = self.clamped_bits(m, want, fields) {
+                return Some(bits);
+            }
             if let Some(slot) = usize::try_from(m.regs[by as usize])
                 .ok()
                 .filter(|&v| v < SLOTS)
@@ -593,6 +612,13 @@ impl Branch {
             }
         }
         self.remembered(m, var, want, fields)
+    }
+
+    /// `bits` at once, where the branch holds the element within bounds
+    /// at the current value of the register it reads (see `clamped`).
+    #[inline(always)]
+    fn clamped_bits(&self, m: &Machine, want: u64, fields: &Fields) -> Option<u64> {
+        self.clamped.as_ref()?.bits(m, &self.f, want, fields)
     }
 
     /// Whether the branch is kept by the value of register `by` (see
@@ -620,6 +646,10 @@ impl Branch {
             values &= values - 1;
             m.regs[by] = i64::from(value);
             if !passed(m, i64::from(value))? {
+                continue;
+            }
+            if let Some(bits) = self.clamped_bits(m, want, fields) {
+                each(bits);
                 continue;
             }
             let worked = across.at(value as usize, m.key, fields, &list);
@@ -927,7 +957,7 @@ impl Split {
     pub(super) fn written_from<'s>(
         &'s self,
         m: &mut Machine,
-        pass: &mut Option<Pass<'s>>,
+        (rule, pass): (&Rule, &mut Option<Pass<'s>>),
         (r, first, values): (usize, i64, Option<u64>),
         tests: [Option<&Truth>; 3],
         out: &mut Vec<u64>,
@@ -935,6 +965,7 @@ impl Split {
         if pass.is_none() {
             self.pass(m, pass)?;
             if let (Some(made), Some(values)) = (pass.as_ref(), values) {
+                let tests = (rule, tests);
                 if self.rest_written(m, made, (r, first, values), tests, out)? {
                     return Some(true);
                 }
@@ -957,7 +988,7 @@ impl Split {
         m: &mut Machine,
         pass: &Pass,
         (r, first, values): (usize, i64, u64),
-        tests: [Option<&Truth>; 3],
+        tests: (&Rule, [Option<&Truth>; 3]),
         out: &mut Vec<u64>,
     ) -> Option<bool> {
         let (([(at, mask), _], 1) | ([_, (at, mask)], 2)) = (pass.sent, pass.live) else {
@@ -969,20 +1000,23 @@ impl Split {
             return Some(false);
         }
         let (base, down) = (pass.base, pass.down);
-        let testing = tests.iter().any(Option::is_some);
-        let passed = |m: &mut Machine, value: i64| {
-            if !testing || value == first {
-                return Some(true);
-            }
-            for test in tests.iter().flatten() {
-                if !m.truth(test)? {
-                    return Some(false);
-                }
-            }
-            Some(true)
-        };
+        let passing = self.passing(m, (r, first, values), tests)?;
+        let passed = |_: &mut Machine, value: i64| Some(passing >> value & 1 == 1);
         let var = pass.each.var;
         let before = out.len();
+        // A branch that holds its elements within bounds at each value:
+        // every option in a few word operations.
+        if let Some(clamped) = &branch.clamped {
+            let f = (&branch.f, &self.fields);
+            let each = |bits: u64| out.push(base | (bits & mask) >> down);
+            if clamped.each(m, f, (at, passing), each).is_some() {
+                // Where the loop of one value at a time leaves it.
+                m.regs[r] = i64::from(63 - values.leading_zeros());
+                let options = out.len() - before;
+                m.steps(options.checked_mul(pass.steps)?)?;
+                return Some(true);
+            }
+        }
         branch.each_bits(m, (var, at, &self.fields), (r, values), passed, |bits| {
             out.push(base | (bits & mask) >> down);
         })?;
@@ -991,6 +1025,52 @@ impl Split {
         let options = out.len() - before;
         m.steps(options.checked_mul(pass.steps)?)?;
         Some(true)
+    }
+
+    /// The values of `values` (a bit each) at which all of `tests` hold,
+    /// made in order as the loop of one value at a time makes them (each
+    /// at the values the one before let through), register `r` holding
+    /// the value; `first` passed them already. The rule's guard, whose
+    /// reads are known, is remembered by them as a filter is (see
+    /// `Tested`): one that reads the loop's register and those of the
+    /// loops outside alone is made once for each of their values. `None`
+    /// where a test fails at a value it is made at.
+    fn passing(
+        &self,
+        m: &mut Machine,
+        (r, first, values): (usize, i64, u64),
+        (rule, tests): (&Rule, [Option<&Truth>; 3]),
+    ) -> Option<u64> {
+        let first = 1u64.checked_shl(u32::try_from(first).ok()?)?;
+        let mut passed = values & !first;
+        for test in tests.into_iter().flatten() {
+            if passed == 0 {
+                break;
+            }
+            let work = |m: &mut Machine, at: u32| {
+                m.regs[r] = i64::from(at);
+                m.truth(test).map(i64::from)
+            };
+            let guard = rule.guard.as_ref().filter(|g| std::ptr::eq(*g, test));
+            let held = &mut *self.guard.borrow_mut();
+            let truths = match guard.map(|_| {
+                held.get_or_insert_with(|| {
+                    let found = rule.guard_reads.clone();
+                    (
+                        Reads::of(found, Some(r as u32), self.key_regs),
+                        Memo::default(),
+                    )
+                })
+            }) {
+                Some((Some(reads), memo)) => match memo.at(reads, m) {
+                    Some(truths) => truths.get(passed, &TRUTHS, |at| work(m, at)),
+                    None => Worked::default().get(passed, &TRUTHS, |at| work(m, at)),
+                },
+                _ => Worked::default().get(passed, &TRUTHS, |at| work(m, at)),
+            };
+            passed &= truths?;
+        }
+        Some(passed | first)
     }
 
     /// What every option of a loop over the rule's last generator shares,
@@ -1399,8 +1479,28 @@ mod tests {
         }
     "#;
 
+    /// Guards remembered by what they read: the first key's column
+    /// with the loop's register (made once a key), and one that fails
+    /// past `t = c + 1` in every column past the first, remembered as
+    /// failing for each `c` (both give up on the first key).
+    const GUARDED: &str = r#"
+        game Odd(xs: [nat]) {
+          move by_key(c in indices(xs), t in 0..xs[c]) if (xs[0] + t) % 3 != 1
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+    const GUARD_FAILS: &str = r#"
+        game Odd(xs: [nat]) {
+          move cut(c in indices(xs), t in 0..xs[c]) if c == 0 or 6 / (c + 2 - t) > 0
+            => Odd([if j < c then xs[j] else min(xs[j], t) for j in indices(xs)]);
+        }
+    "#;
+
     #[test]
     fn options_written_at_once_are_tested_value_by_value() {
+        assert!(same_options(GUARDED, "Odd([5, 4, 4, 2])") > 20);
+        assert!(same_options(GUARD_FAILS, "Odd([3, 3, 3])") > 10);
+        assert_eq!(same_options(GUARD_FAILS, "Odd([4, 4, 3])"), 1);
         assert_eq!(by_one_route(TESTED, "Odd([4, 4, 3])"), [true]);
         assert!(same_options(TESTED, "Odd([4, 4, 3])") > 10);
         assert!(same_options(TESTED, "Odd([5, 3, 3, 2])") > 20);
@@ -1453,6 +1553,102 @@ mod tests {
         assert_eq!(copied(enumerate, "Chomp([3, 3])"), [only_own]);
         assert!(same_options(COPIED, "Two([3, 2, 2], [1, 0, 1])") > 10);
         assert!(same_options(COPIED, "Two([2, 3, 1, 2], [2, 0, 1, 1])") > 20);
+    }
+
+    /// Branches of an element and the loop's register that hold the
+    /// element within bounds however they are spelled (`min` either way
+    /// round, an `if`, `max`), and look-alikes that do not (`min(xs[j] +
+    /// 1, t)`, `min(xs[j] / 2, t)`), or that read another list (`ys`,
+    /// which may be shorter than `xs`), or numbers that may be negative.
+    const CLAMPS: &str = r#"
+        game Clip(xs: [nat], ys: [nat]) {
+          move low(c in indices(xs), t in 0..xs[c])
+            => Clip([if j < c then xs[j] else min(t, xs[j]) for j in indices(xs)], ys);
+          move spelled(c in indices(xs), t in 0..xs[c]) if c > 0
+            => Clip([if j < c then xs[j] else (if xs[j] > t then t else xs[j]) for j in indices(xs)], ys);
+          move raise(c in indices(xs), t in 0..3) if xs[c] < 2
+            => Clip([if j < c then xs[j] else max(xs[j], t) for j in indices(xs)], ys);
+          move near(c in indices(xs), t in 0..xs[c])
+            => Clip([if j < c then xs[j] else min(xs[j] + 1, t) for j in indices(xs)], ys);
+          move half(c in indices(xs), t in 1..xs[c])
+            => Clip([if j < c then xs[j] else min(xs[j] / 2, t) for j in indices(xs)], ys);
+          move other(c in indices(xs), t in 0..2) if c > 0
+            => Clip([if j < c then xs[j] else min(ys[j], t) for j in indices(xs)], ys);
+        }
+    "#;
+    const SIGNED_CLAMPS: &str = r#"
+        game Sink(xs: [int]) {
+          move cut(c in indices(xs), t in 0..3) if xs[c] > -3
+            => Sink([if j < c then xs[j] else max(min(xs[j], 1 - t), -3) for j in indices(xs)]);
+        }
+    "#;
+
+    /// For each rule's branches, the values of the loop's register at
+    /// which it was found to hold its element within bounds, after the
+    /// options of every key reachable from `start`.
+    fn clamps_found(text: &str, start: &str) -> Vec<Vec<u64>> {
+        let (mut game, key) = compiled(text, start, true);
+        let (mut seen, mut todo) = (std::collections::HashSet::from([key]), vec![key]);
+        while let Some(key) = todo.pop() {
+            let mut out = Vec::new();
+            if game.options(key, &mut out).is_ok() {
+                for k in crate::solve::dense::written_out(&out) {
+                    if seen.insert(k) {
+                        todo.push(k);
+                    }
+                }
+            }
+        }
+        let rules = &inside(&*game).code.rules;
+        let branches = |rule: &super::Rule| {
+            let split = super::of_last_loop(rule, rule.gens.len() - 1)?;
+            match &split.pieces[..] {
+                [super::Piece::Each(each)] => Some(
+                    each.branches
+                        .iter()
+                        .map(|b| b.clamped.as_ref().map_or(0, |c| c.found()))
+                        .collect(),
+                ),
+                _ => None,
+            }
+        };
+        rules.iter().filter_map(branches).collect()
+    }
+
+    #[test]
+    fn elements_held_within_bounds_are_the_ones_step_by_step_code_writes() {
+        let start = "Clip([5, 4, 4, 2, 1], [3, 1, 0, 2, 1])";
+        assert!(same_options(CLAMPS, start) > 100);
+        assert!(same_options(CLAMPS, "Clip([3, 3, 1], [2, 2, 2])") > 10);
+        // `ys` shorter than `xs`: both give up where `other` reads past it.
+        assert!(same_options(CLAMPS, "Clip([3, 2, 2], [1, 1])") >= 1);
+        let found = clamps_found(CLAMPS, start);
+        let low = 0b1_1111; // t from 0 to 4
+        assert_eq!(found[0], [0, low]);
+        // `c > 0`: t up to 3.
+        assert_eq!(found[1], [0, 0b1111]);
+        assert_eq!(found[2], [0, 0b111]);
+        // `min(xs[j] + 1, t)` is 0 at t = 0 and 1 at t = 1, both of them
+        // clamps (one value whatever the element), and none after; nor is
+        // `min(xs[j] / 2, t)` at any t from 1.
+        assert_eq!(found[3], [0, 0b11]);
+        assert_eq!(found[4], [0, 0]);
+        // `ys`'s fields narrower than `xs`'s: left to the element-by-element
+        // code; as wide, held within bounds.
+        assert_eq!(found[5], [0, 0]);
+        let same_width = "Clip([3, 3, 1], [2, 3, 1])";
+        assert!(same_options(CLAMPS, same_width) > 10);
+        assert_eq!(clamps_found(CLAMPS, same_width)[5], [0, 0b11]);
+        assert!(same_options(SIGNED_CLAMPS, "Sink([2, -1, 1, 0])") > 10);
+        assert_eq!(
+            clamps_found(SIGNED_CLAMPS, "Sink([2, -1, 1, 0])"),
+            [[0, 0b111]]
+        );
+        // Chomp's own rule, and the same rule's rewrites.
+        assert_eq!(clamps_found(HEIGHTS, "Chomp([4, 4, 4])"), [[0, 0b1111]]);
+        let enumerate =
+            include_str!("../../../bench/games/search-rewrites/chomp-heights-enumerate.game");
+        assert_eq!(clamps_found(enumerate, "Chomp([4, 4, 4])"), [[0, 0b1111]]);
     }
 
     #[test]

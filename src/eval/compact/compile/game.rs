@@ -243,6 +243,7 @@ pub fn game(
             gens,
             early,
             guard,
+            guard_reads: None,
             writes,
             sum,
             fused: None,
