@@ -20,7 +20,9 @@
 //! before. So does a value outside the ranges worked out here.
 
 use super::closure::Step;
-use super::code::{Bind, Char, Gen, Num, Rows, Seq, Source, Target, Text, Truth, Write};
+use super::code::{
+    Bind, Char, Element, Gen, Num, Rows, Seq, Source, Target, Text, Truth, Walk, Write,
+};
 use super::layout::Fields;
 use super::leaves::index;
 use super::letters::{edited, Edit};
@@ -30,12 +32,42 @@ use crate::eval::arith::compare;
 /// Values of the generators tabulated at most, for one rule.
 const MAX_VALUES: usize = 1 << 12;
 
-/// A generator's register and the values of it the table holds.
+/// A generator's register, or an element of its tuple (`(r, c) in
+/// cells(g, ".")`), and the values of it the table holds.
 #[derive(Debug, Clone, Copy)]
 struct Axis {
-    reg: usize,
+    leaf: Leaf,
     lo: i64,
     count: usize,
+}
+
+/// Where a generator's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leaf {
+    Reg(u32),
+    /// Element `.1` of tuple register `.0`.
+    Item(u32, usize),
+}
+
+impl Leaf {
+    #[inline(always)]
+    fn get(self, m: &Machine) -> Option<i64> {
+        match self {
+            Leaf::Reg(r) => Some(m.regs[r as usize]),
+            Leaf::Item(t, i) => m.tuples[t as usize].get(i).copied(),
+        }
+    }
+
+    fn set(self, m: &mut Machine, v: i64) {
+        match self {
+            Leaf::Reg(r) => m.regs[r as usize] = v,
+            Leaf::Item(t, i) => {
+                let tuple = &mut m.tuples[t as usize];
+                tuple.resize(tuple.len().max(i + 1), 0);
+                tuple[i] = v;
+            }
+        }
+    }
 }
 
 /// The pairs `(keep, set)` of a rule's writes for every value of the
@@ -53,7 +85,7 @@ impl Masks {
     fn place(&self, m: &Machine) -> Option<usize> {
         let mut at = 0usize;
         for axis in &self.axes {
-            let v = usize::try_from(m.regs[axis.reg].checked_sub(axis.lo)?).ok()?;
+            let v = usize::try_from(axis.leaf.get(m)?.checked_sub(axis.lo)?).ok()?;
             if v >= axis.count {
                 return None;
             }
@@ -94,6 +126,7 @@ pub fn recognise(
         fields,
         bound: Vec::new(),
         gens: Vec::new(),
+        cell: None,
     };
     reads.writes(writes)?;
     if reads.gens.is_empty() && writes.is_empty() {
@@ -105,11 +138,16 @@ pub fn recognise(
         .try_fold(1usize, |n, a| n.checked_mul(a.count))
         .filter(|&n| n <= MAX_VALUES)?;
     let mut m = Machine::scratch(regs, texts, cell);
+    let tuples = axes.iter().map(|a| match a.leaf {
+        Leaf::Item(t, _) => t as usize + 1,
+        Leaf::Reg(_) => 0,
+    });
+    m.tuples = vec![Vec::new(); tuples.max().unwrap_or(0)];
     let table = (0..values)
         .map(|at| {
             let mut rest = at;
             for axis in axes.iter().rev() {
-                m.regs[axis.reg] = axis.lo + (rest % axis.count) as i64;
+                axis.leaf.set(&mut m, axis.lo + (rest % axis.count) as i64);
                 rest /= axis.count;
             }
             let mut put = Put::default();
@@ -128,35 +166,38 @@ pub fn recognise(
 /// The generators among `read` that walk ranges between ends known when
 /// compiling, as the table's axes, in the generators' order; `None` when
 /// a register read is not such a generator.
-fn axes(gens: &[Gen], read: &[u32]) -> Option<Vec<Axis>> {
-    let mut known: Vec<(u32, (i64, i64))> = Vec::new();
+fn axes(gens: &[Gen], read: &[Leaf]) -> Option<Vec<Axis>> {
+    let mut known: Vec<(Leaf, (i64, i64))> = Vec::new();
+    let range = |(lo, hi, inclusive): (&Num, &Num, bool), known: &[(Leaf, (i64, i64))]| {
+        let ((lo, _), (_, hi)) = (ends(lo, known)?, ends(hi, known)?);
+        let hi = if inclusive { hi } else { hi.checked_sub(1)? };
+        (lo <= hi).then_some((lo, hi))
+    };
     for gen in gens {
-        let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) =
-            (gen.target, &gen.source)
-        else {
-            continue;
-        };
-        let (Some((lo, _)), Some((_, hi))) = (ends(lo, &known), ends(hi, &known)) else {
-            continue;
-        };
-        let hi = if *inclusive { hi } else { hi.checked_sub(1)? };
-        if lo <= hi {
-            known.push((r, (lo, hi)));
+        match (gen.target, &gen.source) {
+            (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) => {
+                if let Some(ends) = range((lo, hi, *inclusive), &known) {
+                    known.push((Leaf::Reg(r), ends));
+                }
+            }
+            (Target::Tuple(t), Source::ProductList(ranges)) => {
+                for (i, (lo, hi, inclusive)) in ranges.iter().enumerate() {
+                    if let Some(ends) = range((lo, hi, *inclusive), &known) {
+                        known.push((Leaf::Item(t, i), ends));
+                    }
+                }
+            }
+            _ => {}
         }
     }
+    // In the generators' order, a tuple's elements in theirs.
     let mut axes = Vec::new();
-    for gen in gens {
-        let Target::Reg(r) = gen.target else { continue };
-        if !read.contains(&r) {
+    for (leaf, (lo, hi)) in known {
+        if !read.contains(&leaf) {
             continue;
         }
-        let (_, (lo, hi)) = known.iter().find(|(k, _)| *k == r)?;
-        let count = usize::try_from(hi.checked_sub(*lo)?.checked_add(1)?).ok()?;
-        axes.push(Axis {
-            reg: r as usize,
-            lo: *lo,
-            count,
-        });
+        let count = usize::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
+        axes.push(Axis { leaf, lo, count });
     }
     (axes.len() == read.len()).then_some(axes)
 }
@@ -164,7 +205,7 @@ fn axes(gens: &[Gen], read: &[u32]) -> Option<Vec<Axis>> {
 /// The least and greatest value `n` takes, where the compiled code fixes
 /// them: literals, the length of a grid's row (the layout fixes it),
 /// earlier generators' registers, sums and differences.
-fn ends(n: &Num, known: &[(u32, (i64, i64))]) -> Option<(i64, i64)> {
+fn ends(n: &Num, known: &[(Leaf, (i64, i64))]) -> Option<(i64, i64)> {
     use crate::syntax::ast::BinaryOp;
     match n {
         Num::Lit(v) => Some((*v, *v)),
@@ -172,7 +213,10 @@ fn ends(n: &Num, known: &[(u32, (i64, i64))]) -> Option<(i64, i64)> {
             Text::Row(_, cols, _) => Some((i64::from(*cols), i64::from(*cols))),
             _ => None,
         },
-        Num::Reg(r) => known.iter().find(|(k, _)| k == r).map(|(_, e)| *e),
+        Num::Reg(r) => known
+            .iter()
+            .find(|(k, _)| *k == Leaf::Reg(*r))
+            .map(|(_, e)| *e),
         Num::Binary(BinaryOp::Add, a, b) => {
             let ((alo, ahi), (blo, bhi)) = (ends(a, known)?, ends(b, known)?);
             Some((alo.checked_add(blo)?, ahi.checked_add(bhi)?))
@@ -198,8 +242,11 @@ struct Reads {
     fields: u32,
     /// Registers the writes bind before reading them.
     bound: Vec<u32>,
-    /// Other registers read: the generators'.
-    gens: Vec<u32>,
+    /// Other registers (and tuples' elements) read: the generators'.
+    gens: Vec<Leaf>,
+    /// Where a grid is made whole, cell by cell: the grid and the
+    /// registers of its row and column, whose cell may be read.
+    cell: Option<(Rows, u32, u32)>,
 }
 
 impl Reads {
@@ -207,10 +254,16 @@ impl Reads {
         if r < self.fields {
             return None;
         }
-        if !self.bound.contains(&r) && !self.gens.contains(&r) {
-            self.gens.push(r);
+        if !self.bound.contains(&r) {
+            self.leaf(Leaf::Reg(r));
         }
         Some(())
+    }
+
+    fn leaf(&mut self, leaf: Leaf) {
+        if !self.gens.contains(&leaf) {
+            self.gens.push(leaf);
+        }
     }
 
     /// `check` with what it binds forgotten after it: a helper's
@@ -254,8 +307,53 @@ impl Reads {
                 reads.bound_value(bind)?;
                 reads.num(body)
             }),
+            Num::TupleAt(t, i) => match **i {
+                Num::Lit(i) => {
+                    self.leaf(Leaf::Item(*t, usize::try_from(i).ok()?));
+                    Some(())
+                }
+                _ => None,
+            },
+            Num::Code(c) => self.char(c),
             _ => None,
         }
+    }
+
+    /// A walk over a range, its variable bound for `each`.
+    fn walk(&mut self, walk: &Walk, each: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+        let Seq::Range(lo, hi, _) = &walk.over else {
+            return None;
+        };
+        self.num(lo)?;
+        self.num(hi)?;
+        self.scoped(|reads| {
+            reads.bound.push(walk.var);
+            if let Some(guard) = &walk.guard {
+                reads.truth(guard)?;
+            }
+            each(reads)
+        })
+    }
+
+    /// A grid's new rows, each worked out from its row number alone and
+    /// the row's own cells.
+    fn made_rows(&mut self, fields: &Fields, walk: &Walk, element: &Element) -> Option<()> {
+        let Element::Row(rows, text) = element else {
+            return None;
+        };
+        (rows.fields == *fields && !rows.numbered && walk.guard.is_none()).then_some(())?;
+        self.walk(walk, |reads| match text {
+            Text::Joined(made) => {
+                made.walk.guard.is_none().then_some(())?;
+                reads.walk(&made.walk, |reads| {
+                    let outer = reads.cell.replace((*rows, walk.var, made.walk.var));
+                    let read = reads.num(&made.element);
+                    reads.cell = outer;
+                    read
+                })
+            }
+            _ => reads.edits(&edited(text, rows)?),
+        })
     }
 
     fn bound_value(&mut self, bind: &Bind) -> Option<()> {
@@ -278,6 +376,7 @@ impl Reads {
                 self.num(b)
             }
             Truth::In(_, n, _) => self.num(n),
+            Truth::Each { walk, element, .. } => self.walk(walk, |reads| reads.truth(element)),
             Truth::Let(bind, body) => self.scoped(|reads| {
                 reads.bound_value(bind)?;
                 reads.truth(body)
@@ -289,6 +388,15 @@ impl Reads {
     fn char(&mut self, c: &Char) -> Option<()> {
         match c {
             Char::Code(_) => Some(()),
+            // The cell being made, as the key holds it.
+            Char::GridCell(rows, r, c) => match (&**r, &**c) {
+                (Num::Reg(r), Num::Reg(c)) => (self.cell == Some((*rows, *r, *c))).then_some(()),
+                _ => None,
+            },
+            Char::Let(bind, body) => self.scoped(|reads| {
+                reads.bound_value(bind)?;
+                reads.char(body)
+            }),
             Char::If(t, a, b) => {
                 self.truth(t)?;
                 self.char(a)?;
@@ -350,6 +458,11 @@ impl Reads {
                     self.num(n)?;
                 }
                 Write::Scalar(_, n) => self.num(n)?,
+                Write::Comprehension {
+                    fields,
+                    walk,
+                    element,
+                } => self.made_rows(fields, walk, element)?,
                 _ => return None,
             }
         }
@@ -412,10 +525,94 @@ impl Machine {
                     let v = self.num(n)?;
                     put.field(f, 0, v)?;
                 }
+                Write::Comprehension {
+                    walk,
+                    element: Element::Row(rows, text),
+                    ..
+                } => self.masked_rows(rows, walk, text, put)?,
                 _ => return None,
             }
         }
         Some(())
+    }
+
+    /// The values of a range walked, in order.
+    fn range_of(&mut self, walk: &Walk) -> Option<std::ops::Range<i64>> {
+        let Seq::Range(lo, hi, inclusive) = &walk.over else {
+            return None;
+        };
+        let (lo, hi) = (self.num(lo)?, self.num(hi)?);
+        Some(lo..if *inclusive { hi.checked_add(1)? } else { hi })
+    }
+
+    /// A grid's rows made whole (see `Reads::made_rows`) into `put`: as
+    /// many rows as the grid has, each as long as its rows.
+    fn masked_rows(&mut self, rows: &Rows, walk: &Walk, text: &Text, put: &mut Put) -> Option<()> {
+        let w = self.cell;
+        let mut row = 0u32;
+        for i in self.range_of(walk)? {
+            (row < rows.fields.len).then_some(())?;
+            self.regs[walk.var as usize] = i;
+            let whole = rows.fields.mask() << rows.fields.shift_of(row);
+            put.changed &= !whole;
+            put.letters &= !whole;
+            match text {
+                Text::Joined(made) => {
+                    let mut col = 0u32;
+                    for j in self.range_of(&made.walk)? {
+                        (col < rows.cols).then_some(())?;
+                        self.regs[made.walk.var as usize] = j;
+                        // The cell read is the cell made (`Reads::char`):
+                        // only where it is at its own place is it kept.
+                        let at = (index(i, rows.fields.len)?, index(j, rows.cols)?);
+                        let kept = at == (row, col);
+                        if let Some(code) = self.made_cell(&made.element, kept)? {
+                            (code >= 0 && code >> w == 0).then_some(())?;
+                            let shift = rows.fields.shift_of(row) + col * w;
+                            put.changed |= low_bits(w) << shift;
+                            put.letters |= (code as u64) << shift;
+                        }
+                        col += 1;
+                    }
+                    (col == rows.cols).then_some(())?;
+                }
+                _ => self.masked_edits(rows, row, &edited(text, rows)?, put)?,
+            }
+            row += 1;
+        }
+        (row == rows.fields.len).then_some(())
+    }
+
+    /// The letter a cell of a grid made whole takes: `None` for the cell
+    /// as the key holds it, where `kept` says that is its own.
+    fn made_cell(&mut self, n: &Num, kept: bool) -> Option<Option<i64>> {
+        match n {
+            Num::If(t, a, b) => {
+                let side = if self.truth(t)? { a } else { b };
+                self.made_cell(side, kept)
+            }
+            Num::Let(bind, body) => {
+                self.bind(bind)?;
+                self.made_cell(body, kept)
+            }
+            Num::Code(c) => self.made_letter(c, kept),
+            n => Some(Some(self.num(n)?)),
+        }
+    }
+
+    fn made_letter(&mut self, c: &Char, kept: bool) -> Option<Option<i64>> {
+        match c {
+            Char::GridCell(..) => kept.then_some(None),
+            Char::If(t, a, b) => {
+                let side = if self.truth(t)? { a } else { b };
+                self.made_letter(side, kept)
+            }
+            Char::Let(bind, body) => {
+                self.bind(bind)?;
+                self.made_letter(body, kept)
+            }
+            c => Some(Some(self.char(c)?)),
+        }
     }
 
     /// The steps that write row `row` of `rows` made into `put`, if the
@@ -478,6 +675,14 @@ mod tests {
     const NODE_KAYLES: &str = include_str!("../../../bench/games/node-kayles.game");
     const CRAM: &str = include_str!("../../../bench/games/cram.game");
     const ONE_RULE: &str = include_str!("../../../bench/games/search-rewrites/cram-one-rule.game");
+    /// Node Kayles as strangers write it: a helper for each neighbour,
+    /// the board made whole from a distance test on the cells, and from
+    /// steps in a constant list.
+    const FORMS: [&str; 3] = [
+        include_str!("../../../tests/unseen_games/nkhelpers.game"),
+        include_str!("../../../tests/unseen_games/nknear.game"),
+        include_str!("../../../tests/unseen_games/nksteps.game"),
+    ];
 
     /// How many rules of `text` take masks, compiled for `start`.
     fn masked(text: &str, start: &str) -> usize {
@@ -490,7 +695,8 @@ mod tests {
     /// a helper that covers a cell only where it is free (`free`), a row
     /// copied onto the next (`copy`), a letter read off the board
     /// (`read`), and a cell past the row's end at the last column
-    /// (`past`, which gives the position up).
+    /// (`past`, which gives the position up), and a board made whole
+    /// from the cells of another row (`flip`).
     const LOOKALIKES: &str = r##"
         fn cover(g: grid, r: int, c: int) =
           if r < 0 or r >= len(g) or c < 0 or c >= len(g[0]) then g
@@ -507,6 +713,9 @@ mod tests {
             B(set_at(g, r, set_at(g[r], c, g[r][c + 1])));
           move past(r in indices(g), c in indices(g[r])) if g[r][c] == "p" =>
             B(set_at(cover(g, r, c), r, set_at(g[r], c + 1, "#")));
+          move flip(r in indices(g), c in indices(g[r])) if g[r][c] == "f" =>
+            B([join([if i == r and j == c then "#" else g[len(g) - 1 - i][j]
+                      for j in indices(g[i])]) for i in indices(g)]);
         }
     "##;
 
@@ -521,6 +730,11 @@ mod tests {
         assert!(same_options(NODE_KAYLES, r#"NK(["....", "....", "...."])"#) > 100);
         assert!(same_options(NODE_KAYLES, r##"NK(["#..#.", ".....", "..#.."])"##) > 30);
         assert!(same_options(NODE_KAYLES, r#"NK([".........."])"#) > 30);
+        for text in FORMS {
+            assert_eq!(masked(text, r#"NK(["...", "..."])"#), 1);
+            assert!(same_options(text, r#"NK(["....", "....", "...."])"#) > 100);
+            assert!(same_options(text, r##"NK(["#..#", "....", ".#.."])"##) > 30);
+        }
         // Cram's dominoes take them too, beside the letters moving along
         // a row that its loops take first.
         assert_eq!(masked(CRAM, r#"Cram(["...", "..."])"#), 2);
@@ -541,6 +755,7 @@ mod tests {
             r#"B(["r.r", ".rr", "..."])"#,
             r#"B(["..p", "p..", "..."])"#,
             r#"B(["c.p", "r..", ".c."])"#,
+            r#"B(["f.f", ".r.", "c.f"])"#,
         ] {
             assert!(same_options(LOOKALIKES, board) >= 1, "{board}");
         }
