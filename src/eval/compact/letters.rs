@@ -26,7 +26,7 @@ use crate::syntax::ast::BinaryOp;
 
 mod settled;
 mod shifting;
-pub use shifting::{shifting, Shifting};
+pub use shifting::{shifting, Put, Shifting};
 
 /// One step of an edited row, in the order the code makes them; or, in
 /// the writes of a move that edits rows (see `shifting`), a row written.

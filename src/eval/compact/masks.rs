@@ -25,9 +25,8 @@ use super::code::{
 };
 use super::layout::Fields;
 use super::leaves::index;
-use super::letters::{edited, Edit};
-use super::run::{low_bits, put, Machine};
-use crate::eval::arith::compare;
+use super::letters::{edited, Edit, Put};
+use super::run::{low_bits, put as put_in, Machine};
 
 /// Values of the generators tabulated at most, for one rule.
 const MAX_VALUES: usize = 1 << 12;
@@ -470,21 +469,11 @@ impl Reads {
     }
 }
 
-/// The bits the writes change and what they put there.
-#[derive(Default)]
-struct Put {
-    changed: u64,
-    letters: u64,
-}
-
-impl Put {
-    /// Field `i` of `f` set to `v`, a later write of it winning.
-    fn field(&mut self, f: &Fields, i: u32, v: i64) -> Option<()> {
-        let bits = f.mask() << f.shift_of(i);
-        self.changed |= bits;
-        self.letters = put(self.letters, f, i, v)?;
-        Some(())
-    }
+/// Field `i` of `f` set to `v` in `put`, a later write of it winning.
+fn put_field(put: &mut Put, f: &Fields, i: u32, v: i64) -> Option<()> {
+    put.changed |= f.mask() << f.shift_of(i);
+    put.letters = put_in(put.letters, f, i, v)?;
+    Some(())
 }
 
 impl Machine {
@@ -509,21 +498,21 @@ impl Machine {
                     let whole = rows.fields.mask() << rows.fields.shift_of(row);
                     put.changed &= !whole;
                     put.letters &= !whole;
-                    self.masked_edits(rows, row, &edited(t, rows)?, put)?;
+                    self.put_edits(rows, Some(row), &edited(t, rows)?, (0, 0), put)?;
                 }
                 Write::Cell(f, i, c) => {
                     let i = index(self.num(i)?, f.len)?;
                     let v = self.char(c)?;
-                    put.field(f, i, v)?;
+                    put_field(put, f, i, v)?;
                 }
                 Write::Element(f, i, n) => {
                     let i = index(self.num(i)?, f.len)?;
                     let v = self.num(n)?;
-                    put.field(f, i, v)?;
+                    put_field(put, f, i, v)?;
                 }
                 Write::Scalar(f, n) => {
                     let v = self.num(n)?;
-                    put.field(f, 0, v)?;
+                    put_field(put, f, 0, v)?;
                 }
                 Write::Comprehension {
                     walk,
@@ -576,7 +565,7 @@ impl Machine {
                     }
                     (col == rows.cols).then_some(())?;
                 }
-                _ => self.masked_edits(rows, row, &edited(text, rows)?, put)?,
+                _ => self.put_edits(rows, Some(row), &edited(text, rows)?, (0, 0), put)?,
             }
             row += 1;
         }
@@ -613,51 +602,6 @@ impl Machine {
             }
             c => Some(Some(self.char(c)?)),
         }
-    }
-
-    /// The steps that write row `row` of `rows` made into `put`, if the
-    /// row they read is that row.
-    fn masked_edits(
-        &mut self,
-        rows: &Rows,
-        row: u32,
-        steps: &[Edit<Num>],
-        put: &mut Put,
-    ) -> Option<()> {
-        let w = self.cell;
-        for step in steps {
-            match step {
-                Edit::Bind { reg, value, nat } => {
-                    let v = self.num(value)?;
-                    if *nat && v < 0 {
-                        return None;
-                    }
-                    self.regs[*reg] = v;
-                }
-                Edit::Read(i) => (index(self.num(i)?, rows.fields.len)? == row).then_some(())?,
-                Edit::Letter { at, code } => {
-                    let place = index(self.num(at)?, rows.cols)?;
-                    (code >> w == 0).then_some(())?;
-                    let shift = rows.fields.shift_of(row) + place * w;
-                    let cell = low_bits(w) << shift;
-                    put.changed |= cell;
-                    put.letters = put.letters & !cell | code << shift;
-                }
-                Edit::Choose {
-                    op,
-                    a,
-                    b,
-                    then,
-                    otherwise,
-                } => {
-                    let holds = compare(*op, self.num(a)?, self.num(b)?)?;
-                    let side = if holds { then } else { otherwise };
-                    self.masked_edits(rows, row, side, put)?;
-                }
-                Edit::Row(..) => return None,
-            }
-        }
-        Some(())
     }
 }
 
