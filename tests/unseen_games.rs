@@ -808,3 +808,26 @@ fn helpers_given_new_lists_compile() {
         false,
     );
 }
+
+/// Node Kayles on a grid written three more ways: a helper for each
+/// neighbour (helpers nested ten deep), the new board made whole from a
+/// distance test on the cells `cells` gives, and from steps in a
+/// constant list. Each agrees with the reference and is searched
+/// compiled, and all give one board the same value as the shipped form.
+#[test]
+fn node_kayles_on_a_grid_written_three_more_ways_compiles() {
+    let starts = [
+        "NK([\"...\", \"...\", \"...\"])",
+        "NK([\"....\", \".#..\"])",
+    ];
+    let shipped = (
+        "node-kayles",
+        include_str!("../bench/games/node-kayles.game"),
+    );
+    let board = ["NK([\"....\", \"....\", \"...#\"])".to_string()];
+    let want = values_of(shipped, &board);
+    for form in [game!("nkhelpers"), game!("nknear"), game!("nksteps")] {
+        agree(form, &starts, true);
+        assert_eq!(values_of(form, &board), want, "{}", form.0);
+    }
+}

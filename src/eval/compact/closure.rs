@@ -17,6 +17,7 @@ use super::layout::Fields;
 use super::leaves::{index, Binding, Operand, Piece};
 use super::letters;
 use super::lookup::{self, Site};
+use super::masks;
 use super::run::{has, has_text, low_bits, matches, put, Machine};
 use super::split;
 use super::windows;
@@ -59,6 +60,11 @@ pub struct Step(WriteFn, Option<Rc<split::Split>>);
 type WriteFn = Box<dyn Fn(&mut Machine, u64) -> Option<u64>>;
 
 impl Step {
+    /// A write made as a closure outside this module (see `masks`).
+    pub(super) fn new(f: WriteFn) -> Step {
+        Step(f, None)
+    }
+
     #[inline(always)]
     pub fn run(&self, m: &mut Machine, k: u64) -> Option<u64> {
         (self.0)(m, k)
@@ -94,6 +100,11 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         l.root_truth(t);
     }
     for rule in &mut code.rules {
+        // Worked out on the writes and generators as compiled, before
+        // they are lowered.
+        let masks = (tables && rule.sum.is_none() && rule.hoist.is_none())
+            .then(|| masks::recognise(&rule.writes, &rule.gens, fields, (l.regs, l.texts, l.cell)))
+            .flatten();
         for g in &mut rule.gens {
             l.source(&mut g.source);
         }
@@ -132,6 +143,9 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
             _ => None,
         };
         l.writes(&mut rule.writes, inner);
+        if let Some(masks) = masks {
+            rule.writes = vec![masks.into_step(std::mem::take(&mut rule.writes))];
+        }
     }
     for image in &mut code.images {
         l.writes(image, None);

@@ -435,6 +435,11 @@ impl Num {
             Num::If(c, a, b) => Num::If(Box::new(c.copy()?), boxed(a)?, boxed(b)?),
             Num::Let(bind, body) => Num::Let(Box::new(bind.copy()?), boxed(body)?),
             Num::Ones(x) => Num::Ones(boxed(x)?),
+            // The length of a grid's row, which the layout fixes.
+            Num::TextLen(t) => match &**t {
+                Text::Row(f, cols, i) => Num::TextLen(Box::new(Text::Row(*f, *cols, boxed(i)?))),
+                _ => return None,
+            },
             Num::Extreme { mask, lo, highest } => Num::Extreme {
                 mask: boxed(mask)?,
                 lo: *lo,

@@ -35,7 +35,7 @@ use std::rc::Rc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
-pub(super) const MAX_INLINE: u32 = 8;
+pub(super) const MAX_INLINE: u32 = 12;
 
 /// What a variable of the program is, to the compiled code.
 #[derive(Clone, Debug)]

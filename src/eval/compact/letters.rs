@@ -26,7 +26,7 @@ use crate::syntax::ast::BinaryOp;
 
 mod settled;
 mod shifting;
-pub use shifting::{shifting, Shifting};
+pub use shifting::{shifting, Put, Shifting};
 
 /// One step of an edited row, in the order the code makes them; or, in
 /// the writes of a move that edits rows (see `shifting`), a row written.
@@ -193,14 +193,26 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
             Bind::Letter { .. } => None,
         },
         Text::If(test, then, otherwise) => {
-            let Truth::Compare(op, a, b) = &**test else {
-                return None;
+            let (op, a, b) = match &**test {
+                Truth::Compare(op, a, b) => {
+                    compare(*op, 0, 0)?;
+                    (*op, a.copy()?, b.copy()?)
+                }
+                // Any other test of numbers (a helper's `r < 0 or r >=
+                // len(g)`), as a number that is 1 where it holds.
+                test => {
+                    let holds = Num::If(
+                        Box::new(test.copy()?),
+                        Box::new(Num::Lit(1)),
+                        Box::new(Num::Lit(0)),
+                    );
+                    (BinaryOp::Eq, holds, Num::Lit(1))
+                }
             };
-            compare(*op, 0, 0)?;
             Some(vec![Edit::Choose {
-                op: *op,
-                a: a.copy()?,
-                b: b.copy()?,
+                op,
+                a,
+                b,
                 then: steps(then, rows, bound)?,
                 otherwise: steps(otherwise, rows, bound)?,
             }])

@@ -23,6 +23,7 @@ mod leaves;
 mod letters;
 mod listing;
 mod lookup;
+mod masks;
 mod monotone;
 mod nested;
 mod one_place;

@@ -782,7 +782,7 @@ impl Machine {
         u32::try_from(i).ok().filter(|&i| i < f.len)
     }
 
-    fn char(&mut self, c: &Char) -> Option<i64> {
+    pub(super) fn char(&mut self, c: &Char) -> Option<i64> {
         match c {
             Char::Code(code) => Some(*code),
             Char::Cell(f, i) => {

@@ -49,7 +49,7 @@ impl<'a> Compiler<'a> {
             .or_unsupported("an unknown helper", call.span)?;
         if self.depth >= MAX_INLINE || func.params.len() != args.len() {
             return Err(Unsupported::new(
-                "a helper called more than 8 deep (or calling itself): the compiled search \
+                "a helper called more than 12 deep (or calling itself): the compiled search \
                  inlines helpers",
                 call.span,
             ));

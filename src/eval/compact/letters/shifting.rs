@@ -273,9 +273,9 @@ impl Shifting {
 /// The cells the writes change, as a mask over the key, and the letters
 /// they put there.
 #[derive(Default)]
-struct Put {
-    changed: u64,
-    letters: u64,
+pub struct Put {
+    pub changed: u64,
+    pub letters: u64,
 }
 
 impl Machine {
@@ -302,7 +302,7 @@ impl Machine {
     /// `steps`, writing row `row` (none outside a row's write), made at
     /// the variable's value `lo` into `put`, if they hold there and at
     /// `lo + span.0` (and `span.1` rows further down).
-    fn put_edits(
+    pub(in crate::eval::compact) fn put_edits(
         &mut self,
         rows: &Rows,
         row: Option<u32>,
