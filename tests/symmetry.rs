@@ -194,7 +194,7 @@ fn a_board_whose_rows_are_numbered_is_turned_only_upside_down() {
 fn images_the_compiled_search_cannot_make_are_named_and_skipped() {
     let game = TREBLECROSS.replace(
         "SYMMETRY",
-        "symmetry = [Treblecross(join([reverse(board)]))];",
+        "symmetry = [Treblecross(min([b for b in [board, reverse(board)]]))];",
     );
     let mut declared = session_with(&game);
     let mut plain = session_with(&TREBLECROSS.replace("SYMMETRY", ""));
