@@ -184,6 +184,20 @@ game G(g: grid) {
         LIMITS,
         false,
     );
+    // A new string the helper leaves out of its result altogether.
+    let unused = r##"
+fn second(a: str, b: str) = set_at(b, 0, "X");
+game P(b: str) {
+  move m(i in indices(b)) if b[i] == "." => P(second(set_at(b, i + 1, "X"), set_at(b, i, "X")));
+}
+"##;
+    agree_from(
+        "left out",
+        unused,
+        &["P(\"....\")", "P(\".X..\")"],
+        LIMITS,
+        false,
+    );
 }
 
 /// A board put in its least form by hand, the smaller of itself and its

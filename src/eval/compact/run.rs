@@ -1215,18 +1215,7 @@ fn reversed(key: u64, f: &Fields) -> u64 {
     } else {
         (1u64 << (f.len * f.width)) - 1
     };
-    let fields = (key >> f.shift) & all;
-    let turned = if f.width == 1 {
-        // One bit a cell: the bits themselves reversed.
-        fields.reverse_bits() >> (64 - f.len)
-    } else {
-        let mut turned = 0;
-        for i in 0..f.len {
-            let v = (fields >> (i * f.width)) & f.mask();
-            turned |= v << ((f.len - 1 - i) * f.width);
-        }
-        turned
-    };
+    let (turned, _) = words::reverse(((key >> f.shift) & all, f.len), f.width);
     key & !(all << f.shift) | turned << f.shift
 }
 

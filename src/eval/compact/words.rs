@@ -58,12 +58,20 @@ pub fn repeat((word, len): Word, n: i64, w: u32) -> Option<Word> {
     Some((out, total))
 }
 
-/// `reverse(text)`.
+/// `reverse(text)`: also a list's fields turned in a key.
 #[inline(always)]
 pub fn reverse((word, len): Word, w: u32) -> Word {
-    let reversed = (0..len).fold(0, |out, i| {
-        out | ((word >> (i * w)) & low_bits(w)) << ((len - 1 - i) * w)
-    });
+    if len == 0 {
+        return (word, 0);
+    }
+    let reversed = if w == 1 {
+        // One bit a cell: the bits themselves reversed.
+        word.reverse_bits() >> (64 - len)
+    } else {
+        (0..len).fold(0, |out, i| {
+            out | ((word >> (i * w)) & low_bits(w)) << ((len - 1 - i) * w)
+        })
+    };
     (reversed, len)
 }
 
