@@ -213,6 +213,24 @@ fn kayles(n: usize) -> u32 {
     g[n]
 }
 
+/// Pins as the 1 bits of a number, found with `pow` and cleared with
+/// `xor`: a row of n pins is Dawson's Kayles on n (OEIS A002187), and
+/// rows apart add as a nim-sum. Searched compiled.
+#[test]
+fn pins_as_bits_are_dawsons_kayles() {
+    let game = game!("bitrow");
+    agree(game, &["Pins(1911)", "Pins(255)"], true);
+    let rows = (0..=15).map(|n| (1u32 << n) - 1);
+    let apart = [0b1110111, 0b1111011111, 0b110110110111, 0b1011101101111011];
+    let all: Vec<u32> = rows.chain(apart).collect();
+    let texts: Vec<String> = all.iter().map(|x| format!("Pins({x})")).collect();
+    for (&x, v) in all.iter().zip(values_of(game, &texts)) {
+        let runs = format!("{x:b}");
+        let want = runs.split('0').fold(0, |g, run| g ^ DAWSON[run.len()]);
+        assert_eq!(v, want, "Pins({runs})");
+    }
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

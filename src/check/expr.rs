@@ -270,7 +270,7 @@ impl Checker {
                             Type::Unknown
                         }
                     };
-                    (IrKind::Builtin(b, irs), ty)
+                    (as_operators(b, irs, &types), ty)
                 }
                 None => {
                     let mut candidates: Vec<String> =
@@ -460,4 +460,23 @@ fn is_comparison(e: &ast::Expr) -> bool {
 
 fn is_listy(t: &Type) -> bool {
     matches!(t, Type::List(_) | Type::Grid | Type::Unknown)
+}
+
+/// `pow(a, b)` is `a ** b`, and `xor(a, b, ...)` of numbers is `a ^ b ^
+/// ...`: written as the operators, every engine that runs rules knows them
+/// through the operators alone, errors included.
+fn as_operators(b: Builtin, irs: Vec<Ir>, types: &[Type]) -> IrKind {
+    let op = match b {
+        Builtin::Pow => BinaryOp::Pow,
+        Builtin::Xor if types.iter().all(Type::is_numeric) => BinaryOp::BitXor,
+        _ => return IrKind::Builtin(b, irs),
+    };
+    if irs.len() < 2 {
+        return IrKind::Builtin(b, irs);
+    }
+    let joined = irs.into_iter().reduce(|l, r| Ir {
+        span: l.span.to(r.span),
+        kind: IrKind::Binary(op, Box::new(l), Box::new(r)),
+    });
+    joined.map_or_else(|| IrKind::Builtin(b, Vec::new()), |ir| ir.kind)
 }
