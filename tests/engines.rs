@@ -67,11 +67,11 @@ fn a_rule_that_falls_off_names_the_construct_that_stopped_it() {
         &s,
         &format!("the heap-rule reader stopped at `a % 3` ({file}:2:43): an operator"),
     );
-    // Its heaps are searched one by one by the compiled search, which
-    // makes the sum of two heaps as one option.
+    // Its heaps are tabulated upwards by the compiled code, which makes
+    // the sum of two heaps as one option.
     assert_has(
         &s,
-        "stats: Grundy ran on the compiled search of packed keys",
+        "stats: Grundy ran on the compiled code of packed keys, heap by heap upwards",
     );
     assert!(!s.contains("reference interpreter"), "{s}");
 }
@@ -124,12 +124,17 @@ fn a_parameter_type_outside_the_compiled_search_is_named() {
 
 #[test]
 fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
-    let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and xor(i, 1) < 2 => Row(set_at(board, i, \"X\"));\n}\n";
+    let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and mex([i]) < 2 => Row(set_at(board, i, \"X\"));\n}\n";
     let file = scratch("row", text);
     let file = file.as_str();
     let s = stats_of(&["value", file, "Row(\"....\")", "--stats"]);
     assert_has(&s, "stats: Row ran on the reference interpreter");
-    assert_has(&s, &format!("stopped at `xor(i, 1)` ({file}:2:57): an expression the compiled search cannot compute"));
+    assert_has(
+        &s,
+        &format!(
+            "stopped at `mex([i])` ({file}:2:57): an expression the compiled search cannot compute"
+        ),
+    );
 }
 
 #[test]
@@ -229,12 +234,15 @@ fn moves_the_compiled_code_cannot_list_are_listed_by_the_interpreter_and_named()
 
 #[test]
 fn a_table_made_heap_by_heap_names_the_engine_the_heaps_ran_on() {
-    // `n % k` is beyond the heap-rule reader; each heap is searched as a
-    // value is, by the compiled search, not by the interpreter.
+    // `n % k` is beyond the heap-rule reader; the heaps are tabulated
+    // upwards by the compiled code, not by the interpreter.
     let text = "game Div(n: nat) {\n  move take(k in 1..n) if n % k == 0 => Div(n - k);\n}\n";
     let file = scratch("divisors", text);
     let s = stats_of(&["table", &file, "Div", "--upto", "40", "--stats"]);
-    assert_has(&s, "stats: Div ran on the compiled search of packed keys\n");
+    assert_has(
+        &s,
+        "stats: Div ran on the compiled code of packed keys, heap by heap upwards\n",
+    );
     assert_has(
         &s,
         &format!("the heap-rule reader stopped at `n % k` ({file}:2:27)"),

@@ -52,6 +52,9 @@ pub enum Path {
     HeapRuleReader,
     /// The rules compiled to code over packed keys.
     CompiledSearch,
+    /// The same code, listing each heap's options in turn for a table
+    /// filled upwards from heap 0.
+    CompiledTable,
     /// The same code, listing the options of one position at a time.
     CompiledOptions,
     /// The reference interpreter.
@@ -67,6 +70,9 @@ impl Path {
             }
             Path::HeapRuleReader => "the heap-rule reader".to_string(),
             Path::CompiledSearch => "the compiled search of packed keys".to_string(),
+            Path::CompiledTable => {
+                "the compiled code of packed keys, heap by heap upwards".to_string()
+            }
             Path::CompiledOptions => {
                 "the compiled code of packed keys, one position at a time".to_string()
             }

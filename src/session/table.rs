@@ -12,6 +12,7 @@ use crate::eval::engine::{Compiled, OrUnsupported, Path, Unsupported};
 use crate::eval::ir::GameKind;
 use crate::eval::{PosId, Value};
 use crate::solve::affine::{self, AffineGame};
+use crate::solve::bottom_up;
 use crate::solve::kernel::{self, STRETCH};
 use crate::solve::period::{self, Period, Proof, Shape};
 use crate::solve::sparse::HeapRules;
@@ -457,10 +458,54 @@ impl Session {
             Ok(values) => return Ok(values),
             Err(known) => known,
         };
+        let known = match self.compiled_upwards(family, known, upto, hook, &unread) {
+            Ok(values) => return Ok(values),
+            Err(known) => known,
+        };
         let before = self.interp.engines.entries.len();
         let values = self.plain_sequence(family, known, upto, hook);
         self.note_plain_method(game, before, unread);
         values
+    }
+
+    /// The values on from `known` by the compiled rules, heap by heap
+    /// upwards (see `bottom_up`), laid out for the largest heap; `Err` with
+    /// the values found where the rules do not compile or an option is not
+    /// a smaller heap of the family.
+    fn compiled_upwards(
+        &mut self,
+        family: &Family,
+        known: Values,
+        upto: usize,
+        hook: &mut Hook,
+        unread: &Option<Unsupported>,
+    ) -> Result<Values, Values> {
+        let span = self.interp.program.games[family.game as usize].span;
+        let (&[param], true) = (&family.free[..], known.len() <= upto) else {
+            return Err(known);
+        };
+        let Ok(largest) = self.heap(family, upto, span) else {
+            return Err(known);
+        };
+        let before = self.interp.engines.entries.len();
+        let compiled = match largest[..] {
+            [pos] => self.interp.compact_heaps(pos, param),
+            _ => None,
+        };
+        // The compiled search was laid out, not run: the log names the
+        // path the table takes.
+        self.interp.engines.entries.truncate(before);
+        let Some((mut game, field)) = compiled else {
+            return Err(known);
+        };
+        let declined = unread
+            .iter()
+            .map(|why| ("the heap-rule reader", why.clone()))
+            .collect();
+        self.interp
+            .engines
+            .record(family.game, Path::CompiledTable, declined);
+        bottom_up::sequence(&mut *game, &field, known, upto, hook)
     }
 
     /// Records why a table was made heap by heap, with the engines the

@@ -3,6 +3,7 @@
 
 pub mod affine;
 mod backwards;
+pub mod bottom_up;
 mod components;
 pub mod dense;
 pub mod kernel;

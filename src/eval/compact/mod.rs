@@ -47,6 +47,7 @@ use super::interp::Interp;
 use super::positions::PosId;
 use super::symmetry::MAX_ORBIT;
 use super::value::Value;
+use crate::solve::bottom_up::HeapField;
 use crate::solve::dense::{Abort, KeyGame};
 use code::GameCode;
 use layout::Layout;
@@ -278,6 +279,29 @@ impl Interp {
         };
         let codes = compile::games(&program, &self.consts, &layout, fuse)?;
         Ok(Some((layout, codes, key)))
+    }
+
+    /// The game of `pos` compiled to keys, with where its number at
+    /// `param` lies in them, for a table of the heaps of a family (see
+    /// `solve::bottom_up`); `None` when the rules are beyond the compiled
+    /// code or that number has no field of its own.
+    pub fn compact_heaps(
+        &mut self,
+        pos: PosId,
+        param: usize,
+    ) -> Option<(Box<dyn KeyGame>, HeapField)> {
+        let (game, key) = self.compact_game(pos)?;
+        let compact = game.as_any().downcast_ref::<CompactGame>()?;
+        let Some(layout::Group::Scalar(f)) = compact.layout.groups.get(param) else {
+            return None;
+        };
+        let field = HeapField {
+            others: key & !(f.mask() << f.shift),
+            shift: f.shift,
+            mask: f.mask(),
+            bias: f.bias,
+        };
+        Some((game, field))
     }
 
     /// The key of `pos` in a compiled game's layout, if it fits there.
