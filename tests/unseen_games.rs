@@ -231,6 +231,76 @@ fn pins_as_bits_are_dawsons_kayles() {
     }
 }
 
+/// `len`, `sum` and `count` of comprehensions in guards, worked out as
+/// the walk makes the elements: each game searched compiled and against a
+/// brute force, Moore's Nim against Moore's theorem (a position is lost
+/// exactly when every binary column of the piles sums to a multiple of 3).
+#[test]
+fn lists_counted_by_comprehensions_compile() {
+    let game = game!("counted");
+    agree(
+        game,
+        &[
+            "Crowd([2,3,1])",
+            "Others([3,1,2])",
+            "Odd([2,3,3])",
+            "Moore([2,3,1])",
+        ],
+        true,
+    );
+    type Rule = fn(&[u32], usize, u32) -> bool;
+    let rules: [(&str, Rule); 3] = [
+        ("Crowd", |h, _, k| {
+            k as usize <= h.iter().filter(|&&x| x > 0).count()
+        }),
+        ("Others", |h, i, k| {
+            let others: u32 = h
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, x)| x)
+                .sum();
+            k <= others.max(1)
+        }),
+        ("Odd", |h, _, k| {
+            k <= 2 && h.iter().filter(|&&x| x % 2 == 1).count() % 2 == 1
+        }),
+    ];
+    let starts = [vec![3, 4, 2], vec![5, 1, 1], vec![0, 6, 3], vec![2, 2, 5]];
+    for (name, rule) in rules {
+        let options = |h: &Vec<u32>| -> Vec<Vec<u32>> {
+            let mut out = Vec::new();
+            for i in 0..h.len() {
+                for k in (1..=h[i]).filter(|&k| rule(h, i, k)) {
+                    let mut o = h.clone();
+                    o[i] -= k;
+                    out.push(o);
+                }
+            }
+            out
+        };
+        let texts: Vec<String> = starts.iter().map(|s| format!("{name}({s:?})")).collect();
+        let mut memo = HashMap::new();
+        for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+            assert_eq!(v, brute(s, &options, &mut memo), "{name}({s:?})");
+        }
+    }
+    let piles = [
+        [1, 2, 3],
+        [3, 3, 3],
+        [2, 4, 5],
+        [1, 1, 1],
+        [4, 4, 4],
+        [3, 5, 6],
+        [7, 7, 7],
+    ];
+    let texts: Vec<String> = piles.iter().map(|p| format!("Moore({p:?})")).collect();
+    for (p, v) in piles.iter().zip(values_of(game, &texts)) {
+        let lost = (0..3).all(|bit| p.iter().map(|x| x >> bit & 1).sum::<u32>() % 3 == 0);
+        assert_eq!(v == 0, lost, "Moore({p:?})");
+    }
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

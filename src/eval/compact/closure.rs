@@ -764,7 +764,20 @@ impl Lowering {
                     body.get(m)
                 }))
             }
-            n @ (Num::Ones(_) | Num::Extreme { .. } | Num::Union(..)) => call(self.bitset(n)),
+            n @ (Num::Ones(_) | Num::Extreme { .. }) => call(self.bitset(n)),
+            Num::Fold(op, walk, element) => {
+                let walk = self.walk(*walk);
+                let element = self.operand(*element);
+                call(Box::new(move |m| {
+                    let (mut joined, mut count) = (0, 0);
+                    walk.run(m, |m| {
+                        count = super::run::counted(count)?;
+                        joined = arithmetic(op, joined, element.get(m)?)?;
+                        Some(())
+                    })?;
+                    Some(joined)
+                }))
+            }
         }
     }
 
@@ -778,18 +791,6 @@ impl Lowering {
             Num::Extreme { mask, lo, highest } => {
                 let mask = self.operand(*mask);
                 Box::new(move |m| bitsets::extreme(mask.get(m)?, lo, highest))
-            }
-            Num::Union(walk, element) => {
-                let walk = self.walk(*walk);
-                let element = self.operand(*element);
-                Box::new(move |m| {
-                    let mut joined = 0;
-                    walk.run(m, |m| {
-                        joined |= element.get(m)?;
-                        Some(())
-                    })?;
-                    Some(joined)
-                })
             }
             _ => Box::new(|_| None),
         }

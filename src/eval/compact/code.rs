@@ -55,9 +55,11 @@ pub enum Num {
         lo: i64,
         highest: bool,
     },
-    /// The masks `element` makes for the values of a walk, joined (`|`):
-    /// a set made by a comprehension.
-    Union(Box<Walk>, Box<Num>),
+    /// What `element` makes for the values of a walk, joined by the
+    /// operator: `|` of masks for a set made by a comprehension, `+` for
+    /// `sum`, `len` and `count` of one. The comprehension's list is never
+    /// made, but no more elements are worked out than it could hold.
+    Fold(BinaryOp, Box<Walk>, Box<Num>),
     /// The expression made into a closure once compiled (see `closure`).
     Closure(Closure<i64>),
 }

@@ -32,7 +32,7 @@ pub fn num(n: &Num) -> u32 {
         | Num::IndexOf(..)
         | Num::Ones(_)
         | Num::Extreme { .. }
-        | Num::Union(..)
+        | Num::Fold(..)
         | Num::Closure(_) => MANY,
     }
     .min(MANY)

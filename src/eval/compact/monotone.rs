@@ -147,7 +147,7 @@ impl Reader {
             // (the analysis runs before that, so this is only caution).
             Num::Closure(_) | Num::IndexOf(..) => Shape::UNKNOWN,
             // What a set's mask answers is not followed.
-            Num::Ones(_) | Num::Extreme { .. } | Num::Union(..) => Shape::UNKNOWN,
+            Num::Ones(_) | Num::Extreme { .. } | Num::Fold(..) => Shape::UNKNOWN,
             Num::Neg(x) => self.num(x).negated(),
             Num::Abs(x) => {
                 let x = self.num(x);

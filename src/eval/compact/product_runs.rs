@@ -165,7 +165,7 @@ impl Deps {
                 let flat = self.seq(seq) == Some(Dep::Flat) && self.num(x) == Dep::Flat;
                 flat_if(flat)
             }
-            Num::Union(walk, element) => {
+            Num::Fold(_, walk, element) => {
                 let flat = self.walk(walk) == Some(Dep::Flat) && self.num(element) == Dep::Flat;
                 flat_if(flat)
             }

@@ -123,7 +123,7 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
         }
         Num::Neg(x) | Num::Abs(x) | Num::Ones(x) => num(v, x),
         Num::Extreme { mask, .. } => num(v, mask),
-        Num::Union(w, element) => {
+        Num::Fold(_, w, element) => {
             walk(v, w);
             num(v, element);
         }

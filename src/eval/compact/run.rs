@@ -23,6 +23,13 @@ use crate::solve::dense::push_run;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// How many elements a list the rules work out has with one more; `None`
+/// past the size the interpreter allows a collection.
+#[inline(always)]
+pub(super) fn counted(count: usize) -> Option<usize> {
+    (count < MAX_COLLECTION).then_some(count + 1)
+}
+
 /// Generator steps one position may take before the compact search gives
 /// it up to the general one, which checks for Ctrl-C at every step.
 const MAX_STEPS: usize = 1 << 24;
@@ -1082,10 +1089,11 @@ impl Machine {
             }
             Num::Ones(x) => bitsets::ones(self.num(x)?)?,
             Num::Extreme { mask, lo, highest } => bitsets::extreme(self.num(mask)?, *lo, *highest)?,
-            Num::Union(walk, element) => {
-                let mut joined = 0;
+            Num::Fold(op, walk, element) => {
+                let (mut joined, mut count) = (0, 0);
                 self.walk(walk, |m| {
-                    joined |= m.num(element)?;
+                    count = counted(count)?;
+                    joined = arithmetic(*op, joined, m.num(element)?)?;
                     Some(())
                 })?;
                 joined

@@ -78,6 +78,26 @@ impl<'a> Compiler<'a> {
                 (Builtin::Len, [x]) if self.is_set(scope, x) => {
                     Num::Ones(Box::new(self.mask(scope, x)?))
                 }
+                // Of a comprehension: its elements worked out and added up
+                // one by one (1 each for `len`), the list never made.
+                (Builtin::Sum, [x]) if is_comprehension(x) => self.folded(scope, x, |e| e)?,
+                (Builtin::Len, [x]) if is_comprehension(x) => self.folded(scope, x, |e| {
+                    let worked_out = Num::Binary(BinaryOp::Mul, Box::new(e), Box::new(Num::Lit(0)));
+                    Num::Binary(BinaryOp::Add, Box::new(worked_out), Box::new(Num::Lit(1)))
+                })?,
+                (Builtin::Count, [x, item]) if is_comprehension(x) => {
+                    // The item is worked out once: the list is walked
+                    // whether or not it is, and either failing hands the
+                    // position to the interpreter.
+                    let reg = self.reg();
+                    let value = self.num(scope, item)?;
+                    let counted = self.folded(scope, x, |e| {
+                        let same = Truth::Compare(BinaryOp::Eq, e, Num::Reg(reg));
+                        Num::If(Box::new(same), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)))
+                    })?;
+                    let nat = false;
+                    Num::Let(Box::new(Bind::Num { reg, value, nat }), Box::new(counted))
+                }
                 (Builtin::Len, [x]) => self.len(scope, x)?,
                 (Builtin::Popcount, [x]) => Num::Ones(Box::new(self.num(scope, x)?)),
                 (Builtin::Min | Builtin::Max, [x]) if self.is_set(scope, x) => {
@@ -122,6 +142,22 @@ impl<'a> Compiler<'a> {
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// The elements of comprehension `list`, each made into a number by
+    /// `each`, added up as the walk makes them.
+    fn folded(
+        &mut self,
+        scope: &mut Scope,
+        list: &Ir,
+        each: impl FnOnce(Num) -> Num,
+    ) -> Compiled<Num> {
+        let IrKind::Comprehension { element, clauses } = &list.kind else {
+            return Err(Unsupported::new(NUMBERS, list.span));
+        };
+        let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
+        let element = each(self.num(&mut inner, element)?);
+        Ok(Num::Fold(BinaryOp::Add, Box::new(walk), Box::new(element)))
     }
 
     /// `count(x, item)` of a list or string whose length the position
@@ -273,4 +309,8 @@ pub(super) fn sum_of_ones(tests: Vec<Truth>) -> Num {
         .map(one)
         .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
         .unwrap_or(Num::Lit(0))
+}
+
+fn is_comprehension(ir: &Ir) -> bool {
+    matches!(ir.kind, IrKind::Comprehension { .. })
 }

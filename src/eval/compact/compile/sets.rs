@@ -110,7 +110,11 @@ impl Compiler<'_> {
                 (walk, Num::Reg(var))
             }
         };
-        Ok(Num::Union(Box::new(walk), Box::new(bit(element, universe))))
+        Ok(Num::Fold(
+            BinaryOp::BitOr,
+            Box::new(walk),
+            Box::new(bit(element, universe)),
+        ))
     }
 
     /// The mask of numbers written out, `{a, b}` or `[a, b]`.
