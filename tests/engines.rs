@@ -283,3 +283,18 @@ fn a_middling_heap_of_a_game_with_a_fast_table_is_read_off_the_table() {
     let (octal, _) = common::grundy_ok(&["value", "examples/octal.game", "Kayles(1000)"]);
     assert_eq!(out, octal);
 }
+
+/// A number that starts at 0 and grows past any room one more layout
+/// gives it (four times over, a move) is laid out again with more room
+/// each time, and never left to the interpreter.
+#[test]
+fn a_number_that_outgrows_its_field_is_laid_out_again_with_more_room() {
+    let text =
+        "game Grow(n: nat, m: nat) {\n  move take(k in 1..=n) => Grow(n - k, 4 * m + k);\n}\n";
+    let file = scratch("grow", text);
+    let (out, s) = common::grundy_ok(&["value", &file, "Grow(11, 0)", "--stats"]);
+    // The second number never changes a move: Grow(n, m) is a heap of n.
+    assert_eq!(out.trim(), "11");
+    assert_has(&s, "stats: Grow ran on the compiled search of packed keys");
+    assert!(!s.contains("reference interpreter"), "{s}");
+}

@@ -122,6 +122,9 @@ pub trait Rules {
 /// the newest.
 const KEEP_DENSE: usize = 8;
 const KEEP_DENSE_BYTES: usize = 64 << 20;
+/// How many times one question lays a compiled game out again, each time
+/// with more room, before the general search answers.
+const MAX_RELAYOUTS: u32 = 4;
 
 /// Values and heights computed so far; they stay valid as long as the
 /// rules do not change.
@@ -157,7 +160,7 @@ impl Solver {
             self.values.same_as(pos, canonical);
             return Ok(v);
         }
-        if let Some(v) = self.compact_value(rules, pos)? {
+        if let Some(v) = self.compact_value(rules, pos, 0)? {
             self.values.remember(pos, v);
             if rules.ends_whole_game(pos) {
                 // Every position of its game has the `lose if` rule.
@@ -169,8 +172,14 @@ impl Solver {
     }
 
     /// The value of a component whose game compiles to keys, searched in a
-    /// table kept from an earlier search when the position fits its layout.
-    fn compact_value(&mut self, rules: &mut dyn Rules, pos: PosId) -> Result<Option<u32>, Error> {
+    /// table kept from an earlier search when the position fits its layout;
+    /// `relaid` says how many layouts this question has outgrown.
+    fn compact_value(
+        &mut self,
+        rules: &mut dyn Rules,
+        pos: PosId,
+        relaid: u32,
+    ) -> Result<Option<u32>, Error> {
         let limit = rules.max_states();
         let found = self
             .dense
@@ -179,7 +188,7 @@ impl Solver {
             .rev()
             .find_map(|(i, d)| Some((i, rules.compact_key(&*d.game, pos)?)));
         let (index, key, fresh) = match found {
-            Some((index, key)) => (index, key, false),
+            Some((index, key)) => (index, key, relaid > 0),
             None => {
                 let Some((game, key)) = rules.compact(pos) else {
                     return Ok(None);
@@ -219,15 +228,16 @@ impl Solver {
         rules.held_elsewhere(self.dense_made());
         // A search that gave up may have met a number too wide for its
         // layout, which was made to hold the start alone. The game laid out
-        // again has room to spare (see `Interp::compact_game`): if its keys
-        // are wider, it searches once more before the general search
-        // takes over.
-        if fresh && matches!(v, Ok(None)) && !self.dense[index].over_limit {
+        // again has room to spare (see `Interp::compact_game`), more each
+        // time: while its keys are wider, it searches once more before the
+        // general search takes over.
+        let may_grow = fresh && relaid < MAX_RELAYOUTS;
+        if may_grow && matches!(v, Ok(None)) && !self.dense[index].over_limit {
             if let Some((game, _)) = rules.compact(pos) {
                 if game.bits() > self.dense[index].game.bits() {
                     self.dropped += self.dense.remove(index).held_alone();
                     self.dense.push(DenseSearch::new(game));
-                    return self.compact_value(rules, pos);
+                    return self.compact_value(rules, pos, relaid + 1);
                 }
             }
         }

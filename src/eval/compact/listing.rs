@@ -23,11 +23,14 @@ use crate::eval::value::Value;
 use crate::solve::dense::{options_of, Listed};
 use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Bits a listing's number fields have beyond what the position needs,
 /// and a value search's when its game's last layout was outgrown.
 pub(super) const HEADROOM: u32 = 8;
+/// How many times a layout grows by `HEADROOM` bits a number, at most.
+pub(super) const MAX_GROWTHS: u32 = 4;
 
 /// How `--stats` names the compiled code when it hands single positions
 /// back to the interpreter.
@@ -91,8 +94,9 @@ struct Listing {
 pub struct Listings {
     program: Option<Arc<Program>>,
     games: Vec<Option<Result<Listing, Unsupported>>>,
-    /// The games a value search was laid out for.
-    searched: Vec<u32>,
+    /// How many times a value search was laid out for each game (counted
+    /// up to `MAX_GROWTHS`).
+    searched: HashMap<u32, u32>,
     keys: Vec<u64>,
     trail: Trail,
     scratch: Scratch,
@@ -113,15 +117,15 @@ impl Listings {
         }
     }
 
-    /// Whether a value search of game `g` was laid out before, for a
-    /// position that its layout then could not hold; notes that it is now.
-    pub(super) fn searched_again(&mut self, program: &Arc<Program>, g: u32) -> bool {
+    /// How many times a value search of game `g` was laid out before, each
+    /// for a position that its layout then could not hold; counts this
+    /// time.
+    pub(super) fn searched_again(&mut self, program: &Arc<Program>, g: u32) -> u32 {
         self.for_program(program);
-        let again = self.searched.contains(&g);
-        if !again {
-            self.searched.push(g);
-        }
-        again
+        let times = self.searched.entry(g).or_insert(0);
+        let before = *times;
+        *times = (before + 1).min(MAX_GROWTHS);
+        before
     }
 }
 

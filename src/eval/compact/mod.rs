@@ -158,11 +158,8 @@ impl Interp {
         // would each outgrow the last layout, and the state limit counts
         // every search's positions: once outgrown, a layout has room.
         let program = self.program.clone();
-        let headroom = if self.listings.searched_again(&program, g) {
-            listing::HEADROOM
-        } else {
-            0
-        };
+        let again = self.listings.searched_again(&program, g);
+        let headroom = listing::HEADROOM * again.min(listing::MAX_GROWTHS);
         // As much of the headroom as the key has bits for.
         let mut compiled = self.compile_compact(g, &args, headroom);
         let mut room = headroom;
