@@ -515,6 +515,8 @@ baseline_args() {
     Triple) echo "octal 0.007" ;;
     Grundy) echo "grundy" ;;
     Sub) echo "octal 0.3033" ;;
+    # No octal code: the baseline's own loop.
+    Square) echo "square" ;;
     # Take any number (a 3 for every heap size), or split in two (the 4).
     Lasker) echo "octal 4.$(printf '%*s' "$2" '' | tr ' ' 3)" ;;
   esac

@@ -79,8 +79,13 @@ fn engines(file: &Path, game: &str) -> Vec<String> {
 fn every_rewrite_runs_on_the_engine_of_its_fastest_form() {
     for [rewrite, game, form, form_game] in forms() {
         let fastest = engines(&bench_games().join(&form), &form_game);
+        let fast_paths = [
+            "heap kernel",
+            "heap-rule reader",
+            "compiled code of packed keys, heap by heap upwards",
+        ];
         assert!(
-            fastest == ["heap kernel"] || fastest == ["heap-rule reader"],
+            fastest.len() == 1 && fast_paths.contains(&fastest[0].as_str()),
             "{form}: {fastest:?}"
         );
         let found = engines(&bench_games().join("rewrites").join(&rewrite), &game);

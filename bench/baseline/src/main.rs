@@ -25,6 +25,7 @@
 //! Usage:
 //!   baseline octal CODE N [--method mask|bytes|rc] [--portable] [--last K]
 //!   baseline grundy N     [--method mask|bytes|rc] [--portable] [--last K]
+//!   baseline square N     (subtract a square; its own loop, any method)
 //!   baseline digest FILE [--last K]   (the same digest, from the output of
 //!                                      `grundy table`, plain or `--json`)
 //!
@@ -33,6 +34,7 @@
 //! with the last K values (default 1000).
 
 mod rc;
+mod square;
 
 use std::process::exit;
 
@@ -439,7 +441,7 @@ fn rc_sequence(rules: &Rules, upto: usize, first: &[u32]) -> Vec<u32> {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: baseline octal CODE N | grundy N | digest FILE.json  [--method mask|bytes|rc] [--portable] [--last K]"
+        "usage: baseline octal CODE N | grundy N | square N | digest FILE.json  [--method mask|bytes|rc] [--portable] [--last K]"
     );
     exit(2)
 }
@@ -488,6 +490,11 @@ fn main() {
             (rules, size(positional.get(2)))
         }
         Some("grundy") => (Rules::grundys_game(), size(positional.get(1))),
+        Some("square") => {
+            let values = square::sequence(size(positional.get(1)));
+            print!("{}", digest(&values, last));
+            return;
+        }
         Some("digest") => {
             let path = positional.get(1).unwrap_or_else(|| usage());
             let values = values_from_output(path).unwrap_or_else(|e| {
