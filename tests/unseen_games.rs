@@ -301,6 +301,29 @@ fn lists_counted_by_comprehensions_compile() {
     }
 }
 
+/// `mex` of a list parameter, a list written out and a comprehension
+/// (whose values may be negative, and whose mex passes what one word of
+/// bits holds): each compared with the reference, searched compiled.
+#[test]
+fn a_mex_worked_out_in_a_rule_compiles() {
+    let game = game!("mexed");
+    agree(game, &["Skip([2,3,1])", "Digits(30)", "Far(12)"], true);
+    agree(game, &["Far(80)"], false);
+    let options = |&n: &u32| -> Vec<u32> {
+        let avoid = [n % 3, (n / 3) % 3];
+        let mex = (0..).find(|v| !avoid.contains(v)).unwrap_or(0);
+        (1..=n.min(2))
+            .filter(|&k| k != mex)
+            .map(|k| n - k)
+            .collect()
+    };
+    let texts: Vec<String> = (0..40).map(|n| format!("Digits({n})")).collect();
+    let mut memo = HashMap::new();
+    for (n, v) in (0..40u32).zip(values_of(game, &texts)) {
+        assert_eq!(v, brute(&n, &options, &mut memo), "Digits({n})");
+    }
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

@@ -98,6 +98,7 @@ impl<'a> Compiler<'a> {
                     let nat = false;
                     Num::Let(Box::new(Bind::Num { reg, value, nat }), Box::new(counted))
                 }
+                (Builtin::Mex, [x]) => self.mex(scope, x)?,
                 (Builtin::Len, [x]) => self.len(scope, x)?,
                 (Builtin::Popcount, [x]) => Num::Ones(Box::new(self.num(scope, x)?)),
                 (Builtin::Min | Builtin::Max, [x]) if self.is_set(scope, x) => {
@@ -142,6 +143,66 @@ impl<'a> Compiler<'a> {
             })?,
             _ => return Err(refused()),
         })
+    }
+
+    /// `mex` of a comprehension, a list written out or a list parameter:
+    /// the values below 62 marked as bits of a word, the least unmarked
+    /// found from the word (`(m ^ (m + 1))` has one bit more than `m` has
+    /// low bits set). A mex of 62 or more (every bit marked) is left to
+    /// the interpreter.
+    fn mex(&mut self, scope: &mut Scope, list: &Ir) -> Compiled<Num> {
+        let marks = match (&list.kind, self.val(scope, list)) {
+            (IrKind::Comprehension { element, clauses }, _) => {
+                let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
+                let each = self.num(&mut inner, element)?;
+                let mark = marked(self.reg(), each);
+                Num::Fold(BinaryOp::BitOr, Box::new(walk), Box::new(mark))
+            }
+            (IrKind::List(items), _) => {
+                let mut marks = Num::Lit(0);
+                for e in self.nums(scope, items)? {
+                    let mark = Box::new(marked(self.reg(), e));
+                    marks = Num::Binary(BinaryOp::BitOr, Box::new(marks), mark);
+                }
+                marks
+            }
+            (_, Some(Val::List(f))) => {
+                let mut marks = Num::Lit(0);
+                for i in 0..f.len {
+                    let e = Num::Field(f, Box::new(Num::Lit(i64::from(i))));
+                    let mark = Box::new(marked(self.reg(), e));
+                    marks = Num::Binary(BinaryOp::BitOr, Box::new(marks), mark);
+                }
+                marks
+            }
+            _ => return Err(Unsupported::new(NUMBERS, list.span)),
+        };
+        let (m, least) = (self.reg(), self.reg());
+        let next = Num::Binary(BinaryOp::Add, Box::new(Num::Reg(m)), Box::new(Num::Lit(1)));
+        let changed = Num::Binary(BinaryOp::BitXor, Box::new(Num::Reg(m)), Box::new(next));
+        let found = Num::Binary(
+            BinaryOp::Sub,
+            Box::new(Num::Ones(Box::new(changed))),
+            Box::new(Num::Lit(1)),
+        );
+        // Every bit marked: a read of nothing fails, and the interpreter
+        // answers.
+        let past = Num::Item(Rc::from([]), Box::new(Num::Lit(0)));
+        let below = Truth::Compare(BinaryOp::Lt, Num::Reg(least), Num::Lit(MEX_BITS));
+        let answer = Num::If(Box::new(below), Box::new(Num::Reg(least)), Box::new(past));
+        let nat = false;
+        let least = Bind::Num {
+            reg: least,
+            value: found,
+            nat,
+        };
+        let within = Num::Let(Box::new(least), Box::new(answer));
+        let marks = Bind::Num {
+            reg: m,
+            value: marks,
+            nat,
+        };
+        Ok(Num::Let(Box::new(marks), Box::new(within)))
     }
 
     /// The elements of comprehension `list`, each made into a number by
@@ -309,6 +370,31 @@ pub(super) fn sum_of_ones(tests: Vec<Truth>) -> Num {
         .map(one)
         .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
         .unwrap_or(Num::Lit(0))
+}
+
+/// The values `mex` marks as bits of one word.
+const MEX_BITS: i64 = 62;
+
+/// The bit of value `e` (held in register `reg`) for `mex`, none for a
+/// value past the word: such a value cannot be the least missing one
+/// while any below it is missing.
+fn marked(reg: u32, e: Num) -> Num {
+    let low = Truth::And(
+        Box::new(Truth::Compare(BinaryOp::Ge, Num::Reg(reg), Num::Lit(0))),
+        Box::new(Truth::Compare(
+            BinaryOp::Lt,
+            Num::Reg(reg),
+            Num::Lit(MEX_BITS),
+        )),
+    );
+    let one = Num::Binary(
+        BinaryOp::Shl,
+        Box::new(Num::Lit(1)),
+        Box::new(Num::Reg(reg)),
+    );
+    let mark = Num::If(Box::new(low), Box::new(one), Box::new(Num::Lit(0)));
+    let nat = false;
+    Num::Let(Box::new(Bind::Num { reg, value: e, nat }), Box::new(mark))
 }
 
 fn is_comprehension(ir: &Ir) -> bool {
