@@ -324,6 +324,43 @@ fn a_mex_worked_out_in_a_rule_compiles() {
     }
 }
 
+/// A helper given the list a move makes (`set_at` of the heaps, a
+/// comprehension) to test it: the list is made whole before the helper's
+/// body, as the interpreter makes it, errors and all. The games are
+/// searched compiled and against a brute force; the mistakes fail as the
+/// reference does.
+#[test]
+fn helpers_given_the_list_a_move_makes_compile() {
+    let game = game!("ordered");
+    agree(game, &["Ordered([1,2,3,3])", "Enough([2,1,3])"], true);
+    agree(game, &["Off([1,2,2])", "Below([1,2,2])", "Off([])"], false);
+    let ordered = |h: &Vec<u32>| h.windows(2).all(|w| w[0] <= w[1]);
+    let options = |h: &Vec<u32>| -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        for i in 0..h.len() {
+            for k in 1..=h[i] {
+                let mut o = h.clone();
+                o[i] -= k;
+                if ordered(&o) {
+                    out.push(o);
+                }
+            }
+        }
+        out
+    };
+    let starts = [
+        vec![1, 2, 3],
+        vec![2, 2, 5],
+        vec![0, 3, 4, 6],
+        vec![1, 1, 1, 7],
+    ];
+    let texts: Vec<String> = starts.iter().map(|s| format!("Ordered({s:?})")).collect();
+    let mut memo = HashMap::new();
+    for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, brute(s, &options, &mut memo), "Ordered({s:?})");
+    }
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

@@ -1057,6 +1057,7 @@ impl Lowering {
                 reg: reg as usize,
                 value: self.char(value),
             },
+            Bind::List(made) => Binding::List(made),
         }
     }
 

@@ -168,6 +168,8 @@ pub enum Bind {
         reg: u32,
         value: Char,
     },
+    /// A list of numbers worked out whole, into its tuple register.
+    List(Box<MadeList>),
 }
 
 /// What a `for`, `subsets` or comprehension walks.

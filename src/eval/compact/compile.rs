@@ -13,6 +13,7 @@ mod lengths;
 mod made;
 mod naturals;
 mod numbers;
+mod passed;
 mod sets;
 mod several;
 mod tables;

@@ -89,5 +89,6 @@ fn bind(b: &Bind) -> u32 {
         Bind::Num { value, .. } => 1 + num(value),
         Bind::Text { value, .. } => 1 + text(value),
         Bind::Letter { value, .. } => 1 + char(value),
+        Bind::List(_) => MANY,
     }
 }

@@ -548,7 +548,7 @@ impl Facts {
 fn reads_bound(b: &Bind, walk: impl FnOnce(&mut reads::Outside)) -> bool {
     let reg = match b {
         Bind::Num { reg, .. } | Bind::Letter { reg, .. } => *reg,
-        Bind::Text { .. } => return true,
+        Bind::Text { .. } | Bind::List(_) => return true,
     };
     reads::outside(walk).is_none_or(|regs| regs.contains(&reg))
 }

@@ -5,6 +5,7 @@
 //! helpers' arguments put in their registers.
 
 use super::closure::{NumFn, TextFn};
+use super::code::MadeList;
 use super::run::{low_bits, Machine};
 use super::words::Word;
 
@@ -131,6 +132,8 @@ pub(super) enum Binding {
         reg: usize,
         value: Operand,
     },
+    /// A list of numbers worked out whole into its tuple register.
+    List(Box<MadeList>),
 }
 
 impl Binding {
@@ -149,6 +152,7 @@ impl Binding {
                 // A letter outside the alphabet is not held.
                 m.regs[*reg] = value.get(m).filter(|&c| c >= 0)?;
             }
+            Binding::List(made) => m.make_list(made)?,
         }
         Some(())
     }

@@ -190,7 +190,7 @@ fn steps(t: &Text, rows: &Rows, bound: &mut Vec<Bound>) -> Option<Vec<Edit<Num>>
                 let (_, _, uses) = bound.pop()?;
                 made.filter(|_| uses == 1)
             }
-            Bind::Letter { .. } => None,
+            Bind::Letter { .. } | Bind::List(_) => None,
         },
         Text::If(test, then, otherwise) => {
             let (op, a, b) = match &**test {

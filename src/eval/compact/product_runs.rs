@@ -234,6 +234,7 @@ impl Deps {
                     self.texts.push(*reg);
                 }
             }
+            Bind::List(made) => self.made(made.tuple, &made.walk, &made.element),
         }
     }
 

@@ -265,6 +265,8 @@ pub fn bind<V: Visit>(v: &mut V, b: &Bind) {
             text(v, value);
             v.set_text(*reg);
         }
+        // What is read into a tuple register is not followed.
+        Bind::List(_) => v.opaque(),
     }
 }
 

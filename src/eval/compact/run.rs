@@ -998,6 +998,7 @@ impl Machine {
                 let code = self.char(value).filter(|&c| c >= 0)?;
                 self.regs[*reg as usize] = code;
             }
+            Bind::List(made) => self.make_list(made)?,
         }
         Some(())
     }

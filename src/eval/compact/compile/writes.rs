@@ -3,6 +3,7 @@
 
 use super::several::Given;
 use super::texts::letter_code;
+use super::types::list_of_numbers;
 use super::types::tuple_items;
 use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED, WRITES};
 use crate::eval::builtins::Builtin;
@@ -162,6 +163,12 @@ impl<'a> Compiler<'a> {
                 nat: false,
             });
             Val::Mask(reg)
+        } else if matches!(ty, Type::List(_)) && list_of_numbers(ty) {
+            let nat = matches!(ty, Type::List(t) if **t == Type::Nat);
+            match self.passed_list(scope, arg, nat, binds)? {
+                Some(val) => val,
+                None => return Ok(None),
+            }
         } else if matches!(ty, Type::Nat | Type::Int | Type::Unknown) {
             let value = self.num(scope, arg)?;
             let nat = *ty == Type::Nat;
