@@ -361,6 +361,36 @@ fn helpers_given_the_list_a_move_makes_compile() {
     }
 }
 
+/// `index_of` of a letter in a string parameter, a letter the board
+/// holds and one it never does: searched compiled, against the reference
+/// and a brute force.
+#[test]
+fn the_first_place_of_a_letter_compiles() {
+    let game = game!("leftmost");
+    agree(game, &["Left(\"HTHHTH\")", "Never(\"HHTH\")"], true);
+    let options = |row: &Vec<bool>| -> Vec<Vec<bool>> {
+        let Some(first) = row.iter().position(|&h| h) else {
+            return Vec::new();
+        };
+        let mut one = row.clone();
+        one[first] = false;
+        let mut out = vec![one.clone()];
+        for j in first + 1..row.len() {
+            let mut two = one.clone();
+            two[j] = !two[j];
+            out.push(two);
+        }
+        out
+    };
+    let rows = ["HTHHTHTTH", "TTTH", "HHHHHHH", "THTHTHTHTH"];
+    let texts: Vec<String> = rows.iter().map(|r| format!("Left(\"{r}\")")).collect();
+    let mut memo = HashMap::new();
+    for (r, v) in rows.iter().zip(values_of(game, &texts)) {
+        let heads: Vec<bool> = r.chars().map(|c| c == 'H').collect();
+        assert_eq!(v, brute(&heads, &options, &mut memo), "Left({r})");
+    }
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

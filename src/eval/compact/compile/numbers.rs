@@ -3,7 +3,7 @@
 
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Char, Num, Truth};
+use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -117,6 +117,15 @@ impl<'a> Compiler<'a> {
                 (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
                 (Builtin::IndexOf, [items, x]) if !self.is_text(scope, items) => {
                     self.index_of(scope, items, x)?
+                }
+                // The first cell of a string parameter that holds a letter:
+                // its cells are letter codes, walked as numbers.
+                (Builtin::IndexOf, [board, x]) if self.is_letter(scope, x) => {
+                    let Some(Val::Str(f, _)) = self.val(scope, board) else {
+                        return Err(refused());
+                    };
+                    let letter = Num::Code(Box::new(self.char(scope, x)?));
+                    Num::IndexOf(Box::new(Seq::Fields(f)), Box::new(letter))
                 }
                 (Builtin::Abs, [x]) => Num::Abs(Box::new(self.num(scope, x)?)),
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
