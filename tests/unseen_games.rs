@@ -232,9 +232,11 @@ fn pins_as_bits_are_dawsons_kayles() {
 }
 
 /// `len`, `sum` and `count` of comprehensions in guards, worked out as
-/// the walk makes the elements: each game searched compiled and against a
-/// brute force, Moore's Nim against Moore's theorem (a position is lost
-/// exactly when every binary column of the piles sums to a multiple of 3).
+/// the walk makes the elements, and `xor` of the heaps and of the list a
+/// move makes: each game searched compiled and against a brute force,
+/// Moore's Nim against Moore's theorem (a position is lost exactly when
+/// every binary column of the piles sums to a multiple of 3), and a
+/// place off the list failing as the reference fails.
 #[test]
 fn lists_counted_by_comprehensions_compile() {
     let game = game!("counted");
@@ -245,11 +247,14 @@ fn lists_counted_by_comprehensions_compile() {
             "Others([3,1,2])",
             "Odd([2,3,3])",
             "Moore([2,3,1])",
+            "NotOne([2,3,1])",
+            "Calm([2,1,3])",
         ],
         true,
     );
+    agree(game, &["Past([1,2])"], false);
     type Rule = fn(&[u32], usize, u32) -> bool;
-    let rules: [(&str, Rule); 3] = [
+    let rules: [(&str, Rule); 5] = [
         ("Crowd", |h, _, k| {
             k as usize <= h.iter().filter(|&&x| x > 0).count()
         }),
@@ -264,6 +269,12 @@ fn lists_counted_by_comprehensions_compile() {
         }),
         ("Odd", |h, _, k| {
             k <= 2 && h.iter().filter(|&&x| x % 2 == 1).count() % 2 == 1
+        }),
+        ("NotOne", |h, i, k| {
+            h.iter().fold(0, |x, &v| x ^ v) ^ h[i] ^ (h[i] - k) != 1
+        }),
+        ("Calm", |h, _, k| {
+            h.iter().fold(0, |x, &v| x ^ v) != 0 || k == 1
         }),
     ];
     let starts = [vec![3, 4, 2], vec![5, 1, 1], vec![0, 6, 3], vec![2, 2, 5]];

@@ -3,7 +3,7 @@
 
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth};
+use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth, Walk};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -80,18 +80,33 @@ impl<'a> Compiler<'a> {
                 }
                 // Of a comprehension: its elements worked out and added up
                 // one by one (1 each for `len`), the list never made.
-                (Builtin::Sum, [x]) if is_comprehension(x) => self.folded(scope, x, |e| e)?,
-                (Builtin::Len, [x]) if is_comprehension(x) => self.folded(scope, x, |e| {
-                    let worked_out = Num::Binary(BinaryOp::Mul, Box::new(e), Box::new(Num::Lit(0)));
-                    Num::Binary(BinaryOp::Add, Box::new(worked_out), Box::new(Num::Lit(1)))
-                })?,
-                (Builtin::Count, [x, item]) if is_comprehension(x) => {
+                (Builtin::Sum, [x]) if self.is_made_list(scope, x) => {
+                    self.folded(scope, x, BinaryOp::Add, |e| e)?
+                }
+                (Builtin::Xor, [x]) if self.is_made_list(scope, x) => {
+                    self.folded(scope, x, BinaryOp::BitXor, |e| e)?
+                }
+                (Builtin::Xor, [x]) => match self.val(scope, x) {
+                    Some(Val::List(f)) => (0..f.len).fold(Num::Lit(0), |joined, i| {
+                        let e = Num::Field(f, Box::new(Num::Lit(i64::from(i))));
+                        Num::Binary(BinaryOp::BitXor, Box::new(joined), Box::new(e))
+                    }),
+                    _ => return Err(refused()),
+                },
+                (Builtin::Len, [x]) if self.is_made_list(scope, x) => {
+                    self.folded(scope, x, BinaryOp::Add, |e| {
+                        let worked_out =
+                            Num::Binary(BinaryOp::Mul, Box::new(e), Box::new(Num::Lit(0)));
+                        Num::Binary(BinaryOp::Add, Box::new(worked_out), Box::new(Num::Lit(1)))
+                    })?
+                }
+                (Builtin::Count, [x, item]) if self.is_made_list(scope, x) => {
                     // The item is worked out once: the list is walked
                     // whether or not it is, and either failing hands the
                     // position to the interpreter.
                     let reg = self.reg();
                     let value = self.num(scope, item)?;
-                    let counted = self.folded(scope, x, |e| {
+                    let counted = self.folded(scope, x, BinaryOp::Add, |e| {
                         let same = Truth::Compare(BinaryOp::Eq, e, Num::Reg(reg));
                         Num::If(Box::new(same), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)))
                     })?;
@@ -214,20 +229,52 @@ impl<'a> Compiler<'a> {
         Ok(Num::Let(Box::new(marks), Box::new(within)))
     }
 
-    /// The elements of comprehension `list`, each made into a number by
-    /// `each`, added up as the walk makes them.
+    /// The elements of `list`, a comprehension or a list of numbers the
+    /// rules make (see `is_made_list`), each made into a number by `each`
+    /// and joined by `op` as the walk makes them: a comprehension's list is
+    /// never made, any other is made whole first, as the interpreter
+    /// makes it.
     fn folded(
         &mut self,
         scope: &mut Scope,
         list: &Ir,
+        op: BinaryOp,
         each: impl FnOnce(Num) -> Num,
     ) -> Compiled<Num> {
-        let IrKind::Comprehension { element, clauses } = &list.kind else {
+        if let IrKind::Comprehension { element, clauses } = &list.kind {
+            let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
+            let element = each(self.num(&mut inner, element)?);
+            return Ok(Num::Fold(op, Box::new(walk), Box::new(element)));
+        }
+        let mut binds = Vec::new();
+        let Some(Val::Tuple(t)) = self.passed_list(scope, list, false, &mut binds)? else {
             return Err(Unsupported::new(NUMBERS, list.span));
         };
-        let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
-        let element = each(self.num(&mut inner, element)?);
-        Ok(Num::Fold(BinaryOp::Add, Box::new(walk), Box::new(element)))
+        let var = self.reg();
+        let walk = Walk {
+            var,
+            over: Seq::Tuple(t),
+            guard: None,
+        };
+        let mut folded = Num::Fold(op, Box::new(walk), Box::new(each(Num::Reg(var))));
+        for bind in binds.into_iter().rev() {
+            folded = Num::Let(Box::new(bind), Box::new(folded));
+        }
+        Ok(folded)
+    }
+
+    /// Whether `list` is a comprehension, or `set_at` of a list of numbers
+    /// held in fields or a tuple register: a list the rules make that
+    /// `folded` walks.
+    fn is_made_list(&self, scope: &Scope, list: &Ir) -> bool {
+        match &list.kind {
+            IrKind::Comprehension { .. } => true,
+            IrKind::Builtin(Builtin::SetAt, a) => matches!(
+                a.first().and_then(|held| self.val(scope, held)),
+                Some(Val::List(_) | Val::Tuple(_))
+            ),
+            _ => false,
+        }
     }
 
     /// `count(x, item)` of a list or string whose length the position
@@ -404,8 +451,4 @@ fn marked(reg: u32, e: Num) -> Num {
     let mark = Num::If(Box::new(low), Box::new(one), Box::new(Num::Lit(0)));
     let nat = false;
     Num::Let(Box::new(Bind::Num { reg, value: e, nat }), Box::new(mark))
-}
-
-fn is_comprehension(ir: &Ir) -> bool {
-    matches!(ir.kind, IrKind::Comprehension { .. })
 }
