@@ -177,6 +177,32 @@ fn brute<S: Clone + Eq + Hash>(
     v
 }
 
+/// Whether heap `i` of heaps `h` may lose `k` counters.
+type Rule = fn(&[u32], usize, u32) -> bool;
+
+/// Each game named beside its rule, from each start, against a brute
+/// force that takes any heap down by any amount the rule allows.
+fn taken_down_by_rules(game: (&str, &str), rules: &[(&str, Rule)], starts: &[Vec<u32>]) {
+    for &(name, rule) in rules {
+        let options = |h: &Vec<u32>| -> Vec<Vec<u32>> {
+            let mut out = Vec::new();
+            for i in 0..h.len() {
+                for k in (1..=h[i]).filter(|&k| rule(h, i, k)) {
+                    let mut o = h.clone();
+                    o[i] -= k;
+                    out.push(o);
+                }
+            }
+            out
+        };
+        let texts: Vec<String> = starts.iter().map(|s| format!("{name}({s:?})")).collect();
+        let mut memo = HashMap::new();
+        for (s, v) in starts.iter().zip(values_of(game, &texts)) {
+            assert_eq!(v, brute(s, &options, &mut memo), "{name}({s:?})");
+        }
+    }
+}
+
 /// The values of the positions written as text, by the default engines.
 fn values_of((_, text): (&str, &str), positions: &[String]) -> Vec<u32> {
     let mut session = session_with(text);
@@ -253,7 +279,6 @@ fn lists_counted_by_comprehensions_compile() {
         true,
     );
     agree(game, &["Past([1,2])"], false);
-    type Rule = fn(&[u32], usize, u32) -> bool;
     let rules: [(&str, Rule); 5] = [
         ("Crowd", |h, _, k| {
             k as usize <= h.iter().filter(|&&x| x > 0).count()
@@ -278,24 +303,7 @@ fn lists_counted_by_comprehensions_compile() {
         }),
     ];
     let starts = [vec![3, 4, 2], vec![5, 1, 1], vec![0, 6, 3], vec![2, 2, 5]];
-    for (name, rule) in rules {
-        let options = |h: &Vec<u32>| -> Vec<Vec<u32>> {
-            let mut out = Vec::new();
-            for i in 0..h.len() {
-                for k in (1..=h[i]).filter(|&k| rule(h, i, k)) {
-                    let mut o = h.clone();
-                    o[i] -= k;
-                    out.push(o);
-                }
-            }
-            out
-        };
-        let texts: Vec<String> = starts.iter().map(|s| format!("{name}({s:?})")).collect();
-        let mut memo = HashMap::new();
-        for (s, v) in starts.iter().zip(values_of(game, &texts)) {
-            assert_eq!(v, brute(s, &options, &mut memo), "{name}({s:?})");
-        }
-    }
+    taken_down_by_rules(game, &rules, &starts);
     let piles = [
         [1, 2, 3],
         [3, 3, 3],
@@ -400,6 +408,30 @@ fn the_first_place_of_a_letter_compiles() {
         let heads: Vec<bool> = r.chars().map(|c| c == 'H').collect();
         assert_eq!(v, brute(&heads, &options, &mut memo), "Left({r})");
     }
+}
+
+/// Pieces of a list cut out with `slice` (its ends past the list, or
+/// below 0, moved inside): summed, walked, and given to a helper, each
+/// searched compiled and against a brute force.
+#[test]
+fn slices_of_a_list_compile() {
+    let game = game!("sliced");
+    agree(
+        game,
+        &["Left([2,3,1,2])", "Tallest([2,3,1,2])", "Three([2,1,2,1])"],
+        true,
+    );
+    let rules: [(&str, Rule); 2] = [
+        ("Left", |h, i, k| k <= h[..i].iter().sum::<u32>().max(1)),
+        ("Tallest", |h, i, _| h[i + 1..].iter().all(|&x| x <= h[i])),
+    ];
+    let starts = [
+        vec![3, 1, 2],
+        vec![1, 4, 2, 2],
+        vec![0, 3, 3],
+        vec![2, 5, 1],
+    ];
+    taken_down_by_rules(game, &rules, &starts);
 }
 
 /// Nimble: a coin on square n is a heap of n.

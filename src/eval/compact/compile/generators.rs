@@ -161,6 +161,10 @@ impl<'a> Compiler<'a> {
             }
             // A list worked out, made each time it is walked.
             IrKind::Comprehension { .. } => Ok(Seq::Made(Box::new(self.made_list(scope, ir)?))),
+            IrKind::Builtin(Builtin::Slice, _) => match self.slice_made(scope, ir, false)? {
+                Some(made) => Ok(Seq::Made(Box::new(made))),
+                None => Err(Unsupported::new(SOURCES, ir.span)),
+            },
             _ => match self.val(scope, ir) {
                 Some(Val::List(f)) => Ok(Seq::Fields(f)),
                 Some(Val::Items(xs)) => Ok(Seq::Items(xs)),

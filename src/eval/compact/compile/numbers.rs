@@ -263,13 +263,13 @@ impl<'a> Compiler<'a> {
         Ok(folded)
     }
 
-    /// Whether `list` is a comprehension, or `set_at` of a list of numbers
-    /// held in fields or a tuple register: a list the rules make that
-    /// `folded` walks.
+    /// Whether `list` is a comprehension, or `set_at` or `slice` of a list
+    /// of numbers held in fields or a tuple register: a list the rules make
+    /// that `folded` walks.
     fn is_made_list(&self, scope: &Scope, list: &Ir) -> bool {
         match &list.kind {
             IrKind::Comprehension { .. } => true,
-            IrKind::Builtin(Builtin::SetAt, a) => matches!(
+            IrKind::Builtin(Builtin::SetAt | Builtin::Slice, a) => matches!(
                 a.first().and_then(|held| self.val(scope, held)),
                 Some(Val::List(_) | Val::Tuple(_))
             ),

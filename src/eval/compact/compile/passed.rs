@@ -34,6 +34,10 @@ impl Compiler<'_> {
                 [list, at, value] => self.set_at_made(scope, list, at, value, nat, binds)?,
                 _ => return Ok(None),
             },
+            IrKind::Builtin(Builtin::Slice, _) => match self.slice_made(scope, arg, nat)? {
+                Some(made) => made,
+                None => return Ok(None),
+            },
             _ => return Ok(None),
         };
         let tuple = made.tuple;
@@ -56,11 +60,7 @@ impl Compiler<'_> {
     ) -> Compiled<MadeList> {
         let refused = || Unsupported::new(SOURCES, list.span);
         let held = self.val(scope, list).ok_or_else(refused)?;
-        let len = match &held {
-            Val::List(f) => Num::Lit(i64::from(f.len)),
-            Val::Tuple(t) => Num::TupleLen(*t),
-            _ => return Err(refused()),
-        };
+        let len = length_of(&held).ok_or_else(refused)?;
         let place = self.reg();
         let at = self.num(scope, at)?;
         binds.push(Bind::Num {
@@ -96,6 +96,44 @@ impl Compiler<'_> {
         })
     }
 
+    /// `slice(list, from, to)` of a list held in fields or a tuple
+    /// register, its ends moved inside the list as the interpreter moves
+    /// them; `None` for a slice of anything else.
+    pub(super) fn slice_made(
+        &mut self,
+        scope: &mut Scope,
+        slice: &Ir,
+        nat: bool,
+    ) -> Compiled<Option<MadeList>> {
+        let IrKind::Builtin(Builtin::Slice, a) = &slice.kind else {
+            return Ok(None);
+        };
+        let [list, from, to] = &a[..] else {
+            return Ok(None);
+        };
+        let Some(held) = self.val(scope, list).filter(|v| length_of(v).is_some()) else {
+            return Ok(None);
+        };
+        let refused = || Unsupported::new(SOURCES, slice.span);
+        let mut inside = |c: &mut Self, end: &Ir| -> Compiled<Num> {
+            let end = c.num(scope, end)?;
+            let len = length_of(&held).ok_or_else(refused)?;
+            Ok(Num::Max(vec![Num::Min(vec![end, len]), Num::Lit(0)]))
+        };
+        let (lo, hi) = (inside(self, from)?, inside(self, to)?);
+        let var = self.reg();
+        let element = element_of(&held, Num::Reg(var)).ok_or_else(refused)?;
+        Ok(Some(MadeList {
+            tuple: self.tuple(),
+            walk: Walk {
+                var,
+                over: Seq::Range(lo, hi, false),
+                guard: None,
+            },
+            element: self.checked(element, nat),
+        }))
+    }
+
     /// `n`, checked to be natural where `nat` is set.
     fn checked(&mut self, n: Num, nat: bool) -> Num {
         if !nat {
@@ -116,6 +154,15 @@ fn element_of(list: &Val, at: Num) -> Option<Num> {
     match list {
         Val::List(f) => Some(Num::Field(*f, Box::new(at))),
         Val::Tuple(t) => Some(Num::TupleAt(*t, Box::new(at))),
+        _ => None,
+    }
+}
+
+/// The length of a list held in fields or a tuple register.
+fn length_of(list: &Val) -> Option<Num> {
+    match list {
+        Val::List(f) => Some(Num::Lit(i64::from(f.len))),
+        Val::Tuple(t) => Some(Num::TupleLen(*t)),
         _ => None,
     }
 }
