@@ -434,6 +434,27 @@ fn slices_of_a_list_compile() {
     taken_down_by_rules(game, &rules, &starts);
 }
 
+/// A game whose moves lead into another (Fibonacci Nim's first move):
+/// the positions of the second game met in the first's search are valued
+/// by the second's compiled search. Against the reference, and Zeckendorf's
+/// fact that the first player loses exactly on a Fibonacci number.
+#[test]
+fn a_game_leading_into_another_searches_the_other_compiled() {
+    let game = game!("fibonacci");
+    agree(game, &["Start(12)", "Start(13)"], false);
+    let mut session = session_with(game.1);
+    session.interp.engines.clear();
+    let lost: Vec<u32> = (2..=100)
+        .filter(|n| value_of(&mut session, &format!("Start({n})")) == 0)
+        .collect();
+    assert_eq!(lost, [2, 3, 5, 8, 13, 21, 34, 55, 89]);
+    let compiled = session.interp.engines.entries.iter().any(|e| {
+        e.path == grundy::eval::engine::Path::CompiledSearch
+            && session.interp.program.games[e.game as usize].name == "FibNim"
+    });
+    assert!(compiled, "FibNim is searched compiled");
+}
+
 /// Nimble: a coin on square n is a heap of n.
 #[test]
 fn nimble_is_nim_of_the_squares() {

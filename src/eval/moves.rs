@@ -296,6 +296,10 @@ impl Rules for Interp {
         self.program.games[g as usize].has_lose_rule()
     }
 
+    fn game_of(&self, pos: PosId) -> Option<u32> {
+        Some(self.positions.game(pos))
+    }
+
     fn game_name(&self, pos: PosId) -> String {
         let g = self.positions.game(pos);
         self.program.games[g as usize].name.clone()

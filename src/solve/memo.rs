@@ -48,7 +48,14 @@ pub struct Memo {
     /// asking again, the positions of a game asked one after another), so
     /// it fails at once; under another limit it is searched again.
     failed: HashMap<PosId, (Error, usize)>,
+    /// The games whose positions another engine (see `Elsewhere`) did not
+    /// value once: not asked again.
+    declined: Vec<u32>,
 }
+
+/// Values a position by another engine, if it can: `Ok(None)` where it
+/// cannot, and the general search goes on.
+pub type Elsewhere<'a> = dyn FnMut(&mut dyn Rules, PosId) -> Result<Option<u32>, Error> + 'a;
 
 /// How many positions are opened between looks at how far the state limit
 /// is: often enough for a slow game (a grid whose every move is turned
@@ -220,6 +227,18 @@ impl Memo {
         root: PosId,
         measure: Measure,
     ) -> Result<u32, Error> {
+        self.compute_with(rules, root, measure, &mut |_, _| Ok(None))
+    }
+
+    /// `compute`, where a position of another game than the one whose
+    /// options it is among is first offered to `elsewhere`.
+    pub fn compute_with(
+        &mut self,
+        rules: &mut dyn Rules,
+        root: PosId,
+        measure: Measure,
+        elsewhere: &mut Elsewhere,
+    ) -> Result<u32, Error> {
         let known = self.get(root);
         if known < FAILED {
             return Ok(known);
@@ -229,7 +248,7 @@ impl Memo {
         }
         let mut stack: Vec<Frame> = Vec::new();
         let mut moves: Vec<Move> = Vec::new();
-        let result = self.run(rules, root, measure, &mut stack, &mut moves);
+        let result = self.run(rules, root, measure, &mut stack, &mut moves, elsewhere);
         if let Err(e) = &result {
             // Leave nothing marked as in progress, so a later call starts
             // clean, or fails at once where it would fail the same way.
@@ -270,6 +289,7 @@ impl Memo {
         measure: Measure,
         stack: &mut Vec<Frame>,
         moves: &mut Vec<Move>,
+        elsewhere: &mut Elsewhere,
     ) -> Result<u32, Error> {
         stack.push(self.open(rules, root, measure, moves)?);
         loop {
@@ -297,6 +317,11 @@ impl Memo {
                 if let Some(e) = self.failure(rules, c) {
                     return Err(e);
                 }
+                if measure == Measure::Value
+                    && self.valued_elsewhere(rules, stack[top].pos, c, elsewhere)?
+                {
+                    continue;
+                }
                 let frame = self.open(rules, c, measure, moves)?;
                 stack.push(frame);
                 continue;
@@ -315,6 +340,33 @@ impl Memo {
                 return Ok(v);
             }
         }
+    }
+
+    /// Whether `c`, a position of another game than `parent`'s, was
+    /// valued by `elsewhere` (its value, and the `lose if` it may reach,
+    /// noted as the search notes them).
+    fn valued_elsewhere(
+        &mut self,
+        rules: &mut dyn Rules,
+        parent: PosId,
+        c: PosId,
+        elsewhere: &mut Elsewhere,
+    ) -> Result<bool, Error> {
+        let Some(game) = rules.game_of(c) else {
+            return Ok(false);
+        };
+        if rules.game_of(parent) == Some(game) || self.declined.contains(&game) {
+            return Ok(false);
+        }
+        let Some(v) = elsewhere(rules, c)? else {
+            self.declined.push(game);
+            return Ok(false);
+        };
+        self.remember(c, v);
+        if rules.ends_whole_game(c) {
+            self.remember_reach(c, c);
+        }
+        Ok(true)
     }
 
     fn open(

@@ -94,6 +94,10 @@ pub trait Rules {
     fn ends_whole_game(&self, pos: PosId) -> bool;
     /// The name of the position's game, for messages.
     fn game_name(&self, pos: PosId) -> String;
+    /// The position's game, where the rules number games.
+    fn game_of(&self, _pos: PosId) -> Option<u32> {
+        None
+    }
     /// Whether the position's game is declared loopy: its positions may
     /// repeat, and its values are generalised ones.
     fn loopy(&self, _pos: PosId) -> bool {
@@ -168,7 +172,15 @@ impl Solver {
             }
             return Ok(v);
         }
-        self.values.compute(rules, pos, Measure::Value)
+        // A position of another game met on the way (a game whose moves
+        // lead into a second one, the parts of a sum) is valued by its
+        // own game's compiled search where that compiles.
+        let mut values = std::mem::take(&mut self.values);
+        let found = values.compute_with(rules, pos, Measure::Value, &mut |rules, c| {
+            self.compact_value(rules, c, 0)
+        });
+        self.values = values;
+        found
     }
 
     /// The value of a component whose game compiles to keys, searched in a
