@@ -33,6 +33,12 @@ const GAMES: &str = "
     }
 ";
 
+/// The paths the engine log holds, in the order they were first taken.
+fn paths_of(session: &Session) -> Vec<Path> {
+    let entries = &session.interp.engines.entries;
+    entries.iter().map(|e| e.path.clone()).collect()
+}
+
 /// The session's table of `name` and the plain method's, and the path the
 /// table took.
 fn both_ways(name: &str, upto: u64) -> (Vec<u32>, Vec<u32>, Vec<Path>) {
@@ -40,13 +46,7 @@ fn both_ways(name: &str, upto: u64) -> (Vec<u32>, Vec<u32>, Vec<Path>) {
     let g = session.heap_game(name).expect("a heap game");
     session.interp.engines.clear();
     let table = session.table(g, upto, |_, _| {}).expect("the table runs");
-    let paths = session
-        .interp
-        .engines
-        .entries
-        .iter()
-        .map(|e| e.path.clone())
-        .collect();
+    let paths = paths_of(&session);
     let mut plain = Session::new();
     plain.load_text("plain.game", GAMES).expect("loads");
     let searched = plain
@@ -98,13 +98,7 @@ fn a_move_to_a_larger_heap_hands_the_table_to_the_plain_method() {
     let g = session.heap_game("Up").expect("a heap game");
     session.interp.engines.clear();
     let table = session.table(g, 40, |_, _| {}).expect("the table runs");
-    let paths: Vec<Path> = session
-        .interp
-        .engines
-        .entries
-        .iter()
-        .map(|e| e.path.clone())
-        .collect();
+    let paths = paths_of(&session);
     // The reader and the compiled code each stop at heap 5.
     let stopped = [
         Path::HeapRuleReader,

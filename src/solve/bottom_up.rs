@@ -12,9 +12,9 @@
 //! are handed back and the plain method goes on from there, as it would
 //! from any other method that stops.
 
-use super::dense::{options_of, KeyGame, Listed};
+use super::dense::{options_of, run_key, KeyGame, Listed};
 use super::kernel::STRETCH;
-use super::mex::MexSet;
+use super::mex::{mex, MexSet};
 use super::values::Values;
 use std::ops::ControlFlow;
 
@@ -82,11 +82,7 @@ pub fn sequence(
         if option_values(&listed, field, n, &g, &mut values).is_none() {
             return Err(g);
         }
-        seen.start(values.len());
-        for &v in &values {
-            seen.note(v);
-        }
-        g.push(seen.least_missing());
+        g.push(mex(&values, &mut seen));
     }
     Ok(g)
 }
@@ -108,7 +104,7 @@ fn option_values(
         match option {
             Listed::Run(first, step, count) => {
                 for j in 0..count {
-                    values.push(value_of(first.wrapping_add(j.wrapping_mul(step)))?);
+                    values.push(value_of(run_key(first, step, j))?);
                 }
             }
             Listed::Sum(parts) => {

@@ -179,7 +179,7 @@ fn count_options(options: &[u64]) -> usize {
 
 /// Key `j` of the run from `first` by `step` (see `push_run`).
 #[inline(always)]
-fn run_key(first: u64, step: u64, j: u64) -> u64 {
+pub(super) fn run_key(first: u64, step: u64, j: u64) -> u64 {
     first.wrapping_add(j.wrapping_mul(step))
 }
 

@@ -4,6 +4,7 @@
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth, Walk};
+use crate::eval::compact::layout::Fields;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -87,8 +88,7 @@ impl<'a> Compiler<'a> {
                     self.folded(scope, x, BinaryOp::BitXor, |e| e)?
                 }
                 (Builtin::Xor, [x]) => match self.val(scope, x) {
-                    Some(Val::List(f)) => (0..f.len).fold(Num::Lit(0), |joined, i| {
-                        let e = Num::Field(f, Box::new(Num::Lit(i64::from(i))));
+                    Some(Val::List(f)) => fields(f).fold(Num::Lit(0), |joined, e| {
                         Num::Binary(BinaryOp::BitXor, Box::new(joined), Box::new(e))
                     }),
                     _ => return Err(refused()),
@@ -101,9 +101,9 @@ impl<'a> Compiler<'a> {
                     })?
                 }
                 (Builtin::Count, [x, item]) if self.is_made_list(scope, x) => {
-                    // The item is worked out once: the list is walked
-                    // whether or not it is, and either failing hands the
-                    // position to the interpreter.
+                    // The item is worked out once, before the list is
+                    // walked; either failing hands the position to the
+                    // interpreter, which meets the error the rule makes.
                     let reg = self.reg();
                     let value = self.num(scope, item)?;
                     let counted = self.folded(scope, x, BinaryOp::Add, |e| {
@@ -149,9 +149,7 @@ impl<'a> Compiler<'a> {
                 // An empty one is an error the interpreter reports.
                 (Builtin::Min | Builtin::Max, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) if f.len > 0 => {
-                        let each = (0..f.len)
-                            .map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))))
-                            .collect();
+                        let each = fields(f).collect();
                         if *b == Builtin::Min {
                             Num::Min(each)
                         } else {
@@ -169,37 +167,32 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// `mex` of a comprehension, a list written out or a list parameter:
+    /// `mex` of a list the rules make (see `is_made_list`), a list written
+    /// out or a list parameter:
     /// the values below 62 marked as bits of a word, the least unmarked
     /// found from the word (`(m ^ (m + 1))` has one bit more than `m` has
     /// low bits set). A mex of 62 or more (every bit marked) is left to
     /// the interpreter.
     fn mex(&mut self, scope: &mut Scope, list: &Ir) -> Compiled<Num> {
-        let marks = match (&list.kind, self.val(scope, list)) {
-            (IrKind::Comprehension { element, clauses }, _) => {
-                let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
-                let each = self.num(&mut inner, element)?;
-                let mark = marked(self.reg(), each);
-                Num::Fold(BinaryOp::BitOr, Box::new(walk), Box::new(mark))
-            }
-            (IrKind::List(items), _) => {
-                let mut marks = Num::Lit(0);
-                for e in self.nums(scope, items)? {
-                    let mark = Box::new(marked(self.reg(), e));
-                    marks = Num::Binary(BinaryOp::BitOr, Box::new(marks), mark);
-                }
-                marks
-            }
-            (_, Some(Val::List(f))) => {
-                let mut marks = Num::Lit(0);
-                for i in 0..f.len {
-                    let e = Num::Field(f, Box::new(Num::Lit(i64::from(i))));
-                    let mark = Box::new(marked(self.reg(), e));
-                    marks = Num::Binary(BinaryOp::BitOr, Box::new(marks), mark);
-                }
-                marks
-            }
+        let elements = match (&list.kind, self.val(scope, list)) {
+            _ if self.is_made_list(scope, list) => None,
+            (IrKind::List(items), _) => Some(self.nums(scope, items)?),
+            (_, Some(Val::List(f))) => Some(fields(f).collect()),
             _ => return Err(Unsupported::new(NUMBERS, list.span)),
+        };
+        let marks = match elements {
+            None => {
+                let reg = self.reg();
+                self.folded(scope, list, BinaryOp::BitOr, |e| marked(reg, e))?
+            }
+            Some(elements) => {
+                let mut marks = Num::Lit(0);
+                for e in elements {
+                    let mark = Box::new(marked(self.reg(), e));
+                    marks = Num::Binary(BinaryOp::BitOr, Box::new(marks), mark);
+                }
+                marks
+            }
         };
         let (m, least) = (self.reg(), self.reg());
         let next = Num::Binary(BinaryOp::Add, Box::new(Num::Reg(m)), Box::new(Num::Lit(1)));
@@ -293,8 +286,7 @@ impl<'a> Compiler<'a> {
         let (bind, tests): (Bind, Vec<Truth>) = match self.val(scope, x) {
             Some(Val::List(f)) => {
                 let value = self.num(scope, item)?;
-                let each = (0..f.len).map(|i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))));
-                let tests = each
+                let tests = fields(f)
                     .map(|n| Truth::Compare(BinaryOp::Eq, n, Num::Reg(reg)))
                     .collect();
                 let nat = false;
@@ -426,6 +418,11 @@ pub(super) fn sum_of_ones(tests: Vec<Truth>) -> Num {
         .map(one)
         .reduce(|a, b| Num::Binary(BinaryOp::Add, Box::new(a), Box::new(b)))
         .unwrap_or(Num::Lit(0))
+}
+
+/// The elements of a list held in fields, in order.
+fn fields(f: Fields) -> impl Iterator<Item = Num> {
+    (0..f.len).map(move |i| Num::Field(f, Box::new(Num::Lit(i64::from(i)))))
 }
 
 /// The values `mex` marks as bits of one word.
