@@ -782,6 +782,34 @@ fn cram_on_odd_boards_matches_brute_force() {
     assert_eq!(cram(boards[0]), 0);
 }
 
+/// Cram walked by its cells, `(r, c) in cells(g, ".")`, each pair taken
+/// apart into a row and a column: searched compiled, against the
+/// reference (labels included) and the brute force. `Reach` reads a
+/// cell's pair whole, and walks every cell with a loop after it.
+#[test]
+fn cram_by_its_cells_compiles() {
+    let game = game!("cellscram");
+    let starts = [
+        "Cram([\"....\", \".#..\", \"....\"])",
+        "Reach([\"...\", \"...\", \"..#\"])",
+    ];
+    agree(game, &starts, true);
+    let boards: [&[&str]; 4] = [
+        &["....", ".#..", "...."],
+        &["......"],
+        &["...", "...", "..."],
+        &["#...", "....", "...#"],
+    ];
+    let texts: Vec<String> = boards.iter().map(|b| format!("Cram({b:?})")).collect();
+    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, cram(b), "Cram({b:?})");
+    }
+    let texts: Vec<String> = boards.iter().map(|b| format!("Reach({b:?})")).collect();
+    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, cram(b), "Reach({b:?})");
+    }
+}
+
 /// Green Hackenbush on a graph: by the fusion principle a cycle through
 /// the ground is as many loops, each worth 1, and a cycle at the top of a
 /// stalk is a vertex with that many loops.

@@ -25,8 +25,9 @@ mod views;
 mod worked;
 mod writes;
 
-pub use game::{fixed_and_letters, games};
+pub use game::{fixed_and_letters, games, grid_held};
 pub use lengths::changing;
+pub use unfold::unfolded;
 
 use super::code::{Rows, Write};
 use super::layout::{Fields, Layout};

@@ -13,7 +13,7 @@
 //! fail (a helper's argument checked to be natural) is taken away unless
 //! the facts show it holds.
 
-use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Text, Truth, Write};
 use super::reads;
 use crate::syntax::ast::BinaryOp;
 
@@ -22,6 +22,15 @@ use crate::syntax::ast::BinaryOp;
 enum Node {
     Reg(u32),
     Lit(i64),
+}
+
+impl Node {
+    fn num(self) -> Num {
+        match self {
+            Node::Reg(r) => Num::Reg(r),
+            Node::Lit(v) => Num::Lit(v),
+        }
+    }
 }
 
 /// `from <= to`, or `from < to` when `strict`.
@@ -45,8 +54,25 @@ struct Facts {
 /// and its guard decide worked out.
 pub fn simplify(rule: &mut Rule) {
     let mut facts = Facts::default();
-    for gen in &rule.gens {
+    // Each range and each early test worked out with what the generators
+    // before it and their tests tell.
+    for (gen, early) in rule.gens.iter_mut().zip(&mut rule.early) {
+        if let Source::Each(Seq::Range(lo, hi, _)) = &mut gen.source {
+            *lo = facts.num(std::mem::replace(lo, Num::Lit(0)));
+            *hi = facts.num(std::mem::replace(hi, Num::Lit(0)));
+        }
         facts.generator(gen);
+        *early = match early.take().map(|t| facts.truth(t)) {
+            Some(Truth::Lit(true)) => None,
+            t => t,
+        };
+        let mut held = Vec::new();
+        early.iter().for_each(|t| t.and_chain(&mut held));
+        for t in held {
+            if let Some((op, a, b)) = facts.compared(t) {
+                facts.assume(op, a, b, true);
+            }
+        }
     }
     // The guard is worked out with what the generators and early tests
     // tell, before it tells anything itself.
@@ -54,7 +80,10 @@ pub fn simplify(rule: &mut Rule) {
         Some(Truth::Lit(true)) => None,
         guard => guard,
     };
+    facts.lift(rule);
     let dropped = facts.narrow(rule);
+    // Narrowed ranges tell more than the ranges did.
+    rule.gens.iter().for_each(|gen| facts.generator(gen));
     let mut facts = facts.early(&rule.early);
     rule.guard = rule.guard.take().map(|g| facts.truth(g));
     let mut held = Vec::new();
@@ -101,7 +130,9 @@ impl Facts {
     /// generator first.
     fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
         for d in 0..rule.gens.len() {
-            self.outside(rule, d).narrow_at(rule, d);
+            let outside = self.outside(rule, d);
+            outside.cut_at(rule, d);
+            outside.narrow_at(rule, d);
         }
         let mut dropped = Vec::new();
         while let Some(last) = rule.gens.len().checked_sub(1) {
@@ -143,6 +174,124 @@ impl Facts {
                 source: Source::Each(Seq::Range(lo, hi, inclusive)),
             } => Some((*x, self.node(lo)?, self.node(hi)?, *inclusive)),
             _ => None,
+        }
+    }
+
+    /// Moves each test made after a generator that does not read its
+    /// variable to the tests made after the generator before, where
+    /// neither it nor the tests it passes can fail and the generator's
+    /// walk cannot fail: tested once rather than for every value, with the
+    /// same options (Cram's `r + 1 < len(g)` of `move down((r, c) in
+    /// cells(g, "."))`, made before the walk over `c`).
+    fn lift(&self, rule: &mut Rule) {
+        for d in (1..rule.gens.len()).rev() {
+            let Target::Reg(x) = rule.gens[d].target else {
+                continue;
+            };
+            if !super::early::cannot_fail(&rule.gens[d].source, &rule.gens[..d]) {
+                continue;
+            }
+            let Some(tests) = rule.tests_after(d) else {
+                continue;
+            };
+            let Some(chain) = tests.take() else {
+                continue;
+            };
+            let mut conjuncts = Vec::new();
+            chain.conjuncts(&mut conjuncts);
+            let (mut kept, mut moved) = (Vec::new(), Vec::new());
+            let mut passable = true;
+            for t in conjuncts {
+                let safe = self.cannot_fail(&t);
+                let reads = reads::outside(|v| reads::truth(v, &t));
+                if passable && safe && reads.is_some_and(|regs| !regs.contains(&x)) {
+                    moved.push(t);
+                } else {
+                    passable &= safe;
+                    kept.push(t);
+                }
+            }
+            *tests = Truth::all(kept);
+            if !moved.is_empty() {
+                let before = rule.early[d - 1].take();
+                rule.early[d - 1] = Truth::all(before.into_iter().chain(moved).collect());
+            }
+        }
+    }
+
+    /// Generator `d`'s range between literals cut to the values where a
+    /// comparison of it with a literal holds (`c < 5` of `c in 0..6`),
+    /// that comparison the first test made after it that can fail, or
+    /// that only tests which cannot fail come before: the values left out
+    /// would have made nothing.
+    fn cut_at(&self, rule: &mut Rule, d: usize) -> Option<()> {
+        let Gen {
+            target: Target::Reg(x),
+            source: Source::Each(Seq::Range(Num::Lit(lo), Num::Lit(hi), inclusive)),
+        } = &rule.gens[d]
+        else {
+            return None;
+        };
+        let (x, mut lo) = (Node::Reg(*x), *lo);
+        let mut hi = hi.checked_add(i64::from(*inclusive))?;
+        let mut inside = self.clone();
+        inside.generator(&rule.gens[d]);
+        let last = d + 1 == rule.gens.len();
+        let tests = match rule.early.get(d)? {
+            None if last => &mut rule.guard,
+            _ => rule.early.get_mut(d)?,
+        };
+        let mut conjuncts = Vec::new();
+        tests.as_ref()?.and_chain(&mut conjuncts);
+        let cut = conjuncts.iter().position(|t| {
+            let compared = inside.compared(t);
+            compared.is_some_and(|(_, a, b)| {
+                matches!((a, b), (_, Node::Lit(_)) | (Node::Lit(_), _)) && (a == x || b == x)
+            }) || !inside.cannot_fail(t)
+        })?;
+        let (op, a, b) = inside.compared(conjuncts[cut])?;
+        // As `x op bound`.
+        let (op, bound) = match (a, b) {
+            (a, Node::Lit(v)) if a == x => (op, v),
+            (Node::Lit(v), b) if b == x => (flipped(op)?, v),
+            _ => return None,
+        };
+        match op {
+            BinaryOp::Lt => hi = hi.min(bound),
+            BinaryOp::Le => hi = hi.min(bound.checked_add(1)?),
+            BinaryOp::Gt => lo = lo.max(bound.checked_add(1)?),
+            BinaryOp::Ge => lo = lo.max(bound),
+            BinaryOp::Eq => (lo, hi) = (lo.max(bound), hi.min(bound.checked_add(1)?)),
+            _ => return None,
+        }
+        let mut kept = Vec::new();
+        tests.take()?.conjuncts(&mut kept);
+        kept.remove(cut);
+        *tests = Truth::all(kept);
+        let range = Seq::Range(Num::Lit(lo), Num::Lit(hi.max(lo)), false);
+        rule.gens[d].source = Source::Each(range);
+        Some(())
+    }
+
+    /// Whether working out `t` cannot fail: comparisons of registers and
+    /// literals, and letters read at places the facts keep inside.
+    fn cannot_fail(&self, t: &Truth) -> bool {
+        let char_safe = |c: &Char| match c {
+            Char::Code(_) | Char::Reg(_) => true,
+            Char::Cell(f, i) => self.node(i).is_some_and(|i| self.within(i, f.len)),
+            Char::GridCell(rows, r, c) => {
+                let r = self
+                    .node(r)
+                    .is_some_and(|r| self.within(r, rows.fields.len));
+                r && self.node(c).is_some_and(|c| self.within(c, rows.cols))
+            }
+            _ => false,
+        };
+        match t {
+            Truth::Lit(_) => true,
+            Truth::Compare(_, a, b) => self.node(a).is_some() && self.node(b).is_some(),
+            Truth::SameChar(_, a, b) => char_safe(a) && char_safe(b),
+            _ => false,
         }
     }
 
@@ -444,7 +593,63 @@ impl Facts {
                 reads::num,
                 |b, x| Num::Let(Box::new(b), Box::new(x)),
             ),
+            // Every row of a packed grid is as long as the grid is wide.
+            Num::TextLen(text) => match *text {
+                Text::Row(f, cols, i) => {
+                    let i = self.num(*i);
+                    match self.node(&i) {
+                        Some(i) if self.within(i, f.len) => Num::Lit(i64::from(cols)),
+                        _ => Num::TextLen(Box::new(Text::Row(f, cols, Box::new(i)))),
+                    }
+                }
+                text => Num::TextLen(Box::new(text)),
+            },
             n => n,
+        }
+    }
+
+    /// Whether `0 <= i < len` follows from the facts.
+    fn within(&self, i: Node, len: u32) -> bool {
+        self.order(Node::Lit(0), i).is_some()
+            && self.order(i, Node::Lit(i64::from(len))) == Some(true)
+    }
+
+    /// A comparison of `a` and `b` as one of a register and a literal,
+    /// where it is one with a literal added to or taken from the register
+    /// (`c + 1 < 6` as `c < 5`) and the facts bound the register so
+    /// tightly that the sum cannot overflow: the same answer, as neither
+    /// side fails.
+    fn affine(&self, a: &Num, b: &Num) -> Option<(Node, Node)> {
+        let shifted = |n: &Num| -> Option<(Node, i64)> {
+            match n {
+                Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
+                    (x, Num::Lit(k)) | (Num::Lit(k), x) => Some((self.node(x)?, *k)),
+                    _ => None,
+                },
+                Num::Binary(BinaryOp::Sub, x, k) => {
+                    let (Num::Lit(k), Some(x)) = (&**k, self.node(x)) else {
+                        return None;
+                    };
+                    Some((x, k.checked_neg()?))
+                }
+                n => Some((self.node(n)?, 0)),
+            }
+        };
+        const NEAR: i64 = 1 << 40;
+        let small = |x: Node, k: i64| {
+            k.abs() < NEAR
+                && self.order(Node::Lit(-NEAR), x).is_some()
+                && self.order(x, Node::Lit(NEAR)).is_some()
+        };
+        let ((x, k), (y, j)) = (shifted(a)?, shifted(b)?);
+        if k == j || !small(x, k) || !small(y, j) {
+            return None;
+        }
+        // x + k op y + j is x op y + (j - k), where one side is a literal.
+        match (x, y) {
+            (x, Node::Lit(y)) => Some((x, Node::Lit(y.checked_add(j - k)?))),
+            (Node::Lit(x), y) => Some((Node::Lit(x.checked_add(k - j)?), y)),
+            _ => None,
         }
     }
 
@@ -470,6 +675,10 @@ impl Facts {
         match t {
             Truth::Compare(op, a, b) => {
                 let (a, b) = (self.num(a), self.num(b));
+                let (a, b) = match self.affine(&a, &b) {
+                    Some((x, y)) => (x.num(), y.num()),
+                    None => (a, b),
+                };
                 let known = match (self.node(&a), self.node(&b)) {
                     (Some(x), Some(y)) => self.decide(op, x, y),
                     _ => None,
@@ -551,6 +760,20 @@ fn reads_bound(b: &Bind, walk: impl FnOnce(&mut reads::Outside)) -> bool {
         Bind::Text { .. } | Bind::List(_) => return true,
     };
     reads::outside(walk).is_none_or(|regs| regs.contains(&reg))
+}
+
+/// `a op b` as `b op' a`.
+fn flipped(op: BinaryOp) -> Option<BinaryOp> {
+    use BinaryOp::*;
+    Some(match op {
+        Lt => Gt,
+        Le => Ge,
+        Gt => Lt,
+        Ge => Le,
+        Eq => Eq,
+        Ne => Ne,
+        _ => return None,
+    })
 }
 
 /// Whether a test of a generator against the end of its range holds at

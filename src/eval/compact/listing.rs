@@ -9,6 +9,7 @@
 //! exactly as the interpreter would, the interpreter answers it.
 
 use super::code::{GameCode, Gen, Target};
+use super::compile::{grid_held, unfolded};
 use super::layout::{Group, Layout};
 use super::shapes::Shaped;
 use super::COMPILED;
@@ -301,15 +302,12 @@ impl Interp {
                     let code = listing.code.code(shape).ok_or_else(declined)?;
                     let gens = &code.rules[made.rule as usize].gens;
                     let frame = game.frame_size.max(args.len());
-                    let alphabet = &listing.layout.alphabet;
-                    let label = self.label(
-                        &moves[made.rule as usize],
-                        gens,
-                        args,
-                        frame,
-                        made,
-                        alphabet,
-                    );
+                    let layout = &listing.layout;
+                    // The rule as compiled, whose generators the code's are.
+                    let rule = &moves[made.rule as usize];
+                    let rule = unfolded(rule, |ir| grid_held(ir, layout), frame);
+                    let label =
+                        self.label(&rule.rule, gens, args, rule.frame, made, &layout.alphabet);
                     Some(label.map_err(|_| declined())?)
                 }
                 None => None,

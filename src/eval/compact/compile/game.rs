@@ -193,16 +193,23 @@ pub fn game(
     let mut rules = Vec::new();
     // With fused code, a rule whose result's `if` splits a generator's
     // range runs as one rule a branch (see `peel`).
+    let frame = scope.len();
     let moves = moves.iter().flat_map(|m| {
-        let m = super::unfold::unfolded(m);
-        match fuse {
-            true => peel::pieces(&m),
-            false => vec![(None, m.into_owned())],
-        }
+        let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
+        let filters = unfolded.filters;
+        let pieces = match fuse {
+            true => peel::pieces(&unfolded.rule),
+            false => vec![(None, unfolded.rule.into_owned())],
+        };
+        let frame = unfolded.frame;
+        pieces
+            .into_iter()
+            .map(move |(joins, m)| (joins, m, filters.clone(), frame))
     });
-    for (joins, m) in moves {
+    for (joins, m, unfolded_filters, frame) in moves {
         let m = &m;
         let mut scope = scope.clone();
+        scope.resize(frame, None);
         let mut gens = Vec::new();
         for g in &m.generators {
             let (target, source, val) = c.generator(&mut scope, &g.source)?;
@@ -219,12 +226,13 @@ pub fn game(
         let filters: Vec<Option<Ir>> = m
             .generators
             .iter()
-            .map(|g| cells_filter(g, one_row))
+            .zip(unfolded_filters)
+            .map(|(g, unfolded)| unfolded.or_else(|| cells_filter(g, one_row)))
             .collect();
         let safe: Vec<bool> = (0..gens.len())
             .map(|d| early::cannot_fail(&gens[d].source, &gens[..d]))
             .collect();
-        let (mut early, rest) = match &m.guard {
+        let (mut early, mut rest) = match &m.guard {
             Some(g) => early::split(&m.generators, g, &safe),
             None => (vec![Vec::new(); gens.len()], Vec::new()),
         };
@@ -232,6 +240,12 @@ pub fn game(
             if let Some(filter) = filter {
                 tests.insert(0, filter);
             }
+        }
+        // The tests made after the last generator is set and the guard
+        // are made one after the other: one chain, which the shapes that
+        // read the last loop's tests read as its guard.
+        if let Some(last) = early.last_mut() {
+            rest.splice(0..0, last.drain(..));
         }
         let early = early
             .iter()
@@ -330,6 +344,15 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
             }
             _ => None,
         })
+}
+
+/// Whether `ir` is a grid parameter the key holds (whose cells a rule may
+/// walk as rows and columns, see `unfold`).
+pub fn grid_held(ir: &Ir, layout: &Layout) -> bool {
+    let IrKind::Local(p) = ir.kind else {
+        return false;
+    };
+    matches!(layout.groups.get(p as usize), Some(Group::Grid(_)))
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,
