@@ -810,6 +810,48 @@ fn cram_by_its_cells_compiles() {
     }
 }
 
+/// Generators over a few pairs written out (a constant's, or a list in
+/// the rule) run as one rule a pair, after a loop or before one: searched
+/// compiled, against the reference and a brute force, and Wythoff's
+/// losing positions are the pairs of the Beatty sequences of the golden
+/// ratio.
+#[test]
+fn generators_over_pairs_written_out_compile() {
+    let game = game!("knight");
+    agree(game, &["Knight(9, 8)", "Wythoff(7, 9)"], true);
+    let jumps = |&(x, y): &(u32, u32)| -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for k in 1..=2 {
+            for (dx, dy) in [(2, 1), (1, 2)] {
+                if k * dx <= x && k * dy <= y {
+                    out.push((x - k * dx, y - k * dy));
+                }
+            }
+        }
+        out
+    };
+    let squares: Vec<(u32, u32)> = (0..12).flat_map(|x| (0..12).map(move |y| (x, y))).collect();
+    let texts: Vec<String> = squares
+        .iter()
+        .map(|(x, y)| format!("Knight({x}, {y})"))
+        .collect();
+    let mut memo = HashMap::new();
+    for (square, v) in squares.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, brute(square, &jumps, &mut memo), "Knight{square:?}");
+    }
+    let golden = (1.0 + 5f64.sqrt()) / 2.0;
+    let texts: Vec<String> = squares
+        .iter()
+        .map(|(x, y)| format!("Wythoff({x}, {y})"))
+        .collect();
+    for ((x, y), v) in squares.iter().zip(values_of(game, &texts)) {
+        let (a, b) = ((*x).min(*y), (*x).max(*y));
+        let n = (0..12).find(|&n| (n as f64 * golden).floor() as u32 == a);
+        let losing = n.is_some_and(|n| (n as f64 * golden * golden).floor() as u32 == b);
+        assert_eq!(v == 0, losing, "Wythoff({x}, {y})");
+    }
+}
+
 /// Green Hackenbush on a graph: by the fusion principle a cycle through
 /// the ground is as many loops, each worth 1, and a cycle at the top of a
 /// stalk is a vertex with that many loops.

@@ -474,14 +474,17 @@ impl Facts {
                 }
             }
         }
-        let direct = |x: Node| match (x, b) {
-            (x, b) if x == b => Some(false),
-            (Node::Lit(x), Node::Lit(y)) if x <= y => Some(x < y),
+        // Below a literal, strictly, is at most the number before it: the
+        // registers hold whole numbers.
+        let direct = |x: Node, strict: bool| match (x, b) {
+            (x, b) if x == b => Some(strict),
+            (Node::Lit(x), Node::Lit(y)) if x <= y => Some(strict || x < y),
+            (Node::Lit(x), Node::Lit(y)) if strict && x.checked_sub(1)? <= y => Some(x - 1 < y),
             _ => None,
         };
         reached
             .iter()
-            .filter_map(|&(n, strict)| direct(n).map(|s| s || strict))
+            .filter_map(|&(n, strict)| direct(n, strict))
             .reduce(|a, b| a || b)
     }
 

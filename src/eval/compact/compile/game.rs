@@ -4,7 +4,7 @@
 use super::{children, numbers, Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::closure;
-use crate::eval::compact::code::{GameCode, Gen, Rule, Write};
+use crate::eval::compact::code::{GameCode, Gen, Num, Rule, Seq, Source, Write};
 use crate::eval::compact::early;
 use crate::eval::compact::facts;
 use crate::eval::compact::fused;
@@ -17,7 +17,7 @@ use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
 use crate::eval::compact::{product_runs, progression};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
+use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, MoveIr, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::BinaryOp;
@@ -202,17 +202,29 @@ pub fn game(
             false => vec![(None, unfolded.rule.into_owned())],
         };
         let frame = unfolded.frame;
+        let pieces = match (fuse, &pieces[..]) {
+            (true, [(None, m)]) => by_tuple(m, consts),
+            _ => pieces
+                .into_iter()
+                .map(|(joins, m)| (joins, m, None))
+                .collect(),
+        };
         pieces
             .into_iter()
-            .map(move |(joins, m)| (joins, m, filters.clone(), frame))
+            .map(move |(joins, m, tuple)| (joins, m, tuple, filters.clone(), frame))
     });
-    for (joins, m, unfolded_filters, frame) in moves {
+    for (joins, m, tuple, unfolded_filters, frame) in moves {
         let m = &m;
         let mut scope = scope.clone();
         scope.resize(frame, None);
         let mut gens = Vec::new();
-        for g in &m.generators {
-            let (target, source, val) = c.generator(&mut scope, &g.source)?;
+        for (d, g) in m.generators.iter().enumerate() {
+            let (target, mut source, val) = c.generator(&mut scope, &g.source)?;
+            if let (Some((at, place)), Source::Each(Seq::Range(..))) = (tuple, &source) {
+                if at == d {
+                    source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
+                }
+            }
             c.note_natural(target, &source);
             *scope
                 .get_mut(g.slot as usize)
@@ -344,6 +356,48 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
             }
             _ => None,
         })
+}
+
+/// A rule to compile: the depth at which it takes over from the one
+/// before, the rule, and the generator and place it walks alone.
+type Piece = (Option<usize>, MoveIr, Option<(usize, i64)>);
+
+/// Most tuples written out a generator may walk for it to run as one
+/// rule a tuple.
+const MOST_TUPLES: usize = 8;
+
+/// `m` as one rule for each tuple its first generator over a few tuples
+/// of numbers written out walks (`(dx, dy) in [(1, 0), (0, 1), (1, 1)]`),
+/// each walking that tuple's place alone, run one after the other for
+/// each value of the generators before it, in the order the one rule
+/// gives its options. In each, the tuple's numbers are known (see
+/// `facts`), so a test such as `k * dx <= x` reads as the rule written
+/// for that tuple would. With the rule to run and the depth at which it
+/// takes over from the one before, the generator and its place.
+fn by_tuple(m: &MoveIr, consts: &[Value]) -> Vec<Piece> {
+    let walked = m.generators.iter().enumerate().find_map(|(d, g)| {
+        let rows = match g.source.kind {
+            IrKind::Const(i) => consts.get(i as usize).and_then(|v| {
+                let named = Ir {
+                    kind: IrKind::Lit(v.clone()),
+                    span: g.source.span,
+                };
+                super::types::tuples_written_out(&named)
+            }),
+            _ => super::types::tuples_written_out(&g.source),
+        };
+        rows.filter(|rows| (2..=MOST_TUPLES).contains(&rows.len()))
+            .map(|rows| (d, rows.len()))
+    });
+    let Some((d, n)) = walked else {
+        return vec![(None, m.clone(), None)];
+    };
+    (0..n as i64)
+        .map(|place| {
+            let joins = (place > 0).then_some(d);
+            (joins, m.clone(), Some((d, place)))
+        })
+        .collect()
 }
 
 /// Whether `ir` is a grid parameter the key holds (whose cells a rule may
