@@ -852,6 +852,42 @@ fn generators_over_pairs_written_out_compile() {
     }
 }
 
+/// A new list joined from two pieces that lie side by side over the whole
+/// list, read as one walk that chooses between them: searched compiled,
+/// against the reference and a brute force of Chomp by column heights.
+#[test]
+fn pieces_side_by_side_compile() {
+    let game = game!("tiles");
+    agree(game, &["Bite([4, 4, 3, 1])", "Joined([3, 3, 2, 2])"], true);
+    let bites = |h: &Vec<u32>| -> Vec<Vec<u32>> {
+        let mut out = Vec::new();
+        for c in 0..h.len() {
+            for t in 0..h[c] {
+                if c + t as usize > 0 {
+                    let cut = |(j, &x): (usize, &u32)| if j < c { x } else { x.min(t) };
+                    out.push(h.iter().enumerate().map(cut).collect());
+                }
+            }
+        }
+        out
+    };
+    let boards: [Vec<u32>; 4] = [
+        vec![4, 4, 3, 1],
+        vec![5, 5, 5],
+        vec![3, 1, 2, 3],
+        vec![6, 2],
+    ];
+    let mut memo = HashMap::new();
+    for name in ["Bite", "Joined"] {
+        let texts: Vec<String> = boards.iter().map(|h| format!("{name}({h:?})")).collect();
+        for (h, v) in boards.iter().zip(values_of(game, &texts)) {
+            assert_eq!(v, brute(h, &bites, &mut memo), "{name}({h:?})");
+        }
+    }
+    // A rectangle is a first-player win: the strategy-stealing argument.
+    assert_ne!(brute(&vec![5, 5, 5], &bites, &mut memo), 0);
+}
+
 /// Green Hackenbush on a graph: by the fusion principle a cycle through
 /// the ground is as many loops, each worth 1, and a cycle at the top of a
 /// stalk is a vertex with that many loops.

@@ -13,7 +13,10 @@
 //! fail (a helper's argument checked to be natural) is taken away unless
 //! the facts show it holds.
 
-use super::code::{Bind, Char, Gen, Num, Rule, Seq, Source, Target, Text, Truth, Write};
+use super::code::{
+    Appended, Bind, Char, Element, Gen, Num, Rule, Seq, Source, Target, Text, Truth, Walk, Write,
+};
+use super::layout::Fields;
 use super::reads;
 use crate::syntax::ast::BinaryOp;
 
@@ -572,14 +575,124 @@ impl Facts {
                 Write::Cell(f, i, c) => out.push(Write::Cell(f, self.num(i), self.char(c))),
                 Write::Element(f, i, n) => out.push(Write::Element(f, self.num(i), self.num(n))),
                 Write::Scalar(f, n) => out.push(Write::Scalar(f, self.num(n))),
+                Write::Appended(f, pieces) => out.push(self.appended(f, pieces)),
                 w => out.push(w),
             }
         }
         out
     }
 
+    /// A list written in pieces with what the facts know; two walks that
+    /// lie side by side over the whole list (`slice(h, 0, c) + [min(x, t)
+    /// for x in slice(h, c, len(h))]`, `c` known to be on the list) as the
+    /// one walk over its places that chooses between them, `if j < c then
+    /// h[j] else min(h[j], t)`: the same elements in the same order, in
+    /// the shape whose parts a loop works out once (see `split`).
+    fn appended(&self, f: Fields, pieces: Vec<Appended>) -> Write {
+        let mut pieces: Vec<Appended> = pieces
+            .into_iter()
+            .map(|piece| match piece {
+                Appended::One(n) => Appended::One(self.num(n)),
+                Appended::Each(mut walk, n) => {
+                    if let Seq::Range(lo, hi, inclusive) = walk.over {
+                        walk.over = Seq::Range(self.num(lo), self.num(hi), inclusive);
+                    }
+                    Appended::Each(walk, self.num(n))
+                }
+            })
+            .collect();
+        let end = Node::Lit(i64::from(f.len));
+        let split = match &pieces[..] {
+            [Appended::Each(below, _), Appended::Each(above, _)]
+                if below.guard.is_none() && above.guard.is_none() =>
+            {
+                match (&below.over, &above.over) {
+                    (Seq::Range(a, b, false), Seq::Range(c, d, false)) => {
+                        let ends = [a, b, c, d].map(|n| self.node(n));
+                        match ends {
+                            [Some(Node::Lit(0)), Some(x), Some(y), Some(e)]
+                                if x == y
+                                    && e == end
+                                    && self.order(Node::Lit(0), x).is_some()
+                                    && self.order(x, end).is_some() =>
+                            {
+                                Some(x)
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(split) = split else {
+            return Write::Appended(f, pieces);
+        };
+        let (Some(Appended::Each(above, later)), Some(Appended::Each(below, first))) =
+            (pieces.pop(), pieces.pop())
+        else {
+            return Write::Appended(f, pieces);
+        };
+        let var = below.var;
+        // The second walk's variable is the place, read through a copy.
+        let copy = Bind::Num {
+            reg: above.var,
+            value: Num::Reg(var),
+            nat: false,
+        };
+        let element = Num::If(
+            Box::new(Truth::Compare(BinaryOp::Lt, Num::Reg(var), split.num())),
+            Box::new(first),
+            Box::new(self.num(Num::Let(Box::new(copy), Box::new(later)))),
+        );
+        Write::Comprehension {
+            fields: f,
+            walk: Walk {
+                var,
+                over: Seq::Range(Num::Lit(0), end.num(), false),
+                guard: None,
+            },
+            element: Element::Num(element),
+        }
+    }
+
+    /// A `max` (`largest`) or `min` with the numbers the facts show
+    /// another one passes left out: `min(c, 6)` is `c` where `c` is below
+    /// 6. Only registers and literals are left out, which cannot fail.
+    fn extreme(&self, xs: Vec<Num>, largest: bool) -> Num {
+        let xs: Vec<Num> = xs.into_iter().map(|x| self.num(x)).collect();
+        let nodes: Vec<Option<Node>> = xs.iter().map(|x| self.node(x)).collect();
+        // Whether `b` is known to be at least as far out as `a`.
+        let passes = |a: Node, b: Node| match largest {
+            true => self.order(a, b).is_some(),
+            false => self.order(b, a).is_some(),
+        };
+        // Of two numbers known equal, the first stays.
+        let outdone = |i: usize, a: Node| {
+            nodes
+                .iter()
+                .enumerate()
+                .any(|(j, b)| b.is_some_and(|b| j != i && passes(a, b) && (j < i || !passes(b, a))))
+        };
+        let mut kept: Vec<Num> = xs
+            .into_iter()
+            .zip(&nodes)
+            .enumerate()
+            .filter(|(i, (_, node))| !node.is_some_and(|a| outdone(*i, a)))
+            .map(|(_, (x, _))| x)
+            .collect();
+        match (kept.len(), largest) {
+            (1, _) => kept.pop().unwrap_or(Num::Lit(0)),
+            (_, true) => Num::Max(kept),
+            (_, false) => Num::Min(kept),
+        }
+    }
+
     fn num(&self, n: Num) -> Num {
         match n {
+            Num::Max(xs) if !xs.is_empty() => self.extreme(xs, true),
+            Num::Min(xs) if !xs.is_empty() => self.extreme(xs, false),
             Num::Reg(r) => Num::Reg(self.alias(r)),
             Num::Field(f, i) => Num::Field(f, Box::new(self.num(*i))),
             Num::Binary(op, a, b) => {
