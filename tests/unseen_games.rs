@@ -888,6 +888,32 @@ fn pieces_side_by_side_compile() {
     assert_ne!(brute(&vec![5, 5, 5], &bites, &mut memo), 0);
 }
 
+/// A comprehension that gives back the places a subset holds (`[i for
+/// (i, _) in chosen]` of a subset of `enumerate(piles)`, or `[i for i in
+/// chosen]`) is that subset: searched compiled, against the reference and
+/// Moore's theorem (lost exactly when every binary column of the piles
+/// sums to a multiple of 3).
+#[test]
+fn places_read_back_from_a_subset_compile() {
+    let game = game!("places");
+    agree(game, &["Places([2, 3, 1])", "Copied([3, 1, 2])"], true);
+    let mut piles = Vec::new();
+    for a in 0..4u32 {
+        for b in 0..4u32 {
+            for c in 0..4u32 {
+                piles.push([a, b, c]);
+            }
+        }
+    }
+    for name in ["Places", "Copied"] {
+        let texts: Vec<String> = piles.iter().map(|p| format!("{name}({p:?})")).collect();
+        for (p, v) in piles.iter().zip(values_of(game, &texts)) {
+            let lost = (0..2).all(|bit| p.iter().map(|x| (x >> bit) & 1).sum::<u32>() % 3 == 0);
+            assert_eq!(v == 0, lost, "{name}({p:?})");
+        }
+    }
+}
+
 /// Green Hackenbush on a graph: by the fusion principle a cycle through
 /// the ground is as many loops, each worth 1, and a cycle at the top of a
 /// stalk is a vertex with that many loops.

@@ -466,8 +466,17 @@ impl Lowering {
                     Some(k)
                 }))
             }
-            w @ (Write::Fill(_)
-            | Write::Several(..)
+            Write::Fill(mut made) => {
+                // The list stays made by the machine's walk, its parts
+                // closures.
+                self.seq(&mut made.walk.over);
+                if let Some(g) = &mut made.walk.guard {
+                    self.root_truth(g);
+                }
+                self.root_num(&mut made.element);
+                Write::Fill(made)
+            }
+            w @ (Write::Several(..)
             | Write::Reversed(_)
             | Write::Sorted(..)
             | Write::Turned(..)

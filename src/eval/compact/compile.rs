@@ -31,7 +31,7 @@ pub use unfold::unfolded;
 
 use super::code::{Rows, Write};
 use super::layout::{Fields, Layout};
-use crate::eval::ir::{Ir, IrKind, Program};
+use crate::eval::ir::{CompIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use std::rc::Rc;
 
@@ -247,11 +247,45 @@ impl<'a> Compiler<'a> {
                 }
                 tables::row_of_table(&self.known(list)?, &at)
             }
+            IrKind::Comprehension {
+                ref element,
+                ref clauses,
+            } => self.walked_whole(scope, element, clauses),
             _ => match self.known(ir)? {
                 Value::Int(n) => Some(Val::Const(n)),
                 Value::Set(xs) | Value::List(xs) => Some(Val::Items(numbers(&xs)?)),
                 _ => None,
             },
+        }
+    }
+
+    /// A comprehension that gives back what it walks, a tuple register:
+    /// `[x for x in chosen]`, or of a subset of `enumerate(piles)`, held
+    /// as its places, `[i for (i, _) in chosen]`.
+    fn walked_whole(&self, scope: &Scope, element: &Ir, clauses: &[CompIr]) -> Option<Val> {
+        let [clause] = clauses else {
+            return None;
+        };
+        if clause.guard.is_some() {
+            return None;
+        }
+        let slot = clause.generator.slot;
+        let itself = matches!(element.kind, IrKind::Local(s) if s == slot);
+        let place = match &element.kind {
+            IrKind::Index(pair, at) => {
+                matches!(pair.kind, IrKind::Local(s) if s == slot)
+                    && matches!(at.kind, IrKind::Lit(Value::Int(k)) if k == 0)
+            }
+            _ => false,
+        };
+        match self.val(scope, &clause.generator.source)? {
+            Val::Tuple(t) if itself => Some(Val::Tuple(t)),
+            Val::Mapped(t, parts)
+                if place && matches!(parts.first(), Some(worked::Part::Place)) =>
+            {
+                Some(Val::Tuple(t))
+            }
+            _ => None,
         }
     }
 
