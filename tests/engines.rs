@@ -67,6 +67,8 @@ fn a_rule_that_falls_off_names_the_construct_that_stopped_it() {
         &s,
         &format!("the heap-rule reader stopped at `a % 3` ({file}:2:43): an operator"),
     );
+    // The table's values are counted, whatever a search stored.
+    assert_has(&s, "stats: 61 values of the table in ");
     // Its heaps are tabulated upwards by the compiled code, which makes
     // the sum of two heaps as one option.
     assert_has(

@@ -63,6 +63,25 @@ pub fn report(start: &Start, session: &Session, out: &mut Output) {
     }
 }
 
+/// For a table, one line first: how many values it holds and how fast
+/// they were worked out. Its heaps need not be positions searched (a heap
+/// kernel or a table filled upwards stores none), so the line after it
+/// counts only the positions a search stored.
+pub fn report_values(start: &Start, values: usize, out: &mut Output) {
+    if !ENABLED.load(Ordering::Relaxed) {
+        return;
+    }
+    let seconds = start.at.elapsed().as_secs_f64();
+    let rate = if seconds > 0.0 {
+        values as f64 / seconds
+    } else {
+        0.0
+    };
+    out.note(format!(
+        "stats: {values} values of the table in {seconds:.3} s ({rate:.0} values/s)"
+    ));
+}
+
 /// One line per game and engine it ran on, each followed by what turned the
 /// faster engines down.
 fn engines(session: &Session) -> Vec<String> {

@@ -47,6 +47,7 @@ pub fn run(opts: &Options, args: TableArgs, out: &mut Output) -> Result<(), Fail
     let started = super::stats::start(&mut session);
     let table =
         compute(&mut session, &family, upto, &args, out).map_err(|e| report(&session, out, e))?;
+    super::stats::report_values(&started, table.values.len(), out);
     super::stats::report(&started, &session, out);
     if let Some(kind) = table.stopped.clone() {
         let how_far = match table.values.len() {
