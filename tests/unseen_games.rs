@@ -914,6 +914,56 @@ fn places_read_back_from_a_subset_compile() {
     }
 }
 
+/// A generator over the small subsets of the coins left of the one
+/// turned runs as one rule a size, each a loop a coin: searched compiled,
+/// against the reference and a brute force; a head alone in Mock Turtles
+/// is worth an odious number (OEIS A000069).
+#[test]
+fn small_subsets_compile() {
+    let game = game!("subsetcoins");
+    agree(game, &["Turtles(\"HTHHTH\")", "Four([1, 0, 1, 1, 0, 1])"], true);
+    // The rightmost head turned, and from `least` to `most` coins left of it.
+    let turns = |least: usize, most: usize| {
+        move |row: &Vec<bool>| -> Vec<Vec<bool>> {
+            let mut out = Vec::new();
+            for i in (0..row.len()).filter(|&i| row[i]) {
+                for subset in 0u32..1 << i {
+                    let size = subset.count_ones() as usize;
+                    if size < least || size > most {
+                        continue;
+                    }
+                    let mut next = row.clone();
+                    next[i] = false;
+                    for j in (0..i).filter(|&j| subset >> j & 1 == 1) {
+                        next[j] = !next[j];
+                    }
+                    out.push(next);
+                }
+            }
+            out
+        }
+    };
+    let rows = ["HTHHTH", "TTTTTTH", "HHHHHHH", "THTTHHTH"];
+    let heads = |r: &str| -> Vec<bool> { r.chars().map(|c| c == 'H').collect() };
+    let texts: Vec<String> = rows.iter().map(|r| format!("Turtles(\"{r}\")")).collect();
+    let mut memo = HashMap::new();
+    for (r, v) in rows.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, brute(&heads(r), &turns(0, 2), &mut memo), "Turtles({r})");
+    }
+    let odious = [1, 2, 4, 7, 8, 11, 13];
+    let alone: Vec<String> = (0..7).map(|n| format!("Turtles(\"{}H\")", "T".repeat(n))).collect();
+    assert_eq!(values_of(game, &alone), odious);
+    let bits = |r: &str| -> String {
+        let coins: Vec<&str> = r.chars().map(|c| if c == 'H' { "1" } else { "0" }).collect();
+        format!("Four([{}])", coins.join(", "))
+    };
+    let texts: Vec<String> = rows.iter().map(|r| bits(r)).collect();
+    let mut memo = HashMap::new();
+    for (r, v) in rows.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, brute(&heads(r), &turns(1, 3), &mut memo), "{}", bits(r));
+    }
+}
+
 /// Green Hackenbush on a graph: by the fusion principle a cycle through
 /// the ground is as many loops, each worth 1, and a cycle at the top of a
 /// stalk is a vertex with that many loops.

@@ -14,6 +14,7 @@ mod made;
 mod naturals;
 mod numbers;
 mod passed;
+mod pieces;
 mod sets;
 mod several;
 mod tables;

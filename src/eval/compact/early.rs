@@ -22,7 +22,21 @@ use crate::syntax::ast::BinaryOp;
 /// bound below that limit (Mock Turtles' `subsets(0..i, 0, 2)` for `i in
 /// indices(row)`).
 pub fn cannot_fail(source: &Source, earlier: &[Gen]) -> bool {
-    let plain = |n: &Num| matches!(n, Num::Lit(_) | Num::Reg(_));
+    // A register or a literal, or an earlier loop's variable plus a
+    // literal that cannot overflow (`j + 1` for `j in 0..i`).
+    const NEAR: i64 = 1 << 40;
+    let plain = |n: &Num| match n {
+        Num::Lit(_) | Num::Reg(_) => true,
+        Num::Binary(BinaryOp::Add, x, k) => match (&**x, &**k) {
+            (Num::Reg(_), Num::Lit(k)) => {
+                let bounded = upper(x, earlier).is_some_and(|u| u.abs() < NEAR)
+                    && lower(x, earlier).is_some_and(|l| l.abs() < NEAR);
+                k.abs() < NEAR && bounded
+            }
+            _ => false,
+        },
+        _ => false,
+    };
     match source {
         Source::Each(Seq::Range(lo, hi, _)) => plain(lo) && plain(hi),
         Source::Each(Seq::Fields(_) | Seq::Tuple(_) | Seq::Items(_) | Seq::Members(..)) => true,

@@ -100,6 +100,7 @@ pub fn simplify(rule: &mut Rule) {
     }
     let writes = std::mem::take(&mut rule.writes);
     rule.writes = facts.writes(writes);
+    facts.order_writes(rule);
     // A generator no longer walked is set where the guard is made, if
     // anything still reads it.
     for (reg, value) in dropped {
@@ -218,6 +219,39 @@ impl Facts {
             if !moved.is_empty() {
                 let before = rule.early[d - 1].take();
                 rule.early[d - 1] = Truth::all(before.into_iter().chain(moved).collect());
+            }
+        }
+    }
+
+    /// The writes of single elements and letters put in the order of the
+    /// loops they read, outer first, where two at places the facts show
+    /// apart trade places: each value is worked out from the position as
+    /// it was, so their order tells only which of two writes at one place
+    /// stays. Mock Turtles' `set_at(coins, left + [i], ...)` sets the coin
+    /// at `i` last; set first, it is made once for each `i` (see
+    /// `hoist`).
+    fn order_writes(&self, rule: &mut Rule) {
+        let depth = |w: &Write| -> usize {
+            let Some(regs) = reads::outside(|v| reads::write(v, w)) else {
+                return usize::MAX;
+            };
+            let at = |r: &u32| rule.gens.iter().position(|g| g.target == Target::Reg(*r));
+            regs.iter().filter_map(at).max().map_or(0, |d| d + 1)
+        };
+        let place = |w: &Write| match w {
+            Write::Element(f, i, _) | Write::Cell(f, i, _) => Some((f.first, self.node(i)?)),
+            _ => None,
+        };
+        let apart = |a: &Write, b: &Write| match (place(a), place(b)) {
+            (Some((f, x)), Some((g, y))) => f == g && self.decide(BinaryOp::Ne, x, y) == Some(true),
+            _ => false,
+        };
+        let writes = &mut rule.writes;
+        for end in (1..writes.len()).rev() {
+            for i in 0..end {
+                if depth(&writes[i + 1]) < depth(&writes[i]) && apart(&writes[i], &writes[i + 1]) {
+                    writes.swap(i, i + 1);
+                }
             }
         }
     }

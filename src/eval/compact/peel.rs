@@ -178,6 +178,9 @@ fn close(open: &mut Vec<(Option<usize>, Rule)>, out: &mut Vec<Rule>) {
     };
     match (joins, open.last_mut()) {
         (Some(depth), Some((_, owner))) => {
+            // A rule is followed only where it walks on past the depth:
+            // the loop there runs the followers for each value.
+            debug_assert!(depth < owner.gens.len(), "a follower past the rule's loops");
             let copies = owner.gens[..depth]
                 .iter()
                 .zip(&rule.gens)

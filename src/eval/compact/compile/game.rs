@@ -1,7 +1,7 @@
 //! A game's rules compiled for one layout, and what every rule passes on
 //! unchanged (which decides the layout).
 
-use super::{children, numbers, Compiler, Scope, Val, MAX_INLINE};
+use super::{children, numbers, pieces, Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::closure;
 use crate::eval::compact::code::{GameCode, Gen, Num, Rule, Seq, Source, Write};
@@ -17,7 +17,7 @@ use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
 use crate::eval::compact::{product_runs, progression};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, MoveIr, Program};
+use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::BinaryOp;
@@ -196,27 +196,13 @@ pub fn game(
     let frame = scope.len();
     let moves = moves.iter().flat_map(|m| {
         let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
-        let filters = unfolded.filters;
-        let pieces = match fuse {
-            true => peel::pieces(&unfolded.rule),
-            false => vec![(None, unfolded.rule.into_owned())],
-        };
-        let frame = unfolded.frame;
-        let pieces = match (fuse, &pieces[..]) {
-            (true, [(None, m)]) => by_tuple(m, consts),
-            _ => pieces
-                .into_iter()
-                .map(|(joins, m)| (joins, m, None))
-                .collect(),
-        };
-        pieces
-            .into_iter()
-            .map(move |(joins, m, tuple)| (joins, m, tuple, filters.clone(), frame))
+        pieces::pieces(unfolded, fuse, consts, |ir| list_held(ir, layout))
     });
-    for (joins, m, tuple, unfolded_filters, frame) in moves {
-        let m = &m;
+    for piece in moves {
+        let (joins, tuple, unfolded_filters) = (piece.joins, piece.tuple, piece.filters);
+        let m = &piece.rule;
         let mut scope = scope.clone();
-        scope.resize(frame, None);
+        scope.resize(piece.frame, None);
         let mut gens = Vec::new();
         for (d, g) in m.generators.iter().enumerate() {
             let (target, mut source, val) = c.generator(&mut scope, &g.source)?;
@@ -358,46 +344,23 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
         })
 }
 
-/// A rule to compile: the depth at which it takes over from the one
-/// before, the rule, and the generator and place it walks alone.
-type Piece = (Option<usize>, MoveIr, Option<(usize, i64)>);
-
-/// Most tuples written out a generator may walk for it to run as one
-/// rule a tuple.
-const MOST_TUPLES: usize = 8;
-
-/// `m` as one rule for each tuple its first generator over a few tuples
-/// of numbers written out walks (`(dx, dy) in [(1, 0), (0, 1), (1, 1)]`),
-/// each walking that tuple's place alone, run one after the other for
-/// each value of the generators before it, in the order the one rule
-/// gives its options. In each, the tuple's numbers are known (see
-/// `facts`), so a test such as `k * dx <= x` reads as the rule written
-/// for that tuple would. With the rule to run and the depth at which it
-/// takes over from the one before, the generator and its place.
-fn by_tuple(m: &MoveIr, consts: &[Value]) -> Vec<Piece> {
-    let walked = m.generators.iter().enumerate().find_map(|(d, g)| {
-        let rows = match g.source.kind {
-            IrKind::Const(i) => consts.get(i as usize).and_then(|v| {
-                let named = Ir {
-                    kind: IrKind::Lit(v.clone()),
-                    span: g.source.span,
-                };
-                super::types::tuples_written_out(&named)
-            }),
-            _ => super::types::tuples_written_out(&g.source),
-        };
-        rows.filter(|rows| (2..=MOST_TUPLES).contains(&rows.len()))
-            .map(|rows| (d, rows.len()))
-    });
-    let Some((d, n)) = walked else {
-        return vec![(None, m.clone(), None)];
+/// Whether `ir` is a list, string or grid parameter the key holds, whose
+/// elements (or rows) are then at most 64.
+pub fn list_held(ir: &Ir, layout: &Layout) -> bool {
+    let IrKind::Local(p) = ir.kind else {
+        return false;
     };
-    (0..n as i64)
-        .map(|place| {
-            let joins = (place > 0).then_some(d);
-            (joins, m.clone(), Some((d, place)))
-        })
-        .collect()
+    let group = layout.groups.get(p as usize);
+    matches!(
+        group,
+        Some(
+            Group::List(_)
+                | Group::Sized { .. }
+                | Group::Bools(_)
+                | Group::Str(..)
+                | Group::Grid(_)
+        )
+    )
 }
 
 /// Whether `ir` is a grid parameter the key holds (whose cells a rule may
