@@ -921,7 +921,11 @@ fn places_read_back_from_a_subset_compile() {
 #[test]
 fn small_subsets_compile() {
     let game = game!("subsetcoins");
-    agree(game, &["Turtles(\"HTHHTH\")", "Four([1, 0, 1, 1, 0, 1])"], true);
+    agree(
+        game,
+        &["Turtles(\"HTHHTH\")", "Four([1, 0, 1, 1, 0, 1])"],
+        true,
+    );
     // The rightmost head turned, and from `least` to `most` coins left of it.
     let turns = |least: usize, most: usize| {
         move |row: &Vec<bool>| -> Vec<Vec<bool>> {
@@ -951,10 +955,15 @@ fn small_subsets_compile() {
         assert_eq!(v, brute(&heads(r), &turns(0, 2), &mut memo), "Turtles({r})");
     }
     let odious = [1, 2, 4, 7, 8, 11, 13];
-    let alone: Vec<String> = (0..7).map(|n| format!("Turtles(\"{}H\")", "T".repeat(n))).collect();
+    let alone: Vec<String> = (0..7)
+        .map(|n| format!("Turtles(\"{}H\")", "T".repeat(n)))
+        .collect();
     assert_eq!(values_of(game, &alone), odious);
     let bits = |r: &str| -> String {
-        let coins: Vec<&str> = r.chars().map(|c| if c == 'H' { "1" } else { "0" }).collect();
+        let coins: Vec<&str> = r
+            .chars()
+            .map(|c| if c == 'H' { "1" } else { "0" })
+            .collect();
         format!("Four([{}])", coins.join(", "))
     };
     let texts: Vec<String> = rows.iter().map(|r| bits(r)).collect();
