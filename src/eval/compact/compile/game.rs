@@ -206,10 +206,16 @@ pub fn game(
         let mut gens = Vec::new();
         for (d, g) in m.generators.iter().enumerate() {
             let (target, mut source, val) = c.generator(&mut scope, &g.source)?;
-            if let (Some((at, place)), Source::Each(Seq::Range(..))) = (tuple, &source) {
-                if at == d {
-                    source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
-                }
+            // The generator a piece walks at one tuple's place alone: the
+            // places of the tuples, narrowed to that one.
+            if let Some((_, place)) = tuple.filter(|&(at, _)| at == d) {
+                let Source::Each(Seq::Range(..)) = source else {
+                    return Err(Unsupported::new(
+                        "a walk over tuples written out that is not over their places",
+                        g.source.span,
+                    ));
+                };
+                source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
             }
             c.note_natural(target, &source);
             *scope
