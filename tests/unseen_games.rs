@@ -890,13 +890,25 @@ fn pieces_side_by_side_compile() {
 
 /// A comprehension that gives back the places a subset holds (`[i for
 /// (i, _) in chosen]` of a subset of `enumerate(piles)`, or `[i for i in
-/// chosen]`) is that subset: searched compiled, against the reference and
+/// chosen]`) is that subset, and the values of a `set_at` taken back out
+/// of a `zip` are that list: searched compiled, against the reference and
 /// Moore's theorem (lost exactly when every binary column of the piles
-/// sums to a multiple of 3).
+/// sums to a multiple of 3). A list longer than the places, which the
+/// pairs stop short of, is handed to the interpreter, as the reference
+/// shows.
 #[test]
 fn places_read_back_from_a_subset_compile() {
     let game = game!("places");
-    agree(game, &["Places([2, 3, 1])", "Copied([3, 1, 2])"], true);
+    agree(
+        game,
+        &[
+            "Places([2, 3, 1])",
+            "Copied([3, 1, 2])",
+            "Paired([2, 1, 3])",
+        ],
+        true,
+    );
+    agree(game, &["Longer([2, 1, 2])"], false);
     let mut piles = Vec::new();
     for a in 0..4u32 {
         for b in 0..4u32 {
@@ -905,7 +917,7 @@ fn places_read_back_from_a_subset_compile() {
             }
         }
     }
-    for name in ["Places", "Copied"] {
+    for name in ["Places", "Copied", "Paired"] {
         let texts: Vec<String> = piles.iter().map(|p| format!("{name}({p:?})")).collect();
         for (p, v) in piles.iter().zip(values_of(game, &texts)) {
             let lost = (0..2).all(|bit| p.iter().map(|x| (x >> bit) & 1).sum::<u32>() % 3 == 0);

@@ -14,6 +14,7 @@ use crate::eval::compact::sums::Part;
 use crate::eval::compact::turn;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
+use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 
@@ -489,7 +490,10 @@ impl<'a> Compiler<'a> {
             };
             let vs = match self.val(scope, value) {
                 Some(Val::Tuple(vs)) => Some(vs),
-                _ => self.filled(scope, value, &mut fills),
+                _ => match self.zipped(scope, value) {
+                    Some(vs) => Some(vs),
+                    None => self.filled(scope, value, &mut fills),
+                },
             };
             if let (Some(at), Some(vs)) = (at, vs) {
                 out.extend(fills);
@@ -504,6 +508,45 @@ impl<'a> Compiler<'a> {
         let write = self.set_one(scope, call, group, i, Given::Expr(value))?;
         out.push(write);
         Ok(())
+    }
+
+    /// For the values of a `set_at` of several places written as one
+    /// list of a `zip` taken back out (`[l for (_, l) in zip(chosen,
+    /// left)]`), that list's tuple register. The pairs stop at the shorter
+    /// list, so the values are the whole list only where it is no longer
+    /// than the other; where it is longer, the places and the values
+    /// differ in number, which the write refuses (the position is then
+    /// handed to the interpreter), so reading the whole list never gives
+    /// another answer.
+    fn zipped(&mut self, scope: &mut Scope, value: &Ir) -> Option<u32> {
+        let IrKind::Comprehension { element, clauses } = &value.kind else {
+            return None;
+        };
+        let [clause] = &clauses[..] else {
+            return None;
+        };
+        let IrKind::Builtin(Builtin::Zip, _) = clause.generator.source.kind else {
+            return None;
+        };
+        let slot = clause.generator.slot;
+        let part = match &element.kind {
+            IrKind::Index(pair, at) => match (&pair.kind, &at.kind) {
+                (IrKind::Local(s), IrKind::Lit(Value::Int(k))) if *s == slot => *k,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if clause.guard.is_some() {
+            return None;
+        }
+        let Ok((_, Some(parts))) = self.walked(scope, &clause.generator.source) else {
+            return None;
+        };
+        let held = usize::try_from(part).ok().and_then(|k| parts.get(k));
+        match held {
+            Some(super::worked::Part::Of(Val::Tuple(t))) => Some(*t),
+            _ => None,
+        }
     }
 
     /// The tuple register a comprehension is worked out into, its write
