@@ -808,6 +808,11 @@ fn cram_by_its_cells_compiles() {
     for (b, v) in boards.iter().zip(values_of(game, &texts)) {
         assert_eq!(v, cram(b), "Reach({b:?})");
     }
+    agree(game, &["Steps([\"....\", \".#..\", \"....\"])"], true);
+    let texts: Vec<String> = boards.iter().map(|b| format!("Steps({b:?})")).collect();
+    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v, cram(b), "Steps({b:?})");
+    }
 }
 
 /// Generators over a few pairs written out (a constant's, or a list in
@@ -927,15 +932,21 @@ fn places_read_back_from_a_subset_compile() {
 }
 
 /// A generator over the small subsets of the coins left of the one
-/// turned runs as one rule a size, each a loop a coin: searched compiled,
-/// against the reference and a brute force; a head alone in Mock Turtles
-/// is worth an odious number (OEIS A000069).
+/// turned runs as one rule a size, each a loop a coin, or whole where the
+/// sizes' rules do not compile: searched compiled, against the reference
+/// and a brute force; a head alone in Mock Turtles is worth an odious
+/// number (OEIS A000069).
 #[test]
 fn small_subsets_compile() {
     let game = game!("subsetcoins");
     agree(
         game,
-        &["Turtles(\"HTHHTH\")", "Four([1, 0, 1, 1, 0, 1])"],
+        &[
+            "Turtles(\"HTHHTH\")",
+            "Four([1, 0, 1, 1, 0, 1])",
+            "Apart(\"HTHHTH\")",
+            "Moved(\"HTHHTHT\")",
+        ],
         true,
     );
     // The rightmost head turned, and from `least` to `most` coins left of it.
@@ -965,6 +976,16 @@ fn small_subsets_compile() {
     let mut memo = HashMap::new();
     for (r, v) in rows.iter().zip(values_of(game, &texts)) {
         assert_eq!(v, brute(&heads(r), &turns(0, 2), &mut memo), "Turtles({r})");
+    }
+    // A subset read by `in`, which its rules a size cannot read: the
+    // rule compiles whole, as it did before it was split.
+    let texts: Vec<String> = rows.iter().map(|r| format!("Apart(\"{r}\")")).collect();
+    for (r, v) in rows.iter().zip(values_of(game, &texts)) {
+        assert_eq!(
+            v,
+            brute(&heads(r), &turns(0, 1), &mut HashMap::new()),
+            "Apart({r})"
+        );
     }
     let odious = [1, 2, 4, 7, 8, 11, 13];
     let alone: Vec<String> = (0..7)

@@ -529,9 +529,33 @@ impl Bind {
 }
 
 impl Rule {
+    /// Whether the rule walks generator `d` itself: a rule that follows
+    /// another (see `peel`) takes the values of the generators before its
+    /// depth from that rule, and tests at its depth, on entry, what it
+    /// has of theirs (see `Rule::followed`).
+    pub fn walks(&self, d: usize) -> bool {
+        self.joins.is_none_or(|j| d >= j)
+    }
+
+    /// The tests a rule that follows another has for the generators it
+    /// does not walk, moved to those it makes on entry (after the
+    /// generator before its depth), so that none is lost with the walks it
+    /// takes over.
+    pub fn followed(&mut self) {
+        let Some(j) = self.joins.filter(|&j| j > 0) else {
+            return;
+        };
+        let before: Vec<Truth> = self.early[..j]
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
+        self.early[j - 1] = Truth::all(before);
+    }
+
     /// The tests made right after generator `d` is set: its early tests,
-    /// or for the last generator the guard where it has none; `None` for a
-    /// last generator with early tests of its own (`cells` keeps them).
+    /// or for the last generator the guard where it has none (the rules
+    /// are compiled with the last generator's tests put in the guard);
+    /// `None` for a last generator with early tests of its own.
     pub fn tests_after(&mut self, d: usize) -> Option<&mut Option<Truth>> {
         if d + 1 < self.gens.len() {
             self.early.get_mut(d)

@@ -264,25 +264,11 @@ impl<'a> Compiler<'a> {
     /// `[x for x in chosen]`, or of a subset of `enumerate(piles)`, held
     /// as its places, `[i for (i, _) in chosen]`.
     fn walked_whole(&self, scope: &Scope, element: &Ir, clauses: &[CompIr]) -> Option<Val> {
-        let [clause] = clauses else {
-            return None;
-        };
-        if clause.guard.is_some() {
-            return None;
-        }
-        let slot = clause.generator.slot;
-        let itself = matches!(element.kind, IrKind::Local(s) if s == slot);
-        let place = match &element.kind {
-            IrKind::Index(pair, at) => {
-                matches!(pair.kind, IrKind::Local(s) if s == slot)
-                    && matches!(at.kind, IrKind::Lit(Value::Int(k)) if k == 0)
-            }
-            _ => false,
-        };
-        match self.val(scope, &clause.generator.source)? {
-            Val::Tuple(t) if itself => Some(Val::Tuple(t)),
-            Val::Mapped(t, parts)
-                if place && matches!(parts.first(), Some(worked::Part::Place)) =>
+        let (source, part) = element_taken(element, clauses)?;
+        match (self.val(scope, source)?, part) {
+            (Val::Tuple(t), None) => Some(Val::Tuple(t)),
+            (Val::Mapped(t, parts), Some(0))
+                if matches!(parts.first(), Some(worked::Part::Place)) =>
             {
                 Some(Val::Tuple(t))
             }
@@ -309,6 +295,32 @@ impl<'a> Compiler<'a> {
             _ => None,
         }
     }
+}
+
+/// For a comprehension with one generator and no test whose element is
+/// the generator's variable, or an element of it at a place written out
+/// (`[l for (_, l) in pairs]`): what it walks, and that place (`None` for
+/// the variable itself).
+pub(super) fn element_taken<'i>(
+    element: &Ir,
+    clauses: &'i [CompIr],
+) -> Option<(&'i Ir, Option<i64>)> {
+    let [clause] = clauses else {
+        return None;
+    };
+    if clause.guard.is_some() {
+        return None;
+    }
+    let slot = clause.generator.slot;
+    let part = match &element.kind {
+        IrKind::Local(s) if *s == slot => None,
+        IrKind::Index(pair, at) => match (&pair.kind, &at.kind) {
+            (IrKind::Local(s), IrKind::Lit(Value::Int(k))) if *s == slot => Some(*k),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((&clause.generator.source, part))
 }
 
 /// The numbers of a collection known before any rule runs, in its order;

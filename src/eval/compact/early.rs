@@ -24,7 +24,7 @@ use crate::syntax::ast::BinaryOp;
 pub fn cannot_fail(source: &Source, earlier: &[Gen]) -> bool {
     // A register or a literal, or an earlier loop's variable plus a
     // literal that cannot overflow (`j + 1` for `j in 0..i`).
-    const NEAR: i64 = 1 << 40;
+    use super::facts::NEAR;
     let plain = |n: &Num| match n {
         Num::Lit(_) | Num::Reg(_) => true,
         Num::Binary(BinaryOp::Add, x, k) => match (&**x, &**k) {

@@ -36,6 +36,11 @@ impl Node {
     }
 }
 
+/// A bound on numbers and the literals added to them within which a sum
+/// of two cannot overflow: what makes `c + 1 < 6` the same test as `c <
+/// 5`, and a range from `j + 1` one that cannot fail.
+pub(super) const NEAR: i64 = 1 << 40;
+
 /// `from <= to`, or `from < to` when `strict`.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
@@ -69,17 +74,11 @@ pub fn simplify(rule: &mut Rule) {
             Some(Truth::Lit(true)) => None,
             t => t,
         };
-        let mut held = Vec::new();
-        early.iter().for_each(|t| t.and_chain(&mut held));
-        for t in held {
-            if let Some((op, a, b)) = facts.compared(t) {
-                facts.assume(op, a, b, true);
-            }
-        }
+        early.iter().for_each(|t| facts.hold(t));
     }
     // The guard is worked out with what the generators and early tests
     // tell, before it tells anything itself.
-    rule.guard = match rule.guard.take().map(|g| facts.early(&rule.early).truth(g)) {
+    rule.guard = match rule.guard.take().map(|g| facts.truth(g)) {
         Some(Truth::Lit(true)) => None,
         guard => guard,
     };
@@ -89,14 +88,8 @@ pub fn simplify(rule: &mut Rule) {
     rule.gens.iter().for_each(|gen| facts.generator(gen));
     let mut facts = facts.early(&rule.early);
     rule.guard = rule.guard.take().map(|g| facts.truth(g));
-    let mut held = Vec::new();
     if let Some(guard) = &rule.guard {
-        guard.and_chain(&mut held);
-    }
-    for t in held {
-        if let Some((op, a, b)) = facts.compared(t) {
-            facts.assume(op, a, b, true);
-        }
+        facts.hold(guard);
     }
     let writes = std::mem::take(&mut rule.writes);
     rule.writes = facts.writes(writes);
@@ -133,7 +126,8 @@ impl Facts {
     /// Gives the registers no longer walked and their values, the last
     /// generator first.
     fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
-        for d in 0..rule.gens.len() {
+        let first = rule.joins.unwrap_or(0);
+        for d in first..rule.gens.len() {
             let outside = self.outside(rule, d);
             outside.cut_at(rule, d);
             outside.narrow_at(rule, d);
@@ -188,7 +182,8 @@ impl Facts {
     /// same options (Cram's `r + 1 < len(g)` of `move down((r, c) in
     /// cells(g, "."))`, made before the walk over `c`).
     fn lift(&self, rule: &mut Rule) {
-        for d in (1..rule.gens.len()).rev() {
+        let first = rule.joins.unwrap_or(0).max(1);
+        for d in (first..rule.gens.len()).rev() {
             let Target::Reg(x) = rule.gens[d].target else {
                 continue;
             };
@@ -273,11 +268,7 @@ impl Facts {
         let mut hi = hi.checked_add(i64::from(*inclusive))?;
         let mut inside = self.clone();
         inside.generator(&rule.gens[d]);
-        let last = d + 1 == rule.gens.len();
-        let tests = match rule.early.get(d)? {
-            None if last => &mut rule.guard,
-            _ => rule.early.get_mut(d)?,
-        };
+        let tests = rule.tests_after(d)?;
         let mut conjuncts = Vec::new();
         tests.as_ref()?.and_chain(&mut conjuncts);
         let cut = conjuncts.iter().position(|t| {
@@ -290,7 +281,7 @@ impl Facts {
         // As `x op bound`.
         let (op, bound) = match (a, b) {
             (a, Node::Lit(v)) if a == x => (op, v),
-            (Node::Lit(v), b) if b == x => (flipped(op)?, v),
+            (Node::Lit(v), b) if b == x => (turned(op), v),
             _ => return None,
         };
         match op {
@@ -340,11 +331,7 @@ impl Facts {
         let (x, lo, hi, true) = self.range(rule, d)? else {
             return None;
         };
-        let last = d + 1 == rule.gens.len();
-        let tests = match rule.early.get(d)? {
-            None if last => &mut rule.guard,
-            _ => rule.early.get_mut(d)?,
-        };
+        let tests = rule.tests_after(d)?;
         let mut conjuncts = Vec::new();
         tests.take()?.conjuncts(&mut conjuncts);
         let x = Node::Reg(x);
@@ -362,13 +349,9 @@ impl Facts {
             conjuncts.remove(0);
         }
         *tests = Truth::all(conjuncts);
-        let num = |n: Node| match n {
-            Node::Reg(r) => Num::Reg(r),
-            Node::Lit(v) => Num::Lit(v),
-        };
         let seq = match at_end? {
-            true => Seq::Range(num(hi), num(hi), true),
-            false => Seq::Range(num(lo), num(hi), false),
+            true => Seq::Range(hi.num(), hi.num(), true),
+            false => Seq::Range(lo.num(), hi.num(), false),
         };
         rule.gens[d].source = Source::Each(seq);
         Some(())
@@ -382,14 +365,19 @@ impl Facts {
     /// These facts and what the early tests tell.
     fn early(&self, early: &[Option<Truth>]) -> Facts {
         let mut facts = self.clone();
+        early.iter().flatten().for_each(|t| facts.hold(t));
+        facts
+    }
+
+    /// What each comparison of `t`'s `and` chain tells, `t` known to hold.
+    fn hold(&mut self, t: &Truth) {
         let mut tests = Vec::new();
-        early.iter().flatten().for_each(|t| t.and_chain(&mut tests));
+        t.and_chain(&mut tests);
         for t in tests {
-            if let Some((op, a, b)) = facts.compared(t) {
-                facts.assume(op, a, b, true);
+            if let Some((op, a, b)) = self.compared(t) {
+                self.assume(op, a, b, true);
             }
         }
-        facts
     }
 
     fn generator(&mut self, gen: &Gen) {
@@ -785,7 +773,6 @@ impl Facts {
                 n => Some((self.node(n)?, 0)),
             }
         };
-        const NEAR: i64 = 1 << 40;
         let small = |x: Node, k: i64| {
             k.abs() < NEAR
                 && self.order(Node::Lit(-NEAR), x).is_some()
@@ -910,20 +897,6 @@ fn reads_bound(b: &Bind, walk: impl FnOnce(&mut reads::Outside)) -> bool {
         Bind::Text { .. } | Bind::List(_) => return true,
     };
     reads::outside(walk).is_none_or(|regs| regs.contains(&reg))
-}
-
-/// `a op b` as `b op' a`.
-fn flipped(op: BinaryOp) -> Option<BinaryOp> {
-    use BinaryOp::*;
-    Some(match op {
-        Lt => Gt,
-        Le => Ge,
-        Gt => Lt,
-        Ge => Le,
-        Eq => Eq,
-        Ne => Ne,
-        _ => return None,
-    })
 }
 
 /// Whether a test of a generator against the end of its range holds at

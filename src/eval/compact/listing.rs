@@ -88,6 +88,9 @@ impl Trail {
 struct Listing {
     layout: Layout,
     code: Shaped,
+    /// The move rules as compiled (see `unfolded`), whose generators the
+    /// code's are, each with the size of its frame: what labels read.
+    rules: Vec<(MoveIr, usize)>,
 }
 
 /// The compiled code of each game of one program, made when first asked.
@@ -199,7 +202,20 @@ impl Interp {
             (None, _) => match self.roomy_layout(g, args) {
                 Ok(Some((layout, codes, key))) => {
                     let code = Shaped::new(codes, &layout);
-                    *slot = Some(Ok(Listing { layout, code }));
+                    let rules = match &game.kind {
+                        GameKind::Rules { moves, .. } => {
+                            let frame = game.frame_size.max(args.len());
+                            let unfold = |m| unfolded(m, |ir| grid_held(ir, &layout), frame);
+                            let rules = moves.iter().map(unfold);
+                            rules.map(|u| (u.rule.into_owned(), u.frame)).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    *slot = Some(Ok(Listing {
+                        layout,
+                        code,
+                        rules,
+                    }));
                     key
                 }
                 Ok(None) => return Err(declined(UNPACKED)),
@@ -253,9 +269,9 @@ impl Interp {
         let program = self.program.clone();
         let game = &program.games[g as usize];
         let declined = || (SOME_POSITIONS, Unsupported::new(UNANSWERED, game.span));
-        let GameKind::Rules { moves, .. } = &game.kind else {
+        if !matches!(game.kind, GameKind::Rules { .. }) {
             return Err(declined());
-        };
+        }
 
         // Near the state limit the interpreter answers: it stops with its
         // error at the very result that makes one position too many. The
@@ -301,13 +317,10 @@ impl Interp {
                 Some(made) => {
                     let code = listing.code.code(shape).ok_or_else(declined)?;
                     let gens = &code.rules[made.rule as usize].gens;
-                    let frame = game.frame_size.max(args.len());
-                    let layout = &listing.layout;
-                    // The rule as compiled, whose generators the code's are.
-                    let rule = &moves[made.rule as usize];
-                    let rule = unfolded(rule, |ir| grid_held(ir, layout), frame);
-                    let label =
-                        self.label(&rule.rule, gens, args, rule.frame, made, &layout.alphabet);
+                    let (rule, frame) =
+                        listing.rules.get(made.rule as usize).ok_or_else(declined)?;
+                    let alphabet = &listing.layout.alphabet;
+                    let label = self.label(rule, gens, args, *frame, made, alphabet);
                     Some(label.map_err(|_| declined())?)
                 }
                 None => None,

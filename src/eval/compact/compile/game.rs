@@ -191,111 +191,32 @@ pub fn game(
         None => None,
     };
     let mut rules = Vec::new();
-    // With fused code, a rule whose result's `if` splits a generator's
-    // range runs as one rule a branch (see `peel`).
+    // With fused code, a rule may run as several, one after the other
+    // (see `pieces`).
     let frame = scope.len();
-    let moves = moves.iter().flat_map(|m| {
+    let pieces_of = |m, split| {
         let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
-        pieces::pieces(unfolded, fuse, consts, |ir| list_held(ir, layout))
-    });
-    for piece in moves {
-        let (joins, tuple, unfolded_filters) = (piece.joins, piece.tuple, piece.filters);
-        let m = &piece.rule;
-        let mut scope = scope.clone();
-        scope.resize(piece.frame, None);
-        let mut gens = Vec::new();
-        for (d, g) in m.generators.iter().enumerate() {
-            let (target, mut source, val) = c.generator(&mut scope, &g.source)?;
-            // The generator a piece walks at one tuple's place alone: the
-            // places of the tuples, narrowed to that one.
-            if let Some((_, place)) = tuple.filter(|&(at, _)| at == d) {
-                let Source::Each(Seq::Range(..)) = source else {
-                    return Err(Unsupported::new(
-                        "a walk over tuples written out that is not over their places",
-                        g.source.span,
-                    ));
-                };
-                source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
+        pieces::pieces(unfolded, split, consts, |ir| list_held(ir, layout))
+    };
+    for m in moves {
+        // A rule split into pieces that do not all compile (a subset read
+        // as a list a test cannot read) is compiled whole.
+        let before = rules.len();
+        let split = push_pieces(
+            &mut c,
+            &scope,
+            pieces_of(m, fuse),
+            (layout, fuse),
+            &mut rules,
+        );
+        match split {
+            Err(_) if fuse => {
+                rules.truncate(before);
+                let whole = pieces_of(m, false);
+                push_pieces(&mut c, &scope, whole, (layout, fuse), &mut rules)?;
             }
-            c.note_natural(target, &source);
-            *scope
-                .get_mut(g.slot as usize)
-                .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
-            gens.push(Gen { target, source });
+            split => split?,
         }
-        // `cells(g, letter)` keeps the cells holding the letter: each is
-        // tested as soon as its generator sets it, before anything else,
-        // so later generators and the guard never see the others.
-        let one_row = |grid: &Ir| matches!(c.val(&scope, grid), Some(Val::Str(..)));
-        let filters: Vec<Option<Ir>> = m
-            .generators
-            .iter()
-            .zip(unfolded_filters)
-            .map(|(g, unfolded)| unfolded.or_else(|| cells_filter(g, one_row)))
-            .collect();
-        let safe: Vec<bool> = (0..gens.len())
-            .map(|d| early::cannot_fail(&gens[d].source, &gens[..d]))
-            .collect();
-        let (mut early, mut rest) = match &m.guard {
-            Some(g) => early::split(&m.generators, g, &safe),
-            None => (vec![Vec::new(); gens.len()], Vec::new()),
-        };
-        for (tests, filter) in early.iter_mut().zip(&filters) {
-            if let Some(filter) = filter {
-                tests.insert(0, filter);
-            }
-        }
-        // The tests made after the last generator is set and the guard
-        // are made one after the other: one chain, which the shapes that
-        // read the last loop's tests read as its guard.
-        if let Some(last) = early.last_mut() {
-            rest.splice(0..0, last.drain(..));
-        }
-        let early = early
-            .iter()
-            .map(|tests| c.all(&mut scope, tests))
-            .collect::<Compiled<_>>()?;
-        let guard = c.all(&mut scope, &rest)?;
-        let (writes, sum) = c.move_result(&mut scope, &m.result, layout)?;
-        let mut rule = Rule {
-            gens,
-            early,
-            guard,
-            guard_reads: None,
-            writes,
-            sum,
-            fused: None,
-            bounds: Vec::new(),
-            bound_runs: Vec::new(),
-            progression: false,
-            product_runs: None,
-            hoist: None,
-            joins,
-            after: Vec::new(),
-            sieves: Vec::new(),
-        };
-        // The registers that hold natural numbers: the key's fields,
-        // unless some hold integers below 0.
-        let naturals = if layout.signed() { 0 } else { layout.fields };
-        if fuse {
-            facts::simplify(&mut rule);
-            monotone::bounds(&mut rule, naturals);
-        }
-        // The shapes below read the writes of a move that leaves one
-        // position.
-        if fuse && rule.sum.is_none() {
-            if rule.bounds.last().is_none_or(Option::is_none) {
-                rule.fused = fused::recognise(&rule);
-            }
-            rule.progression = progression::affine(&rule, naturals);
-            rule.product_runs = product_runs::affine(&rule);
-            let slot = rules.iter().filter(|r: &&Rule| r.hoist.is_some()).count();
-            rule.hoist = hoist::recognise(&rule, layout.fields, slot);
-        }
-        if fuse {
-            sieve::recognise(&mut rule);
-        }
-        rules.push(rule);
     }
     // Each image is a result made from the position itself; images that
     // cannot be compiled leave the search to store every position.
@@ -329,6 +250,131 @@ pub fn game(
     Ok(code)
 }
 
+/// The pieces of a rule compiled, after the rules before them.
+fn push_pieces(
+    c: &mut Compiler<'_>,
+    scope: &Scope,
+    pieces: Vec<pieces::Piece>,
+    (layout, fuse): (&Layout, bool),
+    rules: &mut Vec<Rule>,
+) -> Compiled<()> {
+    for piece in pieces {
+        let rule = piece_rule(c, scope, piece, layout, fuse, rules)?;
+        rules.push(rule);
+    }
+    Ok(())
+}
+
+/// One piece of a rule (see `pieces`) compiled, after the rules before
+/// it (`rules`, whose hoisted writes take the first slots).
+fn piece_rule(
+    c: &mut Compiler<'_>,
+    scope: &Scope,
+    piece: pieces::Piece,
+    layout: &Layout,
+    fuse: bool,
+    rules: &[Rule],
+) -> Compiled<Rule> {
+    let (joins, tuple, unfolded_filters) = (piece.joins, piece.tuple, piece.filters);
+    let m = &piece.rule;
+    let mut scope = scope.clone();
+    scope.resize(piece.frame, None);
+    let mut gens = Vec::new();
+    for (d, g) in m.generators.iter().enumerate() {
+        let (target, mut source, val) = c.generator(&mut scope, &g.source)?;
+        // The generator a piece walks at one tuple's place alone: the
+        // places of the tuples, narrowed to that one.
+        if let Some((_, place)) = tuple.filter(|&(at, _)| at == d) {
+            let Source::Each(Seq::Range(..)) = source else {
+                return Err(Unsupported::new(
+                    "a walk over tuples written out that is not over their places",
+                    g.source.span,
+                ));
+            };
+            source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
+        }
+        c.note_natural(target, &source);
+        *scope
+            .get_mut(g.slot as usize)
+            .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);
+        gens.push(Gen { target, source });
+    }
+    // `cells(g, letter)` keeps the cells holding the letter: each is
+    // tested as soon as its generator sets it, before anything else,
+    // so later generators and the guard never see the others.
+    let one_row = |grid: &Ir| matches!(c.val(&scope, grid), Some(Val::Str(..)));
+    let filters: Vec<Option<Ir>> = m
+        .generators
+        .iter()
+        .zip(unfolded_filters)
+        .map(|(g, unfolded)| unfolded.or_else(|| cells_filter(g, one_row)))
+        .collect();
+    let safe: Vec<bool> = (0..gens.len())
+        .map(|d| early::cannot_fail(&gens[d].source, &gens[..d]))
+        .collect();
+    let (mut early, mut rest) = match &m.guard {
+        Some(g) => early::split(&m.generators, g, &safe),
+        None => (vec![Vec::new(); gens.len()], Vec::new()),
+    };
+    for (tests, filter) in early.iter_mut().zip(&filters) {
+        if let Some(filter) = filter {
+            tests.insert(0, filter);
+        }
+    }
+    // The tests made after the last generator is set and the guard
+    // are made one after the other: one chain, which the shapes that
+    // read the last loop's tests read as its guard.
+    if let Some(last) = early.last_mut() {
+        rest.splice(0..0, last.drain(..));
+    }
+    let early = early
+        .iter()
+        .map(|tests| c.all(&mut scope, tests))
+        .collect::<Compiled<_>>()?;
+    let guard = c.all(&mut scope, &rest)?;
+    let (writes, sum) = c.move_result(&mut scope, &m.result, layout)?;
+    let mut rule = Rule {
+        gens,
+        early,
+        guard,
+        guard_reads: None,
+        writes,
+        sum,
+        fused: None,
+        bounds: Vec::new(),
+        bound_runs: Vec::new(),
+        progression: false,
+        product_runs: None,
+        hoist: None,
+        joins,
+        after: Vec::new(),
+        sieves: Vec::new(),
+    };
+    // The registers that hold natural numbers: the key's fields,
+    // unless some hold integers below 0.
+    let naturals = if layout.signed() { 0 } else { layout.fields };
+    if fuse {
+        facts::simplify(&mut rule);
+        rule.followed();
+        monotone::bounds(&mut rule, naturals);
+    }
+    // The shapes below read the writes of a move that leaves one
+    // position.
+    if fuse && rule.sum.is_none() {
+        if rule.bounds.last().is_none_or(Option::is_none) {
+            rule.fused = fused::recognise(&rule);
+        }
+        rule.progression = progression::affine(&rule, naturals);
+        rule.product_runs = product_runs::affine(&rule);
+        let slot = rules.iter().filter(|r| r.hoist.is_some()).count();
+        rule.hoist = hoist::recognise(&rule, layout.fields, slot);
+    }
+    if fuse {
+        sieve::recognise(&mut rule);
+    }
+    Ok(rule)
+}
+
 /// The images as the turns of a grid that keep its shape, where some of
 /// them change it (see `turn::keeping_shape`).
 fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
@@ -350,15 +396,19 @@ fn turned_grid(images: &[&Ir], layout: &Layout) -> Option<Vec<Vec<Write>>> {
         })
 }
 
+/// The group of the key a parameter `ir` is held in.
+fn held_group<'l>(ir: &Ir, layout: &'l Layout) -> Option<&'l Group> {
+    let IrKind::Local(p) = ir.kind else {
+        return None;
+    };
+    layout.groups.get(p as usize)
+}
+
 /// Whether `ir` is a list, string or grid parameter the key holds, whose
 /// elements (or rows) are then at most 64.
 pub fn list_held(ir: &Ir, layout: &Layout) -> bool {
-    let IrKind::Local(p) = ir.kind else {
-        return false;
-    };
-    let group = layout.groups.get(p as usize);
     matches!(
-        group,
+        held_group(ir, layout),
         Some(
             Group::List(_)
                 | Group::Sized { .. }
@@ -372,10 +422,7 @@ pub fn list_held(ir: &Ir, layout: &Layout) -> bool {
 /// Whether `ir` is a grid parameter the key holds (whose cells a rule may
 /// walk as rows and columns, see `unfold`).
 pub fn grid_held(ir: &Ir, layout: &Layout) -> bool {
-    let IrKind::Local(p) = ir.kind else {
-        return false;
-    };
-    matches!(layout.groups.get(p as usize), Some(Group::Grid(_)))
+    matches!(held_group(ir, layout), Some(Group::Grid(_)))
 }
 
 /// For `(r, c) in cells(g, letter)`, the test that a cell holds the letter,

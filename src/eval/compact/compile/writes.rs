@@ -14,7 +14,6 @@ use crate::eval::compact::sums::Part;
 use crate::eval::compact::turn;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
-use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
 
@@ -522,28 +521,16 @@ impl<'a> Compiler<'a> {
         let IrKind::Comprehension { element, clauses } = &value.kind else {
             return None;
         };
-        let [clause] = &clauses[..] else {
+        let (source, Some(part)) = super::element_taken(element, clauses)? else {
             return None;
         };
-        let IrKind::Builtin(Builtin::Zip, _) = clause.generator.source.kind else {
+        let IrKind::Builtin(Builtin::Zip, _) = source.kind else {
             return None;
         };
-        let slot = clause.generator.slot;
-        let part = match &element.kind {
-            IrKind::Index(pair, at) => match (&pair.kind, &at.kind) {
-                (IrKind::Local(s), IrKind::Lit(Value::Int(k))) if *s == slot => *k,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        if clause.guard.is_some() {
-            return None;
-        }
-        let Ok((_, Some(parts))) = self.walked(scope, &clause.generator.source) else {
+        let Ok((_, Some(parts))) = self.walked(scope, source) else {
             return None;
         };
-        let held = usize::try_from(part).ok().and_then(|k| parts.get(k));
-        match held {
+        match parts.get(usize::try_from(part).ok()?) {
             Some(super::worked::Part::Of(Val::Tuple(t))) => Some(*t),
             _ => None,
         }
