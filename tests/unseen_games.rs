@@ -815,6 +815,34 @@ fn cram_by_its_cells_compiles() {
     }
 }
 
+/// Cram written column by column, each domino's cells compared as one
+/// string (a slice of the row, two cells joined): searched compiled,
+/// against the reference and Cram's brute force; a slice past the row's
+/// end is never two cells; a joined string whose second cell is off the
+/// board fails as the reference does.
+#[test]
+fn cram_by_strings_of_its_cells_compiles() {
+    let game = game!("lettercram");
+    let boards: [&[&str]; 4] = [
+        &["....", ".#..", "...."],
+        &["......"],
+        &["...", "...", "..."],
+        &["#...", "....", "...#"],
+    ];
+    for name in ["Cram", "Edge"] {
+        agree(
+            game,
+            &[&format!("{name}([\"....\", \".#..\", \"....\"])")],
+            true,
+        );
+        let texts: Vec<String> = boards.iter().map(|b| format!("{name}({b:?})")).collect();
+        for (b, v) in boards.iter().zip(values_of(game, &texts)) {
+            assert_eq!(v, cram(b), "{name}({b:?})");
+        }
+    }
+    agree(game, &["Past([\"..\", \"..\"])"], false);
+}
+
 /// Generators over a few pairs written out (a constant's, or a list in
 /// the rule) run as one rule a pair, after a loop or before one: searched
 /// compiled, against the reference and a brute force, and Wythoff's

@@ -8,8 +8,10 @@ mod calls;
 mod each;
 mod game;
 mod generators;
+mod grid_order;
 mod lanes;
 mod lengths;
+mod letterwise;
 mod made;
 mod naturals;
 mod numbers;
@@ -83,6 +85,7 @@ pub(super) enum Val {
 
 pub(super) type Scope = Vec<Option<Val>>;
 
+#[derive(Clone)]
 pub(super) struct Compiler<'a> {
     program: &'a Program,
     /// The values of the program's constants, known before any rule runs.
@@ -97,6 +100,9 @@ pub(super) struct Compiler<'a> {
     naturals: Vec<u32>,
     /// Tuple registers that hold natural numbers only (see `naturals`).
     natural_tuples: Vec<u32>,
+    /// Registers that walk a range between numbers known at once: the
+    /// register, its least value and one past its largest.
+    ranges: Vec<(u32, i64, i64)>,
     /// The length of the list whose length changes, in the keys the code
     /// is compiled for (see `Layout::shapes`).
     shape: u32,

@@ -114,7 +114,7 @@ pub fn split<'i>(
     safe: &[bool],
 ) -> (Vec<Vec<&'i Ir>>, Vec<&'i Ir>) {
     let mut conjuncts = Vec::new();
-    and_chain(guard, &mut conjuncts);
+    operands(guard, BinaryOp::And, &mut conjuncts);
     let mut early = vec![Vec::new(); generators.len()];
     let mut level = 0;
     let mut moved = 0;
@@ -130,12 +130,13 @@ pub fn split<'i>(
     (early, conjuncts[moved..].to_vec())
 }
 
-/// `a and b and c` as `[a, b, c]`, in the order they are tested.
-fn and_chain<'i>(ir: &'i Ir, out: &mut Vec<&'i Ir>) {
+/// `a op b op c` as `[a, b, c]`, in the order they are worked out: the
+/// tests of an `and`, the strings joined by `+`.
+pub(super) fn operands<'i>(ir: &'i Ir, op: BinaryOp, out: &mut Vec<&'i Ir>) {
     match &ir.kind {
-        IrKind::Binary(BinaryOp::And, l, r) => {
-            and_chain(l, out);
-            and_chain(r, out);
+        IrKind::Binary(o, l, r) if *o == op => {
+            operands(l, op, out);
+            operands(r, op, out);
         }
         _ => out.push(ir),
     }

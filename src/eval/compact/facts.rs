@@ -58,6 +58,12 @@ struct Facts {
     aliases: Vec<(u32, u32)>,
 }
 
+/// `n` worked out with what it tells alone: a test of literals decided,
+/// a packed row's length read off its grid.
+pub(super) fn worked_alone(n: Num) -> Num {
+    Facts::default().num(n)
+}
+
 /// The writes of `rule` with what its generators' ranges, its early tests
 /// and its guard decide worked out.
 pub fn simplify(rule: &mut Rule) {
@@ -717,9 +723,20 @@ impl Facts {
             Num::Min(xs) if !xs.is_empty() => self.extreme(xs, false),
             Num::Reg(r) => Num::Reg(self.alias(r)),
             Num::Field(f, i) => Num::Field(f, Box::new(self.num(*i))),
-            Num::Binary(op, a, b) => {
-                Num::Binary(op, Box::new(self.num(*a)), Box::new(self.num(*b)))
-            }
+            Num::Binary(op, a, b) => match (op, self.num(*a), self.num(*b)) {
+                // Literals added, taken away or multiplied, where that
+                // cannot overflow: the number they make.
+                (BinaryOp::Add, Num::Lit(x), Num::Lit(y)) if x.checked_add(y).is_some() => {
+                    Num::Lit(x + y)
+                }
+                (BinaryOp::Sub, Num::Lit(x), Num::Lit(y)) if x.checked_sub(y).is_some() => {
+                    Num::Lit(x - y)
+                }
+                (BinaryOp::Mul, Num::Lit(x), Num::Lit(y)) if x.checked_mul(y).is_some() => {
+                    Num::Lit(x * y)
+                }
+                (op, a, b) => Num::Binary(op, Box::new(a), Box::new(b)),
+            },
             Num::If(t, a, b) => match self.choose(*t, *a, *b, |f, n| f.num(n)) {
                 Ok(n) => n,
                 Err((t, a, b)) => Num::If(Box::new(t), Box::new(a), Box::new(b)),
@@ -830,12 +847,12 @@ impl Facts {
             // other side is worked out only where it would be.
             Truth::And(a, b) => match (self.truth(*a), self.truth(*b)) {
                 (Truth::Lit(false), _) => Truth::Lit(false),
-                (Truth::Lit(true), b) => b,
+                (Truth::Lit(true), b) | (b, Truth::Lit(true)) => b,
                 (a, b) => Truth::And(Box::new(a), Box::new(b)),
             },
             Truth::Or(a, b) => match (self.truth(*a), self.truth(*b)) {
                 (Truth::Lit(true), _) => Truth::Lit(true),
-                (Truth::Lit(false), b) => b,
+                (Truth::Lit(false), b) | (b, Truth::Lit(false)) => b,
                 (a, b) => Truth::Or(Box::new(a), Box::new(b)),
             },
             Truth::Not(x) => match self.truth(*x) {

@@ -184,6 +184,7 @@ pub fn game(
         depth: 0,
         naturals: Vec::new(),
         natural_tuples: Vec::new(),
+        ranges: Vec::new(),
         shape,
     };
     let lose = match lose {
@@ -194,25 +195,24 @@ pub fn game(
     // With fused code, a rule may run as several, one after the other
     // (see `pieces`).
     let frame = scope.len();
-    let pieces_of = |m, split| {
-        let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
+    let pieces_of = |c: &Compiler<'_>, m, split| {
+        let mut unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
+        if split {
+            let settled = |ir: &Ir| c.settled_walk(&scope, ir);
+            super::grid_order::rows_first(&mut unfolded, |ir| grid_held(ir, layout), settled);
+        }
         pieces::pieces(unfolded, split, consts, |ir| list_held(ir, layout))
     };
     for m in moves {
         // A rule split into pieces that do not all compile (a subset read
         // as a list a test cannot read) is compiled whole.
         let before = rules.len();
-        let split = push_pieces(
-            &mut c,
-            &scope,
-            pieces_of(m, fuse),
-            (layout, fuse),
-            &mut rules,
-        );
+        let pieces = pieces_of(&c, m, fuse);
+        let split = push_pieces(&mut c, &scope, pieces, (layout, fuse), &mut rules);
         match split {
             Err(_) if fuse => {
                 rules.truncate(before);
-                let whole = pieces_of(m, false);
+                let whole = pieces_of(&c, m, false);
                 push_pieces(&mut c, &scope, whole, (layout, fuse), &mut rules)?;
             }
             split => split?,
@@ -294,6 +294,7 @@ fn piece_rule(
             source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
         }
         c.note_natural(target, &source);
+        c.note_range(target, &mut source);
         *scope
             .get_mut(g.slot as usize)
             .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);

@@ -5,10 +5,14 @@
 //! key see the same test. A register holds only natural numbers when it
 //! is a field of the key (a layout packs no negative number) or walks a
 //! range that starts at one, or a list's fields; a tuple register holds
-//! only natural numbers when what it is drawn from does.
+//! only natural numbers when what it is drawn from does. A register that
+//! walks a range between numbers known at once holds only its values,
+//! which says where a read at it cannot fail.
 
 use super::{Compiler, Val};
 use crate::eval::compact::code::{Num, Seq, Source, Target};
+use crate::eval::compact::facts::worked_alone;
+use crate::syntax::ast::BinaryOp;
 
 impl Compiler<'_> {
     /// Notes a generator's register (or tuple register) as natural where
@@ -43,6 +47,68 @@ impl Compiler<'_> {
     /// may be passed for a `[nat]` with no check.
     pub(super) fn natural_tuple(&self, t: u32) -> bool {
         self.natural_tuples.contains(&t)
+    }
+
+    /// Notes a generator's register as holding values from `lo` up to
+    /// `hi` where it walks a range between numbers known at once (its
+    /// ends worked out alone, see `facts`, which the rule's facts would
+    /// make of them anyway).
+    pub(super) fn note_range(&mut self, target: Target, source: &mut Source) {
+        let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) = (target, source) else {
+            return;
+        };
+        for end in [&mut *lo, &mut *hi] {
+            *end = worked_alone(std::mem::replace(end, Num::Lit(0)));
+        }
+        let known = |n: &Num| match n {
+            Num::Lit(v) => Some(*v),
+            _ => None,
+        };
+        let end = known(hi).and_then(|hi| {
+            if *inclusive {
+                hi.checked_add(1)
+            } else {
+                Some(hi)
+            }
+        });
+        if let (Some(lo), Some(end)) = (known(lo), end) {
+            self.ranges.push((r, lo, end));
+        }
+    }
+
+    /// Whether `n` is at least 0 and below `len` at every value of the
+    /// ranged registers it reads: a literal, or a register or a register
+    /// with a literal added or taken away.
+    pub(super) fn within(&self, n: &Num, len: i64) -> bool {
+        let range = |r: &u32| {
+            self.ranges
+                .iter()
+                .find(|(x, ..)| x == r)
+                .map(|&(_, lo, hi)| (lo, hi))
+        };
+        let (lo, hi) = match n {
+            Num::Lit(v) => (*v, *v + 1),
+            Num::Reg(r) => match range(r) {
+                Some(range) => range,
+                None => return false,
+            },
+            Num::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => match (&**a, &**b) {
+                (Num::Reg(r), Num::Lit(k)) => {
+                    let Some((lo, hi)) = range(r) else {
+                        return false;
+                    };
+                    let k = if *op == BinaryOp::Add { *k } else { -*k };
+                    match (lo.checked_add(k), hi.checked_add(k)) {
+                        (Some(lo), Some(hi)) => (lo, hi),
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        // An empty range reads nothing.
+        lo >= hi || (lo >= 0 && hi <= len)
     }
 
     fn is_natural(&self, n: &Num) -> bool {

@@ -4,6 +4,7 @@
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth, Walk};
+use crate::eval::compact::facts::worked_alone;
 use crate::eval::compact::layout::Fields;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
@@ -70,11 +71,13 @@ impl<'a> Compiler<'a> {
                 Box::new(self.num(scope, rhs)?),
             ),
             IrKind::Unary(UnaryOp::Neg, x) => Num::Neg(Box::new(self.num(scope, x)?)),
-            IrKind::If(cond, then, otherwise) => Num::If(
+            // Worked out alone (see `facts`): a test of what the layout
+            // fixes (`if len(g) == 0 then 0 else len(g[0])`) is decided.
+            IrKind::If(cond, then, otherwise) => worked_alone(Num::If(
                 Box::new(self.truth(scope, cond)?),
                 Box::new(self.num(scope, then)?),
                 Box::new(self.num(scope, otherwise)?),
-            ),
+            )),
             IrKind::Builtin(b, a) => match (b, &a[..]) {
                 (Builtin::Len, [x]) if self.is_set(scope, x) => {
                     Num::Ones(Box::new(self.mask(scope, x)?))

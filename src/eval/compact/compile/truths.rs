@@ -101,7 +101,12 @@ impl<'a> Compiler<'a> {
             {
                 match self.same_char(scope, *op == Eq, l, r) {
                     Some(t) => t,
-                    None => Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?),
+                    None => match self.letterwise(scope, *op == Eq, l, r)? {
+                        Some(t) => t,
+                        None => {
+                            Truth::SameText(*op == Eq, self.text(scope, l)?, self.text(scope, r)?)
+                        }
+                    },
                 }
             }
             IrKind::Binary(op @ (In | NotIn), x, s)
