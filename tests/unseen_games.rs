@@ -926,9 +926,10 @@ fn pieces_side_by_side_compile() {
 /// chosen]`) is that subset, and the values of a `set_at` taken back out
 /// of a `zip` are that list: searched compiled, against the reference and
 /// Moore's theorem (lost exactly when every binary column of the piles
-/// sums to a multiple of 3). A list longer than the places, which the
-/// pairs stop short of, is handed to the interpreter, as the reference
-/// shows.
+/// sums to a multiple of 3); so is a list remade place by place from a
+/// subset's places. A list longer than the places, which the pairs stop
+/// short of, is handed to the interpreter, as the reference shows; so
+/// are places that may repeat, and places past the list.
 #[test]
 fn places_read_back_from_a_subset_compile() {
     let game = game!("places");
@@ -938,10 +939,16 @@ fn places_read_back_from_a_subset_compile() {
             "Places([2, 3, 1])",
             "Copied([3, 1, 2])",
             "Paired([2, 1, 3])",
+            "Found([2, 3, 1])",
+            "Helped([1, 3, 2])",
         ],
         true,
     );
-    agree(game, &["Longer([2, 1, 2])"], false);
+    agree(
+        game,
+        &["Longer([2, 1, 2])", "Twice([2, 1, 2])", "Past([1, 2, 0])"],
+        false,
+    );
     let mut piles = Vec::new();
     for a in 0..4u32 {
         for b in 0..4u32 {
@@ -950,7 +957,7 @@ fn places_read_back_from_a_subset_compile() {
             }
         }
     }
-    for name in ["Places", "Copied", "Paired"] {
+    for name in ["Places", "Copied", "Paired", "Found", "Helped"] {
         let texts: Vec<String> = piles.iter().map(|p| format!("{name}({p:?})")).collect();
         for (p, v) in piles.iter().zip(values_of(game, &texts)) {
             let lost = (0..2).all(|bit| p.iter().map(|x| (x >> bit) & 1).sum::<u32>() % 3 == 0);

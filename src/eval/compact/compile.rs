@@ -17,6 +17,7 @@ mod naturals;
 mod numbers;
 mod passed;
 mod pieces;
+mod put_back;
 mod sets;
 mod several;
 mod tables;
@@ -103,6 +104,9 @@ pub(super) struct Compiler<'a> {
     /// Registers that walk a range between numbers known at once: the
     /// register, its least value and one past its largest.
     ranges: Vec<(u32, i64, i64)>,
+    /// Tuple registers that hold each number at most once (see
+    /// `naturals`).
+    distinct_tuples: Vec<u32>,
     /// The length of the list whose length changes, in the keys the code
     /// is compiled for (see `Layout::shapes`).
     shape: u32,

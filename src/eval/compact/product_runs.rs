@@ -537,8 +537,10 @@ mod tests {
             fn kept(piles: [nat], chosen: [nat], left: [nat]) = \
               [if i not in chosen then piles[i] else left[place(chosen, i)] for i in 0..len(piles)];\n";
         use Spread::{Affine, Single};
-        // The values taken back out of a `zip` are the tuple itself, which
-        // is written as the shipped `set_at(piles, chosen, left)` is.
+        // The values taken back out of a `zip` are the tuple itself, and a
+        // list remade place by place from a subset's places is that
+        // `set_at` (see `put_back`): each is written as the shipped
+        // `set_at(piles, chosen, left)` is.
         let shipped = found(
             "game M(k: nat, piles: [nat]) {\n  move take(chosen in subsets(indices(piles), 1, k), \
              left in product([0..piles[i] for i in chosen])) => M(k, set_at(piles, chosen, left));\n}\n",
@@ -546,8 +548,8 @@ mod tests {
         );
         for (chosen, left, result, spread) in [
             ("indices(piles)", "[0..piles[i] for i in chosen]", "set_at(piles, chosen, [l for (_, l) in zip(chosen, left)])", shipped[0]),
-            ("indices(piles)", "[0..piles[i] for i in chosen]", "after(piles, chosen, left)", Some(Single)),
-            ("0..len(piles)", "[0..piles[i] for i in chosen]", "kept(piles, chosen, left)", Some(Single)),
+            ("indices(piles)", "[0..piles[i] for i in chosen]", "after(piles, chosen, left)", shipped[0]),
+            ("0..len(piles)", "[0..piles[i] for i in chosen]", "kept(piles, chosen, left)", shipped[0]),
             ("indices(piles)", "[1..=piles[i] for i in chosen]", "set_at(piles, chosen, [piles[i] - t for (i, t) in zip(chosen, left)])", Some(Single)),
             ("indices(piles)", "[0..piles[i] for i in chosen]", "set_at(piles, chosen, [2 * l - l + 0 * k for l in left])", Some(Affine)),
             ("indices(piles)", "[0..piles[i] for i in chosen]", "[p - (if i in chosen then p - left[index_of(chosen, i)] else 0) for (i, p) in enumerate(piles)]", Some(Single)),

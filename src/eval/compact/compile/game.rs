@@ -185,6 +185,7 @@ pub fn game(
         naturals: Vec::new(),
         natural_tuples: Vec::new(),
         ranges: Vec::new(),
+        distinct_tuples: Vec::new(),
         shape,
     };
     let lose = match lose {
@@ -294,7 +295,7 @@ fn piece_rule(
             source = Source::Each(Seq::Range(Num::Lit(place), Num::Lit(place + 1), false));
         }
         c.note_natural(target, &source);
-        c.note_range(target, &mut source);
+        c.note_held(target, &mut source);
         *scope
             .get_mut(g.slot as usize)
             .or_unsupported("a variable outside the rule's frame", g.source.span)? = Some(val);

@@ -7,7 +7,8 @@
 //! range that starts at one, or a list's fields; a tuple register holds
 //! only natural numbers when what it is drawn from does. A register that
 //! walks a range between numbers known at once holds only its values,
-//! which says where a read at it cannot fail.
+//! which says where a read at it cannot fail; a subset of a range holds
+//! each number once.
 
 use super::{Compiler, Val};
 use crate::eval::compact::code::{Num, Seq, Source, Target};
@@ -49,11 +50,14 @@ impl Compiler<'_> {
         self.natural_tuples.contains(&t)
     }
 
-    /// Notes a generator's register as holding values from `lo` up to
-    /// `hi` where it walks a range between numbers known at once (its
+    /// Notes what a generator's register holds: the numbers from `lo` up
+    /// to `hi` where it walks a range between numbers known at once (its
     /// ends worked out alone, see `facts`, which the rule's facts would
-    /// make of them anyway).
-    pub(super) fn note_range(&mut self, target: Target, source: &mut Source) {
+    /// make of them anyway); each number once, in a subset of a range.
+    pub(super) fn note_held(&mut self, target: Target, source: &mut Source) {
+        if let (Target::Tuple(t), Source::Subsets(Seq::Range(..), ..)) = (target, &*source) {
+            self.distinct_tuples.push(t);
+        }
         let (Target::Reg(r), Source::Each(Seq::Range(lo, hi, inclusive))) = (target, source) else {
             return;
         };

@@ -238,6 +238,9 @@ impl<'a> Compiler<'a> {
         if self.is_param(scope, ir, group) {
             return Ok(());
         }
+        if let Some((places, values)) = self.put_back(scope, ir, group) {
+            return self.set_at(scope, ir, group, places, values, out);
+        }
         if let Some(made) = self.made_writes(scope, ir, param, group, out) {
             return made;
         }
