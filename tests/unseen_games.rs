@@ -816,10 +816,11 @@ fn cram_by_its_cells_compiles() {
 }
 
 /// Cram written column by column, each domino's cells compared as one
-/// string (a slice of the row, two cells joined): searched compiled,
-/// against the reference and Cram's brute force; a slice past the row's
-/// end is never two cells; a joined string whose second cell is off the
-/// board fails as the reference does.
+/// string (a slice of the row, two cells joined), or laid by joining the
+/// row around the domino: searched compiled, against the reference and
+/// Cram's brute force; a slice past the row's end is never two cells; a
+/// joined string whose second cell is off the board fails as the
+/// reference does, and a run laid past a string's end makes it longer.
 #[test]
 fn cram_by_strings_of_its_cells_compiles() {
     let game = game!("lettercram");
@@ -829,7 +830,7 @@ fn cram_by_strings_of_its_cells_compiles() {
         &["...", "...", "..."],
         &["#...", "....", "...#"],
     ];
-    for name in ["Cram", "Edge"] {
+    for name in ["Cram", "Edge", "Spliced"] {
         agree(
             game,
             &[&format!("{name}([\"....\", \".#..\", \"....\"])")],
@@ -840,7 +841,7 @@ fn cram_by_strings_of_its_cells_compiles() {
             assert_eq!(v, cram(b), "{name}({b:?})");
         }
     }
-    agree(game, &["Past([\"..\", \"..\"])"], false);
+    agree(game, &["Past([\"..\", \"..\"])", "Grow(\"...\")"], false);
 }
 
 /// Generators over a few pairs written out (a constant's, or a list in

@@ -20,6 +20,7 @@ mod pieces;
 mod put_back;
 mod sets;
 mod several;
+mod spliced;
 mod tables;
 mod texts;
 mod truths;
@@ -331,6 +332,24 @@ pub(super) fn element_taken<'i>(
         _ => return None,
     };
     Some((&clause.generator.source, part))
+}
+
+/// Whether two expressions are written alike: the same variables,
+/// numbers and operations on them.
+pub(super) fn same_ir(a: &Ir, b: &Ir) -> bool {
+    match (&a.kind, &b.kind) {
+        (IrKind::Local(x), IrKind::Local(y)) => x == y,
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Lit(Value::Int(x)), IrKind::Lit(Value::Int(y))) => x == y,
+        (IrKind::Binary(p, a1, a2), IrKind::Binary(q, b1, b2)) => {
+            p == q && same_ir(a1, b1) && same_ir(a2, b2)
+        }
+        (IrKind::Index(a1, a2), IrKind::Index(b1, b2)) => same_ir(a1, b1) && same_ir(a2, b2),
+        (IrKind::Builtin(p, xs), IrKind::Builtin(q, ys)) => {
+            p == q && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_ir(x, y))
+        }
+        _ => false,
+    }
 }
 
 /// The numbers of a collection known before any rule runs, in its order;

@@ -586,13 +586,16 @@ impl Facts {
 
     fn writes(&self, writes: Vec<Write>) -> Vec<Write> {
         let mut out = Vec::with_capacity(writes.len());
+        // A register bound to another is read as that one by the writes
+        // after it.
+        let mut facts = self.clone();
         for w in writes {
             match w {
                 Write::Choose {
                     test,
                     then,
                     otherwise,
-                } => match self.choose(test, then, otherwise, |f, ws| f.writes(ws)) {
+                } => match facts.choose(test, then, otherwise, |f, ws| f.writes(ws)) {
                     Ok(taken) => out.extend(taken),
                     Err((test, then, otherwise)) => out.push(Write::Choose {
                         test,
@@ -600,10 +603,28 @@ impl Facts {
                         otherwise,
                     }),
                 },
-                Write::Cell(f, i, c) => out.push(Write::Cell(f, self.num(i), self.char(c))),
-                Write::Element(f, i, n) => out.push(Write::Element(f, self.num(i), self.num(n))),
-                Write::Scalar(f, n) => out.push(Write::Scalar(f, self.num(n))),
-                Write::Appended(f, pieces) => out.push(self.appended(f, pieces)),
+                Write::Cell(f, i, c) => out.push(Write::Cell(f, facts.num(i), facts.char(c))),
+                Write::Element(f, i, n) => out.push(Write::Element(f, facts.num(i), facts.num(n))),
+                Write::Scalar(f, n) => out.push(Write::Scalar(f, facts.num(n))),
+                Write::Text(f, t) => out.push(Write::Text(f, facts.text(t))),
+                Write::Row(rows, i, t) => out.push(Write::Row(rows, facts.num(i), facts.text(t))),
+                Write::Appended(f, pieces) => out.push(facts.appended(f, pieces)),
+                Write::Bind(Bind::Num {
+                    reg,
+                    value: Num::Reg(x),
+                    nat,
+                }) => {
+                    facts.aliases.push((reg, facts.alias(x)));
+                    out.push(Write::Bind(Bind::Num {
+                        reg,
+                        value: Num::Reg(x),
+                        nat,
+                    }));
+                }
+                Write::Bind(Bind::Text { reg, value }) => out.push(Write::Bind(Bind::Text {
+                    reg,
+                    value: facts.text(value),
+                })),
                 w => out.push(w),
             }
         }
@@ -735,6 +756,9 @@ impl Facts {
                 (BinaryOp::Mul, Num::Lit(x), Num::Lit(y)) if x.checked_mul(y).is_some() => {
                     Num::Lit(x * y)
                 }
+                // Nothing added or taken away (a turned grid's offset).
+                (BinaryOp::Add, Num::Lit(0), x)
+                | (BinaryOp::Add | BinaryOp::Sub, x, Num::Lit(0)) => x,
                 (op, a, b) => Num::Binary(op, Box::new(a), Box::new(b)),
             },
             Num::If(t, a, b) => match self.choose(*t, *a, *b, |f, n| f.num(n)) {
@@ -757,9 +781,72 @@ impl Facts {
                         _ => Num::TextLen(Box::new(Text::Row(f, cols, Box::new(i)))),
                     }
                 }
-                text => Num::TextLen(Box::new(text)),
+                text => match self.letters(&text) {
+                    Some(n) => Num::Lit(n),
+                    None => Num::TextLen(Box::new(text)),
+                },
             },
             n => n,
+        }
+    }
+
+    /// A string with the `if`s the facts decide taken (a run of letters
+    /// set where it is known to lie on the string, see `spliced`).
+    fn text(&self, t: Text) -> Text {
+        match t {
+            Text::If(t, a, b) => match self.choose(*t, *a, *b, |f, x| f.text(x)) {
+                Ok(x) => x,
+                Err((t, a, b)) => Text::If(Box::new(t), Box::new(a), Box::new(b)),
+            },
+            Text::Let(bind, body) => self.helper(
+                *bind,
+                *body,
+                |f, x| f.text(x),
+                reads::text,
+                |b, x| Text::Let(Box::new(b), Box::new(x)),
+            ),
+            Text::SetAt(t, i, v) => Text::SetAt(
+                Box::new(self.text(*t)),
+                Box::new(self.num(*i)),
+                Box::new(self.text(*v)),
+            ),
+            Text::Concat(a, b) => Text::Concat(Box::new(self.text(*a)), Box::new(self.text(*b))),
+            t => t,
+        }
+    }
+
+    /// How many letters `t` holds, where that is known and reading it
+    /// cannot fail: a cell of a packed grid at a place the facts keep on
+    /// it, a helper's letter, letters written out, and such strings joined.
+    fn letters(&self, t: &Text) -> Option<i64> {
+        // `x + k` with `-k <= x < len - k`: on the string, with no
+        // overflow on the way.
+        let on = |n: &Num, len: u32| {
+            let (x, k) = match n {
+                Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
+                    (Num::Lit(k), x) | (x, Num::Lit(k)) if k.abs() < NEAR => (x, *k),
+                    _ => return false,
+                },
+                Num::Binary(BinaryOp::Sub, x, k) => match **k {
+                    Num::Lit(k) if k.abs() < NEAR => (&**x, -k),
+                    _ => return false,
+                },
+                x => (x, 0),
+            };
+            self.node(x).is_some_and(|x| {
+                self.order(Node::Lit(-k), x).is_some()
+                    && self.order(x, Node::Lit(i64::from(len) - k)) == Some(true)
+            })
+        };
+        match t {
+            Text::At(row, i) => match &**row {
+                Text::Row(f, cols, r) if on(r, f.len) && on(i, *cols) => Some(1),
+                _ => None,
+            },
+            Text::Letter(_) => Some(1),
+            Text::Lit(Some((_, n))) => Some(i64::from(*n)),
+            Text::Concat(a, b) => self.letters(a)?.checked_add(self.letters(b)?),
+            _ => None,
         }
     }
 

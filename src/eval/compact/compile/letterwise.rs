@@ -18,7 +18,7 @@
 //!   key at places the generators' ranges keep on the board (see
 //!   `Compiler::within`); else the strings are compared as they are.
 
-use super::{Compiler, Scope};
+use super::{same_ir, Compiler, Scope};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Char, Truth};
 use crate::eval::compact::early::operands;
@@ -159,23 +159,5 @@ fn both(a: Ir, b: Ir, span: Span) -> Ir {
     Ir {
         kind: IrKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
         span,
-    }
-}
-
-/// Whether two expressions are written alike: the same variables,
-/// numbers and operations on them.
-fn same_ir(a: &Ir, b: &Ir) -> bool {
-    match (&a.kind, &b.kind) {
-        (IrKind::Local(x), IrKind::Local(y)) => x == y,
-        (IrKind::Const(x), IrKind::Const(y)) => x == y,
-        (IrKind::Lit(Value::Int(x)), IrKind::Lit(Value::Int(y))) => x == y,
-        (IrKind::Binary(p, a1, a2), IrKind::Binary(q, b1, b2)) => {
-            p == q && same_ir(a1, b1) && same_ir(a2, b2)
-        }
-        (IrKind::Index(a1, a2), IrKind::Index(b1, b2)) => same_ir(a1, b1) && same_ir(a2, b2),
-        (IrKind::Builtin(p, xs), IrKind::Builtin(q, ys)) => {
-            p == q && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_ir(x, y))
-        }
-        _ => false,
     }
 }

@@ -94,9 +94,10 @@ impl<'a> Compiler<'a> {
                 [t, n] => Text::Repeat(boxed(self.text(scope, t)?), Box::new(self.num(scope, n)?)),
                 _ => return Err(refused()),
             },
-            IrKind::Binary(BinaryOp::Add, l, r) => {
-                Text::Concat(boxed(self.text(scope, l)?), boxed(self.text(scope, r)?))
-            }
+            IrKind::Binary(BinaryOp::Add, l, r) => match self.spliced(scope, ir)? {
+                Some(spliced) => spliced,
+                None => Text::Concat(boxed(self.text(scope, l)?), boxed(self.text(scope, r)?)),
+            },
             IrKind::Builtin(Builtin::Join, a) => match (&a[..], a.first().map(|l| &l.kind)) {
                 // Pieces written out (`join([slice(s, 0, i), "##", rest])`):
                 // one after another, as `+` puts them.
