@@ -745,9 +745,11 @@ fn the_benchmark_shapes_are_searched_as_keys() {
 }
 
 /// The options the compiled code lists for every position reachable from
-/// each start are the interpreter's, in the interpreter's order, fused and
-/// step by step; where the interpreter reports an error, the compiled code
-/// gives the position back to it.
+/// each start are the interpreter's: in the interpreter's order step by
+/// step, and as often each fused (the search needs a position's options,
+/// not their order, and its code may walk a rule in another); where the
+/// interpreter reports an error, the compiled code gives the position back
+/// to it.
 #[test]
 fn options_come_in_the_interpreters_order() {
     let mut compared = 0;
@@ -786,9 +788,14 @@ fn options_come_in_the_interpreters_order() {
                         _ => None,
                     })
                     .collect();
-                let Some(keys) = keys else { continue };
+                let Some(mut keys) = keys else { continue };
                 assert_eq!(compiled, Ok(()), "{shown} ({mode:?})");
-                assert_eq!(written_out(&listed), keys, "{shown} ({mode:?})");
+                let mut listed = written_out(&listed);
+                if mode == Compact::Fused {
+                    listed.sort_unstable();
+                    keys.sort_unstable();
+                }
+                assert_eq!(listed, keys, "{shown} ({mode:?})");
                 compared += 1;
             }
         }

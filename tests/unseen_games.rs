@@ -785,34 +785,15 @@ fn cram_on_odd_boards_matches_brute_force() {
 /// Cram walked by its cells, `(r, c) in cells(g, ".")`, each pair taken
 /// apart into a row and a column: searched compiled, against the
 /// reference (labels included) and the brute force. `Reach` reads a
-/// cell's pair whole, and walks every cell with a loop after it.
+/// cell's pair whole, and walks every cell with a loop after it. `Steps`
+/// and `Bounds` lay both dominoes in one rule over two steps, which runs
+/// as one rule a step: what one step's rule knows cuts none of the
+/// other's loops.
 #[test]
 fn cram_by_its_cells_compiles() {
     let game = game!("cellscram");
-    let starts = [
-        "Cram([\"....\", \".#..\", \"....\"])",
-        "Reach([\"...\", \"...\", \"..#\"])",
-    ];
-    agree(game, &starts, true);
-    let boards: [&[&str]; 4] = [
-        &["....", ".#..", "...."],
-        &["......"],
-        &["...", "...", "..."],
-        &["#...", "....", "...#"],
-    ];
-    let texts: Vec<String> = boards.iter().map(|b| format!("Cram({b:?})")).collect();
-    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
-        assert_eq!(v, cram(b), "Cram({b:?})");
-    }
-    let texts: Vec<String> = boards.iter().map(|b| format!("Reach({b:?})")).collect();
-    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
-        assert_eq!(v, cram(b), "Reach({b:?})");
-    }
-    agree(game, &["Steps([\"....\", \".#..\", \"....\"])"], true);
-    let texts: Vec<String> = boards.iter().map(|b| format!("Steps({b:?})")).collect();
-    for (b, v) in boards.iter().zip(values_of(game, &texts)) {
-        assert_eq!(v, cram(b), "Steps({b:?})");
-    }
+    agree(game, &["Reach([\"...\", \"...\", \"..#\"])"], true);
+    cram_forms(game, &["Cram", "Reach", "Steps", "Bounds"]);
 }
 
 /// Cram written column by column, each domino's cells compared as one
@@ -824,13 +805,21 @@ fn cram_by_its_cells_compiles() {
 #[test]
 fn cram_by_strings_of_its_cells_compiles() {
     let game = game!("lettercram");
+    cram_forms(game, &["Cram", "Edge", "Spliced"]);
+    agree(game, &["Past([\"..\", \"..\"])", "Grow(\"...\")"], false);
+}
+
+/// Each of the games `names` of `game`, a form of Cram on a grid: searched
+/// compiled and compared with the reference from a board with a covered
+/// cell, and its values on a few boards Cram's brute force's.
+fn cram_forms(game: (&str, &str), names: &[&str]) {
     let boards: [&[&str]; 4] = [
         &["....", ".#..", "...."],
         &["......"],
         &["...", "...", "..."],
         &["#...", "....", "...#"],
     ];
-    for name in ["Cram", "Edge", "Spliced"] {
+    for name in names {
         agree(
             game,
             &[&format!("{name}([\"....\", \".#..\", \"....\"])")],
@@ -841,7 +830,6 @@ fn cram_by_strings_of_its_cells_compiles() {
             assert_eq!(v, cram(b), "{name}({b:?})");
         }
     }
-    agree(game, &["Past([\"..\", \"..\"])", "Grow(\"...\")"], false);
 }
 
 /// Generators over a few pairs written out (a constant's, or a list in

@@ -427,8 +427,8 @@ mod tests {
         assert_eq!(shifting(CRAM, r#"Cram(["...", "..."])"#), 2);
         // A cell covered on a board whose other cell was just covered:
         // the row read again is a choice on row numbers the loop does
-        // not change.
-        assert_eq!(shifting(ONE_RULE, r#"Cram(["...", "..."])"#), 1);
+        // not change. Each direction is a rule of its own.
+        assert_eq!(shifting(ONE_RULE, r#"Cram(["...", "..."])"#), 2);
         assert_eq!(shifting(DOMINO, r#"Cram(["...", "..."])"#), 2);
         assert_eq!(shifting(GUIDE, r#"Cram(["...", "..."])"#), 2);
         // Rows edited from another row or twice are recognised as such

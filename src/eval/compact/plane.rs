@@ -330,7 +330,8 @@ mod tests {
     fn grid_games_whose_tests_and_writes_move_with_both_loops_take_the_plane() {
         let board = r#"Cram(["...", "..."])"#;
         assert_eq!(planes(CRAM, board), [true, true]);
-        assert_eq!(planes(ONE_RULE, board), [true]);
+        // One rule a direction (see `pieces`).
+        assert_eq!(planes(ONE_RULE, board), [true, true]);
         assert_eq!(planes(DOMINO, board), [true, true]);
         assert_eq!(planes(GUIDE, board), [true, true]);
         // A domino laid by slices and "##" is letters put at places where

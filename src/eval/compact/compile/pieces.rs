@@ -1,9 +1,9 @@
-//! A rule compiled as several, run one after the other for each value of
-//! the generators before the one they split, in the order the one rule
-//! gives its options (see `peel`, whose followers they are):
+//! A rule compiled as several:
 //!
 //! - a result's `if` on a generator against the end of its range, one
-//!   rule a branch (`peel`);
+//!   rule a branch (`peel`), run one after the other for each value of
+//!   the generators before the one they split, in the order the one rule
+//!   gives its options (the later branch a follower of the first);
 //! - a generator over a few tuples of numbers written out (`(dx, dy) in
 //!   [(1, 0), (0, 1), (1, 1)]`, or a constant naming them), one rule a
 //!   tuple, each walking that tuple's place alone, so that the tuple's
@@ -17,6 +17,13 @@
 //!   list of its elements: the shapes that read loops over numbers (a
 //!   write made once for the loops outside, a progression) read it as the
 //!   rule written with those loops.
+//!
+//! A rule a tuple or a size walks every generator itself, one rule after
+//! the other: the search needs a position's options, not their order, and
+//! what each rule knows of its tuple or size (a range its tuple cuts short)
+//! holds for it alone, where a rule that followed another would walk the
+//! loops the other cut. The branches of an `if` share the loops before
+//! the split one, whose tests are the same in both.
 //!
 //! Only the search's fused code is split; listing options with their
 //! labels runs each rule whole.
@@ -87,9 +94,9 @@ pub(super) fn pieces(
     if let Some(split) = by_tuple(&m, consts) {
         return split
             .into_iter()
-            .map(|(joins, tuple)| Piece {
+            .map(|tuple| Piece {
                 tuple: Some(tuple),
-                ..piece(joins, m.clone())
+                ..piece(None, m.clone())
             })
             .collect();
     }
@@ -101,13 +108,9 @@ pub(super) fn pieces(
     vec![piece(None, m)]
 }
 
-/// A rule's depth to take over at, and the generator and the place it
-/// walks alone.
-type TuplePiece = (Option<usize>, (usize, i64));
-
-/// For the first generator over a few tuples written out: each rule's
-/// depth to take over at, and the generator and the place it walks.
-fn by_tuple(m: &MoveIr, consts: &[Value]) -> Option<Vec<TuplePiece>> {
+/// For the first generator over a few tuples written out: for each rule,
+/// the generator and the place it walks alone.
+fn by_tuple(m: &MoveIr, consts: &[Value]) -> Option<Vec<(usize, i64)>> {
     let (d, n) = m.generators.iter().enumerate().find_map(|(d, g)| {
         let rows = match g.source.kind {
             IrKind::Const(i) => consts.get(i as usize).and_then(|v| {
@@ -123,11 +126,7 @@ fn by_tuple(m: &MoveIr, consts: &[Value]) -> Option<Vec<TuplePiece>> {
             .map(|rows| (d, rows.len()))
     })?;
     let places = 0..i64::try_from(n).ok()?;
-    Some(
-        places
-            .map(|place| ((place > 0).then_some(d), (d, place)))
-            .collect(),
-    )
+    Some(places.map(|place| (d, place)).collect())
 }
 
 /// The rules of the first generator over small subsets of a short range,
@@ -167,21 +166,7 @@ fn by_size(m: &MoveIr, frame: usize, held: impl Fn(&Ir) -> bool) -> Option<Vec<P
                 shown: Vec::new(),
             }
         });
-        let mut loops: Vec<GenIr> = loops.collect();
-        if size == 0 {
-            // The rules of the other sizes follow this one's at depth
-            // `d`, which must be a loop of its own: one of one value.
-            let once = ir(IrKind::Binary(
-                BinaryOp::RangeExclusive,
-                Box::new(ir(IrKind::Lit(Value::Int(0)))),
-                Box::new(ir(IrKind::Lit(Value::Int(1)))),
-            ));
-            loops.push(GenIr {
-                slot: first,
-                source: once,
-                shown: Vec::new(),
-            });
-        }
+        let loops: Vec<GenIr> = loops.collect();
         let subset = ir(IrKind::List(vars.iter().map(|&v| local(v)).collect()));
         let read = |x: &mut Ir| {
             put(x, slot, &subset);
@@ -195,11 +180,11 @@ fn by_size(m: &MoveIr, frame: usize, held: impl Fn(&Ir) -> bool) -> Option<Vec<P
         rule.generators.splice(d..=d, loops);
         let filters = vec![None; rule.generators.len()];
         out.push(Piece {
-            joins: (size > least).then_some(d),
+            joins: None,
             rule,
             tuple: None,
             filters,
-            frame: frame + size.max(1) as usize,
+            frame: frame + size as usize,
         });
     }
     Some(out)
