@@ -91,7 +91,10 @@ impl Compiler<'_> {
                 .map(|&(_, lo, hi)| (lo, hi))
         };
         let (lo, hi) = match n {
-            Num::Lit(v) => (*v, *v + 1),
+            Num::Lit(v) => match v.checked_add(1) {
+                Some(end) => (*v, end),
+                None => return false,
+            },
             Num::Reg(r) => match range(r) {
                 Some(range) => range,
                 None => return false,
