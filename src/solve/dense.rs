@@ -863,7 +863,7 @@ mod tests {
         }
     }
 
-    /// `SkipSome` with keys of 34 bits: slots of 32 bits have room for few
+    /// `SkipSome` with keys of 40 bits: slots of 32 bits have room for few
     /// code bits beside them.
     struct LongKeys(SkipSome);
 
@@ -873,7 +873,7 @@ mod tests {
         }
 
         fn bits(&self) -> u32 {
-            34
+            40
         }
 
         fn as_any(&self) -> &dyn Any {

@@ -45,6 +45,15 @@ impl Slot for u32 {
 /// the end go on.
 const FIRST_CAPACITY: usize = 1 << 12;
 const TAIL: usize = 64;
+/// Keys too long for the first homes start with more, up to these (a
+/// megabyte of slots): Chomp's column heights, ten fields of 4 bits, need
+/// 2^16 homes to leave room beside their remainder.
+const MOST_FIRST_CAPACITY: usize = 1 << 18;
+/// A value's code that needs more bits may take more homes (each doubling
+/// takes a bit off the remainder) up to this many a stored key, or the
+/// most a table starts with: four slots of 32 bits a key are what slots of
+/// 64 bits take half full, where the table would go otherwise.
+const MOST_HOMES_A_KEY: usize = 4;
 /// Slots a look-up reads at once, without a branch (see `find`).
 const WINDOW: usize = 4;
 /// Code bits at the start: values up to 12. More are taken as values need
@@ -139,9 +148,11 @@ type Found = Result<usize, usize>;
 impl<S: Slot> QuotientTable<S> {
     /// A table for keys of `key_bits` bits, if its slots have room for them.
     pub fn new(key_bits: u32) -> Option<QuotientTable<S>> {
-        let layout = Layout::new(key_bits, FIRST_CAPACITY, FIRST_CODE_BITS, S::BITS)?;
+        let (capacity, layout) = std::iter::successors(Some(FIRST_CAPACITY), |&c| Some(grown(c)))
+            .take_while(|&c| c <= MOST_FIRST_CAPACITY)
+            .find_map(|c| Some((c, Layout::new(key_bits, c, FIRST_CODE_BITS, S::BITS)?)))?;
         Some(QuotientTable {
-            slots: vec![S::default(); FIRST_CAPACITY + TAIL],
+            slots: vec![S::default(); capacity + TAIL],
             len: 0,
             key_bits,
             layout,
@@ -234,7 +245,11 @@ impl<S: Slot> QuotientTable<S> {
         let code = encode(v);
         if code > self.code_mask() {
             let code_bits = 64 - code.leading_zeros() + 1;
-            *self = self.laid_out(self.layout.capacity, code_bits).ok_or(Full)?;
+            let most = MOST_FIRST_CAPACITY.max(self.len * MOST_HOMES_A_KEY);
+            *self = std::iter::successors(Some(self.layout.capacity), |&c| Some(grown(c)))
+                .take_while(|&c| c == self.layout.capacity || c <= most)
+                .find_map(|c| self.laid_out(c, code_bits))
+                .ok_or(Full)?;
         }
         let h = scramble(key, self.key_bits);
         // At most one growth to make room, and one for a displacement too
@@ -468,15 +483,34 @@ mod tests {
             assert_eq!(agrees_with_a_map(bits, 60_000, seed), 0, "{bits} bits");
         }
         // Longer keys leave fewer bits for the code: values past a byte
-        // are refused, the table left as it was.
-        assert!(agrees_with_a_map(31, 60_000, 5) > 0);
+        // would need more homes than the table may take for them, and are
+        // refused, the table left as it was.
+        assert!(agrees_with_a_map(40, 60_000, 5) > 0);
     }
 
-    /// Keys that no slot of 32 bits has room for at the start.
+    /// Keys that no slot of 32 bits has room for, even in the most homes
+    /// a table starts with; keys of 40 bits start with more homes.
     #[test]
     fn long_keys_get_no_narrow_table() {
-        assert!(QuotientTable::<u32>::new(40).is_none());
+        assert!(QuotientTable::<u32>::new(48).is_none());
         assert!(QuotientTable::<u32>::new(25).is_some());
+        let table = QuotientTable::<u32>::new(40).expect("room in more homes");
+        assert!(table.layout.capacity > FIRST_CAPACITY);
+    }
+
+    /// Keys of 40 bits whose values pass what the first code holds: the
+    /// longer code takes more homes, and the slots stay 32 bits.
+    #[test]
+    fn long_keys_take_more_homes_for_longer_codes() {
+        let mut table = QuotientTable::<u32>::new(40).expect("room");
+        let mut map = HashMap::new();
+        for (i, key) in numbers(7).take(20_000).enumerate() {
+            let (key, v) = (key & ((1 << 40) - 1), (i % 29) as u32);
+            assert!(table.set(key, v).is_ok(), "value {v}");
+            map.insert(key, v);
+        }
+        same(&table, &map);
+        assert!(table.layout.code_bits > FIRST_CODE_BITS);
     }
 
     /// Every key of 16 bits: the homes outnumber the quotients' room at

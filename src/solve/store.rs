@@ -594,7 +594,7 @@ mod tests {
     /// values too wide for a slot's code included.
     #[test]
     fn narrow_slots_widen_to_wide_ones() {
-        let mut table = Table::new(34);
+        let mut table = Table::new(40);
         let mut stored = Vec::new();
         for i in 0..20_000u64 {
             let k = (key(i) << 12) | (i % 4096);
@@ -607,7 +607,7 @@ mod tests {
             stored.push((k, v));
         }
         assert!(matches!(table, Table::Quotient(_)));
-        // 34-bit keys leave a 32-bit slot no room for this value's code.
+        // 40-bit keys leave a 32-bit slot no room for this value's code.
         assert!(set(&mut table, 5, 1000).is_err());
         table.widen_slots();
         assert!(matches!(table, Table::Packed(_)));
