@@ -803,15 +803,20 @@ fn cram_by_its_cells_compiles() {
 /// joined string whose second cell is off the board fails as the
 /// reference does, and a run laid past a string's end makes it longer; a
 /// walk over a row the board lacks fails before the empty walk over its
-/// rows, as written.
+/// rows, as written. The moves down made on the board turned (by
+/// `transpose` or `rotate`) and turned back set the two cells they cover;
+/// where the domino runs past the turned row's end, turning back fails
+/// as the reference's does.
 #[test]
 fn cram_by_strings_of_its_cells_compiles() {
     let game = game!("lettercram");
-    cram_forms(game, &["Cram", "Edge", "Spliced"]);
+    cram_forms(game, &["Cram", "Edge", "Spliced", "Turned", "Quarter"]);
     let failing = [
         "Past([\"..\", \"..\"])",
         "Grow(\"...\")",
         "Sixth([\"..\", \"..\", \"..\"])",
+        "Spill([\"...\", \"...\"])",
+        "Spin([\"...\", \"...\"])",
     ];
     agree(game, &failing, false);
 }

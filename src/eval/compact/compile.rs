@@ -87,7 +87,6 @@ pub(super) enum Val {
 
 pub(super) type Scope = Vec<Option<Val>>;
 
-#[derive(Clone)]
 pub(super) struct Compiler<'a> {
     program: &'a Program,
     /// The values of the program's constants, known before any rule runs.

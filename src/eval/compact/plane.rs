@@ -336,8 +336,9 @@ mod tests {
         assert_eq!(planes(GUIDE, board), [true, true]);
         // A domino laid by slices and "##" is letters put at places where
         // it lies on the row (see `spliced`), which the guard keeps it
-        // on; the moves down test the turned board, not a row of the key.
-        assert_eq!(planes(TRANSPOSE, board), [true, false]);
+        // on; the moves down, on the turned board, set the two cells of
+        // the key it covers, the rows walked outside (see `grid_order`).
+        assert_eq!(planes(TRANSPOSE, board), [true, true]);
         assert_eq!(planes(LOOKALIKES, r#"G(["...", "..."])"#), [false, false]);
         assert_eq!(planes(LOOKALIKES, r#"Past(["...", "..."])"#), [true]);
         assert_eq!(

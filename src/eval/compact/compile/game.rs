@@ -196,24 +196,20 @@ pub fn game(
     // With fused code, a rule may run as several, one after the other
     // (see `pieces`).
     let frame = scope.len();
-    let pieces_of = |c: &Compiler<'_>, m, split| {
-        let mut unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
-        if split {
-            let settled = |ir: &Ir| c.settled_walk(&scope, ir);
-            super::grid_order::rows_first(&mut unfolded, |ir| grid_held(ir, layout), settled);
-        }
+    let pieces_of = |m, split| {
+        let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
         pieces::pieces(unfolded, split, consts, |ir| list_held(ir, layout))
     };
     for m in moves {
         // A rule split into pieces that do not all compile (a subset read
         // as a list a test cannot read) is compiled whole.
         let before = rules.len();
-        let pieces = pieces_of(&c, m, fuse);
+        let pieces = pieces_of(m, fuse);
         let split = push_pieces(&mut c, &scope, pieces, (layout, fuse), &mut rules);
         match split {
             Err(_) if fuse => {
                 rules.truncate(before);
-                let whole = pieces_of(&c, m, false);
+                let whole = pieces_of(m, false);
                 push_pieces(&mut c, &scope, whole, (layout, fuse), &mut rules)?;
             }
             split => split?,
@@ -356,6 +352,7 @@ fn piece_rule(
     // unless some hold integers below 0.
     let naturals = if layout.signed() { 0 } else { layout.fields };
     if fuse {
+        super::grid_order::rows_outside(&mut rule, layout.fields);
         facts::simplify(&mut rule);
         rule.followed();
         monotone::bounds(&mut rule, naturals);

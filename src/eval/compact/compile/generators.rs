@@ -5,30 +5,11 @@ use super::worked::{walked_value, Part};
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Num, Seq, Source, Target};
-use crate::eval::compact::facts::{worked_alone, NEAR};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::syntax::ast::BinaryOp;
 
 impl<'a> Compiler<'a> {
-    /// Whether a generator's walk, read in `scope`, is a range between
-    /// numbers that are made without fail once worked out alone (see
-    /// `facts`): literals and the key's fields.
-    pub(super) fn settled_walk(&self, scope: &Scope, ir: &Ir) -> bool {
-        let (mut scratch, mut scope) = (self.clone(), scope.clone());
-        let key_regs = self.layout.fields;
-        let settled = |n: &Num| match n {
-            Num::Lit(x) => x.abs() < NEAR,
-            Num::Reg(r) => *r < key_regs,
-            _ => false,
-        };
-        let Ok((_, Source::Each(Seq::Range(lo, hi, _)), _)) = scratch.generator(&mut scope, ir)
-        else {
-            return false;
-        };
-        settled(&worked_alone(lo)) && settled(&worked_alone(hi))
-    }
-
     /// A generator's source: what it walks, and what its variable becomes.
     pub(super) fn generator(
         &mut self,

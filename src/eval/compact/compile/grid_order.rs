@@ -2,86 +2,131 @@
 //! a position's options, not their order, and two generators side by side
 //! that do not read each other walk the same pairs of values either way
 //! round: `c in 0..w, r in 0..h` and `r in 0..h, c in 0..w` make the same
-//! options. Where the inner of two such generators picks a row of a grid
-//! held in the key and the outer does not, the row is walked outside, as
-//! the shapes that read a row at once (a plane of the grid, writes made
-//! once for the loops outside) expect, whichever order the author chose.
+//! options. Where one of them picks a row of a grid held in the key, its
+//! loop is put outside, as the shapes that read a row at once (a plane of
+//! the grid, writes made once for the loops outside) expect, whichever
+//! order the author chose.
+//!
+//! This reads the compiled rule, not its text: a generator picks a row
+//! where its register is the row read by the guard or written by a move,
+//! directly or through a helper's argument, so that `t[c][r]` on
+//! `transpose(g)` picks row `r` of `g`, as `g[r][c]` does.
 //!
 //! Only the search's fused code, which gives values, is put in this
 //! order; listing options with their labels keeps the author's.
 //!
-//! Only generators that read no other generator's variable, have no test
-//! of their own and whose walks are made without fail (a range between
-//! settled numbers) trade places: in any order they make the same
-//! options and meet no error, where a walk made inside another may be
-//! made fewer times, or never.
+//! Only the first generators trade places, and only while each walks a
+//! range between numbers known before any generator is set (literals, or
+//! the key's fields) and has no test of its own: in any order they make
+//! the same options and meet no error. A range the author wrote from
+//! another generator's variable counts where it was worked out to
+//! literals (`len(t[c])` for `c` on the grid), since it then is the same
+//! range at every value of that variable.
 
-use super::unfold::Unfolded;
-use crate::eval::builtins::Builtin;
-use crate::eval::ir::{Ir, IrKind, MoveIr};
+use crate::eval::compact::code::{Bind, Gen, Num, Rule, Seq, Source, Target, Write};
+use crate::eval::compact::facts::NEAR;
+use crate::eval::compact::layout::Fields;
+use crate::eval::compact::reads::{self, Visit};
 
-/// `unfolded` with the generators that pick a row of a grid put first
-/// among the first generators, where those read no generator's variable,
-/// have no test of their own and are `settled` (making the walk cannot
-/// fail, read before any generator is set); `is_grid`: a grid held in
-/// the key. Any order of such generators makes the same options, and
-/// meets no error.
-pub(super) fn rows_first(
-    unfolded: &mut Unfolded,
-    is_grid: impl Fn(&Ir) -> bool,
-    settled: impl Fn(&Ir) -> bool,
-) {
-    let rule = &unfolded.rule;
-    let slots: Vec<u32> = rule.generators.iter().map(|g| g.slot).collect();
-    let free = rule
-        .generators
-        .iter()
-        .zip(&unfolded.filters)
-        .take_while(|(g, filter)| {
-            filter.is_none() && !slots.iter().any(|&s| reads(&g.source, s)) && settled(&g.source)
-        })
-        .count();
-    let row = |at: usize| picks_row(rule, slots[at], &is_grid);
-    let mut order: Vec<usize> = (0..free).collect();
-    // Stable: rows first, each group in the author's order.
-    order.sort_by_key(|&at| !row(at));
-    if order.iter().enumerate().all(|(i, &g)| i == g) {
-        return;
-    }
-    let rule = unfolded.rule.to_mut();
-    let mut moved: Vec<_> = order.iter().map(|&g| rule.generators[g].clone()).collect();
-    rule.generators.splice(..free, moved.drain(..));
-}
-
-/// Whether the rule reads a grid held in the key at a row given by
-/// variable `slot`: `g[slot]`, `g[slot + 1]`, `set_at(g, slot, ...)`.
-fn picks_row(rule: &MoveIr, slot: u32, is_grid: &impl Fn(&Ir) -> bool) -> bool {
-    let sources = rule.generators.iter().map(|g| &g.source);
-    sources
-        .chain(&rule.guard)
-        .chain([&rule.result])
-        .any(|ir| row_read(ir, slot, is_grid))
-}
-
-fn row_read(ir: &Ir, slot: u32, is_grid: &impl Fn(&Ir) -> bool) -> bool {
-    let at_row = match &ir.kind {
-        IrKind::Index(grid, row) => is_grid(grid) && reads(row, slot),
-        IrKind::Builtin(Builtin::SetAt, a) => {
-            matches!(&a[..], [grid, row, _] if is_grid(grid) && reads(row, slot))
-        }
+/// `rule` with its first generators that may trade places ordered so
+/// that those picking a row of a grid come first, each group in the
+/// author's order; `key_regs`: the registers that hold the key's fields.
+pub(super) fn rows_outside(rule: &mut Rule, key_regs: u32) {
+    let known = |n: &Num| match n {
+        Num::Lit(x) => x.abs() < NEAR,
+        Num::Reg(r) => *r < key_regs,
         _ => false,
     };
-    let mut found = at_row;
-    super::children(ir, |child| found = found || row_read(child, slot, is_grid));
-    found
+    let free = rule
+        .gens
+        .iter()
+        .zip(&rule.early)
+        .take_while(|(g, early)| {
+            let range = match (&g.target, &g.source) {
+                (Target::Reg(_), Source::Each(Seq::Range(lo, hi, _))) => known(lo) && known(hi),
+                _ => false,
+            };
+            range && early.is_none()
+        })
+        .count();
+    if free < 2 {
+        return;
+    }
+    let pickers = row_pickers(rule);
+    let picks = |g: &Gen| matches!(g.target, Target::Reg(r) if pickers.contains(&r));
+    let mut order: Vec<usize> = (0..free).collect();
+    order.sort_by_key(|&d| !picks(&rule.gens[d]));
+    if order.iter().enumerate().all(|(i, &d)| i == d) {
+        return;
+    }
+    let mut gens: Vec<Option<Gen>> = rule.gens.drain(..free).map(Some).collect();
+    let moved = order.iter().filter_map(|&d| gens[d].take());
+    rule.gens.splice(0..0, moved);
+    // The tests of these generators are none, so `early` stays as it is.
 }
 
-/// Whether `ir` reads variable `slot`.
-fn reads(ir: &Ir, slot: u32) -> bool {
-    if matches!(ir.kind, IrKind::Local(s) if s == slot) {
-        return true;
+/// The registers a rule reads or writes a grid's row at: those of the row
+/// numbers in its tests and writes, and those a helper's argument that is
+/// such a number was bound from.
+fn row_pickers(rule: &Rule) -> Vec<u32> {
+    let mut rows = RowReads::default();
+    for test in rule.early.iter().flatten().chain(&rule.guard) {
+        reads::truth(&mut rows, test);
     }
-    let mut found = false;
-    super::children(ir, |child| found = found || reads(child, slot));
-    found
+    let mut bound: Vec<(u32, Vec<u32>)> = Vec::new();
+    for w in &rule.writes {
+        match w {
+            Write::Bind(Bind::Num { reg, value, .. }) => {
+                let from = reads::outside(|o| reads::num(o, value)).unwrap_or_default();
+                bound.push((*reg, from));
+            }
+            Write::Row(_, at, text) => {
+                rows.row_at(at);
+                reads::text(&mut rows, text);
+            }
+            w => reads::write(&mut rows, w),
+        }
+    }
+    let mut pickers = rows.picks;
+    // Bound registers are bound before the writes that read them, in
+    // order: from the last back, each picks where what it holds does.
+    for (reg, from) in bound.iter().rev() {
+        if pickers.contains(reg) {
+            pickers.extend(from);
+        }
+    }
+    pickers
+}
+
+/// The registers the row numbers of a grid read (see `row_pickers`).
+#[derive(Default)]
+struct RowReads {
+    picks: Vec<u32>,
+}
+
+impl RowReads {
+    fn row_at(&mut self, at: &Num) {
+        self.picks
+            .extend(reads::outside(|o| reads::num(o, at)).unwrap_or_default());
+    }
+}
+
+impl Visit for RowReads {
+    fn reg(&mut self, _: u32) {}
+    fn text_reg(&mut self, _: u32) {}
+    fn element(&mut self, _: &Fields, i: &Num) {
+        reads::num(self, i);
+    }
+    fn row(&mut self, _: &Fields, r: &Num, c: Option<&Num>) {
+        self.row_at(r);
+        reads::num(self, r);
+        if let Some(c) = c {
+            reads::num(self, c);
+        }
+    }
+    fn fields(&mut self, _: &Fields) {}
+    fn key(&mut self) {}
+    fn opaque(&mut self) {}
+    fn set(&mut self, _: u32) {}
+    fn set_text(&mut self, _: u32) {}
 }

@@ -348,6 +348,9 @@ impl<'a> Compiler<'a> {
             if let Some(len) = self.made_row_len(scope, grid, row)? {
                 return Ok(len);
             }
+            if let Some(len) = self.row_len_within(scope, grid, row)? {
+                return Ok(len);
+            }
         }
         Ok(match self.val(scope, x) {
             Some(Val::List(f) | Val::Bools(f) | Val::Str(f, _)) => Num::Lit(i64::from(f.len)),
@@ -366,6 +369,22 @@ impl<'a> Compiler<'a> {
             _ if self.is_text(scope, x) => Num::TextLen(Box::new(self.text(scope, x)?)),
             _ => return Err(Unsupported::new(NUMBERS, x.span)),
         })
+    }
+
+    /// The length of row `row` of a grid parameter or a view of one, where
+    /// the walks' ranges keep `row` on the grid: every row is as long as
+    /// the layout's, so the length is known before any rule runs and a
+    /// range up to it is a range between literals (see `note_held`).
+    fn row_len_within(&mut self, scope: &mut Scope, grid: &Ir, row: &Ir) -> Compiled<Option<Num>> {
+        let (height, width) = match self.val(scope, grid) {
+            Some(Val::Grid(rows)) => (rows.fields.len, rows.cols),
+            Some(Val::View(_, view)) => (view.height(), view.width()),
+            _ => return Ok(None),
+        };
+        let at = self.num(scope, row)?;
+        Ok(self
+            .within(&at, i64::from(height))
+            .then(|| Num::Lit(i64::from(width))))
     }
 
     /// Whether an expression is a boolean.

@@ -17,57 +17,100 @@ use crate::eval::compact::early::operands;
 use crate::eval::engine::Compiled;
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
+use crate::source::Span;
 use crate::syntax::ast::BinaryOp;
+
+/// A run of letters replaced: `slice(text, 0, start) + letters +
+/// slice(text, end, len(text))`, `end` written `start + k` for `k`
+/// letters.
+pub(super) struct Run<'i> {
+    pub text: &'i Ir,
+    pub start: &'i Ir,
+    pub letters: &'i str,
+    end: &'i Ir,
+    head: &'i Ir,
+    tail: &'i Ir,
+    middle: &'i Ir,
+}
+
+impl<'i> Run<'i> {
+    /// `ir` as a run of letters replaced, where it is one.
+    pub fn of(ir: &'i Ir) -> Option<Run<'i>> {
+        let mut pieces = Vec::new();
+        operands(ir, BinaryOp::Add, &mut pieces);
+        let [head, middle, tail] = pieces[..] else {
+            return None;
+        };
+        let (text, start, letters, end) = run_replaced(head, middle, tail)?;
+        Some(Run {
+            text,
+            start,
+            letters,
+            end,
+            head,
+            tail,
+            middle,
+        })
+    }
+
+    /// Whether the run lies on the string: `len(text) >= end and start
+    /// >= 0`, read as the string is, first.
+    pub fn fits(&self, span: Span) -> Ir {
+        let node = |kind| Ir { kind, span };
+        let binary = |op, a: Ir, b: Ir| node(IrKind::Binary(op, Box::new(a), Box::new(b)));
+        let len = node(IrKind::Builtin(Builtin::Len, vec![self.text.clone()]));
+        binary(
+            BinaryOp::And,
+            binary(BinaryOp::Ge, len, self.end.clone()),
+            binary(
+                BinaryOp::Ge,
+                self.start.clone(),
+                node(IrKind::Lit(Value::Int(0))),
+            ),
+        )
+    }
+
+    /// Where letter `i` of the run goes: `start + i`.
+    pub fn place(&self, i: usize, span: Span) -> Ir {
+        let node = |kind| Ir { kind, span };
+        match i {
+            0 => self.start.clone(),
+            i => node(IrKind::Binary(
+                BinaryOp::Add,
+                Box::new(self.start.clone()),
+                Box::new(node(IrKind::Lit(Value::Int(i as i64)))),
+            )),
+        }
+    }
+}
 
 impl Compiler<'_> {
     /// For `slice(x, 0, a) + "..." + slice(x, a + k, len(x))`, `k` the
     /// length of the string written out: `x` with its letters from `a`
     /// set where they lie on it, else the pieces joined.
     pub(super) fn spliced(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<Option<Text>> {
-        let mut pieces = Vec::new();
-        operands(ir, BinaryOp::Add, &mut pieces);
-        let [head, middle, tail] = pieces[..] else {
-            return Ok(None);
-        };
-        let Some((text, start, letters, end)) = run_replaced(head, middle, tail) else {
+        let Some(run) = Run::of(ir) else {
             return Ok(None);
         };
         let span = ir.span;
         let node = |kind| Ir { kind, span };
-        let binary = |op, a: Ir, b: Ir| node(IrKind::Binary(op, Box::new(a), Box::new(b)));
-        // The string first, as the first slice reads it.
-        let len = node(IrKind::Builtin(Builtin::Len, vec![text.clone()]));
-        let fits = binary(
-            BinaryOp::And,
-            binary(BinaryOp::Ge, len, end.clone()),
-            binary(
-                BinaryOp::Ge,
-                start.clone(),
-                node(IrKind::Lit(Value::Int(0))),
-            ),
-        );
-        let mut set = text.clone();
-        for (i, c) in letters.chars().enumerate() {
-            let at = match i {
-                0 => start.clone(),
-                i => binary(
-                    BinaryOp::Add,
-                    start.clone(),
-                    node(IrKind::Lit(Value::Int(i as i64))),
-                ),
-            };
+        let mut set = run.text.clone();
+        for (i, c) in run.letters.chars().enumerate() {
             let letter = node(IrKind::Lit(Value::char(c)));
-            set = node(IrKind::Builtin(Builtin::SetAt, vec![set, at, letter]));
+            set = node(IrKind::Builtin(
+                Builtin::SetAt,
+                vec![set, run.place(i, span), letter],
+            ));
         }
         let joined = Text::Concat(
             Box::new(Text::Concat(
-                Box::new(self.text(scope, head)?),
-                Box::new(self.text(scope, middle)?),
+                Box::new(self.text(scope, run.head)?),
+                Box::new(self.text(scope, run.middle)?),
             )),
-            Box::new(self.text(scope, tail)?),
+            Box::new(self.text(scope, run.tail)?),
         );
         Ok(Some(Text::If(
-            Box::new(self.truth(scope, &fits)?),
+            Box::new(self.truth(scope, &run.fits(span))?),
             Box::new(self.text(scope, &set)?),
             Box::new(joined),
         )))

@@ -6,12 +6,14 @@
 //! setting one of its rows (`transpose(across(transpose(g), c, r))`) sets
 //! the parameter's cells that row is made of.
 
-use super::{Compiler, Scope, Val, TEXTS, WRITES};
+use super::spliced::Run;
+use super::{same_ir, Compiler, Scope, Val, TEXTS, WRITES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Bind, Char, Num, Rows, Text, Write};
 use crate::eval::compact::turn::{Turned, TURNS};
 use crate::eval::engine::{Compiled, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
+use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
 
@@ -74,7 +76,7 @@ impl View {
         self.turn.shape().0
     }
 
-    fn width(&self) -> u32 {
+    pub(super) fn width(&self) -> u32 {
         self.turn.shape().1
     }
 }
@@ -90,11 +92,13 @@ impl Axis {
     }
 }
 
-/// `base + k * x`, with no product where `k` is 0 or 1 or -1.
+/// `base + k * x`, with no product where `k` is 0 or 1 or -1, and no sum
+/// where `base` is 0 and `k` 1.
 fn plus_times(base: Num, k: i64, x: Num) -> Num {
     let op = |op, a: Num, b: Num| Num::Binary(op, Box::new(a), Box::new(b));
     match k {
         0 => base,
+        1 if matches!(base, Num::Lit(0)) => x,
         1 => op(BinaryOp::Add, base, x),
         -1 => op(BinaryOp::Sub, base, x),
         k => op(BinaryOp::Add, base, op(BinaryOp::Mul, Num::Lit(k), x)),
@@ -261,6 +265,11 @@ impl Compiler<'_> {
             value: value_num,
             nat: false,
         });
+        if let Some(cells) =
+            self.run_on_view_row(scope, (target, index, value), (rows, &view), i)?
+        {
+            return Ok(Some(cells));
+        }
         let text = self.text_reg();
         let value_text = self.text(scope, value)?;
         binds.push(Bind::Text {
@@ -309,6 +318,68 @@ impl Compiler<'_> {
             writes.push(Write::Row(*rows, view.row.num(Num::Reg(i), 0), set));
         } else {
             return Err(refused());
+        }
+        Ok(Some(writes))
+    }
+
+    /// For a new row that is the view's row `index` with a run of its
+    /// letters replaced (`slice(t[c], 0, r) + "##" + slice(t[c], r + 2,
+    /// len(t[c]))`, see `spliced`): the writes of the parameter's cells the
+    /// run covers, so that the rest of the row is not made and written
+    /// back. A run that does not lie on the row would make it longer or
+    /// shorter, which no turn back takes: the interpreter fails there, and
+    /// so do these writes, at a cell off the parameter.
+    fn run_on_view_row(
+        &mut self,
+        scope: &mut Scope,
+        (target, index, value): (&Ir, &Ir, &Ir),
+        (rows, view): (&Rows, &View),
+        i: u32,
+    ) -> Compiled<Option<Vec<Write>>> {
+        let Some(run) = Run::of(value) else {
+            return Ok(None);
+        };
+        let IrKind::Index(of, at) = &run.text.kind else {
+            return Ok(None);
+        };
+        if !same_ir(of, target) || !same_ir(at, index) {
+            return Ok(None);
+        }
+        let span = value.span;
+        let param_row = |n: Num| Text::Row(rows.fields, rows.cols, Box::new(n));
+        // Cell (i, place) of the view, as the parameter's row and column.
+        let cell =
+            |axis: &Axis, place: Num| plus_times(axis.num(Num::Reg(i), 0), axis.by_col, place);
+        // The one row of the parameter every letter is in, set letter by
+        // letter; or each letter in a row of its own.
+        let one_row = view.row.by_col == 0;
+        if !one_row && view.row.by_row != 0 {
+            return Ok(None);
+        }
+        let mut set = param_row(view.row.num(Num::Reg(i), 0));
+        let mut writes = Vec::new();
+        for (k, c) in run.letters.chars().enumerate() {
+            let place = run.place(k, span);
+            let letter = Ir {
+                kind: IrKind::Lit(Value::char(c)),
+                span,
+            };
+            let letter = Box::new(self.text(scope, &letter)?);
+            let col = Box::new(cell(&view.col, self.num(scope, &place)?));
+            if one_row {
+                set = Text::SetAt(Box::new(set), col, letter);
+            } else {
+                let row = param_row(cell(&view.row, self.num(scope, &place)?));
+                let r = cell(&view.row, self.num(scope, &place)?);
+                writes.push(Write::Row(
+                    *rows,
+                    r,
+                    Text::SetAt(Box::new(row), col, letter),
+                ));
+            }
+        }
+        if one_row {
+            writes.push(Write::Row(*rows, view.row.num(Num::Reg(i), 0), set));
         }
         Ok(Some(writes))
     }
