@@ -819,6 +819,7 @@ fn cram_by_strings_of_its_cells_compiles() {
         "Spin([\"...\", \"...\"])",
     ];
     agree(game, &failing, false);
+    agree(game, &["Bottom([\"....\", \".#..\", \"....\"])"], true);
 }
 
 /// Each of the games `names` of `game`, a form of Cram on a grid: searched

@@ -255,8 +255,11 @@ fn push_pieces(
     (layout, fuse): (&Layout, bool),
     rules: &mut Vec<Rule>,
 ) -> Compiled<()> {
+    // A rule that follows another takes over the other's first loops as
+    // they are: neither may put its loops in another order.
+    let in_order = pieces.iter().any(|p| p.joins.is_some());
     for piece in pieces {
-        let rule = piece_rule(c, scope, piece, layout, fuse, rules)?;
+        let rule = piece_rule(c, scope, piece, (layout, fuse, in_order), rules)?;
         rules.push(rule);
     }
     Ok(())
@@ -268,8 +271,7 @@ fn piece_rule(
     c: &mut Compiler<'_>,
     scope: &Scope,
     piece: pieces::Piece,
-    layout: &Layout,
-    fuse: bool,
+    (layout, fuse, in_order): (&Layout, bool, bool),
     rules: &[Rule],
 ) -> Compiled<Rule> {
     let (joins, tuple, unfolded_filters) = (piece.joins, piece.tuple, piece.filters);
@@ -352,7 +354,9 @@ fn piece_rule(
     // unless some hold integers below 0.
     let naturals = if layout.signed() { 0 } else { layout.fields };
     if fuse {
-        super::grid_order::rows_outside(&mut rule, layout.fields);
+        if !in_order {
+            super::grid_order::rows_outside(&mut rule, layout.fields);
+        }
         facts::simplify(&mut rule);
         rule.followed();
         monotone::bounds(&mut rule, naturals);
