@@ -806,7 +806,8 @@ fn cram_by_its_cells_compiles() {
 /// rows, as written. The moves down made on the board turned (by
 /// `transpose` or `rotate`) and turned back set the two cells they cover;
 /// where the domino runs past the turned row's end, turning back fails
-/// as the reference's does.
+/// as the reference's does, and a row read past a turned board's end
+/// fails, even where the turned board has one row.
 #[test]
 fn cram_by_strings_of_its_cells_compiles() {
     let game = game!("lettercram");
@@ -817,6 +818,9 @@ fn cram_by_strings_of_its_cells_compiles() {
         "Sixth([\"..\", \"..\", \"..\"])",
         "Spill([\"...\", \"...\"])",
         "Spin([\"...\", \"...\"])",
+        "Spill([\"...\"])",
+        "Narrow([\".\", \"#\"])",
+        "Narrow([\"#\", \"#\"])",
     ];
     agree(game, &failing, false);
     agree(game, &["Bottom([\"....\", \".#..\", \"....\"])"], true);

@@ -418,15 +418,18 @@ impl Game {
                 (generators.to_string(), guard.map(str::to_string), result)
             }
             Shape::Grid => {
-                let generators = match c.below(5) {
+                let generators = match c.below(7) {
                     0 => "(r, c) in cells(g, \".\")",
                     1 => "(r, c) in cells(g)",
                     2 => "r in indices(g), c in indices(g[r])",
                     3 => "r in indices(g), c in 0..len(g[r]) - 1",
+                    // Columns first: the search may walk the rows outside.
+                    5 => "c in indices(g[0]), r in indices(g)",
+                    6 => "c in 0..=2, r in 0..=1",
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(7) {
+                let (guard, result) = match c.below(8) {
                     0 if c.below(3) == 0 => (
                         "open(g, r, c)",
                         "either(cover(g, r, c), set_at(g, r, set_at(g[r], c, \"#\")), r)",
@@ -459,6 +462,13 @@ impl Game {
                     4 if c.below(2) == 0 => (
                         "g[r][c] == \".\" and g[r][c + 1] == \".\"",
                         "set_at(g, r, set_at(set_at(g[r], c, \"#\"), c + 1, \"#\"))",
+                    ),
+                    // One rule a branch of the `if` on the row's last
+                    // value (where the rows are `0..=1`), the cell below
+                    // covered too in the other.
+                    7 => (
+                        "open(g, r, c)",
+                        "if r == 1 then cover(g, r, c) else cover(cover(g, r, c), r + 1, c)",
                     ),
                     _ => ("g[r][c] == \".\"", "set_at(g, r, set_at(g[r], c, \"#\"))"),
                 };

@@ -145,30 +145,24 @@ impl Compiler<'_> {
         (rows, view): (Rows, &View),
         index: &Ir,
     ) -> Compiled<Text> {
+        let checked = self.on_view(scope, index, view.height())?;
         let mut letters: Option<Text> = None;
         for c in 0..i64::from(view.width()) {
-            let letter = self.view_char(scope, (rows, view), index, c)?;
-            let letter = Text::At(Box::new(letter.0), Box::new(letter.1));
+            let at = |me: &mut Self, scope: &mut Scope| checked.read(me, scope, index);
+            let r = view.row.num(at(self, scope)?, c);
+            let place = view.col.num(at(self, scope)?, c);
+            let row = Text::Row(rows.fields, rows.cols, Box::new(r));
+            let letter = Text::At(Box::new(row), Box::new(place));
             letters = Some(match letters {
                 None => letter,
                 Some(before) => Text::Concat(Box::new(before), Box::new(letter)),
             });
         }
-        letters.ok_or_else(|| Unsupported::new(TEXTS, index.span))
-    }
-
-    /// Cell (`row`, `col`) of a view, as the parameter's row (a string)
-    /// and the place in it.
-    fn view_char(
-        &mut self,
-        scope: &mut Scope,
-        (rows, view): (Rows, &View),
-        row: &Ir,
-        col: i64,
-    ) -> Compiled<(Text, Num)> {
-        let r = view.row.num(self.num(scope, row)?, col);
-        let c = view.col.num(self.num(scope, row)?, col);
-        Ok((Text::Row(rows.fields, rows.cols, Box::new(r)), c))
+        let letters = letters.ok_or_else(|| Unsupported::new(TEXTS, index.span))?;
+        Ok(match checked.bind {
+            Some(bind) => Text::Let(Box::new(bind), Box::new(letters)),
+            None => letters,
+        })
     }
 
     /// Cell (`row`, `col`) of a view, both worked out.
@@ -179,13 +173,53 @@ impl Compiler<'_> {
         row: &Ir,
         col: &Ir,
     ) -> Compiled<Char> {
+        let (height, width) = view.turn.shape();
+        let (at_row, at_col) = (
+            self.on_view(scope, row, height)?,
+            self.on_view(scope, col, width)?,
+        );
         let place = |axis: &Axis, me: &mut Self, scope: &mut Scope| -> Compiled<Num> {
-            let at_row = axis.num(me.num(scope, row)?, 0);
-            Ok(plus_times(at_row, axis.by_col, me.num(scope, col)?))
+            let from_row = axis.num(at_row.read(me, scope, row)?, 0);
+            Ok(plus_times(
+                from_row,
+                axis.by_col,
+                at_col.read(me, scope, col)?,
+            ))
         };
         let r = place(&view.row, self, scope)?;
         let c = place(&view.col, self, scope)?;
-        Ok(Char::GridCell(rows, Box::new(r), Box::new(c)))
+        let mut cell = Char::GridCell(rows, Box::new(r), Box::new(c));
+        for bind in [at_col.bind, at_row.bind].into_iter().flatten() {
+            cell = Char::Let(Box::new(bind), Box::new(cell));
+        }
+        Ok(cell)
+    }
+
+    /// `at`, a row or column of a view `len` long, checked to lie on the
+    /// view, as the interpreter's read there fails past its end: a turn
+    /// maps places onto the parameter's cells along lines, and past the
+    /// view's end a line may still meet a cell (a view of one row maps
+    /// every row to it). Where the walks' ranges keep `at` on the view, no
+    /// check; else `at` is put in a register by a bind that fails off it.
+    fn on_view(&mut self, scope: &mut Scope, at: &Ir, len: u32) -> Compiled<OnView> {
+        let value = self.num(scope, at)?;
+        if self.within(&value, i64::from(len)) {
+            return Ok(OnView {
+                bind: None,
+                reg: None,
+            });
+        }
+        let places: Rc<[i64]> = (0..i64::from(len)).collect();
+        let reg = self.reg();
+        let bind = Bind::Num {
+            reg,
+            value: Num::Item(places, Box::new(value)),
+            nat: false,
+        };
+        Ok(OnView {
+            bind: Some(bind),
+            reg: Some(reg),
+        })
     }
 
     /// The writes of `ir`, turns of a view with one row set that undo the
@@ -259,7 +293,9 @@ impl Compiler<'_> {
         let refused = || Unsupported::new(WRITES, body.span);
         // The row's place and letters, worked out once.
         let i = self.reg();
-        let value_num = self.num(scope, index)?;
+        let checked = self.on_view(scope, index, view.height())?;
+        let value_num = checked.read(self, scope, index)?;
+        binds.extend(checked.bind);
         binds.push(Bind::Num {
             reg: i,
             value: value_num,
@@ -365,12 +401,17 @@ impl Compiler<'_> {
                 span,
             };
             let letter = Box::new(self.text(scope, &letter)?);
-            let col = Box::new(cell(&view.col, self.num(scope, &place)?));
+            let mut checked = self.on_view(scope, &place, view.width())?;
+            // A letter past the row's end fails, as the longer row the run
+            // would make fails the turn back.
+            writes.extend(checked.bind.take().map(Write::Bind));
+            let at = |me: &mut Self, scope: &mut Scope| checked.read(me, scope, &place);
+            let col = Box::new(cell(&view.col, at(self, scope)?));
             if one_row {
                 set = Text::SetAt(Box::new(set), col, letter);
             } else {
-                let row = param_row(cell(&view.row, self.num(scope, &place)?));
-                let r = cell(&view.row, self.num(scope, &place)?);
+                let row = param_row(cell(&view.row, at(self, scope)?));
+                let r = cell(&view.row, at(self, scope)?);
                 writes.push(Write::Row(
                     *rows,
                     r,
@@ -382,5 +423,22 @@ impl Compiler<'_> {
             writes.push(Write::Row(*rows, view.row.num(Num::Reg(i), 0), set));
         }
         Ok(Some(writes))
+    }
+}
+
+/// A row or column of a view as `on_view` checks it: the bind that puts it
+/// in register `reg` and fails off the view, or none where it stays on.
+struct OnView {
+    bind: Option<Bind>,
+    reg: Option<u32>,
+}
+
+impl OnView {
+    /// The place, read: the checked register, or `at` worked out again.
+    fn read(&self, c: &mut Compiler<'_>, scope: &mut Scope, at: &Ir) -> Compiled<Num> {
+        match self.reg {
+            Some(reg) => Ok(Num::Reg(reg)),
+            None => c.num(scope, at),
+        }
     }
 }
