@@ -152,7 +152,9 @@ fn helpers(shape: Shape) -> &'static str {
              fn cover_in(g: grid, r: int, c: int) =\n  \
              if r < 0 or r >= len(g) or c < 0 or c >= len(g[0]) then g\n  \
              else set_at(g, r, set_at(g[r], c, \"#\"));\n\
-             fn either(g: grid, h: grid, r: nat) = if r % 2 == 0 then g else h;\n"
+             fn either(g: grid, h: grid, r: nat) = if r % 2 == 0 then g else h;\n\
+             fn lay(g: grid, r: nat, c: nat) =\n  \
+             set_at(g, r, slice(g[r], 0, c) + \"##\" + slice(g[r], c + 2, len(g[r])));\n"
         }
         Shape::Pair { .. } => {
             "fn low(a: nat, b: nat) = min(a, b);\n\
@@ -326,6 +328,12 @@ impl Game {
                             ),
                         );
                     }
+                    // Two cells set by joining the board around them:
+                    // past its end, a longer board.
+                    3 if c.below(2) == 0 => {
+                        let run = to.trim_matches('"').repeat(2);
+                        format!("slice(b, 0, i) + \"{run}\" + slice(b, i + 2, len(b))")
+                    }
                     _ => write,
                 };
                 (generators.to_string(), Some(guard), result)
@@ -429,7 +437,7 @@ impl Game {
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(8) {
+                let (guard, result) = match c.below(9) {
                     0 if c.below(3) == 0 => (
                         "open(g, r, c)",
                         "either(cover(g, r, c), set_at(g, r, set_at(g[r], c, \"#\")), r)",
@@ -469,6 +477,14 @@ impl Game {
                     7 => (
                         "open(g, r, c)",
                         "if r == 1 then cover(g, r, c) else cover(cover(g, r, c), r + 1, c)",
+                    ),
+                    // Two cells down laid across on the board turned, by
+                    // joining its row around them, and turned back; past
+                    // the turned row's end the row grows and turning back
+                    // fails.
+                    8 => (
+                        "open(transpose(g), c, r)",
+                        "transpose(lay(transpose(g), c, r))",
                     ),
                     _ => ("g[r][c] == \".\"", "set_at(g, r, set_at(g[r], c, \"#\"))"),
                 };
