@@ -437,7 +437,7 @@ impl Game {
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(9) {
+                let (guard, result) = match c.below(11) {
                     0 if c.below(3) == 0 => (
                         "open(g, r, c)",
                         "either(cover(g, r, c), set_at(g, r, set_at(g[r], c, \"#\")), r)",
@@ -485,6 +485,17 @@ impl Game {
                     8 => (
                         "open(transpose(g), c, r)",
                         "transpose(lay(transpose(g), c, r))",
+                    ),
+                    // Two cells compared as one string: a slice across
+                    // (shorter past the row's end), two cells joined down
+                    // (the second off the board past the last row).
+                    9 => (
+                        "slice(g[r], c, c + 2) == \"..\"",
+                        "lay(g, r, c)",
+                    ),
+                    10 => (
+                        "g[r][c] + g[r + 1][c] == \"..\"",
+                        "cover(cover(g, r, c), r + 1, c)",
                     ),
                     _ => ("g[r][c] == \".\"", "set_at(g, r, set_at(g[r], c, \"#\"))"),
                 };
