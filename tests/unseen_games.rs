@@ -6,7 +6,7 @@ mod common;
 
 use common::engines::{agree_from, Limits};
 use common::{mex, session_with, value_of};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
 const LIMITS: Limits = Limits {
@@ -1337,4 +1337,56 @@ fn node_kayles_on_a_grid_written_three_more_ways_compiles() {
         agree(form, &starts, true);
         assert_eq!(values_of(form, &board), want, "{}", form.0);
     }
+}
+
+/// The nim product of `a` and `b`, by its definition: the least number
+/// that is not `a' * b ^ a * b' ^ a' * b'` for any `a' < a`, `b' < b`.
+fn nim_product(a: usize, b: usize, memo: &mut HashMap<(usize, usize), usize>) -> usize {
+    if let Some(&p) = memo.get(&(a, b)) {
+        return p;
+    }
+    let mut seen = HashSet::new();
+    for x in 0..a {
+        for y in 0..b {
+            seen.insert(
+                nim_product(x, b, memo) ^ nim_product(a, y, memo) ^ nim_product(x, y, memo),
+            );
+        }
+    }
+    let p = (0..).find(|v| !seen.contains(v)).unwrap_or(0);
+    memo.insert((a, b), p);
+    p
+}
+
+/// Turning Corners, a coin-turning game on a grid with a rule of four
+/// generators, two of them up to the other two: a single head at row r
+/// and column c is worth the nim product of r and c (Winning Ways), and a
+/// board the nim-sum of its heads. Searched compiled, against the
+/// reference from a small board.
+#[test]
+fn turning_corners_is_the_nim_product() {
+    let game = game!("corners");
+    agree(game, &["Corners([\"TTH\", \"THT\", \"HTH\"])"], true);
+    let mut memo = HashMap::new();
+    let (rows, cols) = (4, 5);
+    let mut texts = Vec::new();
+    let mut want = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let board: Vec<String> = (0..rows)
+                .map(|i| {
+                    (0..cols)
+                        .map(|j| if (i, j) == (r, c) { 'H' } else { 'T' })
+                        .collect()
+                })
+                .collect();
+            texts.push(format!("Corners({board:?})"));
+            want.push(nim_product(r, c, &mut memo) as u32);
+        }
+    }
+    assert_eq!(values_of(game, &texts), want);
+    // Two heads: the nim-sum of their products.
+    let two = "Corners([\"TTTTT\", \"TTTHT\", \"TTTTT\", \"TTTTH\"])".to_string();
+    let sum = nim_product(1, 3, &mut memo) ^ nim_product(3, 4, &mut memo);
+    assert_eq!(values_of(game, &[two]), [sum as u32]);
 }
