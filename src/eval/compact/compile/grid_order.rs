@@ -82,9 +82,11 @@ fn row_pickers(rule: &Rule) -> Vec<u32> {
             Write::Bind(Bind::Num { reg, value, .. }) => {
                 let from = reads::outside(|o| reads::num(o, value)).unwrap_or_default();
                 bound.push((*reg, from));
+                reads::num(&mut rows, value);
             }
             Write::Row(_, at, text) => {
                 rows.row_at(at);
+                reads::num(&mut rows, at);
                 reads::text(&mut rows, text);
             }
             w => reads::write(&mut rows, w),

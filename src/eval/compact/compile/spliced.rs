@@ -25,7 +25,7 @@ use crate::syntax::ast::BinaryOp;
 /// letters.
 pub(super) struct Run<'i> {
     pub text: &'i Ir,
-    pub start: &'i Ir,
+    start: &'i Ir,
     pub letters: &'i str,
     end: &'i Ir,
     head: &'i Ir,
@@ -55,7 +55,7 @@ impl<'i> Run<'i> {
 
     /// Whether the run lies on the string: `len(text) >= end and start
     /// >= 0`, read as the string is, first.
-    pub fn fits(&self, span: Span) -> Ir {
+    fn fits(&self, span: Span) -> Ir {
         let node = |kind| Ir { kind, span };
         let binary = |op, a: Ir, b: Ir| node(IrKind::Binary(op, Box::new(a), Box::new(b)));
         let len = node(IrKind::Builtin(Builtin::Len, vec![self.text.clone()]));
