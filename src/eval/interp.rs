@@ -308,6 +308,30 @@ impl Interp {
         }
     }
 
+    /// Helper `f` called on `args` from a rule evaluated inside `nesting`
+    /// helpers: as deep as a call written there would go, so that a
+    /// recursion too deep fails here exactly where it fails in the rule.
+    pub(crate) fn call_helper(
+        &mut self,
+        f: u32,
+        args: Vec<Value>,
+        nesting: usize,
+        span: Span,
+    ) -> Result<Value> {
+        let lit = |v| Ir {
+            kind: IrKind::Lit(v),
+            span,
+        };
+        let call = Ir {
+            kind: IrKind::CallFn(f, args.into_iter().map(lit).collect()),
+            span,
+        };
+        let outside = std::mem::replace(&mut self.depth, nesting);
+        let result = self.eval(&call, &mut Vec::new());
+        self.depth = outside;
+        result
+    }
+
     pub fn eval_bool(&mut self, ir: &Ir, env: &mut Env) -> Result<bool> {
         match self.eval(ir, env)? {
             Value::Bool(b) => Ok(b),

@@ -610,6 +610,9 @@ pub struct GameCode {
     /// Why the images could not be compiled, when they could not: the
     /// search then stores every position of an orbit.
     pub unimaged: Option<crate::eval::engine::Unsupported>,
+    /// Why a helper could not be compiled in place, where one runs on
+    /// the reference evaluator instead (see `called`).
+    pub evaluated: Option<crate::eval::engine::Unsupported>,
     /// Scalar registers in all (the key's fields first).
     pub regs: u32,
     pub tuples: u32,

@@ -36,9 +36,11 @@ pub use unfold::unfolded;
 
 use super::code::{Rows, Write};
 use super::layout::{Fields, Layout};
+use crate::eval::engine::Unsupported;
 use crate::eval::ir::{CompIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Helpers are inlined this deep; a deeper (or recursive) call is not
 /// compiled.
@@ -88,7 +90,7 @@ pub(super) enum Val {
 pub(super) type Scope = Vec<Option<Val>>;
 
 pub(super) struct Compiler<'a> {
-    program: &'a Program,
+    program: &'a Arc<Program>,
     /// The values of the program's constants, known before any rule runs.
     consts: &'a [Value],
     layout: &'a Layout,
@@ -110,6 +112,9 @@ pub(super) struct Compiler<'a> {
     /// The length of the list whose length changes, in the keys the code
     /// is compiled for (see `Layout::shapes`).
     shape: u32,
+    /// Why the first helper called through the reference evaluator could
+    /// not be compiled in place (see `called`).
+    evaluated: Option<Unsupported>,
 }
 
 /// `children` and `children_mut`: one walk, over shared or mutable

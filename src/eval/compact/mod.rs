@@ -7,6 +7,7 @@
 
 mod bitsets;
 mod bound_runs;
+mod called;
 mod clamped;
 mod closure;
 mod code;
@@ -75,6 +76,11 @@ pub enum Compact {
 
 /// How `--stats` names this engine.
 const COMPILED: &str = "the compiled search of packed keys";
+/// How `--stats` names compiling a helper in place, when it is turned
+/// down: the compiled code then calls the helper through the reference
+/// interpreter.
+const HELPER: &str = "compiling a helper in place (it runs on the reference interpreter, once \
+                      for each set of arguments met)";
 /// How `--stats` names the symmetry on packed keys, when it is turned down:
 /// the compiled search then stores every position of an orbit.
 const SYMMETRY: &str = "the symmetry on packed keys (every position is stored)";
@@ -142,7 +148,7 @@ impl KeyGame for CompactGame {
 
 /// A game compiled for a position: the game, the position's key, and why
 /// the game's images did not compile, if they did not.
-type Laid = (Box<dyn KeyGame>, u64, Option<Unsupported>);
+type Laid = (Box<dyn KeyGame>, u64, Vec<(&'static str, Unsupported)>);
 
 impl Interp {
     /// The game of `pos` compiled to keys, laid out to hold `pos`, and the
@@ -168,8 +174,7 @@ impl Interp {
             compiled = self.compile_compact(g, &args, room);
         }
         match compiled {
-            Ok(Some((game, key, unimaged))) => {
-                let declined = unimaged.map(|why| (SYMMETRY, why)).into_iter().collect();
+            Ok(Some((game, key, declined))) => {
                 self.engines.record(g, Path::CompiledSearch, declined);
                 Some((game, key))
             }
@@ -202,6 +207,10 @@ impl Interp {
             return Ok(None);
         };
         let unimaged = codes.iter_mut().find_map(|c| c.unimaged.take());
+        let evaluated = codes.iter_mut().find_map(|c| c.evaluated.take());
+        let declined = (unimaged.map(|why| (SYMMETRY, why)).into_iter())
+            .chain(evaluated.map(|why| (HELPER, why)))
+            .collect();
         let code = Shaped::new(codes, &layout);
         Ok(Some((
             Box::new(CompactGame {
@@ -210,7 +219,7 @@ impl Interp {
                 orbit: Vec::new(),
             }),
             key,
-            unimaged,
+            declined,
         )))
     }
 

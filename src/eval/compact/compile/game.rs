@@ -21,6 +21,7 @@ use crate::eval::ir::{GameKind, GenIr, Ir, IrKind, Program};
 use crate::eval::value::Value;
 use crate::source::Span;
 use crate::syntax::ast::BinaryOp;
+use std::sync::Arc;
 
 /// Which parameters every move rule of game `g` passes on unchanged, and
 /// the letters its results write into strings.
@@ -114,7 +115,7 @@ fn written_letters(program: &Program, ir: &Ir, depth: u32, out: &mut Vec<u8>) {
 /// as that shape says, so every construct that reads it reads it as it
 /// reads a list of a fixed length.
 pub fn games(
-    program: &Program,
+    program: &Arc<Program>,
     consts: &[Value],
     layout: &Layout,
     fuse: bool,
@@ -127,7 +128,7 @@ pub fn games(
 /// Game `layout.game`'s rules compiled for `layout`, for keys of shape
 /// `shape`.
 pub fn game(
-    program: &Program,
+    program: &Arc<Program>,
     consts: &[Value],
     layout: &Layout,
     fuse: bool,
@@ -187,6 +188,7 @@ pub fn game(
         ranges: Vec::new(),
         distinct_tuples: Vec::new(),
         shape,
+        evaluated: None,
     };
     let lose = match lose {
         Some(l) => Some(c.truth(&mut scope, l)?),
@@ -234,6 +236,7 @@ pub fn game(
         rules,
         images,
         unimaged,
+        evaluated: c.evaluated.take(),
         regs: c.regs,
         tuples: c.tuples,
         texts: c.texts,

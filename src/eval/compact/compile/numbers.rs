@@ -3,6 +3,7 @@
 
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
+use crate::eval::compact::called::Held;
 use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth, Walk};
 use crate::eval::compact::facts::worked_alone;
 use crate::eval::compact::layout::Fields;
@@ -163,9 +164,7 @@ impl<'a> Compiler<'a> {
                 },
                 _ => return Err(refused()),
             },
-            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::num, |b, n| {
-                Num::Let(b, Box::new(n))
-            })?,
+            IrKind::CallFn(f, args) => self.num_call(scope, ir, (*f, args), Held::Number)?,
             _ => return Err(refused()),
         })
     }

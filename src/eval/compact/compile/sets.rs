@@ -7,6 +7,7 @@
 use super::{Compiler, Scope, Val};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::bitsets::Universe;
+use crate::eval::compact::called::Held;
 use crate::eval::compact::code::{Num, Seq, Truth, Walk};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
@@ -70,9 +71,9 @@ impl Compiler<'_> {
                 Box::new(self.mask(scope, then)?),
                 Box::new(self.mask(scope, otherwise)?),
             ),
-            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::mask, |b, n| {
-                Num::Let(b, Box::new(n))
-            })?,
+            IrKind::CallFn(f, args) => {
+                self.num_call(scope, ir, (*f, args), Held::Mask(universe))?
+            }
             _ => return Err(refused()),
         })
     }

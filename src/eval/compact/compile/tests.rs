@@ -18,7 +18,7 @@ fn compile_with(text: &str, args: &[Value], fuse: bool) -> Compiled<GameCode> {
     session
         .load_text("test.game", text)
         .expect("the game loads");
-    let program = &*session.interp.program;
+    let program = &session.interp.program;
     let (fixed, letters) = fixed_and_letters(program, &[], 0).expect("its letters");
     let types: Vec<Type> = program.games[0]
         .params

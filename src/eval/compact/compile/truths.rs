@@ -158,9 +158,7 @@ impl<'a> Compiler<'a> {
                 [list] => self.each(scope, *b == Builtin::Any, list)?,
                 _ => return Err(refused()),
             },
-            IrKind::CallFn(f, args) => self.inline(scope, ir, *f, args, Self::truth, |b, t| {
-                Truth::Let(b, Box::new(t))
-            })?,
+            IrKind::CallFn(f, args) => self.truth_call(scope, ir, (*f, args))?,
             _ => return Err(refused()),
         })
     }
