@@ -9,7 +9,8 @@
 //! (`nat`) beside it; rules written with the constructs the language
 //! guide teaches (generators over `indices`, `enumerate`, `cells`, ranges
 //! bounded by the position, a list made by a comprehension; guards with
-//! comparisons, `in`, `has`, `and`, `or`, `not` and helpers; results by
+//! comparisons, `in`, `has`, `and`, `or`, `not` and helpers, some calling
+//! themselves (one of them too deeply from an odd number); results by
 //! `set_at`, comprehensions, `if`, helper calls and arithmetic, lists of
 //! heaps that grow shorter or longer), and a few random starts.
 //!
@@ -158,11 +159,17 @@ fn helpers(shape: Shape) -> &'static str {
         }
         Shape::Pair { .. } => {
             "fn low(a: nat, b: nat) = min(a, b);\n\
-             fn even(a: nat) = a % 2 == 0;\n"
+             fn even(a: nat) = a % 2 == 0;\n\
+             fn gcd(a: nat, b: nat) = if b == 0 then a else gcd(b, a % b);\n\
+             fn halves(a: int) = if a == 0 then 0 else 1 + halves(a - 2);\n\
+             fn flips(a: nat, up: bool) = if a == 0 then up else flips(a - 1, not up);\n"
         }
         Shape::Set => {
             "fn drop(s: {nat}, x: nat) = set([y for y in s if y != x]);\n\
-             fn next_in(s: {nat}, x: nat) = x + 1 in s;\n"
+             fn next_in(s: {nat}, x: nat) = x + 1 in s;\n\
+             fn run_to(s: {nat}, x: nat) = x in s and (x == 0 or run_to(s, x - 1));\n\
+             fn peel(s: {nat}, x: nat) =\n  \
+             if x == 0 or x not in s then s else peel(set([y for y in s if y != x]), x - 1);\n"
         }
         Shape::Flags => {
             "fn alone(f: [bool], v: nat) = all([not f[w] for w in ADJ[v]]);\n\
@@ -692,7 +699,8 @@ impl Game {
                 1 => format!("either(cover(g, {}, {}), g, r)", number(c), number(c)),
                 _ => format!("set_at(g, r, set_at(g[r], {}, \".\"))", number(c)),
             },
-            Shape::Set => match c.below(5) {
+            Shape::Set => match c.below(6) {
+                5 => format!("peel(s, {})", number(c)),
                 0 => format!("set([min(y + {}, {SMALL}) for y in s])", number(c)),
                 1 => format!("{{{}, min({}, {SMALL})}}", c.below(4), number(c)),
                 2 => "s".to_string(),
@@ -832,11 +840,12 @@ impl Game {
                 3 if self.wide => format!("count(g[0], \"#\") < {n}"),
                 _ => format!("len(g[0]) < {n}"),
             },
-            Shape::Set => match c.below(5) {
+            Shape::Set => match c.below(6) {
                 0 => format!("{n} in s"),
                 1 => format!("{n} not in s"),
                 2 => format!("s {} {{1, {n}}}", c.pick(&["==", "!="])),
                 3 => format!("next_in(s, {n})"),
+                4 => format!("run_to(s, {n})"),
                 _ => format!("popcount(len(s)) < {n}"),
             },
             Shape::Flags => match c.below(6) {
@@ -853,11 +862,16 @@ impl Game {
             },
             Shape::Pair { .. } => {
                 let (x, y) = self.xy();
-                match c.below(5) {
+                match c.below(8) {
                     3 => format!("({x}, {n}) {} ({y}, 2)", self.equality(c)),
                     4 => format!("(if {x} < {y} then {x} else {n}) == {y} - 1"),
                     0 => format!("even({n})"),
                     1 => format!("low({x}, {y}) > {n}"),
+                    // Helpers that call themselves: `halves` of an odd
+                    // or negative number goes too deep.
+                    5 => format!("gcd({x}, {n}) == 1"),
+                    6 => format!("halves({n}) < {y}"),
+                    7 => format!("flips({n}, {x} > {y})"),
                     _ => format!("{x} != {y}"),
                 }
             }
