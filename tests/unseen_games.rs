@@ -1461,3 +1461,49 @@ fn turning_corners_is_the_nim_product() {
     let sum = nim_product(1, 3, &mut memo) ^ nim_product(3, 4, &mut memo);
     assert_eq!(values_of(game, &[two]), [sum as u32]);
 }
+
+/// Dials (in `corners.game`): two cells of a row of three-way dials
+/// turned down a step by a helper that reads the dial it sets, compiled
+/// and compared with the reference, and valued as a search written here
+/// values it.
+#[test]
+fn dials_turned_by_their_own_letter_agree_with_a_brute_force() {
+    fn value(g: &[Vec<u8>], memo: &mut HashMap<Vec<Vec<u8>>, u32>) -> u32 {
+        if let Some(&v) = memo.get(g) {
+            return v;
+        }
+        let down = |d: u8| if d == 0 { 2 } else { d - 1 };
+        let mut options = Vec::new();
+        for r in 0..g.len() {
+            for c in 0..g[r].len() {
+                for b in 0..c {
+                    if g[r][c] != 0 {
+                        let mut next = g.to_vec();
+                        next[r][c] = down(next[r][c]);
+                        next[r][b] = down(next[r][b]);
+                        options.push(value(&next, memo));
+                    }
+                }
+            }
+        }
+        let v = mex(options);
+        memo.insert(g.to_vec(), v);
+        v
+    }
+    let game = game!("corners");
+    agree(game, &["Dials([\"O.X\", \"XO.\"])"], true);
+    let dial = |d: u8| ['.', 'X', 'O'][d as usize];
+    let mut memo = HashMap::new();
+    let (mut texts, mut want) = (Vec::new(), Vec::new());
+    for n in 0..3u32.pow(6) {
+        let digits: Vec<u8> = (0..6).map(|i| (n / 3u32.pow(i) % 3) as u8).collect();
+        let g = vec![digits[..3].to_vec(), digits[3..].to_vec()];
+        let rows: Vec<String> = g
+            .iter()
+            .map(|row| row.iter().map(|&d| dial(d)).collect())
+            .collect();
+        texts.push(format!("Dials({rows:?})"));
+        want.push(value(&g, &mut memo));
+    }
+    assert_eq!(values_of(game, &texts), want);
+}

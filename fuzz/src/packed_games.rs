@@ -155,7 +155,9 @@ fn helpers(shape: Shape) -> &'static str {
              else set_at(g, r, set_at(g[r], c, \"#\"));\n\
              fn either(g: grid, h: grid, r: nat) = if r % 2 == 0 then g else h;\n\
              fn lay(g: grid, r: nat, c: nat) =\n  \
-             set_at(g, r, slice(g[r], 0, c) + \"##\" + slice(g[r], c + 2, len(g[r])));\n"
+             set_at(g, r, slice(g[r], 0, c) + \"##\" + slice(g[r], c + 2, len(g[r])));\n\
+             fn flip(l: str) = if l == \".\" then \"#\" else \".\";\n\
+             fn turn(row: str, c: int) = set_at(row, c, flip(row[c]));\n"
         }
         Shape::Pair { .. } => {
             "fn low(a: nat, b: nat) = min(a, b);\n\
@@ -444,7 +446,7 @@ impl Game {
                     _ => "r in 0..len(g) - 1, c in indices(g[r])",
                 };
                 scope.numbers.extend(["r", "c"]);
-                let (guard, result) = match c.below(11) {
+                let (guard, result) = match c.below(12) {
                     0 if c.below(3) == 0 => (
                         "open(g, r, c)",
                         "either(cover(g, r, c), set_at(g, r, set_at(g[r], c, \"#\")), r)",
@@ -503,6 +505,12 @@ impl Game {
                     10 => (
                         "g[r][c] + g[r + 1][c] == \"..\"",
                         "cover(cover(g, r, c), r + 1, c)",
+                    ),
+                    // Two cells of a row turned over, each by a helper of
+                    // its own letter; the second off the row at column 0.
+                    11 => (
+                        "open(g, r, c)",
+                        "set_at(g, r, turn(turn(g[r], c), c - 1))",
                     ),
                     _ => ("g[r][c] == \".\"", "set_at(g, r, set_at(g[r], c, \"#\"))"),
                 };

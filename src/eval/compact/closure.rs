@@ -668,6 +668,67 @@ impl Lowering {
         }
     }
 
+    /// The registers of `t` and `i` in `set_at(t, i, letter)` where
+    /// `letter` reads nothing but `t[i]` (see `lookup::set_from_itself`).
+    fn set_of_itself(&self, t: &Text, i: &Num, letter: &Text) -> Option<(usize, usize)> {
+        let (text, place) = lookup::set_from_itself(t, i, letter).filter(|_| self.tables)?;
+        Some((text as usize, place as usize))
+    }
+
+    /// Such a `set_at` as a table of what `letter` gives for each code
+    /// `t[i]` may hold, worked out now on a machine of its own whose
+    /// string register `t` is that one letter and `i` reads 0.
+    fn letter_table(&self, (text, place): (usize, usize), letter: Text) -> LetterTable {
+        let letter = self.piece(letter);
+        let mut m = Machine::scratch(self.regs, self.texts, self.cell);
+        let letters = (0..=low_bits(self.cell))
+            .map(|code| {
+                m.texts[text] = (code, 1);
+                m.regs[place] = 0;
+                match letter.get(&mut m) {
+                    Some((new, 1)) => Some(new),
+                    _ => None,
+                }
+            })
+            .collect();
+        LetterTable {
+            at: (text, place),
+            letters,
+            cell: self.cell,
+        }
+    }
+
+    /// `let t = value; set_at(t, i, letter)` where `letter` reads nothing
+    /// but `t[i]`: the string worked out and set by the table at once; the
+    /// binding and its body given back otherwise.
+    fn bound_and_set_from_itself(
+        &self,
+        bind: Box<Bind>,
+        body: Box<Text>,
+    ) -> Result<TextFn, (Box<Bind>, Box<Text>)> {
+        let at = match (&*bind, &*body) {
+            (Bind::Text { reg, .. }, Text::SetAt(t, i, letter)) if matches!(**t, Text::Reg(r) if r == *reg) => {
+                self.set_of_itself(t, i, letter)
+            }
+            _ => None,
+        };
+        let Some(at) = at else {
+            return Err((bind, body));
+        };
+        match (*bind, *body) {
+            (Bind::Text { value, .. }, Text::SetAt(_, _, letter)) => {
+                let value = self.piece(value);
+                let table = self.letter_table(at, *letter);
+                Ok(Box::new(move |m| {
+                    let t = value.get(m)?;
+                    m.texts[table.at.0] = t;
+                    table.set(t, m)
+                }))
+            }
+            (bind, body) => Err((Box::new(bind), Box::new(body))),
+        }
+    }
+
     /// A number, without looking for a table at its root.
     fn operand_of_tree(&self, n: Num) -> Operand {
         let call = |f: NumFn| Operand::Call(f);
@@ -1114,6 +1175,10 @@ impl Lowering {
                 })
             }
             Text::SetAt(t, i, c) => {
+                if let Some(at) = self.set_of_itself(&t, &i, &c) {
+                    let table = self.letter_table(at, *c);
+                    return Box::new(move |m| table.set(m.texts[table.at.0], m));
+                }
                 let (t, i, c) = (self.piece(*t), self.operand(*i), self.piece(*c));
                 Box::new(move |m| {
                     let t = t.get(m)?;
@@ -1148,7 +1213,10 @@ impl Lowering {
                 Box::new(move |m| if c(m)? { a.get(m) } else { b.get(m) })
             }
             Text::Let(bind, body) => {
-                let (bind, body) = (self.bind(*bind), self.piece(*body));
+                let (bind, body) = match self.bound_and_set_from_itself(bind, body) {
+                    Ok(set) => return set,
+                    Err((bind, body)) => (self.bind(*bind), self.piece(*body)),
+                };
                 Box::new(move |m| {
                     bind.set(m)?;
                     body.get(m)
@@ -1172,6 +1240,21 @@ impl Lowering {
             }
             leaf => self.piece(leaf).into_fn(),
         }
+    }
+}
+
+/// `set_at(t, i, letter)` where the new letter is a function of the old:
+/// the registers of `t` and `i`, and the new letter for each old code.
+struct LetterTable {
+    at: (usize, usize),
+    letters: Rc<[Option<u64>]>,
+    cell: u32,
+}
+
+impl LetterTable {
+    #[inline(always)]
+    fn set(&self, t: (u64, u32), m: &Machine) -> Option<(u64, u32)> {
+        words::set_by_table(t, m.regs[self.at.1], &self.letters, self.cell)
     }
 }
 

@@ -12,7 +12,7 @@
 //! Chomp's `eaten(g[i], c)`.
 
 use super::closure::NumFn;
-use super::code::{Char, Num, Text};
+use super::code::{Bind, Char, Num, Text};
 use super::cost;
 use super::layout::Fields;
 use super::reads::{self, Visit};
@@ -130,6 +130,28 @@ pub fn num_reads_pair(n: &Num) -> Option<(Site, u32)> {
     let mut r = Reads::default();
     reads::num(&mut r, n);
     r.pair()
+}
+
+/// The string and place registers of `set_at(t, i, c)` where the new
+/// letter `c` depends on nothing but the letter it replaces: `c` binds
+/// `t[i]` and reads nothing else from outside (`flip(row[c])` on a row a
+/// helper was given). Such a letter is a table of the old one's code.
+pub fn set_from_itself(t: &Text, i: &Num, c: &Text) -> Option<(u32, u32)> {
+    let (Text::Reg(text), Num::Reg(place), Text::Let(bind, body)) = (t, i, c) else {
+        return None;
+    };
+    let Bind::Text { reg, value } = &**bind else {
+        return None;
+    };
+    let Text::At(read, at) = value else {
+        return None;
+    };
+    let same = matches!((&**read, &**at), (Text::Reg(r), Num::Reg(a)) if r == text && a == place);
+    let (regs, key) = reads::outside_and_key(|o| {
+        o.set_text(*reg);
+        reads::text(o, body)
+    })?;
+    (same && regs.is_empty() && !key).then_some((*text, *place))
 }
 
 /// The element and the register a grid's row alone depends on (see
@@ -297,6 +319,17 @@ mod tests {
         // xs[1] + 1 is 8, past the field's three bits: both ways give the
         // start up.
         assert_eq!(same_options(SPILL, "Spill([1, 7, 1, 3])"), 1);
+    }
+
+    const CORNERS: &str = include_str!("../../../tests/unseen_games/corners.game");
+
+    /// Turning Corners and Dials turn letters of a row a helper was given,
+    /// each by a helper of the letter alone.
+    #[test]
+    fn letters_set_from_themselves_give_the_options_step_by_step_code_gives() {
+        let corners = r#"Corners(["HHHH", "HHHH", "HHHH"])"#;
+        assert_eq!(same_options(CORNERS, corners), 1 << 6);
+        assert!(same_options(CORNERS, r#"Dials(["OOO", "OXO"])"#) > 200);
     }
 
     #[test]

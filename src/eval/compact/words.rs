@@ -26,6 +26,17 @@ pub fn set_at((word, len): Word, i: i64, (letter, one): Word, w: u32) -> Option<
     Some((word & !(low_bits(w) << shift) | letter << shift, len))
 }
 
+/// `set_at(text, i, letter)` where the new letter is `letters[old]` of
+/// the old one's code (none where that entry is none).
+#[inline(always)]
+pub fn set_by_table((word, len): Word, i: i64, letters: &[Option<u64>], w: u32) -> Option<Word> {
+    let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+    let shift = i * w;
+    let old = (word >> shift) & low_bits(w);
+    let letter = (*letters.get(old as usize)?)?;
+    Some((word & !(low_bits(w) << shift) | letter << shift, len))
+}
+
 /// `slice(text, from, to)`, the bounds clamped as the interpreter clamps
 /// them.
 #[inline(always)]
