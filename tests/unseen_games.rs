@@ -1121,12 +1121,22 @@ fn hackenbush_on_a_tree_follows_the_colon_principle() {
 /// against a brute force; take one or three, told by a helper of a
 /// boolean; and recursions that go past the limit on calls, one of them
 /// inside a helper written in place, from the heap where the reference
-/// first fails.
+/// first fails; two helpers that call each other, also against the
+/// nim-sum of two heaps' brute forces; and helpers given a string and a
+/// list the position holds.
 #[test]
 fn helpers_that_call_themselves() {
     let game = game!("recursive");
     let starts = [
-        "Fib(12)", "Odd(7)", "Half(1)", "Half(4)", "Deep(8)", "Deep(9)",
+        "Fib(12)",
+        "Odd(7)",
+        "Half(1)",
+        "Half(4)",
+        "Deep(8)",
+        "Deep(9)",
+        "Two(7, 6)",
+        "Coins(\"HHTHHTH\")",
+        "Below([3, 2, 4])",
     ];
     agree(game, &starts, true);
     let mut fibonacci = vec![1, 2];
@@ -1139,6 +1149,23 @@ fn helpers_that_call_themselves() {
         want.push(mex(options));
     }
     let texts: Vec<String> = (0..want.len()).map(|n| format!("Fib({n})")).collect();
+    assert_eq!(values_of(game, &texts), want);
+    // Two heaps, each a subtraction game of its own: their nim-sum.
+    let heap = |takes: fn(usize) -> bool| {
+        let mut values: Vec<u32> = Vec::new();
+        for n in 0..=20 {
+            let options = (1..=n).filter(|&k| takes(k)).map(|k| values[n - k]);
+            values.push(mex(options));
+        }
+        values
+    };
+    let (first, second) = (heap(|k| k % 2 == 0 || k == 1), heap(|k| k % 2 == 1));
+    let pairs: Vec<(usize, usize)> = (0..=20).flat_map(|a| [(a, 20 - a), (a, a / 2)]).collect();
+    let texts: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("Two({a}, {b})"))
+        .collect();
+    let want: Vec<u32> = pairs.iter().map(|&(a, b)| first[a] ^ second[b]).collect();
     assert_eq!(values_of(game, &texts), want);
 }
 

@@ -139,11 +139,14 @@ fn helpers(shape: Shape) -> &'static str {
             "fn put(s: str, i: nat, l: str) = set_at(s, i, l);\n\
              fn free(s: str, i: nat) = s[i] == \".\";\n\
              fn next_free(s: str, i: nat) = i + 1 < len(s) and s[i + 1] == \".\";\n\
-             fn either(s: str, t: str, i: nat) = if i % 2 == 0 then s else t;\n"
+             fn either(s: str, t: str, i: nat) = if i % 2 == 0 then s else t;\n\
+             fn xs_from(s: str, i: nat) =\n  \
+             if i >= len(s) then 0 else (if s[i] == \"X\" then 1 else 0) + xs_from(s, i + 1);\n"
         }
         Shape::Heaps => {
             "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
              fn big(h: [nat], i: nat) = h[i] >= 2;\n\
+             fn upto(h: [nat], i: nat) = if i == 0 then 0 else h[i - 1] + upto(h, i - 1);\n\
              fn lowered(h: [nat], at: [nat], to: [nat]) =\n  \
              [if j in at then to[index_of(at, j)] else h[j] for j in indices(h)];\n"
         }
@@ -822,11 +825,16 @@ impl Game {
                     (7, _) => format!("b[i] == {l} and b[i + 1] {order} {m}"),
                     (8, _) if c.below(2) == 0 => format!("slice(b, i, {n}) == {pair}"),
                     (8, _) => format!("b[i] {} b[{n}]", self.equality(c)),
+                    // A helper that calls itself, given the board.
+                    (9, _) if c.below(2) == 0 => format!("xs_from(b, {n}) < 2"),
                     _ => format!("next_free(b, {n})"),
                 }
             }
-            Shape::Heaps => match c.below(7) {
+            Shape::Heaps => match c.below(8) {
                 0 => format!("hs[{n}] > 0"),
+                // A helper that calls itself, given the heaps; past the
+                // last heap it reads out of range.
+                7 => format!("upto(hs, {n}) > 2"),
                 5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
                 1 => format!("has(hs, {n})"),

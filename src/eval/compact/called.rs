@@ -8,6 +8,7 @@
 //! however many positions ask.
 
 use super::bitsets::Universe;
+use super::layout::Fields;
 use super::run::Machine;
 use crate::eval::interp::Interp;
 use crate::eval::ir::Program;
@@ -16,6 +17,7 @@ use crate::source::Span;
 use hashbrown::HashMap;
 use rustc_hash::FxBuildHasher;
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Answers remembered at most: past them a call is worked out each time.
@@ -51,6 +53,55 @@ impl Held {
     }
 }
 
+/// Where an argument is: a register holding it, or the fields of the key
+/// holding a list or string parameter passed as it is (each element a
+/// number, a truth value as 0 or 1, or a letter's code in `alphabet`).
+#[derive(Clone, Debug)]
+pub enum Arg {
+    Reg(u32, Held),
+    Numbers(Fields),
+    Bools(Fields),
+    Letters(Fields, Rc<[u8]>),
+}
+
+impl Arg {
+    /// The argument as the numbers that stand for it, onto `out`.
+    fn read(&self, m: &Machine, out: &mut Vec<i64>) {
+        match self {
+            Arg::Reg(reg, _) => out.push(m.regs[*reg as usize]),
+            Arg::Numbers(f) => out.extend((0..f.len).map(|i| f.number(m.key, i))),
+            Arg::Bools(f) | Arg::Letters(f, _) => {
+                out.extend((0..f.len).map(|i| f.read(m.key, i) as i64))
+            }
+        }
+    }
+
+    /// The argument's value, from the numbers `read` gave, which it takes
+    /// off the front of `numbers`.
+    fn value(&self, numbers: &mut &[i64]) -> Option<Value> {
+        let mut take = |n: u32| {
+            let (these, rest) = numbers.split_at_checked(n as usize)?;
+            *numbers = rest;
+            Some(these)
+        };
+        Some(match self {
+            Arg::Reg(_, held) => held.value(take(1)?[0]),
+            Arg::Numbers(f) => Value::list(take(f.len)?.iter().map(|&n| Value::Int(n)).collect()),
+            Arg::Bools(f) => {
+                Value::list(take(f.len)?.iter().map(|&b| Value::Bool(b != 0)).collect())
+            }
+            Arg::Letters(f, alphabet) => {
+                let letters = take(f.len)?.iter().map(|&code| {
+                    alphabet
+                        .get(usize::try_from(code).ok()?)
+                        .map(|&l| char::from(l))
+                });
+                Value::Str(letters.collect::<Option<String>>()?.into())
+            }
+        })
+    }
+}
+
 /// One helper called from the compiled code, with its answers so far.
 pub struct Called {
     evaluator: RefCell<Interp>,
@@ -58,8 +109,7 @@ pub struct Called {
     /// Helpers the call is written inside, compiled in place.
     nesting: usize,
     span: Span,
-    /// The registers holding the arguments, and how each is held.
-    args: Vec<(u32, Held)>,
+    args: Vec<Arg>,
     returns: Held,
     remembered: RefCell<HashMap<Box<[i64]>, i64, FxBuildHasher>>,
     /// The arguments of this call, read off the registers.
@@ -73,7 +123,7 @@ impl Called {
         (program, consts): (&Arc<Program>, &[Value]),
         f: u32,
         (nesting, span): (u32, Span),
-        args: Vec<(u32, Held)>,
+        args: Vec<Arg>,
         returns: Held,
     ) -> Called {
         let mut evaluator = Interp::default();
@@ -100,16 +150,18 @@ impl Called {
     pub fn call(&self, m: &Machine) -> Option<i64> {
         let mut asked = self.asked.borrow_mut();
         asked.clear();
-        asked.extend(self.args.iter().map(|&(reg, _)| m.regs[reg as usize]));
+        for arg in &self.args {
+            arg.read(m, &mut asked);
+        }
         if let Some(&answer) = self.remembered.borrow().get(&asked[..]) {
             return Some(answer);
         }
+        let mut numbers = &asked[..];
         let values = self
             .args
             .iter()
-            .zip(asked.iter())
-            .map(|(&(_, held), &n)| held.value(n))
-            .collect();
+            .map(|arg| arg.value(&mut numbers))
+            .collect::<Option<Vec<Value>>>()?;
         let answer = self
             .evaluator
             .borrow_mut()

@@ -115,6 +115,9 @@ pub(super) struct Compiler<'a> {
     /// Why the first helper called through the reference evaluator could
     /// not be compiled in place (see `called`).
     evaluated: Option<Unsupported>,
+    /// Helpers that call themselves being written in place around the
+    /// code being compiled (see `calls`).
+    recursing: u32,
 }
 
 /// `children` and `children_mut`: one walk, over shared or mutable

@@ -3,11 +3,11 @@
 
 use super::types::{grid, list_of_bools, list_of_ints, list_of_numbers, set_of_numbers};
 use super::{Compiler, Scope, Val, MAX_INLINE};
-use crate::eval::compact::called::{Called, Held};
+use crate::eval::compact::called::{Arg, Called, Held};
 use crate::eval::compact::closure::Closure;
 use crate::eval::compact::code::{Bind, Num, Truth};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
-use crate::eval::ir::{Ir, Program};
+use crate::eval::ir::{Ir, IrKind, Program};
 use crate::types::Type;
 use std::rc::Rc;
 
@@ -124,19 +124,16 @@ impl Compiler<'_> {
             Held::Mask(_) => Self::mask,
             _ => Self::num,
         };
-        let why = match self.inline(scope, call, f, args, body, |b, n| Num::Let(b, Box::new(n))) {
+        let wrap = |b, n| Num::Let(b, Box::new(n));
+        let (binds, called) = match self.in_place(scope, call, (f, args), body, wrap) {
             Ok(code) => return Ok(code),
-            Err(why) => why,
+            Err(why) => self.called_instead(scope, call, (f, args), returns, why)?,
         };
-        let (binds, called) = self
-            .called(scope, call, f, args, returns)
-            .map_err(|_| why.clone())?;
-        self.evaluated.get_or_insert(why);
         let code = Num::Closure(Closure::new(Box::new(move |m| called.call(m))));
         Ok(binds
             .into_iter()
             .rev()
-            .fold(code, |code, b| Num::Let(Box::new(b), Box::new(code))))
+            .fold(code, |code, b| wrap(Box::new(b), code)))
     }
 
     /// A call of helper `f` as a test, as `num_call` makes one.
@@ -147,21 +144,56 @@ impl Compiler<'_> {
         (f, args): (u32, &[Ir]),
     ) -> Compiled<Truth> {
         let wrap = |b, t| Truth::Let(b, Box::new(t));
-        let why = match self.inline(scope, call, f, args, Self::truth, wrap) {
+        let (binds, called) = match self.in_place(scope, call, (f, args), Self::truth, wrap) {
             Ok(code) => return Ok(code),
-            Err(why) => why,
+            Err(why) => self.called_instead(scope, call, (f, args), Held::Flag, why)?,
         };
-        let (binds, called) = self
-            .called(scope, call, f, args, Held::Flag)
-            .map_err(|_| why.clone())?;
-        self.evaluated.get_or_insert(why);
         let code = Truth::Closure(Closure::new(Box::new(move |m| {
             called.call(m).map(|answer| answer != 0)
         })));
         Ok(binds
             .into_iter()
             .rev()
-            .fold(code, |code, b| Truth::Let(Box::new(b), Box::new(code))))
+            .fold(code, |code, b| wrap(Box::new(b), code)))
+    }
+
+    /// `inline`, counting the helpers that call themselves being written
+    /// in place around the call (see `called_instead`).
+    fn in_place<T>(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        (f, args): (u32, &[Ir]),
+        body: impl FnOnce(&mut Self, &mut Scope, &Ir) -> Compiled<T>,
+        wrap: impl Fn(Box<Bind>, T) -> T,
+    ) -> Compiled<T> {
+        let recursive = reaches_itself(self.program, f);
+        self.recursing += u32::from(recursive);
+        let code = self.inline(scope, call, f, args, body, wrap);
+        self.recursing -= u32::from(recursive);
+        code
+    }
+
+    /// Helper `f` called through the reference evaluator, where writing it
+    /// in place failed for `why`; `why` again where it cannot be called
+    /// either, or where the call is itself inside a helper that calls
+    /// itself being written in place: that outer call is the one made,
+    /// once, rather than a dozen levels of its body around this one.
+    fn called_instead(
+        &mut self,
+        scope: &mut Scope,
+        call: &Ir,
+        (f, args): (u32, &[Ir]),
+        returns: Held,
+        why: Unsupported,
+    ) -> Compiled<(Vec<Bind>, Rc<Called>)> {
+        if self.recursing > 0 {
+            return Err(why);
+        }
+        let called = self.called(scope, call, f, args, returns);
+        let called = called.map_err(|_| why.clone())?;
+        self.evaluated.get_or_insert(why);
+        Ok(called)
     }
 
     /// Helper `f` called through the reference evaluator, where it cannot
@@ -188,8 +220,12 @@ impl Compiler<'_> {
             ));
         }
         let mut binds = Vec::new();
-        let mut held = Vec::new();
+        let mut passed = Vec::new();
         for (param, arg) in func.params.iter().zip(args) {
+            if let Some(as_is) = self.passed_as_keyed(scope, &param.ty, arg) {
+                passed.push(as_is);
+                continue;
+            }
             let unknown = param.ty == Type::Unknown;
             let (value, how) = if param.ty == Type::Bool || unknown && self.is_flag(scope, arg) {
                 (self.flag(scope, arg)?, Held::Flag)
@@ -204,19 +240,70 @@ impl Compiler<'_> {
             let reg = self.reg();
             let nat = param.ty == Type::Nat;
             binds.push(Bind::Num { reg, value, nat });
-            held.push((reg, how));
+            passed.push(Arg::Reg(reg, how));
         }
         let called = Called::new(
             (self.program, self.consts),
             f,
             (self.depth, call.span),
-            held,
+            passed,
             returns,
         );
         Ok((binds, Rc::new(called)))
     }
 }
 
+impl Compiler<'_> {
+    /// A list or string parameter passed as it is to a parameter of type
+    /// `ty`, read off the key's fields when the helper is called.
+    fn passed_as_keyed(&self, scope: &Scope, ty: &Type, arg: &Ir) -> Option<Arg> {
+        let string = matches!(ty, Type::Str | Type::Unknown);
+        let list = matches!(ty, Type::List(_) | Type::Unknown);
+        match self.val(scope, arg)? {
+            Val::List(f) if list && list_of_numbers(ty) || *ty == Type::Unknown => {
+                Some(Arg::Numbers(f))
+            }
+            Val::Bools(f) if list_of_bools(ty) || *ty == Type::Unknown => Some(Arg::Bools(f)),
+            Val::Str(f, alphabet) if string => Some(Arg::Letters(f, alphabet.into())),
+            _ => None,
+        }
+    }
+}
+
 /// Why a helper's argument keeps it from being called.
-const PASSED: &str = "a helper that is not compiled in place is called with numbers, booleans \
-                      and sets of numbers only";
+const PASSED: &str = "a helper that is not compiled in place is called with numbers, booleans, \
+                      sets of numbers, and lists and strings the position holds only";
+
+/// Whether helper `f` calls itself, through other helpers or directly.
+fn reaches_itself(program: &Program, f: u32) -> bool {
+    let mut seen = vec![false; program.functions.len()];
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let Some(func) = program.functions.get(g as usize) else {
+            continue;
+        };
+        let mut found = false;
+        let mut calls = |ir: &Ir| {
+            each_call(ir, &mut |h| {
+                found |= h == f;
+                if let Some(seen) = seen.get_mut(h as usize).filter(|s| !**s) {
+                    *seen = true;
+                    todo.push(h);
+                }
+            })
+        };
+        calls(&func.body);
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
+/// Calls `each` with every helper `ir` calls, at any depth of it.
+fn each_call(ir: &Ir, each: &mut impl FnMut(u32)) {
+    if let IrKind::CallFn(h, _) = ir.kind {
+        each(h);
+    }
+    super::children(ir, |child| each_call(child, each));
+}

@@ -189,6 +189,7 @@ pub fn game(
         distinct_tuples: Vec::new(),
         shape,
         evaluated: None,
+        recursing: 0,
     };
     let lose = match lose {
         Some(l) => Some(c.truth(&mut scope, l)?),
