@@ -1169,6 +1169,28 @@ fn helpers_that_call_themselves() {
     assert_eq!(values_of(game, &texts), want);
 }
 
+/// Nim kept in order, its new heaps walked straight from `set_at`:
+/// searched compiled, against the reference and against Bouton's theorem
+/// (the nim-sum of the heaps); and heaps emptied at a place past the
+/// last, which `set_at` refuses, even on no heaps at all: the error the
+/// reference reports.
+#[test]
+fn a_list_set_at_one_place_is_walked_compiled() {
+    let game = game!("sorted");
+    agree(
+        game,
+        &["Kept([1, 2, 3, 3])", "Beyond([1, 2])", "Beyond([])"],
+        true,
+    );
+    let heaps: [&[u32]; 5] = [&[1, 2, 3], &[3, 5, 6], &[1, 4, 5, 7], &[2, 2], &[7]];
+    let texts: Vec<String> = heaps.iter().map(|h| format!("Kept({h:?})")).collect();
+    let want: Vec<u32> = heaps
+        .iter()
+        .map(|h| h.iter().fold(0, |x, &n| x ^ n))
+        .collect();
+    assert_eq!(values_of(game, &texts), want);
+}
+
 /// Colouring a graph's vertices, no edge with one colour at both ends;
 /// and Node Kayles on the Petersen graph by its edges: both against a
 /// brute force.

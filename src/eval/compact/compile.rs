@@ -209,8 +209,9 @@ const CONDITIONS: &str = "a condition the compiled search cannot test: it tests 
      `\"text\" in string`, `n in list` or `has(list, n)`, and helpers";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
-     `indices`, lists held in parameters, lists of tuples of numbers written out, `subsets`, \
-     `product`, `zip`, `enumerate`, comprehensions with one generator and the cells of a grid";
+     `indices`, lists held in parameters, `set_at` and `slice` of them, lists of tuples of \
+     numbers written out, `subsets`, `product`, `zip`, `enumerate`, comprehensions with one \
+     generator and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \
      on the parameter, the parameter reversed, list literals and comprehensions";

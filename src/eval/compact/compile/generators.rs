@@ -161,6 +161,10 @@ impl<'a> Compiler<'a> {
             }
             // A list worked out, made each time it is walked.
             IrKind::Comprehension { .. } => Ok(Seq::Made(Box::new(self.made_list(scope, ir)?))),
+            IrKind::Builtin(Builtin::SetAt, a) if a.len() == 3 => {
+                let made = self.set_at_walked(scope, (&a[0], &a[1], &a[2]))?;
+                Ok(Seq::Made(Box::new(made)))
+            }
             IrKind::Builtin(Builtin::Slice, _) => match self.slice_made(scope, ir, false)? {
                 Some(made) => Ok(Seq::Made(Box::new(made))),
                 None => Err(Unsupported::new(SOURCES, ir.span)),

@@ -96,6 +96,34 @@ impl Compiler<'_> {
         })
     }
 
+    /// `set_at(list, at, value)` walked by a generator: `set_at_made`,
+    /// its bindings worked out again with each element, and the first
+    /// element worked out even for an empty list, where the place is off
+    /// the list and the interpreter's `set_at` fails.
+    pub(super) fn set_at_walked(
+        &mut self,
+        scope: &mut Scope,
+        (list, at, value): (&Ir, &Ir, &Ir),
+    ) -> Compiled<MadeList> {
+        let mut binds = Vec::new();
+        let made = self.set_at_made(scope, list, at, value, false, &mut binds)?;
+        let Seq::Range(lo, len, false) = made.walk.over else {
+            return Err(Unsupported::new(SOURCES, list.span));
+        };
+        let element = binds
+            .into_iter()
+            .rev()
+            .fold(made.element, |n, b| Num::Let(Box::new(b), Box::new(n)));
+        Ok(MadeList {
+            walk: Walk {
+                over: Seq::Range(lo, Num::Max(vec![len, Num::Lit(1)]), false),
+                ..made.walk
+            },
+            element,
+            ..made
+        })
+    }
+
     /// `slice(list, from, to)` of a list held in fields or a tuple
     /// register, its ends moved inside the list as the interpreter moves
     /// them; `None` for a slice of anything else.
