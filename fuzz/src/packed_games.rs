@@ -416,8 +416,11 @@ impl Game {
                 } else {
                     "k"
                 };
-                let result = match c.below(6) {
+                let result = match c.below(7) {
                     0 if self.wide => format!("take(hs, i, {k})"),
+                    // The new heaps walked straight from `set_at`, those
+                    // taken to nothing left out.
+                    6 => format!("[h for h in set_at(hs, i, hs[i] - ({k})) if h > 0]"),
                     1 => format!("[if j == i then h - ({k}) else h for (j, h) in enumerate(hs)]"),
                     // Every heap from the i-th on cut down to what the
                     // i-th becomes (Chomp's columns).
