@@ -1,7 +1,8 @@
 //! Helpers the compiled code cannot write in place (one that calls
 //! itself, or whose body reads what the code has no form for), called all
-//! the same: the rule's code works out the arguments into registers, and
-//! the reference evaluator works out the helper once for each tuple of
+//! the same: the rule's code works out the arguments into registers (or
+//! reads a list or string the position holds off the key), and the
+//! reference evaluator works out the helper once for each tuple of
 //! arguments met. The answer is remembered, so a search around such a
 //! helper stays compiled and pays the evaluator once per distinct call:
 //! Green Hackenbush's `below(u, v)` on a tree of 18 vertices is 324 calls,

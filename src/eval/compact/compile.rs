@@ -6,6 +6,7 @@
 mod bools;
 mod calls;
 mod each;
+mod evaluated;
 mod game;
 mod generators;
 mod grid_order;

@@ -146,8 +146,9 @@ impl KeyGame for CompactGame {
     }
 }
 
-/// A game compiled for a position: the game, the position's key, and why
-/// the game's images did not compile, if they did not.
+/// A game compiled for a position: the game, the position's key, and what
+/// did not compile the faster way (the game's images, a helper written in
+/// place), with why, as `--stats` names them.
 type Laid = (Box<dyn KeyGame>, u64, Vec<(&'static str, Unsupported)>);
 
 impl Interp {
@@ -198,8 +199,8 @@ impl Interp {
         }
     }
 
-    /// The compiled game and the key, with why its images did not compile
-    /// if they did not; each number's field has `headroom` bits more than
+    /// The compiled game and the key, with what did not compile the faster
+    /// way (see `Laid`); each number's field has `headroom` bits more than
     /// the position needs.
     fn compile_compact(&self, g: u32, args: &[Value], headroom: u32) -> Compiled<Option<Laid>> {
         let fuse = self.compact == Compact::Fused;
