@@ -1486,7 +1486,11 @@ fn nim_product(a: usize, b: usize, memo: &mut HashMap<(usize, usize), usize>) ->
 #[test]
 fn turning_corners_is_the_nim_product() {
     let game = game!("corners");
-    agree(game, &["Corners([\"TTH\", \"THT\", \"HTH\"])"], true);
+    let starts = [
+        "Corners([\"TTH\", \"THT\", \"HTH\"])",
+        "Inline([\"TTH\", \"THT\", \"HTH\"])",
+    ];
+    agree(game, &starts, true);
     let mut memo = HashMap::new();
     let (rows, cols) = (4, 5);
     let mut texts = Vec::new();
@@ -1505,6 +1509,12 @@ fn turning_corners_is_the_nim_product() {
         }
     }
     assert_eq!(values_of(game, &texts), want);
+    // The same with each coin turned by a test written in place.
+    let inline: Vec<String> = texts
+        .iter()
+        .map(|t| t.replace("Corners", "Inline"))
+        .collect();
+    assert_eq!(values_of(game, &inline), want);
     // Two heads: the nim-sum of their products.
     let two = "Corners([\"TTTTT\", \"TTTHT\", \"TTTTT\", \"TTTTH\"])".to_string();
     let sum = nim_product(1, 3, &mut memo) ^ nim_product(3, 4, &mut memo);

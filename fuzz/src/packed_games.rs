@@ -140,8 +140,7 @@ fn helpers(shape: Shape) -> &'static str {
              fn free(s: str, i: nat) = s[i] == \".\";\n\
              fn next_free(s: str, i: nat) = i + 1 < len(s) and s[i + 1] == \".\";\n\
              fn either(s: str, t: str, i: nat) = if i % 2 == 0 then s else t;\n\
-             fn step(l: str) = if l == \".\" then \"X\" else \"O\";\n\
-             fn later(s: str, i: int) = set_at(s, i, step(s[i]));\n\
+             fn later(s: str, i: int) = set_at(s, i, if s[i] == \".\" then \"X\" else \"O\");\n\
              fn xs_from(s: str, i: nat) =\n  \
              if i >= len(s) then 0 else (if s[i] == \"X\" then 1 else 0) + xs_from(s, i + 1);\n"
         }
@@ -342,8 +341,8 @@ impl Game {
                             ),
                         );
                     }
-                    // The cell set, then the one before it moved on by
-                    // a helper of its own letter (off the board at 0).
+                    // The cell set, then the one before it moved on by a
+                    // test of its own letter (off the board at 0).
                     3 if c.below(3) == 0 => format!("later(put(b, i, {to}), i - 1)"),
                     // Two cells set by joining the board around them:
                     // past its end, a longer board.

@@ -16,6 +16,7 @@ mod letterwise;
 mod made;
 mod naturals;
 mod numbers;
+mod own_letter;
 mod passed;
 mod pieces;
 mod put_back;

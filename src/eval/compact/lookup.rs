@@ -324,11 +324,14 @@ mod tests {
     const CORNERS: &str = include_str!("../../../tests/unseen_games/corners.game");
 
     /// Turning Corners and Dials turn letters of a row a helper was given,
-    /// each by a helper of the letter alone.
+    /// each by a helper of the letter alone, or (`Inline`) by a test of
+    /// the letter written in place.
     #[test]
     fn letters_set_from_themselves_give_the_options_step_by_step_code_gives() {
         let corners = r#"Corners(["HHHH", "HHHH", "HHHH"])"#;
         assert_eq!(same_options(CORNERS, corners), 1 << 6);
+        let inline = r#"Inline(["HHHH", "HHHH", "HHHH"])"#;
+        assert_eq!(same_options(CORNERS, inline), 1 << 6);
         assert!(same_options(CORNERS, r#"Dials(["OOO", "OXO"])"#) > 200);
     }
 

@@ -75,11 +75,14 @@ impl<'a> Compiler<'a> {
                 ),
             },
             IrKind::Builtin(Builtin::SetAt, a) => match &a[..] {
-                [t, i, v] => Text::SetAt(
-                    boxed(self.text(scope, t)?),
-                    Box::new(self.num(scope, i)?),
-                    boxed(self.text(scope, v)?),
-                ),
+                [t, i, v] => match self.set_from_own_letter(scope, (t, i, v))? {
+                    Some(set) => set,
+                    None => Text::SetAt(
+                        boxed(self.text(scope, t)?),
+                        Box::new(self.num(scope, i)?),
+                        boxed(self.text(scope, v)?),
+                    ),
+                },
                 _ => return Err(refused()),
             },
             IrKind::Builtin(Builtin::Slice, a) => match &a[..] {
