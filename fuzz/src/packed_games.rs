@@ -147,7 +147,7 @@ fn helpers(shape: Shape) -> &'static str {
         Shape::Heaps => {
             "fn take(h: [nat], i: nat, k: nat) = set_at(h, i, h[i] - k);\n\
              fn big(h: [nat], i: nat) = h[i] >= 2;\n\
-             fn upto(h: [nat], i: nat) = if i == 0 then 0 else h[i - 1] + upto(h, i - 1);\n\
+             fn upto(h: [nat], i: nat) = if i == 0 or i > 8 then 0 else h[i - 1] + upto(h, i - 1);\n\
              fn lowered(h: [nat], at: [nat], to: [nat]) =\n  \
              [if j in at then to[index_of(at, j)] else h[j] for j in indices(h)];\n"
         }
@@ -840,7 +840,9 @@ impl Game {
             Shape::Heaps => match c.below(8) {
                 0 => format!("hs[{n}] > 0"),
                 // A helper that calls itself, given the heaps; past the
-                // last heap it reads out of range.
+                // last heap it reads out of range. It stops 8 deep: on a
+                // list that grows with every move, the reference checks
+                // the whole list at every call.
                 7 => format!("upto(hs, {n}) > 2"),
                 5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
