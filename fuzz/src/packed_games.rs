@@ -420,8 +420,14 @@ impl Game {
                 } else {
                     "k"
                 };
-                let result = match c.below(7) {
+                let result = match c.below(9) {
                     0 if self.wide => format!("take(hs, i, {k})"),
+                    // A counter taken and the rest of the heap split in
+                    // two: the list grows.
+                    7 => format!("[({k}) - 1] + remove_at(hs, i) + [hs[i] - ({k})]"),
+                    8 => format!(
+                        "sort([h for h in remove_at(hs, i) + [({k}) - 1, hs[i] - ({k})] if h > 0])"
+                    ),
                     // The new heaps walked straight from `set_at`, those
                     // taken to nothing left out.
                     6 => format!("[h for h in set_at(hs, i, hs[i] - ({k})) if h > 0]"),

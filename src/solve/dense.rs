@@ -26,6 +26,11 @@ pub trait KeyGame: Any {
     fn options(&mut self, key: u64, out: &mut Vec<u64>) -> Result<(), Abort>;
     /// How many bits a key has.
     fn bits(&self) -> u32;
+    /// How many elements a list whose length changes has room for: none
+    /// when there is no such list.
+    fn room(&self) -> u32 {
+        0
+    }
     fn as_any(&self) -> &dyn Any;
     /// Whether `canonical` can give another key than the one it is given:
     /// the game declares a symmetry, and it compiled.

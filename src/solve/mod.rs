@@ -239,14 +239,16 @@ impl Solver {
         };
         rules.held_elsewhere(self.dense_made());
         // A search that gave up may have met a number too wide for its
-        // layout, which was made to hold the start alone. The game laid out
-        // again has room to spare (see `Interp::compact_game`), more each
-        // time: while its keys are wider, it searches once more before the
+        // layout, which was made to hold the start alone, or a list longer
+        // than its room. The game laid out again has room to spare (see
+        // `Interp::compact_game`), more each time: while its keys are wider
+        // or its list has more room, it searches once more before the
         // general search takes over.
         let may_grow = fresh && relaid < MAX_RELAYOUTS;
         if may_grow && matches!(v, Ok(None)) && !self.dense[index].over_limit {
             if let Some((game, _)) = rules.compact(pos) {
-                if game.bits() > self.dense[index].game.bits() {
+                let old = &self.dense[index].game;
+                if game.bits() > old.bits() || game.room() > old.room() {
                     self.dropped += self.dense.remove(index).held_alone();
                     self.dense.push(DenseSearch::new(game));
                     return self.compact_value(rules, pos, relaid + 1);

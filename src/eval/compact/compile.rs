@@ -33,7 +33,7 @@ mod worked;
 mod writes;
 
 pub use game::{fixed_and_letters, games, grid_held};
-pub use lengths::changing;
+pub use lengths::{changing, growing};
 pub use unfold::unfolded;
 
 use super::code::{Rows, Write};

@@ -21,7 +21,7 @@ use crate::eval::ir::{GameKind, Ir, IrKind, MoveIr, Param, Program};
 use crate::eval::packing::{write_int, write_int_list};
 use crate::eval::positions::{PosId, Positions};
 use crate::eval::value::Value;
-use crate::solve::dense::{options_of, Listed};
+use crate::solve::dense::{options_of, Listed, PACKED_BITS};
 use crate::solve::{Components, Move, MoveLabel};
 use crate::types::Type;
 use std::collections::HashMap;
@@ -32,6 +32,10 @@ use std::sync::Arc;
 pub(super) const HEADROOM: u32 = 8;
 /// How many times a layout grows by `HEADROOM` bits a number, at most.
 pub(super) const MAX_GROWTHS: u32 = 4;
+
+/// How many layouts a game's listing is made for, at most: past that, a
+/// position that does not fit the last is handed to the interpreter.
+const MOST_LAYOUTS: u32 = 16;
 
 /// How `--stats` names the compiled code when it hands single positions
 /// back to the interpreter.
@@ -101,6 +105,9 @@ pub struct Listings {
     /// How many times a value search was laid out for each game (counted
     /// up to `MAX_GROWTHS`).
     searched: HashMap<u32, u32>,
+    /// How many times each game was laid out for listing (counted up to
+    /// `MOST_LAYOUTS`).
+    laid: HashMap<u32, u32>,
     keys: Vec<u64>,
     trail: Trail,
     scratch: Scratch,
@@ -189,9 +196,12 @@ impl Interp {
         if listings.games.len() <= g as usize {
             listings.games.resize_with(g as usize + 1, || None);
         }
+        let laid = listings.laid.entry(g).or_insert(0);
         let slot = &mut listings.games[g as usize];
         // A layout is sized for the position it is made for: a position
-        // that does not fit it gets a layout of its own.
+        // that does not fit it gets a layout of its own, while the game has
+        // been laid out only a few times (positions that each outgrow the
+        // last would each be compiled for).
         let key = match slot {
             Some(Ok(listing)) => listing.layout.encode(g, args),
             _ => None,
@@ -199,31 +209,35 @@ impl Interp {
         let key = match (key, &*slot) {
             (Some(key), _) => key,
             (None, Some(Err(why))) => return Err((COMPILED, why.clone())),
-            (None, _) => match self.roomy_layout(g, args) {
-                Ok(Some((layout, codes, key))) => {
-                    let code = Shaped::new(codes, &layout);
-                    let rules = match &game.kind {
-                        GameKind::Rules { moves, .. } => {
-                            let frame = game.frame_size.max(args.len());
-                            let unfold = |m| unfolded(m, |ir| grid_held(ir, &layout), frame);
-                            let rules = moves.iter().map(unfold);
-                            rules.map(|u| (u.rule.into_owned(), u.frame)).collect()
-                        }
-                        _ => Vec::new(),
-                    };
-                    *slot = Some(Ok(Listing {
-                        layout,
-                        code,
-                        rules,
-                    }));
-                    key
+            (None, _) if *laid >= MOST_LAYOUTS => return Err(declined(UNPACKED)),
+            (None, _) => {
+                *laid += 1;
+                match self.roomy_layout(g, args) {
+                    Ok(Some((layout, codes, key))) => {
+                        let code = Shaped::new(codes, &layout);
+                        let rules = match &game.kind {
+                            GameKind::Rules { moves, .. } => {
+                                let frame = game.frame_size.max(args.len());
+                                let unfold = |m| unfolded(m, |ir| grid_held(ir, &layout), frame);
+                                let rules = moves.iter().map(unfold);
+                                rules.map(|u| (u.rule.into_owned(), u.frame)).collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        *slot = Some(Ok(Listing {
+                            layout,
+                            code,
+                            rules,
+                        }));
+                        key
+                    }
+                    Ok(None) => return Err(declined(UNPACKED)),
+                    Err(why) => {
+                        *slot = Some(Err(why.clone()));
+                        return Err((COMPILED, why));
+                    }
                 }
-                Ok(None) => return Err(declined(UNPACKED)),
-                Err(why) => {
-                    *slot = Some(Err(why.clone()));
-                    return Err((COMPILED, why));
-                }
-            },
+            }
         };
         let Some(Ok(listing)) = slot else {
             return Err(declined(UNPACKED));
@@ -343,10 +357,13 @@ impl Interp {
         g: u32,
         args: &[Value],
     ) -> Result<Option<(Layout, Vec<GameCode>, u64)>, Unsupported> {
-        match self.laid_out(g, args, false, HEADROOM)? {
-            Some(laid) => Ok(Some(laid)),
-            None => self.laid_out(g, args, false, 0),
-        }
+        let rooms = match super::growing_length(&self.program, g, args) {
+            Some(_) => PACKED_BITS as usize,
+            None => 0,
+        };
+        super::fitted((HEADROOM, rooms), |room| {
+            self.laid_out(g, args, false, room)
+        })
     }
 
     /// A subset of the list `from` works out to, given as `items`: the

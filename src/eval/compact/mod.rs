@@ -45,11 +45,12 @@ mod words;
 
 use super::engine::{Compiled, Path, Unsupported};
 use super::interp::Interp;
+use super::ir::Program;
 use super::positions::PosId;
 use super::symmetry::MAX_ORBIT;
 use super::value::Value;
 use crate::solve::bottom_up::HeapField;
-use crate::solve::dense::{Abort, KeyGame};
+use crate::solve::dense::{Abort, KeyGame, PACKED_BITS};
 use code::GameCode;
 use layout::Layout;
 pub use listing::{Listings, Trail};
@@ -106,6 +107,10 @@ impl KeyGame for CompactGame {
 
     fn bits(&self) -> u32 {
         self.layout.bits
+    }
+
+    fn room(&self) -> u32 {
+        self.layout.shapes().saturating_sub(1)
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -166,14 +171,19 @@ impl Interp {
         // every search's positions: once outgrown, a layout has room.
         let program = self.program.clone();
         let again = self.listings.searched_again(&program, g);
-        let headroom = listing::HEADROOM * again.min(listing::MAX_GROWTHS);
-        // As much of the headroom as the key has bits for.
-        let mut compiled = self.compile_compact(g, &args, headroom);
-        let mut room = headroom;
-        while matches!(compiled, Ok(None)) && room > 0 {
-            room -= 1;
-            compiled = self.compile_compact(g, &args, room);
-        }
+        let growths = again.min(listing::MAX_GROWTHS);
+        let headroom = listing::HEADROOM * growths;
+        // A list that grows has room for more elements: as many again as
+        // it has (at least two) at first, then as many as the key has
+        // bits for.
+        let rooms = match growing_length(&program, g, &args) {
+            None => 0,
+            Some(len) if growths == 0 => len.max(2),
+            Some(_) => PACKED_BITS as usize,
+        };
+        let compiled = fitted((headroom, rooms), |room| {
+            self.compile_compact(g, &args, room)
+        });
         match compiled {
             Ok(Some((game, key, declined))) => {
                 self.engines.record(g, Path::CompiledSearch, declined);
@@ -201,10 +211,16 @@ impl Interp {
 
     /// The compiled game and the key, with what did not compile the faster
     /// way (see `Laid`); each number's field has `headroom` bits more than
-    /// the position needs.
-    fn compile_compact(&self, g: u32, args: &[Value], headroom: u32) -> Compiled<Option<Laid>> {
+    /// the position needs, and a list that grows has room for more
+    /// elements (see `with_room`).
+    fn compile_compact(
+        &self,
+        g: u32,
+        args: &[Value],
+        (headroom, room): (u32, usize),
+    ) -> Compiled<Option<Laid>> {
         let fuse = self.compact == Compact::Fused;
-        let Some((layout, mut codes, key)) = self.laid_out(g, args, fuse, headroom)? else {
+        let Some((layout, mut codes, key)) = self.laid_out(g, args, fuse, (headroom, room))? else {
             return Ok(None);
         };
         let unimaged = codes.iter_mut().find_map(|c| c.unimaged.take());
@@ -232,7 +248,7 @@ impl Interp {
         g: u32,
         args: &[Value],
         fuse: bool,
-        headroom: u32,
+        (headroom, room): (u32, usize),
     ) -> Compiled<Option<(Layout, Vec<GameCode>, u64)>> {
         // A parameter whose type nests is read and written as a flat list.
         let Some((program, nests)) = nested::flattened(&self.program, g, args)? else {
@@ -263,15 +279,15 @@ impl Interp {
             }
         }
         let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
+        let growing = compile::growing(&program, g);
         let sizes: Vec<Value> = flat
             .iter()
             .zip(&fixed)
-            .map(|(arg, &fixed)| {
-                if fixed {
-                    arg.clone()
-                } else {
-                    with_headroom(arg, headroom)
-                }
+            .zip(&growing)
+            .map(|((arg, &fixed), &grows)| match (fixed, grows) {
+                (true, _) => arg.clone(),
+                (false, false) => with_headroom(arg, headroom),
+                (false, true) => with_room(&with_headroom(arg, headroom), room),
             })
             .collect();
         let changing = compile::changing(&program, g);
@@ -323,6 +339,49 @@ impl Interp {
 /// A value whose numbers are `bits` bits wider than `v`'s, for sizing a
 /// layout's fields: a number becomes the largest such number, and a set
 /// holds that number too.
+/// The length of game `g`'s list parameter that its rules may make longer
+/// (see `compile::growing`), in `args`; `None` when there is none.
+fn growing_length(program: &Program, g: u32, args: &[Value]) -> Option<usize> {
+    let growing = compile::growing(program, g);
+    args.iter()
+        .zip(&growing)
+        .find_map(|(arg, &grows)| match arg {
+            Value::List(xs) if grows => Some(xs.len()),
+            _ => None,
+        })
+}
+
+/// The first layout `attempt` makes that packs, given headroom bits a
+/// number and room for more elements of a list that grows: as much of
+/// each as the key has bits for, the numbers' cut first.
+fn fitted<T>(
+    (headroom, rooms): (u32, usize),
+    mut attempt: impl FnMut((u32, usize)) -> Compiled<Option<T>>,
+) -> Compiled<Option<T>> {
+    for room in (0..=rooms).rev() {
+        for bits in (0..=headroom).rev() {
+            if let Some(made) = attempt((bits, room))? {
+                return Ok(Some(made));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A list that grows, with room for `room` more elements: zeros after its
+/// own. A list laid out so long is taken to be of any length up to that
+/// (see `Group::Sized`).
+fn with_room(v: &Value, room: usize) -> Value {
+    let Value::List(xs) = v else {
+        return v.clone();
+    };
+    let room = xs
+        .iter()
+        .cloned()
+        .chain(std::iter::repeat_n(Value::Int(0), room));
+    Value::List(room.collect())
+}
+
 fn with_headroom(v: &Value, bits: u32) -> Value {
     let wider = |n: i64| -> i64 {
         if n < 0 || bits == 0 {

@@ -8,9 +8,9 @@
 //! compiled once for each length it may have: every construct that reads
 //! the list reads it as a list of that length.
 
-use super::{Compiler, Scope, MAX_INLINE};
+use super::{Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Appended, Bind, Write};
+use crate::eval::compact::code::{Appended, Bind, Num, Seq, Walk, Write};
 use crate::eval::compact::layout::{Fields, Group};
 use crate::eval::compact::sums;
 use crate::eval::engine::Compiled;
@@ -83,7 +83,26 @@ impl Compiler<'_> {
                 let element = self.num(&mut inner, element)?;
                 vec![Appended::Each(Box::new(walk), element)]
             }
-            _ => self.appended(scope, ir)?,
+            _ => match self.appended(scope, ir) {
+                Ok(pieces) => pieces,
+                // Any other list the rules can make whole (pieces joined
+                // with a removal among them) is made first, then copied.
+                Err(why) => {
+                    let mut binds = Vec::new();
+                    let Some(Val::Tuple(t)) = self.passed_list(scope, ir, false, &mut binds)?
+                    else {
+                        return Err(why);
+                    };
+                    out.extend(binds.into_iter().map(Write::Bind));
+                    let var = self.reg();
+                    let walk = Walk {
+                        var,
+                        over: Seq::Tuple(t),
+                        guard: None,
+                    };
+                    vec![Appended::Each(Box::new(walk), Num::Reg(var))]
+                }
+            },
         };
         Ok(Some(Write::Sized {
             items: *items,
@@ -106,6 +125,31 @@ impl Compiler<'_> {
 /// Which parameters of game `g` are lists of numbers whose length some
 /// result may change: at most one (the layout holds one such list).
 pub fn changing(program: &Program, g: u32) -> Vec<bool> {
+    by_results(program, g, |reader, arg, own| {
+        reader.length(arg).as_ref() != Some(own)
+    })
+}
+
+/// Which parameters of game `g` are lists of numbers that some result may
+/// make longer than they are (`remove_at(hs, i) + [a, b]`): such a list
+/// is laid out with room for more elements than it starts with.
+pub fn growing(program: &Program, g: u32) -> Vec<bool> {
+    by_results(program, g, |reader, arg, own| {
+        !reader.bounds(arg).into_iter().any(|most| {
+            most.plus(own.clone(), -1)
+                .is_some_and(|more| more.terms.is_empty() && more.constant <= 0)
+        })
+    })
+}
+
+/// For each parameter of game `g`, whether it is a list of numbers and,
+/// for the first such list only, whether some result's argument for it
+/// is `changed` (given that argument and the parameter's own length).
+fn by_results(
+    program: &Program,
+    g: u32,
+    changed: impl Fn(&Reader, &Ir, &Length) -> bool,
+) -> Vec<bool> {
     let Some(game) = program.games.get(g as usize) else {
         return Vec::new();
     };
@@ -128,10 +172,9 @@ pub fn changing(program: &Program, g: u32) -> Vec<bool> {
         );
     for (i, _) in lists {
         let own = Length::of_param();
+        let reader = Reader::top(program, i);
         let kept = results.iter().all(|result| match &result.kind {
-            IrKind::MakePos(_, args) => args
-                .get(i)
-                .is_some_and(|a| Reader::top(program, i).length(a).as_ref() == Some(&own)),
+            IrKind::MakePos(_, args) => args.get(i).is_some_and(|a| !changed(&reader, a, &own)),
             _ => true,
         });
         if !kept {
@@ -141,6 +184,9 @@ pub fn changing(program: &Program, g: u32) -> Vec<bool> {
     }
     changing
 }
+
+/// How many lengths `Reader::bounds` keeps for one expression.
+const MOST_BOUNDS: usize = 8;
 
 /// What a length is made of: `len` of the parameter, the game's number
 /// variables, and a constant.
@@ -237,21 +283,98 @@ impl<'p> Reader<'p> {
             },
             IrKind::CallFn(f, args) if self.depth < MAX_INLINE => {
                 let func = self.program.functions.get(*f as usize)?;
-                let mut lists = BTreeMap::new();
-                for (slot, arg) in args.iter().enumerate() {
-                    if let Some(len) = self.length(arg) {
-                        lists.insert(slot as u32, len);
-                    }
-                }
-                let inner = Reader {
-                    program: self.program,
-                    lists,
-                    top: false,
-                    depth: self.depth + 1,
-                };
-                inner.length(&func.body)
+                self.called(args, Reader::length).length(&func.body)
             }
             _ => None,
+        }
+    }
+
+    /// Lengths list `ir` never passes, each where one follows from the
+    /// expression: its length where that is known, and the most it may
+    /// have by its parts (a filter keeps no more than it walks, a slice
+    /// no more than its list, a removal one less). Several, since either
+    /// may be the one that matches another's (`if j == 0 then slice(h, 0,
+    /// i) else h`). For a helper's body, `lists` gives the most its list
+    /// arguments may have.
+    fn bounds(&self, ir: &Ir) -> Vec<Length> {
+        let mut found: Vec<Length> = self.length(ir).into_iter().collect();
+        let mut add = |more: Vec<Length>| {
+            for length in more {
+                if found.len() < MOST_BOUNDS && !found.contains(&length) {
+                    found.push(length);
+                }
+            }
+        };
+        match &ir.kind {
+            IrKind::Builtin(
+                Builtin::SetAt | Builtin::Reverse | Builtin::Sort | Builtin::Slice,
+                a,
+            ) => {
+                if let Some(list) = a.first() {
+                    add(self.bounds(list));
+                }
+            }
+            IrKind::Builtin(Builtin::RemoveAt, a) => {
+                if let Some(list) = a.first() {
+                    let one = |l: Length| l.plus(Length::constant(1), -1);
+                    add(self.bounds(list).into_iter().filter_map(one).collect());
+                }
+            }
+            IrKind::Binary(BinaryOp::Add, a, b) => {
+                let (a, b) = (self.bounds(a), self.bounds(b));
+                let sums = a
+                    .iter()
+                    .flat_map(|x| b.iter().filter_map(|y| x.clone().plus(y.clone(), 1)));
+                add(sums.collect());
+            }
+            IrKind::If(_, a, b) => {
+                let (a, b) = (self.bounds(a), self.bounds(b));
+                let larger = |x: &Length, y: &Length| {
+                    (x.terms == y.terms)
+                        .then(|| if x.constant >= y.constant { x } else { y }.clone())
+                };
+                add(a
+                    .iter()
+                    .flat_map(|x| b.iter().filter_map(|y| larger(x, y)))
+                    .collect());
+            }
+            IrKind::Comprehension { clauses, .. } => {
+                if let [clause] = &clauses[..] {
+                    let source = &clause.generator.source;
+                    match &source.kind {
+                        IrKind::Builtin(Builtin::Indices, a) => {
+                            if let Some(list) = a.first() {
+                                add(self.bounds(list));
+                            }
+                        }
+                        IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..) => {
+                            add(self.count(source).into_iter().collect())
+                        }
+                        _ => add(self.bounds(source)),
+                    }
+                }
+            }
+            IrKind::CallFn(f, args) if self.depth < MAX_INLINE => {
+                if let Some(func) = self.program.functions.get(*f as usize) {
+                    let most = |r: &Self, arg: &Ir| r.bounds(arg).into_iter().next();
+                    add(self.called(args, most).bounds(&func.body));
+                }
+            }
+            _ => {}
+        }
+        found
+    }
+
+    /// The reader of a helper's body given `args`, each list argument's
+    /// length the one `of` finds.
+    fn called(&self, args: &[Ir], of: impl Fn(&Self, &Ir) -> Option<Length>) -> Reader<'p> {
+        let lists = args.iter().enumerate();
+        let lists = lists.filter_map(|(slot, arg)| Some((slot as u32, of(self, arg)?)));
+        Reader {
+            program: self.program,
+            lists: lists.collect(),
+            top: false,
+            depth: self.depth + 1,
         }
     }
 
@@ -287,22 +410,44 @@ impl<'p> Reader<'p> {
 
 #[cfg(test)]
 mod tests {
-    use super::changing;
+    use super::{changing, growing};
+    use crate::eval::ir::Program;
     use crate::session::Session;
 
-    /// Which parameters of the first game of a shipped file change length.
-    fn changing_in(path: &str) -> Vec<bool> {
+    /// What `by` says of the parameters of each game of a shipped file
+    /// that has parameters.
+    fn of_games(path: &str, by: fn(&Program, u32) -> Vec<bool>) -> Vec<Vec<bool>> {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
         let text = std::fs::read_to_string(&file).expect("the file reads");
         let mut session = Session::new();
         session.load_text(path, &text).expect("the game loads");
         let program = &*session.interp.program;
-        let g = program
-            .games
-            .iter()
-            .position(|g| !g.params.is_empty())
-            .expect("a game");
-        changing(program, g as u32)
+        let games = program.games.iter().enumerate();
+        let with_params = games.filter(|(_, g)| !g.params.is_empty());
+        with_params.map(|(g, _)| by(program, g as u32)).collect()
+    }
+
+    /// Which parameters of the first game of a shipped file change length.
+    fn changing_in(path: &str) -> Vec<bool> {
+        of_games(path, changing).swap_remove(0)
+    }
+
+    /// Lists that a heap split in two makes longer grow, however the
+    /// pieces are joined; lists that only lose elements (a removal, a
+    /// filter, a slice of the list or pieces that add up to it) do not.
+    #[test]
+    fn only_lists_that_may_grow_are_given_room() {
+        let grown = of_games("tests/unseen_games/grown.game", growing);
+        assert_eq!(grown, [[true], [true], [true], [false], [false]]);
+        for path in [
+            "examples/chomp.game",
+            "bench/games/search-rewrites/chomp-rows.game",
+            "bench/games/search-rewrites/chomp-rows-kept.game",
+            "bench/games/search-rewrites/chomp-heights-slice.game",
+            "bench/games/search-rewrites/chomp-heights-joined.game",
+        ] {
+            assert_eq!(of_games(path, growing)[0], [false], "{path}");
+        }
     }
 
     /// Chomp keeps only the rows that are left; every other way of writing
