@@ -1241,25 +1241,80 @@ fn lists_that_grow_are_searched_compiled() {
         let texts: Vec<String> = heaps.iter().map(|h| format!("{name}({h:?})")).collect();
         let want: Vec<u32> = heaps.iter().map(|h| nim_sum(value, h)).collect();
         assert_eq!(values_of(game, &texts), want, "{name}");
-        for text in &texts {
-            let mut session = session_with(game.1);
-            value_of(&mut session, text);
-            let paths: Vec<_> = session
-                .interp
-                .engines
-                .entries
-                .iter()
-                .map(|e| &e.path)
-                .collect();
-            assert!(
-                paths.iter().all(|&p| *p == Path::CompiledSearch),
-                "{text}: {paths:?}"
-            );
-        }
+        searched_compiled_alone(game, &texts);
     }
     let drops: Vec<String> = (0..6).map(|n| format!("Drop({:?})", vec![1; n])).collect();
     let parities: Vec<u32> = (0..6).map(|n| n % 2).collect();
     assert_eq!(values_of(game, &drops), parities);
+}
+
+/// Strings that moves make shorter (a letter crossed out, two cells fused
+/// into one, two equal letters taken out): searched compiled, against the
+/// reference, and against a brute force over the strings themselves.
+/// `Pairs` reads the letter after the last, the reference's error.
+#[test]
+fn strings_that_shrink_are_searched_compiled() {
+    let game = game!("shrinking");
+    let starts = [
+        "Cross(\"abcab\")",
+        "Fuse(\"...#....\")",
+        "Pairs(\"aabba\")",
+        "Pairs(\"ab\")",
+    ];
+    agree(game, &starts, true);
+    let cut = |w: &str, i: usize, k: usize, put: &str| format!("{}{put}{}", &w[..i], &w[i + k..]);
+    let cross = |w: &str| (0..w.len()).map(|i| cut(w, i, 1, "")).collect::<Vec<_>>();
+    let fuse = |w: &str| {
+        let b = w.as_bytes();
+        (0..w.len().saturating_sub(1))
+            .filter(|&i| b[i] == b'.' && b[i + 1] == b'.')
+            .map(|i| cut(w, i, 2, "#"))
+            .collect::<Vec<_>>()
+    };
+    for (name, words, options) in [
+        (
+            "Cross",
+            ["abcdefg", "xy", ""],
+            &cross as &dyn Fn(&str) -> Vec<String>,
+        ),
+        ("Fuse", ["..........", "..#...#....", "...."], &fuse),
+    ] {
+        let texts: Vec<String> = words.iter().map(|w| format!("{name}(\"{w}\")")).collect();
+        let want: Vec<u32> = words
+            .iter()
+            .map(|w| {
+                brute(
+                    &w.to_string(),
+                    &|w: &String| options(w),
+                    &mut HashMap::new(),
+                )
+            })
+            .collect();
+        assert_eq!(values_of(game, &texts), want, "{name}");
+        searched_compiled_alone(game, &texts);
+    }
+    // A word crossed out letter by letter lasts as many moves as it has
+    // letters.
+    let words: Vec<String> = (0..8)
+        .map(|n| format!("Cross(\"{}\")", "ab".repeat(n)))
+        .collect();
+    let parity: Vec<u32> = (0..8).map(|n| (2 * n) % 2).collect();
+    assert_eq!(values_of(game, &words), parity);
+}
+
+/// Each position's value is searched by the compiled search alone: no
+/// position is handed to the reference, and no other engine runs.
+fn searched_compiled_alone((_, text): (&str, &str), positions: &[String]) {
+    for position in positions {
+        let mut session = session_with(text);
+        value_of(&mut session, position);
+        let entries = &session.interp.engines.entries;
+        let paths: Vec<_> = entries.iter().map(|e| &e.path).collect();
+        assert!(
+            paths.iter().all(|&p| *p == Path::CompiledSearch),
+            "{position}: {paths:?}"
+        );
+    }
 }
 
 /// The values of heaps below `heaps` of the game whose moves take heap

@@ -319,7 +319,11 @@ impl Game {
                 };
                 scope.numbers.push("i");
                 let guard = format!("b[i] == {from}");
-                let result = match c.below(4) {
+                let result = match c.below(6) {
+                    // The cell taken out, or it and the next made one:
+                    // a shorter board.
+                    4 => "slice(b, 0, i) + slice(b, i + 1, len(b))".to_string(),
+                    5 => format!("slice(b, 0, i) + {to} + slice(b, i + 2, len(b))"),
                     0 if c.below(3) == 0 => {
                         // Each argument made before the helper chooses one.
                         format!("either(set_at(b, i, {to}), put(b, i, {to}), i)")

@@ -34,9 +34,15 @@ pub enum Group {
     /// A list (or tuple) of natural numbers of a fixed length.
     List(Fields),
     /// A list of numbers whose length the rules may change, up to the
-    /// length it starts with: its elements in `items` (those past its
-    /// length 0), its length in the one field of `length`.
-    Sized { items: Fields, length: Fields },
+    /// length it starts with (or its room, see `with_room`): its elements
+    /// in `items` (those past its length 0), its length in the one field
+    /// of `length`. With `text`, a string so held, each letter a code
+    /// into the layout's alphabet.
+    Sized {
+        items: Fields,
+        length: Fields,
+        text: bool,
+    },
     /// A list of booleans of a fixed length, one bit each (1 for true).
     Bools(Fields),
     /// A string of a fixed length, each character a code into `alphabet`.
@@ -53,7 +59,11 @@ impl Group {
     pub fn numbers(&self, key: u64) -> Option<(Fields, u32)> {
         match self {
             Group::List(f) => Some((*f, f.len)),
-            Group::Sized { items, length } => Some((*items, length.read(key, 0) as u32)),
+            Group::Sized {
+                items,
+                length,
+                text: false,
+            } => Some((*items, length.read(key, 0) as u32)),
             _ => None,
         }
     }
@@ -303,11 +313,20 @@ impl Layout {
                     if changes && matches!(ty, Type::List(_)) {
                         let length = span(1, (width_of(xs.len() as u64), 0))?;
                         let items = span(xs.len(), sizes)?;
-                        Group::Sized { items, length }
+                        Group::Sized {
+                            items,
+                            length,
+                            text: false,
+                        }
                     } else {
                         Group::List(span(xs.len(), sizes)?)
                     }
                 }
+                (Type::Str, Value::Str(s)) if changes => Group::Sized {
+                    length: span(1, (width_of(s.len() as u64), 0))?,
+                    items: span(s.len(), (cell, 0))?,
+                    text: true,
+                },
                 (Type::Str, Value::Str(s)) => {
                     Group::Str(span(s.len(), (cell, 0))?, alphabet.clone())
                 }
@@ -440,9 +459,25 @@ impl Layout {
                         put(&mut key, s, i as u32, *n)?;
                     }
                 }
-                (Group::Sized { items, length }, Value::List(xs))
-                    if xs.len() <= items.len as usize =>
-                {
+                (
+                    Group::Sized {
+                        items,
+                        length,
+                        text: true,
+                    },
+                    Value::Str(text),
+                ) if text.len() <= items.len as usize => {
+                    put(&mut key, length, 0, text.len() as i64)?;
+                    key |= self.word(text)? << items.shift;
+                }
+                (
+                    Group::Sized {
+                        items,
+                        length,
+                        text: false,
+                    },
+                    Value::List(xs),
+                ) if xs.len() <= items.len as usize => {
                     put(&mut key, length, 0, xs.len() as i64)?;
                     for (i, x) in xs.iter().enumerate() {
                         let Value::Int(n) = x else { return None };
@@ -503,7 +538,7 @@ impl Layout {
                 | Group::Bits(s)
                 | Group::Str(s, _) => s,
                 Group::Grid(rows) => &rows.fields,
-                Group::Sized { items, length } => {
+                Group::Sized { items, length, .. } => {
                     regs[length.first as usize] = length.number(key, 0);
                     items
                 }

@@ -511,7 +511,9 @@ fn intern_key(
             }
             match group {
                 Group::Scalar(f) => write_int(f.number(key, 0), out),
-                Group::List(_) | Group::Sized { .. } if !matches!(param.ty, Type::Tuple(_)) => {
+                Group::List(_) | Group::Sized { text: false, .. }
+                    if !matches!(param.ty, Type::Tuple(_)) =>
+                {
                     let (f, len) = group.numbers(key)?;
                     scratch.ints.clear();
                     scratch.ints.extend((0..len).map(|i| f.number(key, i)));
@@ -519,6 +521,15 @@ fn intern_key(
                 }
                 Group::Str(f, _) => {
                     letters(layout, key >> f.shift, f.len, &mut scratch.text)?;
+                    packer.string(&scratch.text, out);
+                }
+                Group::Sized {
+                    items,
+                    length,
+                    text: true,
+                } => {
+                    let len = length.read(key, 0) as u32;
+                    letters(layout, key >> items.shift, len, &mut scratch.text)?;
                     packer.string(&scratch.text, out);
                 }
                 _ => {
@@ -560,7 +571,7 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
         Group::Fixed(v) => v.clone(),
         Group::Scalar(f) => Value::Int(f.number(key, 0)),
         Group::Flag(f) => Value::Bool(f.read(key, 0) == 1),
-        Group::List(_) | Group::Sized { .. } => {
+        Group::List(_) | Group::Sized { text: false, .. } => {
             let (f, len) = group.numbers(key)?;
             let items = (0..len).map(|i| Value::Int(f.number(key, i)));
             match param.ty {
@@ -574,6 +585,11 @@ fn group_value(layout: &Layout, group: &Group, param: &Param, key: u64) -> Optio
                 .collect(),
         ),
         Group::Str(f, _) => text(key >> f.shift, f.len)?,
+        Group::Sized {
+            items,
+            length,
+            text: true,
+        } => text(key >> items.shift, length.read(key, 0) as u32)?,
         Group::Bits(f) => layout.universe?.elements(f.read(key, 0)),
         Group::Grid(rows) => {
             let table = layout.rows.borrow();

@@ -165,10 +165,16 @@ pub fn game(
             Group::Scalar(f) => Val::Num(f.first),
             Group::Flag(f) => Val::Flag(f.first),
             Group::List(f) => Val::List(*f),
-            Group::Sized { items, .. } => Val::List(Fields {
-                len: shape,
-                ..*items
-            }),
+            Group::Sized { items, text, .. } => {
+                let items = Fields {
+                    len: shape,
+                    ..*items
+                };
+                match text {
+                    true => Val::Str(items, layout.alphabet.clone()),
+                    false => Val::List(items),
+                }
+            }
             Group::Bools(f) => Val::Bools(*f),
             Group::Str(f, alphabet) => Val::Str(*f, alphabet.clone()),
             Group::Grid(rows) => Val::Grid(*rows),

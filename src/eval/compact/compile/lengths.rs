@@ -6,7 +6,13 @@
 //! is laid out with its length as a field of its own and room for as many
 //! elements as it starts with (see `Group::Sized`), and the rules are
 //! compiled once for each length it may have: every construct that reads
-//! the list reads it as a list of that length.
+//! the list reads it as a list of that length. A list that some result may
+//! make longer has more room (see `growing`). A string whose results have
+//! lengths that follow from the expressions (`slice(w, 0, i) + "#" +
+//! slice(w, i + 2, len(w))`), one of them another length than its own, is
+//! laid out so too, its letters as codes; a string whose new length does
+//! not follow from the expression keeps the fixed layout, and a result of
+//! another length is handed to the interpreter.
 
 use super::{Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
@@ -14,7 +20,7 @@ use crate::eval::compact::code::{Appended, Bind, Num, Seq, Walk, Write};
 use crate::eval::compact::layout::{Fields, Group};
 use crate::eval::compact::sums;
 use crate::eval::engine::Compiled;
-use crate::eval::ir::{GameKind, Ir, IrKind, Program};
+use crate::eval::ir::{GameKind, Ir, IrKind, Param, Program};
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 use crate::types::Type;
@@ -114,19 +120,30 @@ impl Compiler<'_> {
     /// A list whose length changes, as the list of the length the code is
     /// compiled for: what keeps its length (`set_at`, `reverse`) writes it
     /// so.
-    pub(super) fn kept_length(&self, items: &Fields) -> Group {
-        Group::List(Fields {
+    pub(super) fn kept_length(&self, items: &Fields, text: bool) -> Group {
+        let items = Fields {
             len: self.shape,
             ..*items
-        })
+        };
+        match text {
+            true => Group::Str(items, self.layout.alphabet.clone()),
+            false => Group::List(items),
+        }
     }
 }
 
-/// Which parameters of game `g` are lists of numbers whose length some
-/// result may change: at most one (the layout holds one such list).
+/// Which parameters of game `g` are lists of numbers or strings whose
+/// length some result may change: at most one (the layout holds one such
+/// list), a list before a string.
 pub fn changing(program: &Program, g: u32) -> Vec<bool> {
-    by_results(program, g, |reader, arg, own| {
-        reader.length(arg).as_ref() != Some(own)
+    by_results(program, g, |reader, (arg, text), own| {
+        match reader.length(arg) {
+            Some(length) => length != *own,
+            // A string of a length that does not follow from the expression
+            // (a `join` of letters a helper makes) is taken to keep it: one
+            // that does not is handed to the interpreter.
+            None => !text,
+        }
     })
 }
 
@@ -134,21 +151,23 @@ pub fn changing(program: &Program, g: u32) -> Vec<bool> {
 /// make longer than they are (`remove_at(hs, i) + [a, b]`): such a list
 /// is laid out with room for more elements than it starts with.
 pub fn growing(program: &Program, g: u32) -> Vec<bool> {
-    by_results(program, g, |reader, arg, own| {
-        !reader.bounds(arg).into_iter().any(|most| {
-            most.plus(own.clone(), -1)
-                .is_some_and(|more| more.terms.is_empty() && more.constant <= 0)
-        })
+    by_results(program, g, |reader, (arg, text), own| {
+        !text
+            && !reader.bounds(arg).into_iter().any(|most| {
+                most.plus(own.clone(), -1)
+                    .is_some_and(|more| more.terms.is_empty() && more.constant <= 0)
+            })
     })
 }
 
-/// For each parameter of game `g`, whether it is a list of numbers and,
-/// for the first such list only, whether some result's argument for it
-/// is `changed` (given that argument and the parameter's own length).
+/// For each parameter of game `g`, whether it is a list of numbers or a
+/// string and, for the first such one only, whether some result's
+/// argument for it is `changed` (given that argument, whether it is a
+/// string, and the parameter's own length).
 fn by_results(
     program: &Program,
     g: u32,
-    changed: impl Fn(&Reader, &Ir, &Length) -> bool,
+    changed: impl Fn(&Reader, (&Ir, bool), &Length) -> bool,
 ) -> Vec<bool> {
     let Some(game) = program.games.get(g as usize) else {
         return Vec::new();
@@ -166,15 +185,19 @@ fn by_results(
             _ => return changing,
         }
     }
-    let lists =
-        game.params.iter().enumerate().filter(
-            |(_, p)| matches!(&p.ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int)),
-        );
-    for (i, _) in lists {
+    // Lists of numbers first, then strings.
+    let params = game.params.iter().enumerate();
+    let numbers = |(_, p): &(usize, &Param)| matches!(&p.ty, Type::List(t) if matches!(**t, Type::Nat | Type::Int));
+    let strings = |(_, p): &(usize, &Param)| p.ty == Type::Str;
+    let lists = params.clone().filter(numbers).chain(params.filter(strings));
+    for (i, param) in lists {
+        let text = param.ty == Type::Str;
         let own = Length::of_param();
         let reader = Reader::top(program, i);
         let kept = results.iter().all(|result| match &result.kind {
-            IrKind::MakePos(_, args) => args.get(i).is_some_and(|a| !changed(&reader, a, &own)),
+            IrKind::MakePos(_, args) => args
+                .get(i)
+                .is_some_and(|a| !changed(&reader, (a, text), &own)),
             _ => true,
         });
         if !kept {
@@ -265,6 +288,7 @@ impl<'p> Reader<'p> {
             IrKind::Local(s) => self.lists.get(s).cloned(),
             IrKind::List(items) => Some(Length::constant(items.len() as i64)),
             IrKind::Lit(Value::List(items)) => Some(Length::constant(items.len() as i64)),
+            IrKind::Lit(Value::Str(s)) => Some(Length::constant(s.chars().count() as i64)),
             IrKind::Builtin(Builtin::SetAt | Builtin::Reverse | Builtin::Sort, a) => {
                 self.length(a.first()?)
             }

@@ -62,7 +62,9 @@ impl Compiler<'_> {
             (Some(Val::List(f)), Group::List(g)) | (Some(Val::Bools(f)), Group::Bools(g)) => {
                 f == *g
             }
-            (Some(Val::List(f)), Group::Sized { items, .. }) => f.first == items.first,
+            (Some(Val::List(f) | Val::Str(f, _)), Group::Sized { items, .. }) => {
+                f.first == items.first
+            }
             (Some(Val::Str(f, _)), Group::Str(g, _)) => f == *g,
             (Some(Val::Grid(r)), Group::Grid(g)) => r == *g,
             (Some(Val::Made(m)), _) => self.is_param(&m.scope, &m.ir, group),

@@ -29,6 +29,8 @@ pub(super) enum Given<'i> {
 enum Piece {
     /// One element.
     One(Ir),
+    /// One letter of a string written out, as its code.
+    Code(i64),
     /// Every element of list `source`, or with `element`, the element
     /// worked out for each of them in variable `slot`.
     Over {
@@ -48,6 +50,7 @@ impl Compiler<'_> {
             .into_iter()
             .map(|piece| match piece {
                 Piece::One(e) => Ok(Appended::One(self.num(scope, &e)?)),
+                Piece::Code(code) => Ok(Appended::One(Num::Lit(code))),
                 Piece::Over { source, element } => {
                     let (var, over, item) = self.walk_over(scope, &source)?;
                     let walk = Walk {
@@ -86,7 +89,7 @@ impl Compiler<'_> {
         let var = self.reg();
         if let IrKind::Builtin(Builtin::Slice, a) = &source.kind {
             if let [list, from, to] = &a[..] {
-                if let Some(Val::List(f)) = self.val(scope, list) {
+                if let Some(Val::List(f) | Val::Str(f, _)) = self.val(scope, list) {
                     let len = i64::from(f.len);
                     let mut clamped = |x: &Ir| -> Compiled<Num> {
                         let x = self.num(scope, x)?;
@@ -99,6 +102,10 @@ impl Compiler<'_> {
                     return Ok((var, over, Num::Field(f, Box::new(Num::Reg(var)))));
                 }
             }
+        }
+        if let Some(Val::Str(f, _)) = self.val(scope, source) {
+            let over = Seq::Range(Num::Lit(0), Num::Lit(i64::from(f.len)), false);
+            return Ok((var, over, Num::Field(f, Box::new(Num::Reg(var)))));
         }
         Ok((var, self.seq(scope, source)?, Num::Reg(var)))
     }
@@ -221,7 +228,7 @@ impl Compiler<'_> {
         let mut places = Num::Lit(0);
         for piece in at {
             let (count, copy) = match piece {
-                Piece::One(_) => (Num::Lit(1), Piece::One((**element).clone())),
+                Piece::One(_) | Piece::Code(_) => (Num::Lit(1), Piece::One((**element).clone())),
                 Piece::Over { source, .. } => (
                     self.len(scope, source)?,
                     Piece::Over {
@@ -264,10 +271,21 @@ impl Compiler<'_> {
                 }
                 _ => false,
             },
+            // A string written out, letter by letter (its letters are in
+            // the alphabet: the rules' letters are).
+            IrKind::Lit(Value::Str(s)) => {
+                let code = |b: u8| self.layout.alphabet.iter().position(|&a| a == b);
+                let codes: Option<Vec<usize>> = s.bytes().map(code).collect();
+                let Some(codes) = codes else {
+                    return false;
+                };
+                out.extend(codes.into_iter().map(|c| Piece::Code(c as i64)));
+                true
+            }
             IrKind::Builtin(Builtin::Slice, a)
                 if matches!(
                     a.first().and_then(|x| self.val(scope, x)),
-                    Some(Val::List(_))
+                    Some(Val::List(_) | Val::Str(..))
                 ) =>
             {
                 out.push(Piece::Over {
@@ -276,11 +294,12 @@ impl Compiler<'_> {
                 });
                 true
             }
-            // A list or tuple variable, or a constant's row at a place (`ADJ[v]`).
+            // A list, tuple or string variable, or a constant's row at a
+            // place (`ADJ[v]`).
             IrKind::Local(_) | IrKind::Index(..)
                 if matches!(
                     self.val(scope, list),
-                    Some(Val::Tuple(_) | Val::List(_) | Val::Row(..))
+                    Some(Val::Tuple(_) | Val::List(_) | Val::Row(..) | Val::Str(..))
                 ) =>
             {
                 out.push(Piece::Over {

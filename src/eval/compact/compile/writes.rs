@@ -249,11 +249,14 @@ impl<'a> Compiler<'a> {
             // A helper or an `if` makes the new list in its body or
             // branches, where it is seen whole; `sort` sorts what its list
             // makes.
-            Group::Sized { items, length }
-                if !matches!(
-                    ir.kind,
-                    IrKind::CallFn(..) | IrKind::If(..) | IrKind::Builtin(Builtin::Sort, _)
-                ) =>
+            Group::Sized {
+                items,
+                length,
+                text,
+            } if !matches!(
+                ir.kind,
+                IrKind::CallFn(..) | IrKind::If(..) | IrKind::Builtin(Builtin::Sort, _)
+            ) =>
             {
                 match self.resized(scope, ir, items, length, out)? {
                     Some(write) => {
@@ -261,7 +264,7 @@ impl<'a> Compiler<'a> {
                         return Ok(());
                     }
                     None => {
-                        kept = self.kept_length(items);
+                        kept = self.kept_length(items, *text);
                         &kept
                     }
                 }
