@@ -1249,17 +1249,19 @@ fn lists_that_grow_are_searched_compiled() {
 }
 
 /// Strings that moves make shorter (a letter crossed out, two cells fused
-/// into one, two equal letters taken out): searched compiled, against the
-/// reference, and against a brute force over the strings themselves.
-/// `Pairs` reads the letter after the last, the reference's error.
+/// into one, two equal letters taken out) or longer (a letter put in):
+/// searched compiled, against the reference, and against a brute force
+/// over the strings themselves. `Pairs` reads the letter after the last,
+/// the reference's error.
 #[test]
-fn strings_that_shrink_are_searched_compiled() {
-    let game = game!("shrinking");
+fn strings_whose_length_changes_are_searched_compiled() {
+    let game = game!("wordlength");
     let starts = [
         "Cross(\"abcab\")",
         "Fuse(\"...#....\")",
         "Pairs(\"aabba\")",
         "Pairs(\"ab\")",
+        "Insert(\"bc\")",
     ];
     agree(game, &starts, true);
     let cut = |w: &str, i: usize, k: usize, put: &str| format!("{}{put}{}", &w[..i], &w[i + k..]);
@@ -1271,6 +1273,10 @@ fn strings_that_shrink_are_searched_compiled() {
             .map(|i| cut(w, i, 2, "#"))
             .collect::<Vec<_>>()
     };
+    let insert = |w: &str| match w.len() < 8 && w.matches('a').count() < 3 {
+        true => (0..=w.len()).map(|i| cut(w, i, 0, "a")).collect(),
+        false => Vec::new(),
+    };
     for (name, words, options) in [
         (
             "Cross",
@@ -1278,6 +1284,7 @@ fn strings_that_shrink_are_searched_compiled() {
             &cross as &dyn Fn(&str) -> Vec<String>,
         ),
         ("Fuse", ["..........", "..#...#....", "...."], &fuse),
+        ("Insert", ["b", "bc", "cab"], &insert),
     ] {
         let texts: Vec<String> = words.iter().map(|w| format!("{name}(\"{w}\")")).collect();
         let want: Vec<u32> = words

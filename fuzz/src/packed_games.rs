@@ -319,7 +319,19 @@ impl Game {
                 };
                 scope.numbers.push("i");
                 let guard = format!("b[i] == {from}");
-                let result = match c.below(6) {
+                let result = match c.below(7) {
+                    // A letter put in before the cell, while the board is
+                    // short: a longer board.
+                    6 => {
+                        return (
+                            generators.to_string(),
+                            scope,
+                            (
+                                Some(format!("{guard} and len(b) < 8")),
+                                format!("slice(b, 0, i) + {to} + slice(b, i, len(b))"),
+                            ),
+                        );
+                    }
                     // The cell taken out, or it and the next made one:
                     // a shorter board.
                     4 => "slice(b, 0, i) + slice(b, i + 1, len(b))".to_string(),

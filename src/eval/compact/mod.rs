@@ -347,6 +347,7 @@ fn growing_length(program: &Program, g: u32, args: &[Value]) -> Option<usize> {
         .zip(&growing)
         .find_map(|(arg, &grows)| match arg {
             Value::List(xs) if grows => Some(xs.len()),
+            Value::Str(s) if grows => Some(s.len()),
             _ => None,
         })
 }
@@ -369,11 +370,17 @@ fn fitted<T>(
 }
 
 /// A list that grows, with room for `room` more elements: zeros after its
-/// own. A list laid out so long is taken to be of any length up to that
-/// (see `Group::Sized`).
+/// own (for a string, copies of its last letter, so that the alphabet is
+/// its own). A list laid out so long is taken to be of any length up to
+/// that (see `Group::Sized`).
 fn with_room(v: &Value, room: usize) -> Value {
-    let Value::List(xs) = v else {
-        return v.clone();
+    let xs = match v {
+        Value::List(xs) => xs,
+        Value::Str(s) => {
+            let last = s.chars().last().map(String::from).unwrap_or_default();
+            return Value::str(&format!("{s}{}", last.repeat(room)));
+        }
+        _ => return v.clone(),
     };
     let room = xs
         .iter()

@@ -12,7 +12,8 @@
 //! slice(w, i + 2, len(w))`), one of them another length than its own, is
 //! laid out so too, its letters as codes; a string whose new length does
 //! not follow from the expression keeps the fixed layout, and a result of
-//! another length is handed to the interpreter.
+//! another length is handed to the interpreter. A string whose new length
+//! is longer has room as a list has.
 
 use super::{Compiler, Scope, Val, MAX_INLINE};
 use crate::eval::builtins::Builtin;
@@ -147,16 +148,24 @@ pub fn changing(program: &Program, g: u32) -> Vec<bool> {
     })
 }
 
-/// Which parameters of game `g` are lists of numbers that some result may
-/// make longer than they are (`remove_at(hs, i) + [a, b]`): such a list
-/// is laid out with room for more elements than it starts with.
+/// Which parameters of game `g` are lists of numbers or strings that some
+/// result may make longer than they are (`remove_at(hs, i) + [a, b]`,
+/// `slice(w, 0, i) + "a" + slice(w, i, len(w))`): such a list is laid out
+/// with room for more elements than it starts with.
 pub fn growing(program: &Program, g: u32) -> Vec<bool> {
+    let within = |most: Length, own: &Length| {
+        most.plus(own.clone(), -1)
+            .is_some_and(|more| more.terms.is_empty() && more.constant <= 0)
+    };
     by_results(program, g, |reader, (arg, text), own| {
-        !text
-            && !reader.bounds(arg).into_iter().any(|most| {
-                most.plus(own.clone(), -1)
-                    .is_some_and(|more| more.terms.is_empty() && more.constant <= 0)
-            })
+        if text {
+            // Only a string whose new length follows from the expression
+            // is laid out with room (see `changing`).
+            return reader
+                .length(arg)
+                .is_some_and(|length| !within(length, own));
+        }
+        !reader.bounds(arg).into_iter().any(|most| within(most, own))
     })
 }
 
