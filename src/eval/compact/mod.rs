@@ -336,9 +336,6 @@ impl Interp {
     }
 }
 
-/// A value whose numbers are `bits` bits wider than `v`'s, for sizing a
-/// layout's fields: a number becomes the largest such number, and a set
-/// holds that number too.
 /// The length of game `g`'s list parameter that its rules may make longer
 /// (see `compile::growing`), in `args`; `None` when there is none.
 fn growing_length(program: &Program, g: u32, args: &[Value]) -> Option<usize> {
@@ -354,19 +351,24 @@ fn growing_length(program: &Program, g: u32, args: &[Value]) -> Option<usize> {
 
 /// The first layout `attempt` makes that packs, given headroom bits a
 /// number and room for more elements of a list that grows: as much of
-/// each as the key has bits for, the numbers' cut first.
+/// each as the key has bits for, the numbers' cut first, then the room,
+/// an eighth at a time (each attempt lays the game out).
 fn fitted<T>(
     (headroom, rooms): (u32, usize),
     mut attempt: impl FnMut((u32, usize)) -> Compiled<Option<T>>,
 ) -> Compiled<Option<T>> {
-    for room in (0..=rooms).rev() {
+    let mut room = rooms;
+    loop {
         for bits in (0..=headroom).rev() {
             if let Some(made) = attempt((bits, room))? {
                 return Ok(Some(made));
             }
         }
+        if room == 0 {
+            return Ok(None);
+        }
+        room = (room * 7 / 8).min(room - 1);
     }
-    Ok(None)
 }
 
 /// A list that grows, with room for `room` more elements: zeros after its
@@ -389,6 +391,9 @@ fn with_room(v: &Value, room: usize) -> Value {
     Value::List(room.collect())
 }
 
+/// A value whose numbers are `bits` bits wider than `v`'s, for sizing a
+/// layout's fields: a number becomes the largest such number, and a set
+/// holds that number too.
 fn with_headroom(v: &Value, bits: u32) -> Value {
     let wider = |n: i64| -> i64 {
         if n < 0 || bits == 0 {
