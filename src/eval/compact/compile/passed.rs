@@ -193,7 +193,10 @@ impl Compiler<'_> {
         binds: &mut Vec<Bind>,
     ) -> Compiled<Option<MadeList>> {
         let mut pieces = Vec::new();
+        let before = binds.len();
         if !self.joined_pieces(scope, arg, binds, &mut pieces)? {
+            // A piece not made so leaves no work behind for the others.
+            binds.truncate(before);
             return Ok(None);
         }
         let refused = || Unsupported::new(SOURCES, arg.span);
