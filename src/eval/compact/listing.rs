@@ -486,8 +486,9 @@ const UNPACKED: &str = "a position that does not pack into a key of at most 63 b
 /// Why a position is handed to the interpreter when its options could not
 /// be made on keys.
 const UNANSWERED: &str = "a position whose options it cannot make exactly as the interpreter \
-                          would (a number wider than its field, an overflow, an index out of \
-                          range, or a search past the state limit): the interpreter makes them";
+                          would (a number wider than its field, a list or string longer than \
+                          its room, an overflow, an index out of range, or a search past the \
+                          state limit): the interpreter makes them";
 
 /// The position a key holds, interned with its arguments written straight
 /// from the key's fields as the interner packs them (numbers, lists of
