@@ -1301,11 +1301,11 @@ fn strings_whose_length_changes_are_searched_compiled() {
         searched_compiled_alone(game, &texts);
     }
     // A word crossed out letter by letter lasts as many moves as it has
-    // letters.
-    let words: Vec<String> = (0..8)
-        .map(|n| format!("Cross(\"{}\")", "ab".repeat(n)))
+    // letters: worth 1 when that is odd.
+    let words: Vec<String> = (0..9)
+        .map(|n| format!("Cross(\"{}\")", &"abcabcabc"[..n]))
         .collect();
-    let parity: Vec<u32> = (0..8).map(|n| (2 * n) % 2).collect();
+    let parity: Vec<u32> = (0..9).map(|n| n % 2).collect();
     assert_eq!(values_of(game, &words), parity);
 }
 

@@ -279,16 +279,23 @@ impl Interp {
             }
         }
         let types: Vec<_> = game.params.iter().map(|p| p.ty.clone()).collect();
-        let growing = compile::growing(&program, g);
+        // Room goes only to a list that grows: no game is read for one
+        // when there is no room to give.
+        let growing = match room {
+            0 => Vec::new(),
+            _ => compile::growing(&program, g),
+        };
         let sizes: Vec<Value> = flat
             .iter()
             .zip(&fixed)
-            .zip(&growing)
-            .map(|((arg, &fixed), &grows)| match (fixed, grows) {
-                (true, _) => arg.clone(),
-                (false, false) => with_headroom(arg, headroom),
-                (false, true) => with_room(&with_headroom(arg, headroom), room),
-            })
+            .enumerate()
+            .map(
+                |(i, (arg, &fixed))| match (fixed, growing.get(i) == Some(&true)) {
+                    (true, _) => arg.clone(),
+                    (false, false) => with_headroom(arg, headroom),
+                    (false, true) => with_room(&with_headroom(arg, headroom), room),
+                },
+            )
             .collect();
         let changing = compile::changing(&program, g);
         let Some(mut layout) =
