@@ -436,8 +436,20 @@ impl Game {
                 } else {
                     "k"
                 };
-                let result = match c.below(9) {
+                let result = match c.below(10) {
                     0 if self.wide => format!("take(hs, i, {k})"),
+                    // Chomp by rows: the heaps from the i-th on cut down
+                    // to what the i-th becomes, or dropped where the
+                    // filter on the amount says.
+                    9 => format!(
+                        "[if j >= i then min(hs[j], ({k}) - 1) else hs[j] for j in indices(hs) \
+                         if j < i or {}]",
+                        match c.below(3) {
+                            0 => format!("hs[i] + j > {k}"),
+                            1 => format!("({k}) % 3 != 0"),
+                            _ => format!("({k}) > 1"),
+                        }
+                    ),
                     // A counter taken and the rest of the heap split in
                     // two: the list grows.
                     7 => format!("[({k}) - 1] + remove_at(hs, i) + [hs[i] - ({k})]"),

@@ -312,7 +312,7 @@ impl Machine {
         }
         if last {
             // Made here rather than through `generate` a value at a time.
-            let split = super::split::of_last_loop(rule, depth);
+            let split = super::split::of_last_loop(rule);
             let mut route = None;
             while passed != 0 {
                 let at = passed.trailing_zeros();
@@ -331,12 +331,12 @@ impl Machine {
                 let left = passed | 1 << at;
                 let values = u32::try_from(start)
                     .ok()
-                    .filter(|_| route.is_none())
                     .and_then(|start| left.checked_shl(start).filter(|v| v >> start == left));
                 let (value, tests) = (start + i64::from(at), [rule.guard.as_ref(), None, None]);
-                if split.written_from(self, (rule, &mut route), (r, value, values), tests, out)? {
-                    return Some(());
-                }
+                let done =
+                    split.written_from(self, (rule, &mut route), (r, value, values), tests, out)?;
+                // The values whose options are written are passed.
+                passed &= !low_bits(u32::try_from(done - start).ok()?);
             }
             return Some(());
         }
