@@ -438,6 +438,17 @@ impl Game {
                 };
                 let result = match c.below(10) {
                     0 if self.wide => format!("take(hs, i, {k})"),
+                    // The same with slices, the heaps from the i-th on
+                    // dropped where an `if` on the amount says.
+                    9 if c.below(2) == 0 => format!(
+                        "if {} then slice(hs, 0, i) + [min(h, ({k}) - 1) for h in slice(hs, i, len(hs))] \
+                         else slice(hs, 0, i)",
+                        match c.below(3) {
+                            0 => format!("hs[i] + i > {k}"),
+                            1 => format!("({k}) % 3 != 0"),
+                            _ => format!("({k}) > 1"),
+                        }
+                    ),
                     // Chomp by rows: the heaps from the i-th on cut down
                     // to what the i-th becomes, or dropped where the
                     // filter on the amount says.

@@ -609,6 +609,11 @@ impl Facts {
                 Write::Text(f, t) => out.push(Write::Text(f, facts.text(t))),
                 Write::Row(rows, i, t) => out.push(Write::Row(rows, facts.num(i), facts.text(t))),
                 Write::Appended(f, pieces) => out.push(facts.appended(f, pieces)),
+                Write::Sized {
+                    items,
+                    length,
+                    pieces,
+                } => out.push(facts.sized((items, length), pieces)),
                 Write::Bind(Bind::Num {
                     reg,
                     value: Num::Reg(x),
@@ -638,7 +643,36 @@ impl Facts {
     /// h[j] else min(h[j], t)`: the same elements in the same order, in
     /// the shape whose parts a loop works out once (see `split`).
     fn appended(&self, f: Fields, pieces: Vec<Appended>) -> Write {
-        let mut pieces: Vec<Appended> = pieces
+        let pieces = self.pieces(pieces);
+        let end = Node::Lit(i64::from(f.len));
+        match self.side_by_side(pieces, |from, to| from == Node::Lit(0) && to == end) {
+            Ok((walk, element)) => Write::Comprehension {
+                fields: f,
+                walk,
+                element: Element::Num(element),
+            },
+            Err(pieces) => Write::Appended(f, pieces),
+        }
+    }
+
+    /// A list whose length changes written in pieces, as `appended`: two
+    /// walks side by side over any places (`slice(rows, 0, i) + [min(r,
+    /// j) for r in slice(rows, i, len(rows))]`) as one.
+    fn sized(&self, (items, length): (Fields, Fields), pieces: Vec<Appended>) -> Write {
+        let pieces = self.pieces(pieces);
+        let pieces = match self.side_by_side(pieces, |_, _| true) {
+            Ok((walk, element)) => vec![Appended::Each(Box::new(walk), element)],
+            Err(pieces) => pieces,
+        };
+        Write::Sized {
+            items,
+            length,
+            pieces,
+        }
+    }
+
+    fn pieces(&self, pieces: Vec<Appended>) -> Vec<Appended> {
+        pieces
             .into_iter()
             .map(|piece| match piece {
                 Appended::One(n) => Appended::One(self.num(n)),
@@ -649,23 +683,32 @@ impl Facts {
                     Appended::Each(walk, self.num(n))
                 }
             })
-            .collect();
-        let end = Node::Lit(i64::from(f.len));
+            .collect()
+    }
+
+    /// Two walks `a..x` and `x..d` with no filter, `x` known to lie
+    /// between `a` and `d` and the ends as `ends` wants them, as the one
+    /// walk over `a..d` and its element; the pieces as they were where
+    /// they are not so.
+    fn side_by_side(
+        &self,
+        mut pieces: Vec<Appended>,
+        ends: impl Fn(Node, Node) -> bool,
+    ) -> Result<(Walk, Num), Vec<Appended>> {
         let split = match &pieces[..] {
             [Appended::Each(below, _), Appended::Each(above, _)]
                 if below.guard.is_none() && above.guard.is_none() =>
             {
                 match (&below.over, &above.over) {
                     (Seq::Range(a, b, false), Seq::Range(c, d, false)) => {
-                        let ends = [a, b, c, d].map(|n| self.node(n));
-                        match ends {
-                            [Some(Node::Lit(0)), Some(x), Some(y), Some(e)]
+                        match [a, b, c, d].map(|n| self.node(n)) {
+                            [Some(from), Some(x), Some(y), Some(to)]
                                 if x == y
-                                    && e == end
-                                    && self.order(Node::Lit(0), x).is_some()
-                                    && self.order(x, end).is_some() =>
+                                    && ends(from, to)
+                                    && self.order(from, x).is_some()
+                                    && self.order(x, to).is_some() =>
                             {
-                                Some(x)
+                                Some((x, from, to))
                             }
                             _ => None,
                         }
@@ -675,13 +718,13 @@ impl Facts {
             }
             _ => None,
         };
-        let Some(split) = split else {
-            return Write::Appended(f, pieces);
+        let Some((split, from, to)) = split else {
+            return Err(pieces);
         };
         let (Some(Appended::Each(above, later)), Some(Appended::Each(below, first))) =
             (pieces.pop(), pieces.pop())
         else {
-            return Write::Appended(f, pieces);
+            return Err(pieces);
         };
         let var = below.var;
         // The second walk's variable is the place, read through a copy.
@@ -695,15 +738,12 @@ impl Facts {
             Box::new(first),
             Box::new(self.num(Num::Let(Box::new(copy), Box::new(later)))),
         );
-        Write::Comprehension {
-            fields: f,
-            walk: Walk {
-                var,
-                over: Seq::Range(Num::Lit(0), end.num(), false),
-                guard: None,
-            },
-            element: Element::Num(element),
-        }
+        let walk = Walk {
+            var,
+            over: Seq::Range(from.num(), to.num(), false),
+            guard: None,
+        };
+        Ok((walk, element))
     }
 
     /// A `max` (`largest`) or `min` with the numbers the facts show

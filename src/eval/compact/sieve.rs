@@ -312,7 +312,7 @@ impl Machine {
         }
         if last {
             // Made here rather than through `generate` a value at a time.
-            let split = super::split::of_last_loop(rule);
+            let split = super::split::of_last_loop(rule).and_then(super::split::LastLoop::one);
             let mut route = None;
             while passed != 0 {
                 let at = passed.trailing_zeros();

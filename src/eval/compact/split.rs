@@ -41,7 +41,7 @@
 //! key's bits as they are.
 
 use super::clamped::Clamped;
-use super::closure::{NumFn, TruthFn};
+use super::closure::{NumFn, Step, TruthFn};
 use super::code::{Appended, Element, Num, Rows, Rule, Seq, Target, Text, Truth, Walk, Write};
 use super::layout::Fields;
 use super::leaves::Operand;
@@ -390,17 +390,59 @@ pub(super) fn plain_last(rule: &Rule, depth: usize, untraced: bool) -> bool {
     untraced && depth + 1 == rule.gens.len() && rule.sum.is_none() && rule.after.is_empty()
 }
 
-/// The list a rule's `plain_last` loop writes by one route (see
-/// `Split::steady_in`, `Split::written_from`), where that list is the
-/// rule's one write and is not hoisted. The route then reads only
-/// registers of the generators outside the loop, which no test of the
-/// loop sets, and the loop's own. Found at the first loop that asks (a
-/// split is one rule's write).
-pub(super) fn of_last_loop(rule: &Rule) -> Option<&Split> {
-    let [Write::Closure(step)] = &rule.writes[..] else {
+/// The lists a rule's `plain_last` loop writes by one route each (see
+/// `Split::steady_in`, `Split::written_from`): the rule's one write, or
+/// those of the two branches of an `if` made at each value (`if j == 0
+/// then slice(rows, 0, i) else ...`), not hoisted. Each route then reads
+/// only registers of the generators outside the loop, which no test of
+/// the loop sets, and the loop's own.
+pub(super) enum LastLoop<'r> {
+    One(&'r Split),
+    /// The test, and the writes where it holds and where it does not,
+    /// each with its list where it is one written by one route (one of
+    /// them at least).
+    Chosen(&'r Truth, [Chosen<'r>; 2]),
+}
+
+/// One branch's writes, and its list written by one route.
+pub(super) type Chosen<'r> = (&'r [Write], Option<&'r Split>);
+
+impl<'r> LastLoop<'r> {
+    pub fn one(self) -> Option<&'r Split> {
+        match self {
+            LastLoop::One(split) => Some(split),
+            LastLoop::Chosen(..) => None,
+        }
+    }
+}
+
+pub(super) fn of_last_loop<'r>(rule: &'r Rule) -> Option<LastLoop<'r>> {
+    if rule.hoist.is_some() {
         return None;
-    };
-    let split = step.split().filter(|_| rule.hoist.is_none())?;
+    }
+    match &rule.writes[..] {
+        [Write::Closure(step)] => Some(LastLoop::One(one_route(rule, step)?)),
+        [Write::Choose {
+            test,
+            then,
+            otherwise,
+        }] => {
+            let route = |writes: &'r [Write]| match writes {
+                [Write::Closure(step)] => one_route(rule, step),
+                _ => None,
+            };
+            let (a, b) = (route(then), route(otherwise));
+            (a.is_some() || b.is_some())
+                .then_some(LastLoop::Chosen(test, [(then, a), (otherwise, b)]))
+        }
+        _ => None,
+    }
+}
+
+/// The list `step` writes, where the loop writes it by one route; found
+/// at the first loop that asks (a split is one rule's write).
+fn one_route<'r>(rule: &Rule, step: &'r Step) -> Option<&'r Split> {
+    let split = step.split()?;
     let steady = *split.last_loop.get_or_init(|| {
         let outer = rule.gens.len().saturating_sub(1);
         split.steady_in(|r| {
@@ -427,10 +469,13 @@ impl Machine {
         out: &mut Vec<u64>,
     ) -> Option<()> {
         let depth = rule.gens.len() - 1;
-        let split = of_last_loop(rule);
+        let routes = of_last_loop(rule);
         let early = rule.early.get(depth).and_then(Option::as_ref);
         let tests = [test, early, rule.guard.as_ref()];
-        let mut pass = None;
+        // A route worked out for each list; for two, which the last value
+        // chose.
+        let mut passes = [None, None];
+        let mut chosen = None;
         'values: while i < end {
             self.step()?;
             self.regs[r] = self.item(seq, i)?;
@@ -440,25 +485,71 @@ impl Machine {
                     continue 'values;
                 }
             }
-            let Some(split) = split else {
+            let Some(routes) = &routes else {
                 out.push(self.rule_written(rule)?);
                 continue;
             };
             // The values left, from this one on, at once where they are
             // all places of a word.
             let first = i - 1;
-            let values = matches!(seq, Seq::Range(..))
+            let mut values = matches!(seq, Seq::Range(..))
                 .then_some(())
                 .filter(|()| first >= 0 && end <= 64)
                 .map(|()| low_bits((end - first) as u32) << first);
-            let done =
-                split.written_from(self, (rule, &mut pass), (r, first, values), tests, out)?;
+            let (split, pass) = match *routes {
+                LastLoop::One(split) => (split, &mut passes[0]),
+                LastLoop::Chosen(test, branches) => {
+                    let holds = self.truth(test)?;
+                    // Where the choice changes, the values from this one
+                    // on that choose alike; else one value at a time.
+                    values = values
+                        .filter(|_| chosen != Some(holds))
+                        .map(|values| self.chosen_alike(test, holds, (r, first), values));
+                    chosen = Some(holds);
+                    let b = usize::from(!holds);
+                    let (writes, split) = branches[b];
+                    let Some(split) = split else {
+                        out.push(self.written_onto(self.key, writes)?);
+                        continue;
+                    };
+                    (split, &mut passes[b])
+                }
+            };
+            let done = split.written_from(self, (rule, pass), (r, first, values), tests, out)?;
             if done > i {
                 self.steps(usize::try_from(done - i).ok()?)?;
                 i = done;
             }
         }
         Some(())
+    }
+}
+
+impl Machine {
+    /// The values of `values` (a bit each, `first` the least) from `first`
+    /// on up to the first at which `test` is not `holds`, or fails (it is
+    /// made there before the values' tests); register `r` is left at
+    /// `first`.
+    fn chosen_alike(
+        &mut self,
+        test: &Truth,
+        holds: bool,
+        (r, first): (usize, i64),
+        values: u64,
+    ) -> u64 {
+        let mut rest = values & !(1u64 << first);
+        let mut alike = values;
+        while rest != 0 {
+            let at = rest.trailing_zeros();
+            self.regs[r] = i64::from(at);
+            if self.truth(test) != Some(holds) {
+                alike = values & low_bits(at);
+                break;
+            }
+            rest &= rest - 1;
+        }
+        self.regs[r] = first;
+        alike
     }
 }
 
@@ -1566,7 +1657,11 @@ mod tests {
         let rules = &inside(&*game).code.rules;
         rules
             .iter()
-            .map(|rule| super::of_last_loop(rule).is_some())
+            .map(|rule| {
+                super::of_last_loop(rule)
+                    .and_then(super::LastLoop::one)
+                    .is_some()
+            })
             .collect()
     }
 
@@ -1685,7 +1780,7 @@ mod tests {
         let (game, _) = compiled(text, start, true);
         let rules = &inside(&*game).code.rules;
         let branches = |rule: &super::Rule| {
-            let split = super::of_last_loop(rule)?;
+            let split = super::of_last_loop(rule)?.one()?;
             match &split.pieces[..] {
                 [super::Piece::Each(each)] => Some(each.branches.iter().map(|b| b.own).collect()),
                 _ => None,
@@ -1757,7 +1852,7 @@ mod tests {
         }
         let rules = &inside(&*game).code.rules;
         let branches = |rule: &super::Rule| {
-            let split = super::of_last_loop(rule)?;
+            let split = super::of_last_loop(rule)?.one()?;
             match &split.pieces[..] {
                 [super::Piece::Each(each)] => Some(
                     each.branches
@@ -1948,6 +2043,58 @@ mod tests {
             => Rows([min(rows[k], rows[i] - 1) for k in 0..i + j * (len(rows) - i)]);
         }
     "#;
+
+    /// A list chosen at each value by an `if` on the loop's register:
+    /// that changes at every value (`cut`), reads the key too (`key`), or
+    /// fails at a value the guard turns down (`far`, made there before
+    /// the guard is).
+    const CHOSEN: &str = r#"
+        game Pick(h: [nat]) {
+          move cut(c in indices(h), t in 0..h[c])
+            => Pick(if t % 2 == 0 then [if j < c then h[j] else min(h[j], t) for j in indices(h)]
+                    else [if j == c then t else h[j] for j in indices(h)]);
+          move key(c in indices(h), t in 0..h[c])
+            => Pick(if h[c] > t + 1 then [if j == c then t else h[j] for j in indices(h)]
+                    else [if j < c then h[j] else min(h[j], t) for j in indices(h)]);
+          move far(c in indices(h), t in 0..4) if t != 2 and t < h[c]
+            => Pick(if 6 / (t - 2) > 0 then [if j == c then t else h[j] for j in indices(h)]
+                    else [if j < c then h[j] else min(h[j], t) for j in indices(h)]);
+        }
+    "#;
+
+    #[test]
+    fn lists_chosen_at_each_value_give_the_options_step_by_step_code_gives() {
+        let chosen = |text, start| {
+            let (game, _) = compiled(text, start, true);
+            let rules = &inside(&*game).code.rules;
+            let chosen =
+                |rule| matches!(super::of_last_loop(rule), Some(super::LastLoop::Chosen(..)));
+            rules.iter().map(chosen).collect::<Vec<_>>()
+        };
+        assert_eq!(chosen(CHOSEN, "Pick([2, 2])"), [true; 3]);
+        for start in [
+            "Pick([4, 4, 4])",
+            "Pick([5, 3, 3, 1])",
+            "Pick([2, 6, 1, 5])",
+        ] {
+            assert!(same_options(CHOSEN, start) > 30, "{start}");
+        }
+        // Chomp's rows kept, cut, or dropped where `j` is even.
+        let rows = r#"
+            game Rows(rows: [nat]) {
+              move eat(i in indices(rows), j in 0..rows[i])
+                => Rows(if j % 2 == 0 then slice(rows, 0, i) + [min(r, j) for r in slice(rows, i, len(rows))]
+                        else slice(rows, 0, i));
+            }
+        "#;
+        for start in [
+            "Rows([6, 6, 5, 3])",
+            "Rows([5, 3, 3, 1])",
+            "Rows([3, 6, 2, 5])",
+        ] {
+            assert!(same_options(rows, start) > 30, "{start}");
+        }
+    }
 
     #[test]
     fn routes_that_read_the_loops_register_give_the_options_step_by_step_code_gives() {
