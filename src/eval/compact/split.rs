@@ -48,7 +48,7 @@ use super::leaves::Operand;
 use super::lookup::{self, Site};
 use super::reads::{self, outside_and_key};
 use super::run::{low_bits, put, Machine};
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 /// The values of a register a part is remembered by: `0..64` (each of
 /// two registers, for a part that reads two).
@@ -364,6 +364,7 @@ fn steady(route: &Reads, branches: &[Reads], (inner, tested): (u32, Option<Reads
     let moves = route.regs.contains(&inner).then(|| Moves {
         reg: inner,
         ends: tested.is_none(),
+        passed: Cell::default(),
         runs: tested.map(|reads| (reads, RefCell::default())),
     });
     let still: Vec<bool> = branches.iter().map(|b| !b.regs.contains(&inner)).collect();
@@ -416,6 +417,7 @@ impl<'r> LastLoop<'r> {
     }
 }
 
+#[inline]
 pub(super) fn of_last_loop<'r>(rule: &'r Rule) -> Option<LastLoop<'r>> {
     if rule.hoist.is_some() {
         return None;
@@ -612,6 +614,9 @@ struct Steady {
 struct Moves {
     reg: u32,
     ends: bool,
+    /// The route's shape the last pass was worked out for (see
+    /// `Split::pass`): a loop works out one at a time.
+    passed: Cell<Shape>,
     runs: Option<(Reads, RefCell<Memo<Option<SameRun>>>)>,
 }
 
@@ -628,8 +633,6 @@ struct Shape {
     /// The walk's ends, where its values are past the places of the list:
     /// its elements are then worked out one after the other.
     outside: Option<(i64, i64)>,
-    /// The values walked, a bit each.
-    walked: u64,
     kept: u64,
     /// The first value kept and how many follow it, where no value
     /// between is dropped.
@@ -1114,7 +1117,7 @@ impl Split {
     ) -> Option<i64> {
         if let Some(made) = pass.as_ref() {
             if let Some(moves) = made.moves() {
-                if !made.each.holds(m, &self.fields, &made.shape, moves) {
+                if !made.each.holds(m, &self.fields, &moves.passed.get(), moves) {
                     *pass = None;
                 }
             }
@@ -1247,9 +1250,13 @@ impl Split {
         let [Piece::Each(each)] = &self.pieces[..] else {
             return None;
         };
-        let still = &each.steady.as_ref()?.still;
+        let steady = each.steady.as_ref()?;
+        let still = &steady.still;
         let key = m.key;
         let made = each.routed(m, &self.fields, still, |shape, bits, live| {
+            if let Some(moves) = &steady.moves {
+                moves.passed.set(*shape);
+            }
             // The elements kept are moved to their places, which no
             // option changes: the elements of the branches worked out at
             // each option are moved the same way and added to the key.
@@ -1269,7 +1276,6 @@ impl Split {
             Some(Pass {
                 split: self,
                 each,
-                shape: *shape,
                 steps: shape.steps,
                 outside: shape.outside.is_some(),
                 base: base?,
@@ -1306,8 +1312,6 @@ impl Split {
 pub(super) struct Pass<'s> {
     split: &'s Split,
     each: &'s Each,
-    /// The route's shape it was worked out for.
-    shape: Shape,
     steps: usize,
     outside: bool,
     base: u64,
@@ -1340,7 +1344,10 @@ impl Pass<'_> {
             while rest != 0 {
                 let at = rest.trailing_zeros();
                 m.regs[r] = i64::from(at);
-                if !self.each.holds(m, &self.split.fields, &self.shape, moves) {
+                if !self
+                    .each
+                    .holds(m, &self.split.fields, &moves.passed.get(), moves)
+                {
                     return values & low_bits(at);
                 }
                 rest &= rest - 1;
@@ -1350,20 +1357,20 @@ impl Pass<'_> {
         let Some((reads, runs)) = &moves.runs else {
             return scan(m);
         };
-        let shape = &self.shape;
-        let asked = [
-            first as u64,
-            values,
-            shape.walked,
-            shape.kept,
-            shape.sent[0].0,
-        ];
+        let shape = &moves.passed.get();
+        let Some(walked) = self.each.walked(m) else {
+            return scan(m);
+        };
+        let asked = [first as u64, values, walked, shape.kept, shape.sent[0].0];
         let runs = &mut *runs.borrow_mut();
         let Some(run) = runs.at(reads, m) else {
             return scan(m);
         };
         match run {
-            Some((was, same)) if *was == asked => *same,
+            // Compared word by word: an array's `==` calls `memcmp`.
+            Some((was, same)) if was.iter().zip(asked).fold(0, |d, (w, a)| d | (w ^ a)) == 0 => {
+                *same
+            }
             _ => {
                 let same = scan(m);
                 *run = Some((asked, same));
@@ -1551,7 +1558,9 @@ impl Each {
         }
         let reads_it = |t: &Tested| t.reads.regs.contains(&moves.reg);
         let kept = match &self.filter {
-            Some(filter) if reads_it(filter) => filter.held(m, self.var, shape.walked),
+            Some(filter) if reads_it(filter) => self
+                .walked(m)
+                .and_then(|walked| filter.held(m, self.var, walked)),
             _ => Some(shape.kept),
         };
         if kept != Some(shape.kept) {
@@ -1563,6 +1572,20 @@ impl Each {
             }
             _ => true,
         }
+    }
+
+    /// The values walked, a bit each, where they are places of the
+    /// list (as `shape` finds them).
+    fn walked(&self, m: &mut Machine) -> Option<u64> {
+        let lo = self.lo.get(m)?;
+        let hi = self.hi.get(m)?;
+        let hi = if self.inclusive {
+            hi.checked_add(1)?
+        } else {
+            hi
+        };
+        let places = (0..=64).contains(&lo) && (lo..=64).contains(&hi);
+        places.then(|| low_bits((hi - lo) as u32) << lo)
     }
 
     /// Where this option's elements come from, worked out.
@@ -1585,7 +1608,6 @@ impl Each {
             return Some(shape);
         }
         let range = low_bits((hi - lo) as u32) << lo;
-        shape.walked = range;
         shape.kept = match &self.filter {
             Some(filter) => filter.held(m, self.var, range)?,
             None => range,
