@@ -333,7 +333,7 @@ impl Machine {
                     .ok()
                     .and_then(|start| left.checked_shl(start).filter(|v| v >> start == left));
                 let (value, tests) = (start + i64::from(at), [rule.guard.as_ref(), None, None]);
-                let done =
+                let (done, _) =
                     split.written_from(self, (rule, &mut route), (r, value, values), tests, out)?;
                 // The values whose options are written are passed.
                 passed &= !low_bits(u32::try_from(done - start).ok()?);

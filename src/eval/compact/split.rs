@@ -478,6 +478,12 @@ impl Machine {
         // chose.
         let mut passes = [None, None];
         let mut chosen = None;
+        // Passes worked out again as the route changed, and the options
+        // written through passes: where the route changes at nearly every
+        // value (a filter or test comparing the walk's places with the
+        // loop's variable, `k < i` over `i`), a pass costs more than it
+        // saves, and the rest of the loop writes each option whole.
+        let (mut remade, mut written) = (0, 0);
         'values: while i < end {
             self.step()?;
             self.regs[r] = self.item(seq, i)?;
@@ -487,7 +493,10 @@ impl Machine {
                     continue 'values;
                 }
             }
-            let Some(routes) = &routes else {
+            let Some(routes) = routes
+                .as_ref()
+                .filter(|_| remade < 2 || written >= 2 * (remade + 1))
+            else {
                 out.push(self.rule_written(rule)?);
                 continue;
             };
@@ -517,7 +526,10 @@ impl Machine {
                     (split, &mut passes[b])
                 }
             };
-            let done = split.written_from(self, (rule, pass), (r, first, values), tests, out)?;
+            let (done, again) =
+                split.written_from(self, (rule, pass), (r, first, values), tests, out)?;
+            remade += i64::from(again);
+            written += done - first;
             if done > i {
                 self.steps(usize::try_from(done - i).ok()?)?;
                 i = done;
@@ -1105,7 +1117,9 @@ impl Split {
     /// `values` (a bit each, at the value's place; `first` among them)
     /// are written too where they can be at once (see `rest_written`).
     /// The value up to which options are written (`first + 1` where only
-    /// `first`'s is); the steps of those after `first` are the caller's.
+    /// `first`'s is), and whether a pass was worked out again because its
+    /// route did not hold; the steps of the values after `first` are the
+    /// caller's.
     #[inline(never)]
     pub(super) fn written_from<'s>(
         &'s self,
@@ -1114,11 +1128,13 @@ impl Split {
         (r, first, values): (usize, i64, Option<u64>),
         tests: [Option<&Truth>; 3],
         out: &mut Vec<u64>,
-    ) -> Option<i64> {
+    ) -> Option<(i64, bool)> {
+        let mut remade = false;
         if let Some(made) = pass.as_ref() {
             if let Some(moves) = made.moves() {
                 if !made.each.holds(m, &self.fields, &moves.passed.get(), moves) {
                     *pass = None;
+                    remade = true;
                 }
             }
         }
@@ -1127,12 +1143,12 @@ impl Split {
             if let (Some(made), Some(values)) = (pass.as_ref(), values) {
                 let tests = (rule, tests);
                 if let Some(done) = self.rest_written(m, made, (r, first, values), tests, out)? {
-                    return Some(done);
+                    return Some((done, remade));
                 }
             }
         }
         out.push(pass.as_ref()?.key(m)?);
-        Some(first + 1)
+        Some((first + 1, remade))
     }
 
     /// The keys of the options of a loop over the rule's last generator,
@@ -1165,6 +1181,11 @@ impl Split {
             Some(moves) => pass.same_route(m, (r, moves), first, values),
             None => values,
         };
+        if values == 1 << first {
+            // The route holds at this value alone: its key is made as any
+            // one option's is.
+            return Some(None);
+        }
         let done = i64::from(64 - values.leading_zeros());
         let (base, down) = (pass.base, pass.down);
         let passing = self.passing(m, (r, first, values), tests)?;
@@ -1331,7 +1352,7 @@ impl Pass<'_> {
     /// on up to the first whose route is not this one's, or cannot be
     /// worked out: the route is read there before the values' tests are
     /// made, and a route that fails leaves that value to the loop, which
-    /// makes its tests first.
+    /// makes its tests first. Register `r` is left at `first`.
     fn same_route(
         &self,
         m: &mut Machine,
@@ -1341,6 +1362,7 @@ impl Pass<'_> {
     ) -> u64 {
         let scan = |m: &mut Machine| {
             let mut rest = values & !(1u64 << first);
+            let mut same = values;
             while rest != 0 {
                 let at = rest.trailing_zeros();
                 m.regs[r] = i64::from(at);
@@ -1348,11 +1370,13 @@ impl Pass<'_> {
                     .each
                     .holds(m, &self.split.fields, &moves.passed.get(), moves)
                 {
-                    return values & low_bits(at);
+                    same = values & low_bits(at);
+                    break;
                 }
                 rest &= rest - 1;
             }
-            values
+            m.regs[r] = first;
+            same
         };
         let Some((reads, runs)) = &moves.runs else {
             return scan(m);
@@ -2050,9 +2074,13 @@ mod tests {
     /// (`odd`, every third value keeps the rows), one that fails at a
     /// value the guard turns down (`far`, read there before the guard is
     /// made), a test that changes at every value (`lift`) and ends that
-    /// read it (`cut`, the list cut short or left whole).
+    /// read it (`cut`, the list cut short or left whole), and Chomp's rows
+    /// with the loops the other way round (`swapped`, whose route changes
+    /// at every value, so that a loop stops working routes out).
     const MOVING: &str = r#"
         game Rows(rows: [nat]) {
+          move swapped(j in 0..6, i in indices(rows)) if j < rows[i] and i + j > 0
+            => Rows([if k >= i then min(rows[k], j) else rows[k] for k in indices(rows) if k < i or j > 0]);
           move eat(i in indices(rows), j in 0..rows[i]) if i > 0 or j > 0
             => Rows([if k >= i then min(rows[k], j) else rows[k] for k in indices(rows) if k < i or j > 0]);
           move odd(i in indices(rows), j in 1..rows[i] + 1)
