@@ -372,6 +372,39 @@ impl Game {
             }
             Shape::Heaps => {
                 if c.below(6) == 0 {
+                    // Coins as numbers, Mock Turtles' way: a place lowered,
+                    // and maybe one before it turned, each found by tests of
+                    // elements near it against a number (read for every
+                    // place at once where they come first).
+                    let near = |c: &mut Choices, at: &str| {
+                        format!(
+                            "hs[{}] {} {}",
+                            c.pick(&[at, &format!("{at} + 1"), &format!("{at} - 1")]),
+                            c.pick(&["==", "!="]),
+                            c.pick(&["0", "1", "2", "-1"])
+                        )
+                    };
+                    let first = near(c, "i");
+                    scope.numbers.push("i");
+                    let lowered = "set_at(hs, i, hs[i] - 1)";
+                    if c.below(2) == 0 {
+                        let guard = format!("{first} and hs[i] > 0");
+                        return (
+                            "i in indices(hs)".to_string(),
+                            scope,
+                            (Some(guard), lowered.to_string()),
+                        );
+                    }
+                    scope.numbers.push("j");
+                    let guard = format!("{first} and hs[i] > 0 and {}", near(c, "j"));
+                    let result = format!("set_at({lowered}, j, 1 - min(hs[j], 1))");
+                    return (
+                        "i in indices(hs), j in 0..i".to_string(),
+                        scope,
+                        (Some(guard), result),
+                    );
+                }
+                if c.below(6) == 0 {
                     // Moore's Nim: lower one or two heaps at once (or, now
                     // and then, leave them as they are: a loop).
                     let most = c.pick(&["hs[i]", "hs[i]", "hs[i] + 1"]);
@@ -891,6 +924,14 @@ impl Game {
                 7 => format!("upto(hs, {n}) > 2"),
                 5 if scope.numbers.contains(&"i") => format!("hs[i + 1] < hs[i] + {n}"),
                 6 if self.wide => format!("hs {} [{n}, 1]", c.pick(&["<", "==", ">=", "!="])),
+                // An element near the loop's place against a number, read
+                // for every place at once (one below 0 never holds).
+                4 if scope.numbers.contains(&"i") => format!(
+                    "hs[{}] {} {}",
+                    c.pick(&["i", "i + 1", "i - 1", "1 + i"]),
+                    c.pick(&["==", "!="]),
+                    c.pick(&["0", "1", "2", "-1"])
+                ),
                 1 => format!("has(hs, {n})"),
                 2 => format!("{n} {} hs", c.pick(&["in", "not in"])),
                 3 => format!("big(hs, {n})"),

@@ -414,6 +414,17 @@ impl Truth {
 }
 
 impl Num {
+    /// The value of a number made of literals alone.
+    pub fn constant(&self) -> Option<i64> {
+        match self {
+            Num::Lit(v) => Some(*v),
+            Num::Neg(a) => a.constant()?.checked_neg(),
+            Num::Binary(BinaryOp::Add, a, b) => a.constant()?.checked_add(b.constant()?),
+            Num::Binary(BinaryOp::Sub, a, b) => a.constant()?.checked_sub(b.constant()?),
+            _ => None,
+        }
+    }
+
     /// A copy of a number of arithmetic on registers and the key's
     /// fields, for a tree read again after it is lowered (see
     /// `bound_runs`); `None` where it has a part not copied (a sequence,

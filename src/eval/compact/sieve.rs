@@ -135,16 +135,27 @@ fn take(tests: &mut Option<Truth>, var: u32) -> Option<Sieve> {
 
 /// `t` as a letter test at `var` plus an amount, if it is one.
 fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
-    let Truth::SameChar(eq, a, b) = t else {
-        return None;
-    };
-    let (cell, code) = match (a, b) {
-        (cell, Char::Code(code)) | (Char::Code(code), cell) => (cell, *code),
-        _ => return None,
-    };
-    let (line, column) = match cell {
-        Char::Cell(f, i) => (Line::Cells(*f), &**i),
-        Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, r.copy()?), &**c),
+    let (eq, line, column, code) = match t {
+        Truth::SameChar(eq, a, b) => {
+            let (cell, code) = match (a, b) {
+                (cell, Char::Code(code)) | (Char::Code(code), cell) => (cell, *code),
+                _ => return None,
+            };
+            let (line, column) = match cell {
+                Char::Cell(f, i) => (Line::Cells(*f), &**i),
+                Char::GridCell(rows, r, c) if steady(r, var) => (Line::Row(*rows, r.copy()?), &**c),
+                _ => return None,
+            };
+            (*eq, line, column, code)
+        }
+        // A list of small numbers compared with one is read as letters
+        // are: each element a field of the key.
+        Truth::Compare(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
+            let ((Num::Field(f, i), n) | (n, Num::Field(f, i))) = (a, b) else {
+                return None;
+            };
+            (*op == BinaryOp::Eq, Line::Cells(*f), &**i, n.constant()?)
+        }
         _ => return None,
     };
     let (offset, minus) = along(column, var)?;
@@ -153,7 +164,7 @@ fn letter_test(t: &Truth, var: u32) -> Option<LetterTest> {
         None => None,
     };
     Some(LetterTest {
-        eq: *eq,
+        eq,
         code,
         line,
         offset,
@@ -371,6 +382,25 @@ mod tests {
         }
     "#;
 
+    /// Lists of numbers whose elements are compared with a number, read
+    /// as letters are: both ways round, `==` and `!=`, with tests after
+    /// them, an element read past the list's end where a 3 ends it, and
+    /// numbers below 0 (stored from the least).
+    const NUMBERS: &str = r#"
+        game Row(xs: [nat]) {
+          move take(i in 1..len(xs)) if xs[i - 1] != 0 and xs[i] == 2 and i % 2 == 1
+            => Row(set_at(xs, i, 0));
+          move pair(k in 0..2, i in 0..len(xs) - k) if 1 == xs[i + k] and xs[k + i] != 7
+            => Row(set_at(xs, i + k, 0));
+          move past(i in 0..len(xs)) if xs[i] == 3 and xs[i + 1] == 0
+            => Row(set_at(set_at(xs, i, 1), i + 1, 2));
+        }
+        game Signed(xs: [int]) {
+          move down(i in indices(xs)) if xs[i] == -1 => Signed(set_at(xs, i, -2));
+          move zero(i in indices(xs)) if -2 != xs[i] and xs[i] != 0 => Signed(set_at(xs, i, 0));
+        }
+    "#;
+
     /// How many rules have a sieve on their last loop.
     fn sieved(text: &str, start: &str) -> usize {
         let (game, _) = compiled(text, start, true);
@@ -387,6 +417,8 @@ mod tests {
         // One rule a direction (see `pieces`).
         assert_eq!(sieved(ONE_RULE, r#"Cram(["...", "..."])"#), 2);
         assert_eq!(sieved(MIXED, r#"Strip("....")"#), 3);
+        assert_eq!(sieved(NUMBERS, "Row([2, 2, 1, 3, 0, 1])"), 3);
+        assert_eq!(sieved(NUMBERS, "Signed([1, -1, 0, -2])"), 2);
     }
 
     const CHOMP: &str = include_str!("../../../bench/games/chomp-grid.game");
@@ -427,5 +459,11 @@ mod tests {
         // ways give such a key up alike (the start, here, after no option).
         assert!(same_options(MIXED, r#"Strip("..o..")"#) > 1);
         assert_eq!(same_options(MIXED, r#"Strip("X.o")"#), 1);
+        assert!(same_options(NUMBERS, "Row([2, 2, 1, 3, 0, 1, 3, 2, 2, 1])") > 50);
+        // A 3 last: `past` reads beyond the end, and both ways give the
+        // start up alike.
+        assert_eq!(same_options(NUMBERS, "Row([1, 3, 0, 2, 1, 3])"), 1);
+        // A 1 goes to 0, a -1 to -2 or 0, and a 0 stays.
+        assert_eq!(same_options(NUMBERS, "Signed([1, 1, -1, 0])"), 2 * 2 * 3);
     }
 }

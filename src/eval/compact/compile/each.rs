@@ -116,7 +116,7 @@ fn as_has(t: &Truth) -> Option<Truth> {
     let f = fields?;
     let codes: Vec<i64> = codes.into_iter().collect::<Option<_>>()?;
     let windows = i64::from(f.len) - codes.len() as i64 + 1;
-    (constant(lo)? == 0 && constant(hi)? == windows).then(|| Truth::Has(f, Some(codes)))
+    (lo.constant()? == 0 && hi.constant()? == windows).then(|| Truth::Has(f, Some(codes)))
 }
 
 /// `k` where `at` is the loop's register `var` plus the literal `k`.
@@ -124,19 +124,9 @@ fn offset_of(at: &Num, var: u32) -> Option<i64> {
     match at {
         Num::Reg(r) if *r == var => Some(0),
         Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
-            (Num::Reg(r), k) | (k, Num::Reg(r)) if *r == var => constant(k),
+            (Num::Reg(r), k) | (k, Num::Reg(r)) if *r == var => k.constant(),
             _ => None,
         },
-        _ => None,
-    }
-}
-
-/// The value of a number made of literals.
-fn constant(n: &Num) -> Option<i64> {
-    match n {
-        Num::Lit(v) => Some(*v),
-        Num::Binary(BinaryOp::Add, a, b) => constant(a)?.checked_add(constant(b)?),
-        Num::Binary(BinaryOp::Sub, a, b) => constant(a)?.checked_sub(constant(b)?),
         _ => None,
     }
 }
