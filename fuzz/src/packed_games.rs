@@ -434,6 +434,21 @@ impl Game {
                             "lowered(hs, chosen, left)",
                         ])
                         .to_string();
+                    if c.below(3) == 0 {
+                        // By the amounts taken: each heap less the amount
+                        // at its place, or the amounts less one.
+                        let generators = format!(
+                            "chosen in subsets({among}, 1, 2), \
+                             taken in product([1..={most} for i in chosen])"
+                        );
+                        let result = c.pick(&[
+                            "set_at(hs, chosen, [hs[i] - t for (i, t) in zip(chosen, taken)])",
+                            "set_at(hs, chosen, [t - 1 for t in taken])",
+                            "set_at(hs, chosen, [2 * t - 2 for t in taken])",
+                            "set_at(hs, chosen, [hs[i] + (0 - 1) * t for (i, t) in zip(chosen, taken)])",
+                        ]);
+                        return (generators, scope, (None, result.to_string()));
+                    }
                     return (generators, scope, (None, result));
                 }
                 let generators = match c.below(7) {

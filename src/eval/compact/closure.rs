@@ -9,8 +9,8 @@
 use super::bitsets;
 use super::bound_runs::{self, BoundRun, Comparison};
 use super::code::{
-    Appended, Bind, Char, Element, GameCode, Num, Rows, Seq, Source, Target, Text, Truth, Walk,
-    Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Num, Rows, Seq, Source, Target, Text, Truth,
+    Walk, Write,
 };
 use super::hoist::{self, Last, LastValue};
 use super::layout::Fields;
@@ -119,6 +119,9 @@ pub fn lower(code: &mut GameCode, tables: bool, fields: u32) {
         if let Some(t) = &mut rule.guard {
             rule.guard_reads = super::reads::outside_and_key(|v| super::reads::truth(v, t));
             l.root_truth(t);
+        }
+        if let Some(Fused::SetProduct { placed, .. }) = &mut rule.fused {
+            placed.lower(|n| l.root_num(n));
         }
         for sieve in rule.sieves.iter_mut().flatten() {
             l.root_truth(&mut sieve.whole);

@@ -7,6 +7,7 @@ use super::bound_runs::BoundRun;
 use super::closure::{Closure, Step};
 use super::hoist::Hoist;
 use super::layout::Fields;
+use super::placed::Placed;
 use super::sieve::Sieve;
 use crate::syntax::ast::BinaryOp;
 use std::rc::Rc;
@@ -589,17 +590,19 @@ pub enum Spread {
 }
 
 /// Shapes of a rule's innermost loop that run on the key itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Fused {
     /// `i in indices(board)`, guard `board[i] == from`, result
     /// `set_at(board, i, to)`: every cell holding `from` read off the key.
     Place { fields: Fields, from: i64, to: i64 },
-    /// A last generator `t in product(...)` and the result
-    /// `set_at(list, at, t)`: the keys counted up as the tuples are.
+    /// A last generator `t in product(...)` and the result `set_at(list,
+    /// at, values)`, each value made from the element of `t` at its
+    /// place: the keys counted up as the tuples are (see `placed`).
     SetProduct {
         fields: Fields,
         at: Indices,
         tuple: u32,
+        placed: Placed,
     },
 }
 

@@ -3,7 +3,7 @@
 //! general loop would decode, test and write a field for every option.
 //! `tests/compact.rs` compares both ways on every position of many games.
 
-use super::code::{Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth, Write};
+use super::code::{Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth};
 
 /// The fused form of a rule's innermost loop, if it has one of the shapes.
 pub fn recognise(rule: &Rule) -> Option<Fused> {
@@ -12,7 +12,7 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
         (
             Source::Each(Seq::Range(Num::Lit(0), Num::Lit(len), false)),
             Target::Reg(r),
-            [Write::Cell(f, Num::Reg(i), Char::Code(to))],
+            [super::code::Write::Cell(f, Num::Reg(i), Char::Code(to))],
         ) if *i == r && *len == i64::from(f.len) && *to >= 0 => {
             // The test is the guard, or the one made as soon as the
             // generator is set (the letter `cells` keeps).
@@ -33,15 +33,15 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
                 to: *to,
             })
         }
-        (
-            Source::ProductOf { .. } | Source::ProductList(_),
-            Target::Tuple(t),
-            [Write::Several(f, at, vs)],
-        ) if *vs == t && *at != Indices::Tuple(t) && rule.guard.is_none() => {
-            Some(Fused::SetProduct {
-                fields: *f,
-                at: *at,
+        (Source::ProductOf { .. } | Source::ProductList(_), Target::Tuple(t), writes)
+            if rule.guard.is_none() =>
+        {
+            let (fields, at, placed) = super::placed::placed(writes, t)?;
+            (at != Indices::Tuple(t)).then_some(Fused::SetProduct {
+                fields,
+                at,
                 tuple: t,
+                placed,
             })
         }
         _ => None,

@@ -29,6 +29,7 @@ mod monotone;
 mod nested;
 mod one_place;
 mod peel;
+mod placed;
 mod plane;
 mod product_runs;
 mod progression;

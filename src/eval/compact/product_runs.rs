@@ -23,9 +23,9 @@
 use super::code::{Appended, Bind, Char, Element, Indices, Num, Rule, Seq, Source, Spread, Target};
 use super::code::{Text, Truth, Walk, Write};
 use super::layout::Fields;
-use super::progression;
 use super::reads::{self, Visit};
 use super::run::Machine;
+use crate::solve::dense::push_run;
 use crate::syntax::ast::BinaryOp;
 
 /// How a number depends on the tuple, the least dependence first.
@@ -386,7 +386,43 @@ impl Visit for Touches<'_> {
 }
 
 /// Products of more lists than this are walked tuple by tuple.
-const MAX_LISTS: usize = 16;
+pub(super) const MAX_LISTS: usize = 16;
+
+/// The keys of a product of the ranges `ranges` (as pairs, the last
+/// exclusive) from `key` at its least elements, counting up element `d`
+/// moving the key by `steps[d]`: one run for each tuple of the elements
+/// before the last, in the product's order.
+#[inline]
+pub(super) fn affine_keys(mut key: u64, steps: &[u64], ranges: &[i64], out: &mut Vec<u64>) {
+    let Some(last) = steps.len().checked_sub(1) else {
+        // The product of no lists: one empty tuple.
+        out.push(key);
+        return;
+    };
+    let mut lens = [0u64; MAX_LISTS];
+    for (d, len) in lens.iter_mut().enumerate().take(steps.len()) {
+        *len = (ranges[2 * d + 1] - ranges[2 * d]) as u64;
+    }
+    let mut counted = [0u64; MAX_LISTS];
+    loop {
+        push_run(out, key, steps[last], lens[last]);
+        // Count up the elements before the last, as `product` does.
+        let mut d = last;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            counted[d] += 1;
+            key = key.wrapping_add(steps[d]);
+            if counted[d] < lens[d] {
+                break;
+            }
+            key = key.wrapping_sub(steps[d].wrapping_mul(lens[d]));
+            counted[d] = 0;
+        }
+    }
+}
 
 impl Machine {
     /// The options of a rule whose last generator is a product whose
@@ -490,27 +526,8 @@ impl Machine {
             }
         }
         self.steps(usize::try_from(count).ok()?)?;
-        let last = lists - 1;
-        let mut key = first;
-        let cur = &mut self.tuples[t];
-        loop {
-            progression::push(out, key, steps[last] as i64, len(last));
-            // Count up the elements before the last, as `product` does.
-            let mut d = last;
-            loop {
-                if d == 0 {
-                    return Some(true);
-                }
-                d -= 1;
-                cur[d] += 1;
-                key = key.wrapping_add(steps[d]);
-                if cur[d] < hi(d) {
-                    break;
-                }
-                key = key.wrapping_sub(steps[d].wrapping_mul(len(d)));
-                cur[d] = lo(d);
-            }
-        }
+        affine_keys(first, &steps[..lists], ranges, out);
+        Some(true)
     }
 }
 
@@ -550,7 +567,10 @@ mod tests {
             ("indices(piles)", "[0..piles[i] for i in chosen]", "set_at(piles, chosen, [l for (_, l) in zip(chosen, left)])", shipped[0]),
             ("indices(piles)", "[0..piles[i] for i in chosen]", "after(piles, chosen, left)", shipped[0]),
             ("0..len(piles)", "[0..piles[i] for i in chosen]", "kept(piles, chosen, left)", shipped[0]),
-            ("indices(piles)", "[1..=piles[i] for i in chosen]", "set_at(piles, chosen, [piles[i] - t for (i, t) in zip(chosen, left)])", Some(Single)),
+            // Each pile less the amount taken at its place is set in
+            // place as well (see `placed`).
+            ("indices(piles)", "[1..=piles[i] for i in chosen]", "set_at(piles, chosen, [piles[i] - t for (i, t) in zip(chosen, left)])", shipped[0]),
+            ("indices(piles)", "[1..=piles[i] for i in chosen]", "set_at(piles, chosen, [piles[i] - t - 0 for (i, t) in zip(chosen, left)])", Some(Single)),
             ("indices(piles)", "[0..piles[i] for i in chosen]", "set_at(piles, chosen, [2 * l - l + 0 * k for l in left])", Some(Affine)),
             ("indices(piles)", "[0..piles[i] for i in chosen]", "[p - (if i in chosen then p - left[index_of(chosen, i)] else 0) for (i, p) in enumerate(piles)]", Some(Single)),
         ] {

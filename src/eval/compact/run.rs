@@ -19,7 +19,6 @@ use super::turn;
 use super::words;
 use crate::eval::arith::{arithmetic, compare};
 use crate::eval::builtins::MAX_COLLECTION;
-use crate::solve::dense::push_run;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -43,8 +42,9 @@ pub struct Machine {
     pub(super) scratch: Vec<Vec<i64>>,
     /// Where each `subsets` generator is in its items.
     picks: Vec<Vec<usize>>,
-    /// Where each element a fused product sets sits in the key.
-    shifts: Vec<u32>,
+    /// How far the key moves as each element of a fused product counts
+    /// up (see `placed`).
+    pub(super) placed_steps: Vec<u64>,
     steps: usize,
     /// The key whose options are being made.
     pub(super) key: u64,
@@ -69,7 +69,7 @@ impl Machine {
             tuples: vec![Vec::new(); tuples],
             scratch: vec![Vec::new(); tuples],
             picks: vec![Vec::new(); tuples],
-            shifts: Vec::new(),
+            placed_steps: Vec::new(),
             steps: 0,
             key: 0,
             texts: vec![(0, 0); code.texts as usize],
@@ -470,7 +470,7 @@ impl Machine {
 
     /// Works out a product generator's ranges into its scratch list, and
     /// how many tuples they make (`None` past the interpreter's limit).
-    fn fill_ranges(&mut self, source: &Source, t: usize) -> Option<u64> {
+    pub(super) fn fill_ranges(&mut self, source: &Source, t: usize) -> Option<u64> {
         let mut ranges = std::mem::take(&mut self.scratch[t]);
         ranges.clear();
         let made = self.ranges(source, &mut ranges);
@@ -481,7 +481,13 @@ impl Machine {
 
     /// Every tuple of the product whose ranges `fill_ranges` made (at
     /// least one), into tuple register `t`, each with the generators after.
-    fn product(&mut self, t: usize, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
+    pub(super) fn product(
+        &mut self,
+        t: usize,
+        rule: &Rule,
+        depth: usize,
+        out: &mut Vec<u64>,
+    ) -> Option<()> {
         let ranges = &self.scratch[t];
         let lists = ranges.len() / 2;
         let tuple = &mut self.tuples[t];
@@ -509,8 +515,8 @@ impl Machine {
 
     fn fused(&mut self, fused: &Fused, rule: &Rule, out: &mut Vec<u64>) -> Option<()> {
         let key = self.key;
-        match *fused {
-            Fused::Place { fields, from, to } => {
+        match fused {
+            &Fused::Place { fields, from, to } => {
                 self.steps(fields.len as usize)?;
                 let mut cells = cells_equal(key, &fields, from);
                 let change = (to as u64).wrapping_sub(from as u64);
@@ -521,67 +527,12 @@ impl Machine {
                 }
                 Some(())
             }
-            Fused::SetProduct { fields, at, tuple } => {
-                let t = tuple as usize;
-                let count = self.fill_ranges(&rule.gens.last()?.source, t)?;
-                if count == 0 {
-                    return Some(());
-                }
-                self.steps(usize::try_from(count).ok()?)?;
-                let at = indices(&self.tuples, &self.regs, &at);
-                let ranges = &self.scratch[t];
-                let lists = ranges.len() / 2;
-                let distinct = (0..at.len()).all(|i| !at[..i].contains(&at[i]));
-                if at.len() != lists || !distinct {
-                    // A mismatch is an error, and a repeated index a
-                    // rarity: the step-by-step loop handles both.
-                    return self.product(t, rule, rule.gens.len() - 1, out);
-                }
-                // Each element's place, and the key at the first tuple.
-                let mut k = key;
-                let shifts = &mut self.shifts;
-                shifts.clear();
-                for d in 0..lists {
-                    let i = u32::try_from(at[d]).ok().filter(|&i| i < fields.len)?;
-                    let (lo, hi) = (ranges[2 * d], ranges[2 * d + 1]);
-                    if !fields.fits(lo) || !fields.fits(hi - 1) {
-                        return None;
-                    }
-                    let shift = fields.shift_of(i);
-                    shifts.push(shift);
-                    k = k & !(fields.mask() << shift) | fields.stored(lo) << shift;
-                }
-                let Some(last) = lists.checked_sub(1) else {
-                    // The product of no lists: one empty tuple.
-                    out.push(k);
-                    return Some(());
-                };
-                // The last element runs fastest: its keys are a run with a
-                // fixed step, handed over as one.
-                let run = (ranges[2 * last + 1] - ranges[2 * last]) as u64;
-                let step = 1u64 << shifts[last];
-                let cur = &mut self.tuples[t];
-                cur.clear();
-                cur.extend((0..lists).map(|d| ranges[2 * d]));
-                loop {
-                    push_run(out, k, step, run);
-                    let mut d = last;
-                    loop {
-                        if d == 0 {
-                            return Some(());
-                        }
-                        d -= 1;
-                        cur[d] += 1;
-                        k += 1 << shifts[d];
-                        if cur[d] < ranges[2 * d + 1] {
-                            break;
-                        }
-                        let lo = ranges[2 * d];
-                        k -= ((cur[d] - lo) as u64) << shifts[d];
-                        cur[d] = lo;
-                    }
-                }
-            }
+            Fused::SetProduct {
+                fields,
+                at,
+                tuple,
+                placed,
+            } => self.set_product(rule, (*fields, at, *tuple as usize), placed, out),
         }
     }
 
@@ -1179,7 +1130,7 @@ pub(super) fn low_bits(n: u32) -> u64 {
 }
 
 /// The indices of a `set_at` of several elements.
-fn indices<'m>(tuples: &'m [Vec<i64>], regs: &'m [i64], at: &Indices) -> &'m [i64] {
+pub(super) fn indices<'m>(tuples: &'m [Vec<i64>], regs: &'m [i64], at: &Indices) -> &'m [i64] {
     match at {
         Indices::Tuple(t) => &tuples[*t as usize],
         Indices::Fields(f) => &regs[f.first as usize..(f.first + f.len) as usize],
