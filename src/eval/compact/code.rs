@@ -370,13 +370,6 @@ pub struct Rule {
     /// The first writes, made once for each value of the generators
     /// before the last (see `hoist`).
     pub hoist: Option<Hoist>,
-    /// For a rule made of a branch of another (see `peel`): the depth at
-    /// which it takes over from the rules before it, until it is put in
-    /// the one it follows (`after`).
-    pub joins: Option<usize>,
-    /// The rules made of its other branches, each run after this one for
-    /// each value of its first generators (see `peel`).
-    pub after: Vec<super::peel::Follower>,
     /// For each generator, the leading letter tests made after it is set,
     /// read for all its values at once (see `sieve`). Empty when none is
     /// sought.
@@ -541,29 +534,6 @@ impl Bind {
 }
 
 impl Rule {
-    /// Whether the rule walks generator `d` itself: a rule that follows
-    /// another (see `peel`) takes the values of the generators before its
-    /// depth from that rule, and tests at its depth, on entry, what it
-    /// has of theirs (see `Rule::followed`).
-    pub fn walks(&self, d: usize) -> bool {
-        self.joins.is_none_or(|j| d >= j)
-    }
-
-    /// The tests a rule that follows another has for the generators it
-    /// does not walk, moved to those it makes on entry (after the
-    /// generator before its depth), so that none is lost with the walks it
-    /// takes over.
-    pub fn followed(&mut self) {
-        let Some(j) = self.joins.filter(|&j| j > 0) else {
-            return;
-        };
-        let before: Vec<Truth> = self.early[..j]
-            .iter_mut()
-            .filter_map(Option::take)
-            .collect();
-        self.early[j - 1] = Truth::all(before);
-    }
-
     /// The tests made right after generator `d` is set: its early tests,
     /// or for the last generator the guard where it has none (the rules
     /// are compiled with the last generator's tests put in the guard);

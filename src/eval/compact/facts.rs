@@ -126,14 +126,13 @@ impl Facts {
     /// Narrows each generator's range to the values where the first test
     /// made right after it holds, when that test compares it with the
     /// range's end (a test made before any later loop, or the guard of
-    /// the last, so the values left out made nothing); and, in a rule
-    /// that follows another (see `peel`), stops walking last generators
-    /// of one value, read as the registers that hold it from then on.
-    /// Gives the registers no longer walked and their values, the last
+    /// the last, so the values left out made nothing); and stops walking
+    /// last generators of one value (as a rule of a branch's end has, see
+    /// `peel`), read as the registers that hold it from then on. Gives
+    /// the registers no longer walked and their values, the last
     /// generator first.
     fn narrow(&mut self, rule: &mut Rule) -> Vec<(u32, Num)> {
-        let first = rule.joins.unwrap_or(0);
-        for d in first..rule.gens.len() {
+        for d in 0..rule.gens.len() {
             let outside = self.outside(rule, d);
             outside.cut_at(rule, d);
             outside.narrow_at(rule, d);
@@ -144,8 +143,8 @@ impl Facts {
             let Some((x, lo, hi, true)) = outside.range(rule, last) else {
                 break;
             };
-            match (hi, rule.joins) {
-                (Node::Reg(r), Some(joins)) if last >= joins && outside.same(lo, hi) => {
+            match hi {
+                Node::Reg(r) if outside.same(lo, hi) => {
                     rule.gens.pop();
                     let early = rule.early.pop().flatten();
                     rule.guard = Truth::all(early.into_iter().chain(rule.guard.take()).collect());
@@ -188,8 +187,7 @@ impl Facts {
     /// same options (Cram's `r + 1 < len(g)` of `move down((r, c) in
     /// cells(g, "."))`, made before the walk over `c`).
     fn lift(&self, rule: &mut Rule) {
-        let first = rule.joins.unwrap_or(0).max(1);
-        for d in (first..rule.gens.len()).rev() {
+        for d in (1..rule.gens.len()).rev() {
             let Target::Reg(x) = rule.gens[d].target else {
                 continue;
             };
@@ -1133,7 +1131,7 @@ mod tests {
         assert!(same_options(AGAIN, r#"Turtles("HHHHHHHH")"#) > 200);
     }
 
-    /// The last loop of each rule, followers too: a range from a
+    /// The last loop of each rule: a range from a
     /// generator to itself, one up to it, or another; and the number of
     /// generators.
     fn last_loops(source: &str, position: &str) -> Vec<(&'static str, usize)> {
@@ -1144,12 +1142,7 @@ mod tests {
             Some(Source::Each(Seq::Range(_, Num::Reg(_), false))) => "below",
             _ => "other",
         };
-        let mut rules: Vec<&Rule> = Vec::new();
-        for r in &code.rules {
-            rules.push(r);
-            rules.extend(r.after.iter().map(|f| &f.rule));
-        }
-        rules.iter().map(|r| (one(r), r.gens.len())).collect()
+        code.rules.iter().map(|r| (one(r), r.gens.len())).collect()
     }
 
     /// A coin at `b` tested against the end of its range first (`b ==
@@ -1169,14 +1162,15 @@ mod tests {
     #[test]
     fn a_last_loop_walks_only_where_its_first_test_against_its_end_holds() {
         let position = r#"Turtles("HTHHTH")"#;
-        // `below` walks `0..a`, `after` tests each `b`.
+        // `at` walks no loop of one value (`b` is `a`), `below` walks
+        // `0..a`, `after` tests each `b`.
         assert_eq!(
             last_loops(ENDS, position),
-            [("one", 3), ("below", 3), ("other", 3)]
+            [("below", 2), ("below", 3), ("other", 3)]
         );
         assert!(same_options(ENDS, position) > 40);
-        // The guide's rules of two coins and one coin walk no loop of
-        // one value: they follow at `b` and at `a`.
+        // Neither do the guide's rules of two coins and one coin: `b` is
+        // `a`, and `a` and `b` are `i`.
         assert_eq!(
             last_loops(GUIDE, position),
             [("below", 3), ("below", 2), ("other", 1)]

@@ -576,9 +576,8 @@ impl Machine {
         let own_last = (last_at != pair_at).then(|| self.take_bits(last_at, last));
         let last_bits = own_last.as_ref().unwrap_or(&pair_bits);
         let first = &rule.writes[..hoist.writes];
-        // The pair's values are the numbers of its range, and nothing runs
-        // after the last loop for each.
-        if hoist.flat && rule.after.is_empty() && matches!(seq, Seq::Range(..)) {
+        // The pair's values are the numbers of its range.
+        if hoist.flat && matches!(seq, Seq::Range(..)) {
             let bits = (&pair_bits, last_bits);
             let loops = (first, inner);
             let listed = self.flat_pairs(hoist, (pair, last), bits, loops, (start, end), out);
@@ -607,9 +606,6 @@ impl Machine {
                     let at = super::leaves::index(value, pair.fields.len)?;
                     let paired = pair_bits.at(base, at)?;
                     m.push_last(last_bits, last, inner, (from, to), paired, out)?;
-                }
-                if !rule.after.is_empty() {
-                    m.follow(rule, rule.gens.len() - 1, out)?;
                 }
             }
             Some(())

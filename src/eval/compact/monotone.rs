@@ -348,10 +348,6 @@ pub fn bounds(rule: &mut Rule, fields: u32) {
     let mut bounds = Vec::with_capacity(rule.gens.len());
     for d in 0..rule.gens.len() {
         let gen = &rule.gens[d];
-        if !rule.walks(d) {
-            bounds.push(None);
-            continue;
-        }
         let var = match (&gen.source, gen.target) {
             (Source::Each(Seq::Range(..)), Target::Reg(r)) => r,
             (Source::Each(Seq::Items(xs)), Target::Reg(r)) if xs.is_sorted() => r,

@@ -1,47 +1,32 @@
 //! A rule whose result is an `if` on one of its generators against the
 //! end of that generator's range, as the language guide's Mock Turtles
 //! writes `a in 0..=i` and `if a == i then <one coin> else ...`, runs as
-//! one rule a branch: the values below the end take one branch, the end
-//! the other, in that order. Each branch is then a rule of its own, its
-//! generator walking its part of the range, whose writes the fast paths
-//! take (see `facts`, which works out what the narrower ranges decide).
+//! one rule a branch: one whose generator walks the values below the end,
+//! and one whose generator stops at the end alone. Each is then a rule of
+//! its own, whose writes the fast paths take (see `facts`, which works out
+//! what the narrower ranges decide, and drops a last loop of one value).
 //!
-//! The options come in the order the one rule gives them: the rule of
-//! the end runs, for each value of the generators before the split one,
-//! right after the rule of the values below it (see `Follower`), reading
-//! the values those generators hold.
+//! The rules give the options of the one rule, in another order: the
+//! rules of a value search need only the options, and a listing, which
+//! needs their order, runs the rule as it is written.
 
-use super::code::{Rule, Target};
 use super::facts::{end_test, turned};
 use crate::eval::ir::{Ir, IrKind, MoveIr};
 use crate::syntax::ast::BinaryOp;
 
-/// A rule run after another for each value of the other's first `depth`
-/// generators, which it takes over (`copies`: from the other's register
-/// to its own) rather than walks.
-#[derive(Debug)]
-pub struct Follower {
-    pub depth: usize,
-    pub copies: Vec<(Target, Target)>,
-    pub rule: Rule,
-}
-
-/// The rules `m` runs as, in order, each after the first with the depth
-/// at which it takes over from the rules before it.
-pub fn pieces(m: &MoveIr) -> Vec<(Option<usize>, MoveIr)> {
+/// The rules `m` runs as.
+pub fn pieces(m: &MoveIr) -> Vec<MoveIr> {
     peeled(m.clone(), 0)
 }
 
 /// `m` split at the first generator from `floor` on that its result's
 /// `if` splits, and each part split again further in.
-fn peeled(m: MoveIr, floor: usize) -> Vec<(Option<usize>, MoveIr)> {
+fn peeled(m: MoveIr, floor: usize) -> Vec<MoveIr> {
     let Some((depth, below, end)) = split(&m, floor) else {
-        return vec![(None, m)];
+        return vec![m];
     };
     let mut out = peeled(below, depth + 1);
-    let mut rest = peeled(end, depth + 1);
-    rest[0].0 = Some(depth);
-    out.append(&mut rest);
+    out.append(&mut peeled(end, depth + 1));
     out
 }
 
@@ -148,93 +133,6 @@ fn same_plain(x: &Ir, y: &Ir) -> bool {
     }
 }
 
-/// The rules of `pieces` (each with the depth at which it takes over,
-/// none for a rule of its own) with each follower put in the rule it
-/// follows: the nearest before it that takes over less deep.
-pub fn nest(pieces: Vec<(Option<usize>, Rule)>) -> Vec<Rule> {
-    let mut out = Vec::new();
-    let mut open: Vec<(Option<usize>, Rule)> = Vec::new();
-    for (joins, rule) in pieces {
-        while open.last().is_some_and(|(j, _)| j.is_some() && *j >= joins) {
-            close(&mut open, &mut out);
-        }
-        if joins.is_none() {
-            while !open.is_empty() {
-                close(&mut open, &mut out);
-            }
-        }
-        open.push((joins, rule));
-    }
-    while !open.is_empty() {
-        close(&mut open, &mut out);
-    }
-    out
-}
-
-/// The last open rule put in the one before it, or among the rules.
-fn close(open: &mut Vec<(Option<usize>, Rule)>, out: &mut Vec<Rule>) {
-    let Some((joins, rule)) = open.pop() else {
-        return;
-    };
-    match (joins, open.last_mut()) {
-        (Some(depth), Some((_, owner))) => {
-            // A rule is followed only where it walks on past the depth:
-            // the loop there runs the followers for each value.
-            debug_assert!(depth < owner.gens.len(), "a follower past the rule's loops");
-            let copies = owner.gens[..depth]
-                .iter()
-                .zip(&rule.gens)
-                .map(|(from, to)| (from.target, to.target))
-                .collect();
-            owner.after.push(Follower {
-                depth,
-                copies,
-                rule,
-            });
-        }
-        _ => out.push(rule),
-    }
-}
-
-/// How many rules, followers and all, keep hoisted writes (see `hoist`).
-pub fn hoists(rules: &[Rule]) -> usize {
-    rules.iter().map(hoisted).sum()
-}
-
-fn hoisted(rule: &Rule) -> usize {
-    let own = usize::from(rule.hoist.is_some());
-    own + rule.after.iter().map(|f| hoisted(&f.rule)).sum::<usize>()
-}
-
-impl super::run::Machine {
-    /// The options of the rules that follow `rule` at `depth`, for the
-    /// values its generators hold.
-    #[inline(never)]
-    pub(super) fn follow(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
-        for next in rule.after.iter().filter(|f| f.depth == depth) {
-            self.take_over(next);
-            self.generate(&next.rule, depth, out)?;
-        }
-        Some(())
-    }
-
-    /// The values of the generators `next` takes over, put in its own
-    /// registers.
-    pub(super) fn take_over(&mut self, next: &Follower) {
-        for (from, to) in &next.copies {
-            match (*from, *to) {
-                (Target::Reg(f), Target::Reg(t)) => self.regs[t as usize] = self.regs[f as usize],
-                (Target::Tuple(f), Target::Tuple(t)) if f != t => {
-                    let from = std::mem::take(&mut self.tuples[f as usize]);
-                    self.tuples[t as usize].clone_from(&from);
-                    self.tuples[f as usize] = from;
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testing::{compiled, inside, same_options};
@@ -242,21 +140,17 @@ mod tests {
     const GUIDE: &str =
         include_str!("../../../bench/games/search-rewrites/mock-turtles-guide.game");
 
-    /// The depths at which the rules of each rule's branches follow it.
-    fn followers(source: &str, position: &str) -> Vec<Vec<usize>> {
+    /// How many rules the game's rules compile to.
+    fn rules(source: &str, position: &str) -> usize {
         let (game, _) = compiled(source, position, true);
-        let code = &inside(&*game).code;
-        code.rules
-            .iter()
-            .map(|r| r.after.iter().map(|f| f.depth).collect())
-            .collect()
+        inside(&*game).code.rules.len()
     }
 
     #[test]
     fn the_guides_one_rule_runs_as_a_rule_a_number_of_coins() {
-        // Two coins or three (`b` below `a` or at it) for each `a` below
-        // `i`, then one coin at `a == i`.
-        assert_eq!(followers(GUIDE, r#"Turtles("HTHHT")"#), [vec![2, 1]]);
+        // Three coins (`b` below `a` below `i`), two (`b` at `a`), and one
+        // (`a` at `i`).
+        assert_eq!(rules(GUIDE, r#"Turtles("HTHHT")"#), 3);
         let (game, _) = compiled(GUIDE, r#"Turtles("HTHHT")"#, true);
         let three = &inside(&*game).code.rules[0];
         let last = three.hoist.as_ref().and_then(|h| h.last.as_ref());
@@ -282,7 +176,7 @@ mod tests {
     #[test]
     fn branches_that_do_not_split_a_range_at_its_end_stay_one_rule() {
         let position = r#"Turtles("HTHHTH")"#;
-        assert_eq!(followers(ELSEWHERE, position), vec![Vec::<usize>::new(); 3]);
+        assert_eq!(rules(ELSEWHERE, position), 3);
         assert!(same_options(ELSEWHERE, position) > 40);
     }
 
@@ -301,9 +195,9 @@ mod tests {
     "#;
 
     #[test]
-    fn split_ranges_give_the_options_in_the_one_rules_order() {
+    fn ranges_split_the_other_way_round_give_the_one_rules_options() {
         let position = r#"Turtles("HHTHHH")"#;
-        assert_eq!(followers(TURNED, position), [vec![1], vec![1]]);
+        assert_eq!(rules(TURNED, position), 5);
         assert!(same_options(TURNED, position) > 40);
         assert!(same_options(TURNED, r#"Turtles("THHHHHH")"#) > 60);
     }
@@ -319,7 +213,7 @@ mod tests {
 
     #[test]
     fn an_empty_range_has_no_end() {
-        assert_eq!(followers(STEPS, "Steps(9)"), [vec![0], vec![1]]);
+        assert_eq!(rules(STEPS, "Steps(9)"), 4);
         // Steps(0) is out of reach: a move leaves at least 1.
         assert_eq!(same_options(STEPS, "Steps(9)"), 9);
         assert_eq!(same_options(STEPS, "Steps(1)"), 1);

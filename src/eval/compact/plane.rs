@@ -44,7 +44,6 @@ pub fn recognise(rule: &Rule) -> Option<u32> {
         && rule.sum.is_none()
         && rule.fused.is_none()
         && !rule.progression
-        && rule.after.is_empty()
         && rule.early[outer_at..].iter().all(Option::is_none)
         && rule.bounds.get(outer_at).is_none_or(Option::is_none)
         && rule.sieves.get(outer_at).is_none_or(Option::is_none);

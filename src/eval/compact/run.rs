@@ -76,7 +76,7 @@ impl Machine {
             cell: code.cell,
             rows: layout.rows.clone(),
             trail: None,
-            hoisted: vec![Made::default(); super::peel::hoists(&code.rules)],
+            hoisted: vec![Made::default(); code.rules.iter().filter(|r| r.hoist.is_some()).count()],
         }
     }
 
@@ -145,17 +145,8 @@ impl Machine {
     }
 
     /// The options of `rule` for the values its first `depth` generators
-    /// hold, then those of the rules that follow it there (see `peel`).
-    #[inline(always)]
+    /// hold.
     pub(super) fn generate(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
-        self.generate_own(rule, depth, out)?;
-        if !rule.after.is_empty() {
-            self.follow(rule, depth, out)?;
-        }
-        Some(())
-    }
-
-    fn generate_own(&mut self, rule: &Rule, depth: usize, out: &mut Vec<u64>) -> Option<()> {
         if let Some(Some(test)) = depth.checked_sub(1).map(|d| &rule.early[d]) {
             if !self.truth(test)? {
                 return Some(());

@@ -82,9 +82,6 @@ pub fn recognise(rule: &mut Rule) {
     let last = rule.gens.len().saturating_sub(1);
     let sieves = (0..rule.gens.len())
         .map(|d| {
-            if !rule.walks(d) {
-                return None;
-            }
             let gen = &rule.gens[d];
             let (Source::Each(Seq::Range(..)), Target::Reg(var)) = (&gen.source, gen.target) else {
                 return None;

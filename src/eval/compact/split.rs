@@ -385,10 +385,10 @@ fn steady(route: &Reads, branches: &[Reads], (inner, tested): (u32, Option<Reads
 }
 
 /// Whether the options of a rule's loop at `depth` are its writes alone,
-/// made right in the loop: its last loop, with no sum, no rules that
-/// follow and no trail (`untraced`).
+/// made right in the loop: its last loop, with no sum and no trail
+/// (`untraced`).
 pub(super) fn plain_last(rule: &Rule, depth: usize, untraced: bool) -> bool {
-    untraced && depth + 1 == rule.gens.len() && rule.sum.is_none() && rule.after.is_empty()
+    untraced && depth + 1 == rule.gens.len() && rule.sum.is_none()
 }
 
 /// The lists a rule's `plain_last` loop writes by one route each (see

@@ -11,7 +11,6 @@ use crate::eval::compact::fused;
 use crate::eval::compact::hoist;
 use crate::eval::compact::layout::{Fields, Group, Layout};
 use crate::eval::compact::monotone;
-use crate::eval::compact::peel;
 use crate::eval::compact::sieve;
 use crate::eval::compact::sums::{self};
 use crate::eval::compact::turn;
@@ -252,8 +251,6 @@ pub fn game(
     };
     code.decode = fused::needs_registers(&code);
     closure::lower(&mut code, fuse, layout.fields);
-    let pieces = std::mem::take(&mut code.rules).into_iter();
-    code.rules = peel::nest(pieces.map(|r| (r.joins, r)).collect());
     Ok(code)
 }
 
@@ -265,11 +262,8 @@ fn push_pieces(
     (layout, fuse): (&Layout, bool),
     rules: &mut Vec<Rule>,
 ) -> Compiled<()> {
-    // A rule that follows another takes over the other's first loops as
-    // they are: neither may put its loops in another order.
-    let in_order = pieces.iter().any(|p| p.joins.is_some());
     for piece in pieces {
-        let rule = piece_rule(c, scope, piece, (layout, fuse, in_order), rules)?;
+        let rule = piece_rule(c, scope, piece, (layout, fuse), rules)?;
         rules.push(rule);
     }
     Ok(())
@@ -281,10 +275,10 @@ fn piece_rule(
     c: &mut Compiler<'_>,
     scope: &Scope,
     piece: pieces::Piece,
-    (layout, fuse, in_order): (&Layout, bool, bool),
+    (layout, fuse): (&Layout, bool),
     rules: &[Rule],
 ) -> Compiled<Rule> {
-    let (joins, tuple, unfolded_filters) = (piece.joins, piece.tuple, piece.filters);
+    let (tuple, unfolded_filters) = (piece.tuple, piece.filters);
     let m = &piece.rule;
     let mut scope = scope.clone();
     scope.resize(piece.frame, None);
@@ -356,19 +350,14 @@ fn piece_rule(
         progression: false,
         product_runs: None,
         hoist: None,
-        joins,
-        after: Vec::new(),
         sieves: Vec::new(),
     };
     // The registers that hold natural numbers: the key's fields,
     // unless some hold integers below 0.
     let naturals = if layout.signed() { 0 } else { layout.fields };
     if fuse {
-        if !in_order {
-            super::grid_order::rows_outside(&mut rule, layout.fields);
-        }
+        super::grid_order::rows_outside(&mut rule, layout.fields);
         facts::simplify(&mut rule);
-        rule.followed();
         monotone::bounds(&mut rule, naturals);
     }
     // The shapes below read the writes of a move that leaves one

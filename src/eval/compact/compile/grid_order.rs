@@ -13,10 +13,7 @@
 //! `transpose(g)` picks row `r` of `g`, as `g[r][c]` does.
 //!
 //! Only the search's fused code, which gives values, is put in this
-//! order; listing options with their labels keeps the author's. A rule
-//! run as one rule a branch of its result's `if` (see `peel`) keeps the
-//! author's order too: each branch after the first takes over the first
-//! loops of the one before as they are.
+//! order; listing options with their labels keeps the author's.
 //!
 //! Only the first generators trade places, and only while each walks a
 //! range between numbers known before any generator is set (literals, or

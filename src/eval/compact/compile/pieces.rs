@@ -1,9 +1,7 @@
 //! A rule compiled as several:
 //!
 //! - a result's `if` on a generator against the end of its range, one
-//!   rule a branch (`peel`), run one after the other for each value of
-//!   the generators before the one they split, in the order the one rule
-//!   gives its options (the later branch a follower of the first);
+//!   rule a branch (`peel`);
 //! - a generator over a few tuples of numbers written out (`(dx, dy) in
 //!   [(1, 0), (0, 1), (1, 1)]`, or a constant naming them), one rule a
 //!   tuple, each walking that tuple's place alone, so that the tuple's
@@ -18,12 +16,10 @@
 //!   write made once for the loops outside, a progression) read it as the
 //!   rule written with those loops.
 //!
-//! A rule a tuple or a size walks every generator itself, one rule after
-//! the other: the search needs a position's options, not their order, and
-//! what each rule knows of its tuple or size (a range its tuple cuts short)
-//! holds for it alone, where a rule that followed another would walk the
-//! loops the other cut. The branches of an `if` share the loops before
-//! the split one, whose tests are the same in both.
+//! Each rule walks every generator itself, one rule after the other: the
+//! search needs a position's options, not their order, and what each rule
+//! knows of its branch, tuple or size (a range its tuple cuts short, a
+//! loop its branch leaves one value) holds for it alone.
 //!
 //! Only the search's fused code is split; listing options with their
 //! labels runs each rule whole.
@@ -37,8 +33,6 @@ use crate::syntax::ast::BinaryOp;
 
 /// One rule to compile.
 pub(super) struct Piece {
-    /// The depth at which it takes over from the rule before it.
-    pub joins: Option<usize>,
     pub rule: MoveIr,
     /// The generator that walks one tuple's place alone, and that place.
     pub tuple: Option<(usize, i64)>,
@@ -71,24 +65,20 @@ pub(super) fn pieces(
         filters,
         frame,
     } = unfolded;
-    let piece = |joins, rule| Piece {
-        joins,
+    let piece = |rule| Piece {
         rule,
         tuple: None,
         filters: filters.clone(),
         frame,
     };
     if !fuse {
-        return vec![piece(None, rule.into_owned())];
+        return vec![piece(rule.into_owned())];
     }
     let mut peeled = peel::pieces(&rule);
     if peeled.len() > 1 {
-        return peeled
-            .into_iter()
-            .map(|(joins, m)| piece(joins, m))
-            .collect();
+        return peeled.into_iter().map(piece).collect();
     }
-    let Some((_, m)) = peeled.pop() else {
+    let Some(m) = peeled.pop() else {
         return Vec::new();
     };
     if let Some(split) = by_tuple(&m, consts) {
@@ -96,7 +86,7 @@ pub(super) fn pieces(
             .into_iter()
             .map(|tuple| Piece {
                 tuple: Some(tuple),
-                ..piece(None, m.clone())
+                ..piece(m.clone())
             })
             .collect();
     }
@@ -105,7 +95,7 @@ pub(super) fn pieces(
             return split;
         }
     }
-    vec![piece(None, m)]
+    vec![piece(m)]
 }
 
 /// For the first generator over a few tuples written out: for each rule,
@@ -180,7 +170,6 @@ fn by_size(m: &MoveIr, frame: usize, held: impl Fn(&Ir) -> bool) -> Option<Vec<P
         rule.generators.splice(d..=d, loops);
         let filters = vec![None; rule.generators.len()];
         out.push(Piece {
-            joins: None,
             rule,
             tuple: None,
             filters,

@@ -447,10 +447,8 @@ game Cram(g: grid) {
     fn counted(text: &str, start: &str, what: &str) -> Vec<usize> {
         let (game, _) = compiled(text, start, true);
         let code = &inside(&*game).code;
-        // The rules that follow another (one a tuple walked) too.
         code.rules
             .iter()
-            .flat_map(|r| std::iter::once(r).chain(r.after.iter().map(|f| &f.rule)))
             .filter_map(|r| r.sieves.last()?.as_ref()?.shifting.as_ref())
             .map(|s| format!("{s:?}").matches(what).count())
             .collect()
