@@ -196,7 +196,7 @@ impl Machine {
             return self.product(t, rule, rule.gens.len() - 1, out);
         }
         let ranges = std::mem::take(&mut self.scratch[t]);
-        let made = self.placed_runs((fields, at), placed, &ranges, out);
+        let made = self.placed_runs((fields, at, t), placed, &ranges, out);
         self.scratch[t] = ranges;
         made
     }
@@ -206,7 +206,7 @@ impl Machine {
     #[inline]
     fn placed_runs(
         &mut self,
-        (fields, at): (Fields, &Indices),
+        (fields, at, t): (Fields, &Indices, usize),
         placed: &Placed,
         ranges: &[i64],
         out: &mut Vec<u64>,
@@ -244,7 +244,7 @@ impl Machine {
             key = key & !(fields.mask() << shift) | fields.stored(least) << shift;
             steps.push((times as u64).wrapping_shl(shift));
         }
-        affine_keys(key, &steps, ranges, out);
+        affine_keys(key, (&steps, ranges), &mut self.tuples[t], out);
         self.placed_steps = steps;
         Some(())
     }

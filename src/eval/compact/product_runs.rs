@@ -389,23 +389,25 @@ impl Visit for Touches<'_> {
 pub(super) const MAX_LISTS: usize = 16;
 
 /// The keys of a product of the ranges `ranges` (as pairs, the last
-/// exclusive) from `key` at its least elements, counting up element `d`
-/// moving the key by `steps[d]`: one run for each tuple of the elements
-/// before the last, in the product's order.
+/// exclusive) from `key` at its least elements, which `tuple` holds,
+/// counting up element `d` moving the key by `steps[d]`: one run for each
+/// tuple of the elements before the last, in the product's order. The
+/// tuple is left at its least elements.
 #[inline]
-pub(super) fn affine_keys(mut key: u64, steps: &[u64], ranges: &[i64], out: &mut Vec<u64>) {
+pub(super) fn affine_keys(
+    mut key: u64,
+    (steps, ranges): (&[u64], &[i64]),
+    tuple: &mut [i64],
+    out: &mut Vec<u64>,
+) {
     let Some(last) = steps.len().checked_sub(1) else {
         // The product of no lists: one empty tuple.
         out.push(key);
         return;
     };
-    let mut lens = [0u64; MAX_LISTS];
-    for (d, len) in lens.iter_mut().enumerate().take(steps.len()) {
-        *len = (ranges[2 * d + 1] - ranges[2 * d]) as u64;
-    }
-    let mut counted = [0u64; MAX_LISTS];
+    let len = |d: usize| (ranges[2 * d + 1] - ranges[2 * d]) as u64;
     loop {
-        push_run(out, key, steps[last], lens[last]);
+        push_run(out, key, steps[last], len(last));
         // Count up the elements before the last, as `product` does.
         let mut d = last;
         loop {
@@ -413,13 +415,13 @@ pub(super) fn affine_keys(mut key: u64, steps: &[u64], ranges: &[i64], out: &mut
                 return;
             }
             d -= 1;
-            counted[d] += 1;
+            tuple[d] += 1;
             key = key.wrapping_add(steps[d]);
-            if counted[d] < lens[d] {
+            if tuple[d] < ranges[2 * d + 1] {
                 break;
             }
-            key = key.wrapping_sub(steps[d].wrapping_mul(lens[d]));
-            counted[d] = 0;
+            key = key.wrapping_sub(steps[d].wrapping_mul(len(d)));
+            tuple[d] = ranges[2 * d];
         }
     }
 }
@@ -526,7 +528,7 @@ impl Machine {
             }
         }
         self.steps(usize::try_from(count).ok()?)?;
-        affine_keys(first, &steps[..lists], ranges, out);
+        affine_keys(first, (&steps[..lists], ranges), &mut self.tuples[t], out);
         Some(true)
     }
 }
