@@ -177,11 +177,10 @@ impl Machine {
         self.steps(usize::try_from(count).ok()?)?;
         // The tuple at its least elements, which the values' numbers may
         // read (its length).
-        let mut cur = std::mem::take(&mut self.tuples[t]);
-        cur.clear();
         let lists = self.scratch[t].len() / 2;
-        cur.extend(self.scratch[t].iter().step_by(2));
-        self.tuples[t] = cur;
+        let (ranges, cur) = (&self.scratch[t], &mut self.tuples[t]);
+        cur.clear();
+        cur.extend((0..lists).map(|d| ranges[2 * d]));
         let counted = match placed {
             Placed::Affine {
                 count: Some(count), ..
