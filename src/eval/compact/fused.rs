@@ -3,7 +3,7 @@
 //! general loop would decode, test and write a field for every option.
 //! `tests/compact.rs` compares both ways on every position of many games.
 
-use super::code::{Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth};
+use super::code::{Char, Fused, GameCode, Indices, Num, Rule, Seq, Source, Target, Truth, Write};
 
 /// The fused form of a rule's innermost loop, if it has one of the shapes.
 pub fn recognise(rule: &Rule) -> Option<Fused> {
@@ -12,7 +12,7 @@ pub fn recognise(rule: &Rule) -> Option<Fused> {
         (
             Source::Each(Seq::Range(Num::Lit(0), Num::Lit(len), false)),
             Target::Reg(r),
-            [super::code::Write::Cell(f, Num::Reg(i), Char::Code(to))],
+            [Write::Cell(f, Num::Reg(i), Char::Code(to))],
         ) if *i == r && *len == i64::from(f.len) && *to >= 0 => {
             // The test is the guard, or the one made as soon as the
             // generator is set (the letter `cells` keeps).
