@@ -15,7 +15,7 @@
 
 use super::code::{Indices, MadeList, Num, Rule, Seq, Write};
 use super::layout::Fields;
-use super::product_runs::{affine_keys, MAX_LISTS};
+use super::product_runs::affine_keys;
 use super::run::Machine;
 use crate::syntax::ast::BinaryOp;
 
@@ -119,10 +119,11 @@ fn affine_in(
 }
 
 /// `times` where `n` is the element's term times a number (1 for the
-/// term alone).
+/// term alone, -1 for its negation).
 fn element_times(n: &Num, element: impl Fn(&Num) -> bool) -> Option<i64> {
     match n {
         x if element(x) => Some(1),
+        Num::Neg(a) if element(a) => Some(-1),
         Num::Binary(BinaryOp::Mul, a, b) if element(a) => b.constant(),
         Num::Binary(BinaryOp::Mul, a, b) if element(b) => a.constant(),
         _ => None,
@@ -189,9 +190,9 @@ impl Machine {
         };
         let places = super::run::indices(&self.tuples, &self.regs, at);
         let distinct = (0..places.len()).all(|i| !places[..i].contains(&places[i]));
-        if places.len() != lists || !distinct || !counted || lists > MAX_LISTS {
-            // A mismatch is an error, and a repeated place or a product
-            // of many lists a rarity: the step-by-step loop handles them.
+        if places.len() != lists || !distinct || !counted {
+            // A mismatch is an error, and a repeated place a rarity: the
+            // step-by-step loop handles both.
             return self.product(t, rule, rule.gens.len() - 1, out);
         }
         let ranges = std::mem::take(&mut self.scratch[t]);
@@ -280,6 +281,10 @@ mod tests {
             (
                 "1..=piles[i]",
                 "[(0 - 1) * t + piles[i] for (i, t) in zip(chosen, left)]",
+            ),
+            (
+                "1..=piles[i]",
+                "[-t + piles[i] for (i, t) in zip(chosen, left)]",
             ),
             (
                 "0..=piles[i] / 2",

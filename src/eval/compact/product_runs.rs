@@ -386,7 +386,7 @@ impl Visit for Touches<'_> {
 }
 
 /// Products of more lists than this are walked tuple by tuple.
-pub(super) const MAX_LISTS: usize = 16;
+const MAX_LISTS: usize = 16;
 
 /// The keys of a product of the ranges `ranges` (as pairs, the last
 /// exclusive) from `key` at its least elements, which `tuple` holds,

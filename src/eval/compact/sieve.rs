@@ -67,7 +67,8 @@ pub struct LetterTest {
 /// The letters a test reads one of.
 #[derive(Debug)]
 pub enum Line {
-    /// A string's (or a list of booleans') cells in the key.
+    /// A string's cells in the key, or a list's of booleans or of small
+    /// numbers.
     Cells(Fields),
     /// A row of a grid, at a row index the loop does not change: its
     /// register holds its letters, also where the key holds its number.
