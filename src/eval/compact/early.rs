@@ -24,18 +24,9 @@ use crate::syntax::ast::BinaryOp;
 pub fn cannot_fail(source: &Source, earlier: &[Gen]) -> bool {
     // A register or a literal, or an earlier loop's variable plus a
     // literal that cannot overflow (`j + 1` for `j in 0..i`).
-    use super::facts::NEAR;
     let plain = |n: &Num| match n {
         Num::Lit(_) | Num::Reg(_) => true,
-        Num::Binary(BinaryOp::Add, x, k) => match (&**x, &**k) {
-            (Num::Reg(_), Num::Lit(k)) => {
-                let bounded = upper(x, earlier).is_some_and(|u| u.abs() < NEAR)
-                    && lower(x, earlier).is_some_and(|l| l.abs() < NEAR);
-                k.abs() < NEAR && bounded
-            }
-            _ => false,
-        },
-        _ => false,
+        n => near(n, earlier).is_some_and(|(x, _)| matches!(x, Num::Reg(_))),
     };
     match source {
         Source::Each(Seq::Range(lo, hi, _)) => plain(lo) && plain(hi),
@@ -67,8 +58,35 @@ fn within_limit(n: i64, most: i64) -> bool {
     count.saturating_mul(most.max(1) as u128) <= MAX_COLLECTION as u128
 }
 
-/// The most a number can be where it is read: a literal, or the register
-/// of an earlier generator over a range whose end has a most.
+/// `x + k`, `k + x` or `x - k` with `k` a literal: `x` and what is
+/// added to it.
+fn shifted(n: &Num) -> Option<(&Num, i64)> {
+    match n {
+        Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
+            (x, Num::Lit(k)) | (Num::Lit(k), x) => Some((x, *k)),
+            _ => None,
+        },
+        Num::Binary(BinaryOp::Sub, x, k) => match **k {
+            Num::Lit(k) => Some((x, k.checked_neg()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `x + k` (see `shifted`) where the earlier generators keep `x` and `k`
+/// so small that working it out cannot overflow.
+fn near<'n>(n: &'n Num, earlier: &[Gen]) -> Option<(&'n Num, i64)> {
+    use super::facts::NEAR;
+    let (x, k) = shifted(n)?;
+    let bounded = upper(x, earlier).is_some_and(|u| u.abs() < NEAR)
+        && lower(x, earlier).is_some_and(|l| l.abs() < NEAR);
+    (k.abs() < NEAR && bounded).then_some((x, k))
+}
+
+/// The most a number can be where it is read: a literal, the register
+/// of an earlier generator over a range whose end has a most, or such a
+/// number plus a literal.
 fn upper(n: &Num, earlier: &[Gen]) -> Option<i64> {
     match n {
         Num::Lit(v) => Some(*v),
@@ -78,7 +96,10 @@ fn upper(n: &Num, earlier: &[Gen]) -> Option<i64> {
             };
             upper(hi, &earlier[..at])?.checked_sub(i64::from(!inclusive))
         }
-        _ => None,
+        n => {
+            let (x, k) = near(n, earlier)?;
+            upper(x, earlier)?.checked_add(k)
+        }
     }
 }
 
@@ -92,7 +113,10 @@ fn lower(n: &Num, earlier: &[Gen]) -> Option<i64> {
             };
             lower(lo, &earlier[..at])
         }
-        _ => None,
+        n => {
+            let (x, k) = near(n, earlier)?;
+            lower(x, earlier)?.checked_add(k)
+        }
     }
 }
 

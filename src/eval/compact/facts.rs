@@ -71,9 +71,12 @@ pub fn simplify(rule: &mut Rule) {
     // Each range and each early test worked out with what the generators
     // before it and their tests tell.
     for (gen, early) in rule.gens.iter_mut().zip(&mut rule.early) {
-        if let Source::Each(Seq::Range(lo, hi, _)) = &mut gen.source {
+        if let Source::Each(Seq::Range(lo, hi, inclusive)) = &mut gen.source {
             *lo = facts.num(std::mem::replace(lo, Num::Lit(0)));
             *hi = facts.num(std::mem::replace(hi, Num::Lit(0)));
+            if let Some(last) = facts.last_of(hi, *inclusive) {
+                (*hi, *inclusive) = (last, true);
+            }
         }
         facts.generator(gen);
         *early = match early.take().map(|t| facts.truth(t)) {
@@ -888,6 +891,22 @@ impl Facts {
         }
     }
 
+    /// The last value of a range whose end `hi` (not held) is a register
+    /// or literal plus one (`0..i + 1`, `0..1 + i`) that the facts keep
+    /// far from overflow: the range `lo..=last` holds the same values.
+    fn last_of(&self, hi: &Num, inclusive: bool) -> Option<Num> {
+        let Num::Binary(BinaryOp::Add, a, b) = hi else {
+            return None;
+        };
+        let last = match (&**a, &**b) {
+            (x, Num::Lit(1)) | (Num::Lit(1), x) => x,
+            _ => return None,
+        };
+        let last = self.node(last)?;
+        let near = self.order(last, Node::Lit(NEAR)).is_some();
+        (!inclusive && near).then(|| last.num())
+    }
+
     /// Whether `0 <= i < len` follows from the facts.
     fn within(&self, i: Node, len: u32) -> bool {
         self.order(Node::Lit(0), i).is_some()
@@ -1175,6 +1194,21 @@ mod tests {
             last_loops(GUIDE, position),
             [("below", 3), ("below", 2), ("other", 1)]
         );
+    }
+
+    #[test]
+    fn a_range_written_up_to_one_past_its_end_runs_as_one_written_to_its_end() {
+        // `0..i + 1` and `0..1 + a` hold the values of `0..=i` and
+        // `0..=a`: the same rules, each walking the same loops.
+        let past = GUIDE.replace("a in 0..=i, b in 0..=a", "a in 0..i + 1, b in 0..1 + a");
+        assert_ne!(past, GUIDE);
+        let position = r#"Turtles("HTHHTH")"#;
+        assert_eq!(
+            last_loops(&past, position),
+            [("below", 3), ("below", 2), ("other", 1)]
+        );
+        assert_eq!(same_options(&past, r#"Turtles("HHHHHHHH")"#), 1 << 8);
+        assert!(same_options(&past, r#"Turtles("THTTHHTH")"#) > 100);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 use super::facts::{end_test, turned};
 use crate::eval::ir::{Ir, IrKind, MoveIr};
+use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
 
 /// The rules `m` runs as.
@@ -54,11 +55,15 @@ fn split(m: &MoveIr, floor: usize) -> Option<(usize, MoveIr, MoveIr)> {
             };
             args[arg] = branch.clone();
             let g = &mut part.generators[depth];
+            let (_, last) = last_value(&g.source)?;
+            let last = last.clone();
             let IrKind::Binary(op, _, hi) = &mut g.source.kind else {
                 return None;
             };
             if !end {
+                // The values below the last: `lo..last`.
                 *op = BinaryOp::RangeExclusive;
+                **hi = last;
                 return Some(part);
             }
             // The end: the range kept (it may be empty), its values tested
@@ -71,7 +76,7 @@ fn split(m: &MoveIr, floor: usize) -> Option<(usize, MoveIr, MoveIr)> {
                         kind: IrKind::Local(g.slot),
                         span,
                     }),
-                    hi.clone(),
+                    Box::new(last),
                 ),
                 span,
             };
@@ -88,9 +93,9 @@ fn split(m: &MoveIr, floor: usize) -> Option<(usize, MoveIr, MoveIr)> {
     })
 }
 
-/// The generator (from `floor` on) whose end `test` compares it with,
-/// when its range `lo..=hi` reads variables or literals alone, and
-/// whether the test holds at the end (else below it).
+/// The generator (from `floor` on) whose last value `test` compares it
+/// with, when its range reads variables or literals alone (see
+/// `last_value`), and whether the test holds at the end (else below it).
 fn at_end(m: &MoveIr, test: &Ir, floor: usize) -> Option<(usize, bool)> {
     let IrKind::Binary(op, l, r) = &test.kind else {
         return None;
@@ -100,9 +105,7 @@ fn at_end(m: &MoveIr, test: &Ir, floor: usize) -> Option<(usize, bool)> {
         .enumerate()
         .skip(floor)
         .find_map(|(depth, g)| {
-            let IrKind::Binary(BinaryOp::RangeInclusive, lo, hi) = &g.source.kind else {
-                return None;
-            };
+            let (lo, hi) = last_value(&g.source)?;
             if !plain(lo) || !plain(hi) {
                 return None;
             }
@@ -118,6 +121,31 @@ fn at_end(m: &MoveIr, test: &Ir, floor: usize) -> Option<(usize, bool)> {
             };
             Some((depth, end_test(op)?))
         })
+}
+
+/// The first and last values of a range whose last is written out:
+/// `lo..=hi`, or `lo..hi + 1` and `lo..1 + hi`, which hold the same
+/// values. The rule of the end keeps the range as written, so a `hi + 1`
+/// that overflows still fails there.
+fn last_value(range: &Ir) -> Option<(&Ir, &Ir)> {
+    let IrKind::Binary(op, lo, hi) = &range.kind else {
+        return None;
+    };
+    match op {
+        BinaryOp::RangeInclusive => Some((lo, hi)),
+        BinaryOp::RangeExclusive => {
+            let IrKind::Binary(BinaryOp::Add, a, b) = &hi.kind else {
+                return None;
+            };
+            let one = |x: &Ir| matches!(x.kind, IrKind::Lit(Value::Int(1)));
+            match (one(a), one(b)) {
+                (false, true) => Some((lo, a)),
+                (true, false) => Some((lo, b)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// A variable or a literal: read without an error, as often as asked.
