@@ -319,6 +319,10 @@ const STARTS: &[(&str, &[&str])] = &[
         "bench/games/search-rewrites/moore-enumerate.game",
         &["Moore(2, [3, 3, 2])"],
     ),
+    (
+        "bench/games/search-rewrites/moore-zip-made.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
+    ),
 ];
 
 /// The heap each heap game starts from.

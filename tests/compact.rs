@@ -444,6 +444,13 @@ game Edge(s: str) {
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
 }
 
+game Zipped(piles: [nat]) {
+  move take(chosen in subsets(indices(piles), 1, 2), taken in product([1..=piles[i] for i in chosen]))
+    => Zipped(set_at(piles, chosen, [p - t for (p, t) in zip([piles[i] for i in chosen], taken)]));
+  move past(chosen in subsets(indices(piles), 1, 1)) if piles[chosen[0]] == 3
+    => Zipped(set_at(piles, chosen, [min(p, 2) for (p, _) in zip([piles[i + 1] for i in chosen], chosen)]));
+}
+
 "##
 );
 
@@ -584,6 +591,9 @@ const STARTS: &[&str] = &[
     "Dial([3, 3, 3, 3])",
     "Edge(\"THTH\")",
     "Edge(\"HHT\")",
+    "Zipped([2, 3, 1])",
+    "Zipped([2, 2, 3])",
+    "Zipped([1, 2, 2])",
 ];
 
 /// The value of each position, or its error, in a fresh session searching
@@ -922,6 +932,7 @@ fn generators_over_lists_worked_out_run_compiled() {
         "bench/games/search-rewrites/moore-subsets-take.game",
         "bench/games/search-rewrites/moore-enumerate.game",
         "bench/games/search-rewrites/moore-nonempty.game",
+        "bench/games/search-rewrites/moore-zip-made.game",
     ];
     let positions = ["Moore(2, [3, 3, 2])", "Moore(2, [2, 1, 1])"];
     assert_value_and_moves_run_compiled(&files, "Moore", positions);

@@ -6,12 +6,14 @@
 //! that `(i, t) in zip(chosen, taken)` reads `chosen[j]` and `taken[j]`,
 //! and a subset of `enumerate(piles)` holds places, each standing for
 //! the pair `(i, piles[i])`. A pair of pairs (`enumerate(zip(hs, caps))`)
-//! stands for the same place twice over.
+//! stands for the same place twice over, and a list zipped that the rules
+//! work out (`zip([piles[i] for i in chosen], taken)`) is made whole into
+//! a tuple register before the walk, as the interpreter makes it.
 
 use super::types::tuples_written_out;
 use super::{Compiler, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{MadeList, Num, Seq};
+use crate::eval::compact::code::{Bind, MadeList, Num, Seq};
 use crate::eval::engine::{Compiled, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use std::rc::Rc;
@@ -67,6 +69,16 @@ impl Compiler<'_> {
                 Some((len, inner)) => {
                     parts.push(Part::Pair(inner));
                     lens.push(len);
+                }
+                // A list worked out (`zip([piles[i] for i in chosen],
+                // taken)`) is made whole where the walk's length is, before
+                // its first value, as the interpreter makes it.
+                None if matches!(list.kind, IrKind::Comprehension { .. }) => {
+                    let made = self.made_list(scope, list)?;
+                    let t = made.tuple;
+                    parts.push(Part::Of(Val::Tuple(t)));
+                    let bind = Box::new(Bind::List(Box::new(made)));
+                    lens.push(Num::Let(bind, Box::new(Num::TupleLen(t))));
                 }
                 None => {
                     parts.push(Part::Of(self.val(scope, list).ok_or_else(refused)?));
