@@ -181,6 +181,13 @@ const STARTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "bench/games/search-rewrites/cram-if-result.game",
+        &[
+            r##"Cram(["...", "..."])"##,
+            r##"Cram(["....", "#...", "...."])"##,
+        ],
+    ),
+    (
         "bench/games/search-rewrites/chomp-rows.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 1, 1])"],
     ),
@@ -236,6 +243,14 @@ const STARTS: &[(&str, &[&str])] = &[
     ),
     (
         "bench/games/search-rewrites/wythoff-leave.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-which.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
+        "bench/games/search-rewrites/wythoff-if-result.game",
         &["Wythoff(9, 7)"],
     ),
     (

@@ -444,6 +444,11 @@ game Edge(s: str) {
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
 }
 
+game Split(xs: [nat]) {
+  move m(d in 0..2, i in indices(xs)) if xs[i] > 1 and xs[i + d] > 0
+    => if d == 0 then Split(set_at(xs, i, xs[i] - 2)) else Split(set_at(xs, i, xs[i] - 1));
+}
+
 game Zipped(piles: [nat]) {
   move take(chosen in subsets(indices(piles), 1, 2), taken in product([1..=piles[i] for i in chosen]))
     => Zipped(set_at(piles, chosen, [p - t for (p, t) in zip([piles[i] for i in chosen], taken)]));
@@ -591,6 +596,9 @@ const STARTS: &[&str] = &[
     "Dial([3, 3, 3, 3])",
     "Edge(\"THTH\")",
     "Edge(\"HHT\")",
+    "Split([3, 1, 2])",
+    "Split([3, 2, 1])",
+    "Split([4, 4, 1])",
     "Zipped([2, 3, 1])",
     "Zipped([2, 2, 3])",
     "Zipped([1, 2, 2])",

@@ -22,12 +22,7 @@ use crate::syntax::ast::BinaryOp;
 /// bound below that limit (Mock Turtles' `subsets(0..i, 0, 2)` for `i in
 /// indices(row)`).
 pub fn cannot_fail(source: &Source, earlier: &[Gen]) -> bool {
-    // A register or a literal, or an earlier loop's variable plus a
-    // literal that cannot overflow (`j + 1` for `j in 0..i`).
-    let plain = |n: &Num| match n {
-        Num::Lit(_) | Num::Reg(_) => true,
-        n => near(n, earlier).is_some_and(|(x, _)| matches!(x, Num::Reg(_))),
-    };
+    let plain = |n: &Num| safe_sum(n, earlier);
     match source {
         Source::Each(Seq::Range(lo, hi, _)) => plain(lo) && plain(hi),
         Source::Each(Seq::Fields(_) | Seq::Tuple(_) | Seq::Items(_) | Seq::Members(..)) => true,
@@ -58,35 +53,35 @@ fn within_limit(n: i64, most: i64) -> bool {
     count.saturating_mul(most.max(1) as u128) <= MAX_COLLECTION as u128
 }
 
-/// `x + k`, `k + x` or `x - k` with `k` a literal: `x` and what is
-/// added to it.
-fn shifted(n: &Num) -> Option<(&Num, i64)> {
+/// The two sides of a sum or difference, and whether it is a difference.
+fn sides(n: &Num) -> Option<(&Num, &Num, bool)> {
     match n {
-        Num::Binary(BinaryOp::Add, a, b) => match (&**a, &**b) {
-            (x, Num::Lit(k)) | (Num::Lit(k), x) => Some((x, *k)),
-            _ => None,
-        },
-        Num::Binary(BinaryOp::Sub, x, k) => match **k {
-            Num::Lit(k) => Some((x, k.checked_neg()?)),
-            _ => None,
-        },
+        Num::Binary(BinaryOp::Add, a, b) => Some((a, b, false)),
+        Num::Binary(BinaryOp::Sub, a, b) => Some((a, b, true)),
         _ => None,
     }
 }
 
-/// `x + k` (see `shifted`) where the earlier generators keep `x` and `k`
-/// so small that working it out cannot overflow.
-fn near<'n>(n: &'n Num, earlier: &[Gen]) -> Option<(&'n Num, i64)> {
+/// Whether working out `n` cannot fail: a literal, a register, or sums
+/// and differences of such numbers that the earlier generators keep so
+/// small that no step overflows (`j + 1` for `j in 0..i`, `2 - d` for
+/// `d in 0..2`).
+fn safe_sum(n: &Num, earlier: &[Gen]) -> bool {
     use super::facts::NEAR;
-    let (x, k) = shifted(n)?;
-    let bounded = upper(x, earlier).is_some_and(|u| u.abs() < NEAR)
-        && lower(x, earlier).is_some_and(|l| l.abs() < NEAR);
-    (k.abs() < NEAR && bounded).then_some((x, k))
+    let small = |x: &Num| {
+        safe_sum(x, earlier)
+            && upper(x, earlier).is_some_and(|u| u.abs() < NEAR)
+            && lower(x, earlier).is_some_and(|l| l.abs() < NEAR)
+    };
+    match n {
+        Num::Lit(_) | Num::Reg(_) => true,
+        n => sides(n).is_some_and(|(a, b, _)| small(a) && small(b)),
+    }
 }
 
 /// The most a number can be where it is read: a literal, the register
-/// of an earlier generator over a range whose end has a most, or such a
-/// number plus a literal.
+/// of an earlier generator over a range whose end has a most, or a sum or
+/// difference of such numbers that cannot overflow.
 fn upper(n: &Num, earlier: &[Gen]) -> Option<i64> {
     match n {
         Num::Lit(v) => Some(*v),
@@ -97,8 +92,14 @@ fn upper(n: &Num, earlier: &[Gen]) -> Option<i64> {
             upper(hi, &earlier[..at])?.checked_sub(i64::from(!inclusive))
         }
         n => {
-            let (x, k) = near(n, earlier)?;
-            upper(x, earlier)?.checked_add(k)
+            let (a, b, minus) = sides(n)?;
+            if !safe_sum(n, earlier) {
+                return None;
+            }
+            match minus {
+                false => upper(a, earlier)?.checked_add(upper(b, earlier)?),
+                true => upper(a, earlier)?.checked_sub(lower(b, earlier)?),
+            }
         }
     }
 }
@@ -114,8 +115,14 @@ fn lower(n: &Num, earlier: &[Gen]) -> Option<i64> {
             lower(lo, &earlier[..at])
         }
         n => {
-            let (x, k) = near(n, earlier)?;
-            lower(x, earlier)?.checked_add(k)
+            let (a, b, minus) = sides(n)?;
+            if !safe_sum(n, earlier) {
+                return None;
+            }
+            match minus {
+                false => lower(a, earlier)?.checked_add(lower(b, earlier)?),
+                true => lower(a, earlier)?.checked_sub(upper(b, earlier)?),
+            }
         }
     }
 }

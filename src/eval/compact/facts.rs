@@ -800,7 +800,7 @@ impl Facts {
                 // Nothing added or taken away (a turned grid's offset).
                 (BinaryOp::Add, Num::Lit(0), x)
                 | (BinaryOp::Add | BinaryOp::Sub, x, Num::Lit(0)) => x,
-                (op, a, b) => Num::Binary(op, Box::new(a), Box::new(b)),
+                (op, a, b) => self.sum(op, a, b),
             },
             Num::If(t, a, b) => match self.choose(*t, *a, *b, |f, n| f.num(n)) {
                 Ok(n) => n,
@@ -907,6 +907,43 @@ impl Facts {
         (!inclusive && near).then(|| last.num())
     }
 
+    /// `a op b`, where a literal added to a register and another added or
+    /// taken away (`c + 1 - d` with `d` put at 1) are one literal: where
+    /// the facts keep the register so small that no sum overflows.
+    fn sum(&self, op: BinaryOp, a: Num, b: Num) -> Num {
+        if let (BinaryOp::Add | BinaryOp::Sub, Num::Binary(inner, x, k), Num::Lit(j)) = (op, &a, &b)
+        {
+            if let Some((x, k)) = self.shifted(*inner, x, k).filter(|_| j.abs() < NEAR) {
+                let total = if op == BinaryOp::Add { k + j } else { k - j };
+                let literal = |t: i64| Box::new(Num::Lit(t));
+                return match total {
+                    0 => x.num(),
+                    t if t > 0 => Num::Binary(BinaryOp::Add, Box::new(x.num()), literal(t)),
+                    t => Num::Binary(BinaryOp::Sub, Box::new(x.num()), literal(-t)),
+                };
+            }
+        }
+        Num::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// `x + k` or `x - k` (`op` the sign) as the register or literal `x`
+    /// and the literal added, where the facts keep `x` and `k` within
+    /// `NEAR`.
+    fn shifted(&self, op: BinaryOp, x: &Num, k: &Num) -> Option<(Node, i64)> {
+        let (x, &Num::Lit(k)) = (self.node(x)?, k) else {
+            return None;
+        };
+        let k = match op {
+            BinaryOp::Add => k,
+            BinaryOp::Sub => k.checked_neg()?,
+            _ => return None,
+        };
+        let near = k.abs() < NEAR
+            && self.order(Node::Lit(-NEAR), x).is_some()
+            && self.order(x, Node::Lit(NEAR)).is_some();
+        near.then_some((x, k))
+    }
+
     /// Whether `0 <= i < len` follows from the facts.
     fn within(&self, i: Node, len: u32) -> bool {
         self.order(Node::Lit(0), i).is_some()
@@ -954,6 +991,9 @@ impl Facts {
     fn char(&self, c: Char) -> Char {
         match c {
             Char::Cell(f, i) => Char::Cell(f, Box::new(self.num(*i))),
+            Char::GridCell(rows, r, c) => {
+                Char::GridCell(rows, Box::new(self.num(*r)), Box::new(self.num(*c)))
+            }
             Char::If(t, a, b) => match self.choose(*t, *a, *b, |f, c| f.char(c)) {
                 Ok(c) => c,
                 Err((t, a, b)) => Char::If(Box::new(t), Box::new(a), Box::new(b)),

@@ -10,14 +10,203 @@
 //! rules of a value search need only the options, and a listing, which
 //! needs their order, runs the rule as it is written.
 
+use super::compile::children_mut;
 use super::facts::{end_test, turned};
 use crate::eval::ir::{Ir, IrKind, MoveIr};
 use crate::eval::value::Value;
-use crate::syntax::ast::BinaryOp;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// Most rules one rule may run as: a chain of `if`s longer than this
+/// runs as written.
+const MOST_BRANCHES: usize = 16;
 
 /// The rules `m` runs as.
 pub fn pieces(m: &MoveIr) -> Vec<MoveIr> {
-    peeled(m.clone(), 0)
+    let mut out = Vec::new();
+    for branch in branches(m.clone()) {
+        out.append(&mut peeled(branch, 0));
+    }
+    out
+}
+
+/// `m` as one rule for each branch of its result's `if`s (`=> if which
+/// == 0 then W(x - k, y) else W(x, y - k)`): each rule's guard adds its
+/// branch's test (or the test's negation), before the guard where the
+/// test cannot fail, so that a test of the generators alone narrows
+/// their ranges (see `facts`), else after it, where the result made it.
+fn branches(m: MoveIr) -> Vec<MoveIr> {
+    let mut out = Vec::new();
+    let mut todo = vec![m];
+    while let Some(m) = todo.pop() {
+        let IrKind::If(test, then, otherwise) = &m.result.kind else {
+            out.push(m);
+            continue;
+        };
+        if out.len() + todo.len() + 2 > MOST_BRANCHES {
+            return vec![m];
+        }
+        let span = test.span;
+        let negated = negation(test);
+        let branch = |test: Ir, result: &Ir| {
+            let first = cannot_fail(&test);
+            if first {
+                if let Some(pinned) = pinned(&m, &test, result) {
+                    return pinned;
+                }
+            }
+            let guard = match m.guard.clone() {
+                None => test,
+                Some(guard) => {
+                    // Made first, a test skips the guard where it fails,
+                    // and with it any error the guard meets there; the
+                    // other branch's rule, whose test holds there, meets
+                    // that error. Only a test that may fail itself is made
+                    // where the result made it.
+                    let (a, b) = if first { (test, guard) } else { (guard, test) };
+                    Ir {
+                        kind: IrKind::Binary(BinaryOp::And, Box::new(a), Box::new(b)),
+                        span,
+                    }
+                }
+            };
+            Some(MoveIr {
+                guard: Some(guard),
+                result: result.clone(),
+                ..m.clone()
+            })
+        };
+        // Kept in the order written: `otherwise` is taken after `then`.
+        todo.extend(branch(negated, otherwise));
+        todo.extend(branch((**test).clone(), then));
+    }
+    out
+}
+
+/// The rule of one branch where its test compares a generator over a
+/// range of literals with a literal (`d == 0` for `d in 0..2`): with the
+/// generator's range cut to the values that pass, or the generator gone
+/// and its one value put where it was read; no rule where none passes.
+/// The test is made first (it cannot fail), so the values that fail it
+/// are the other branch's, which meets any error they lead to.
+fn pinned(m: &MoveIr, test: &Ir, result: &Ir) -> Option<Option<MoveIr>> {
+    let IrKind::Binary(op, a, b) = &test.kind else {
+        return None;
+    };
+    let (slot, op, v) = match (&a.kind, &b.kind) {
+        (IrKind::Local(s), IrKind::Lit(Value::Int(v))) => (*s, *op, *v),
+        (IrKind::Lit(Value::Int(v)), IrKind::Local(s)) => (*s, turned(*op), *v),
+        _ => return None,
+    };
+    let depth = m.generators.iter().position(|g| g.slot == slot)?;
+    let (lo, end) = literal_range(&m.generators[depth].source)?;
+    let (lo, end) = match op {
+        BinaryOp::Eq => (lo.max(v), end.min(v.checked_add(1)?)),
+        BinaryOp::Lt => (lo, end.min(v)),
+        BinaryOp::Le => (lo, end.min(v.checked_add(1)?)),
+        BinaryOp::Gt => (lo.max(v.checked_add(1)?), end),
+        BinaryOp::Ge => (lo.max(v), end),
+        BinaryOp::Ne if v == lo => (lo.checked_add(1)?, end),
+        BinaryOp::Ne if end.checked_sub(1) == Some(v) => (lo, v),
+        _ => return None,
+    };
+    if lo >= end {
+        return Some(None);
+    }
+    let mut rule = MoveIr {
+        result: result.clone(),
+        ..m.clone()
+    };
+    let span = test.span;
+    let int = |v: i64| Ir {
+        kind: IrKind::Lit(Value::Int(v)),
+        span,
+    };
+    if end - lo > 1 {
+        let IrKind::Binary(range, from, to) = &mut rule.generators[depth].source.kind else {
+            return None;
+        };
+        (*range, **from, **to) = (BinaryOp::RangeExclusive, int(lo), int(end));
+        return Some(Some(rule));
+    }
+    rule.generators.remove(depth);
+    let put = |ir: &mut Ir| put_value(ir, slot, lo);
+    rule.generators[depth..]
+        .iter_mut()
+        .for_each(|g| put(&mut g.source));
+    rule.guard.iter_mut().for_each(put);
+    put(&mut rule.result);
+    Some(Some(rule))
+}
+
+/// The ends of a range between literals, as `lo..end`.
+fn literal_range(source: &Ir) -> Option<(i64, i64)> {
+    let IrKind::Binary(op, lo, hi) = &source.kind else {
+        return None;
+    };
+    let (IrKind::Lit(Value::Int(lo)), IrKind::Lit(Value::Int(hi))) = (&lo.kind, &hi.kind) else {
+        return None;
+    };
+    match op {
+        BinaryOp::RangeExclusive => Some((*lo, *hi)),
+        BinaryOp::RangeInclusive => Some((*lo, hi.checked_add(1)?)),
+        _ => None,
+    }
+}
+
+/// `ir` with `value` where it reads `slot`.
+fn put_value(ir: &mut Ir, slot: u32, value: i64) {
+    if matches!(ir.kind, IrKind::Local(s) if s == slot) {
+        ir.kind = IrKind::Lit(Value::Int(value));
+        return;
+    }
+    children_mut(ir, |child| put_value(child, slot, value));
+}
+
+/// `not test`, a comparison turned into its opposite (`d != 0` for `d ==
+/// 0`), which the facts read as they read the test.
+fn negation(test: &Ir) -> Ir {
+    let kind = match &test.kind {
+        IrKind::Binary(op, a, b) => {
+            let opposite = match op {
+                BinaryOp::Eq => Some(BinaryOp::Ne),
+                BinaryOp::Ne => Some(BinaryOp::Eq),
+                BinaryOp::Lt => Some(BinaryOp::Ge),
+                BinaryOp::Ge => Some(BinaryOp::Lt),
+                BinaryOp::Le => Some(BinaryOp::Gt),
+                BinaryOp::Gt => Some(BinaryOp::Le),
+                _ => None,
+            };
+            opposite.map(|op| IrKind::Binary(op, a.clone(), b.clone()))
+        }
+        IrKind::Unary(UnaryOp::Not, inner) => Some(inner.kind.clone()),
+        _ => None,
+    };
+    Ir {
+        kind: kind.unwrap_or_else(|| IrKind::Unary(UnaryOp::Not, Box::new(test.clone()))),
+        span: test.span,
+    }
+}
+
+/// Whether working out `x` cannot fail: variables and literals compared
+/// and joined by `and`, `or` and `not`.
+fn cannot_fail(x: &Ir) -> bool {
+    match &x.kind {
+        IrKind::Local(_) | IrKind::Lit(_) => true,
+        IrKind::Unary(UnaryOp::Not, a) => cannot_fail(a),
+        IrKind::Binary(
+            BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge,
+            a,
+            b,
+        ) => cannot_fail(a) && cannot_fail(b),
+        _ => false,
+    }
 }
 
 /// `m` split at the first generator from `floor` on that its result's
@@ -228,6 +417,49 @@ mod tests {
         assert_eq!(rules(TURNED, position), 5);
         assert!(same_options(TURNED, position) > 40);
         assert!(same_options(TURNED, r#"Turtles("THHHHHH")"#) > 60);
+    }
+
+    /// Positions made whole in each branch of the result's `if`: on a
+    /// generator of a few literals (`which`, `d`), and on a test that
+    /// reads the position.
+    const CHOSEN: &str = r##"
+        fn cover(g: grid, r: nat, c: nat) = set_at(g, r, set_at(g[r], c, "#"));
+        game Cram(g: grid) {
+          move place(d in 0..2, r in 0..len(g) - d, c in 0..len(g[0]) - 1 + d)
+            if g[r][c] == "." and g[r + d][c + 1 - d] == "."
+            => if d == 0 then Cram(cover(cover(g, r, c), r, c + 1))
+               else Cram(cover(cover(g, r, c), r + 1, c));
+          move corner(r in indices(g)) if g[r][0] == "."
+            => if g[0][0] == "." then Cram(cover(g, 0, 0)) else Cram(cover(g, r, 0));
+        }
+    "##;
+
+    const WHICH: &str = r#"
+        game Wythoff(x: nat, y: nat) {
+          move take(which in 0..3, k in 1..=(if which == 0 then x else if which == 1 then y else min(x, y)))
+            => if which == 0 then Wythoff(x - k, y) else if which == 1 then Wythoff(x, y - k)
+               else Wythoff(x - k, y - k);
+        }
+    "#;
+
+    /// The generators of each rule the game's rules compile to.
+    fn generators(source: &str, position: &str) -> Vec<usize> {
+        let (game, _) = compiled(source, position, true);
+        let code = &inside(&*game).code;
+        code.rules.iter().map(|r| r.gens.len()).collect()
+    }
+
+    #[test]
+    fn each_branch_of_an_if_valued_result_runs_as_a_rule() {
+        let position = r##"Cram(["...", "..#", "..."])"##;
+        // `d` is gone from the rules of `place` (it is 0 in one, 1 in the
+        // other); `corner` keeps its generator in both.
+        assert_eq!(generators(CHOSEN, position), [2, 2, 1, 1]);
+        assert!(same_options(CHOSEN, position) > 40);
+        assert!(same_options(CHOSEN, r##"Cram(["....", "...."])"##) > 40);
+        assert_eq!(generators(WHICH, "Wythoff(5, 4)"), [1, 1, 1]);
+        // Every position with piles up to 5 and 4.
+        assert_eq!(same_options(WHICH, "Wythoff(5, 4)"), 6 * 5);
     }
 
     /// A range that may be empty (`2..=n` with `n` below 2) has no end
