@@ -250,6 +250,14 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Wythoff(9, 7)"],
     ),
     (
+        "bench/games/search-rewrites/wythoff-helper.game",
+        &["Wythoff(9, 7)"],
+    ),
+    (
+        "bench/games/search-rewrites/chomp-heights-after.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([2, 2])"],
+    ),
+    (
         "bench/games/search-rewrites/wythoff-if-result.game",
         &["Wythoff(9, 7)"],
     ),

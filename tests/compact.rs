@@ -444,6 +444,14 @@ game Edge(s: str) {
     => Edge(set_at(set_at(s, i, "T"), k, if s[k] == "H" then "T" else "H"));
 }
 
+fn made(a: nat, b: nat) = Made(a, b);
+fn again(a: nat, b: nat) = made(a, b);
+
+game Made(x: nat, y: nat) {
+  move a(k in 1..=x + y / 4) => again(x - k, y);
+  move b(k in 1..=y) => if k > x then made(x, y - k) else Made(x + 1, y - k);
+}
+
 game Split(xs: [nat]) {
   move m(d in 0..2, i in indices(xs)) if xs[i] > 1 and xs[i + d] > 0
     => if d == 0 then Split(set_at(xs, i, xs[i] - 2)) else Split(set_at(xs, i, xs[i] - 1));
@@ -596,6 +604,9 @@ const STARTS: &[&str] = &[
     "Dial([3, 3, 3, 3])",
     "Edge(\"THTH\")",
     "Edge(\"HHT\")",
+    "Made(3, 2)",
+    "Made(2, 4)",
+    "Made(1, 9)",
     "Split([3, 1, 2])",
     "Split([3, 2, 1])",
     "Split([4, 4, 1])",

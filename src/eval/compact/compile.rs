@@ -10,6 +10,7 @@ mod evaluated;
 mod game;
 mod generators;
 mod grid_order;
+mod helper_result;
 mod lanes;
 mod lengths;
 mod letterwise;

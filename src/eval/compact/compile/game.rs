@@ -205,6 +205,9 @@ pub fn game(
     // (see `pieces`).
     let frame = scope.len();
     let pieces_of = |m, split| {
+        let mut frame = frame;
+        let inlined = super::helper_result::inlined(m, program, layout.game, &mut frame);
+        let m = inlined.as_ref().unwrap_or(m);
         let unfolded = super::unfold::unfolded(m, |ir| grid_held(ir, layout), frame);
         pieces::pieces(unfolded, split, consts, |ir| list_held(ir, layout))
     };
