@@ -254,6 +254,10 @@ const STARTS: &[(&str, &[&str])] = &[
         &["Wythoff(9, 7)"],
     ),
     (
+        "bench/games/search-rewrites/chomp-heights-any.game",
+        &["Chomp([4, 3, 3, 1])", "Chomp([2, 2])"],
+    ),
+    (
         "bench/games/search-rewrites/chomp-heights-after.game",
         &["Chomp([4, 3, 3, 1])", "Chomp([2, 2])"],
     ),
@@ -341,6 +345,10 @@ const STARTS: &[(&str, &[&str])] = &[
     (
         "bench/games/search-rewrites/moore-enumerate.game",
         &["Moore(2, [3, 3, 2])"],
+    ),
+    (
+        "bench/games/search-rewrites/moore-list-range.game",
+        &["Moore(2, [3, 3, 2])", "Moore(1, [2, 0, 3])"],
     ),
     (
         "bench/games/search-rewrites/moore-zip-made.game",

@@ -452,6 +452,20 @@ game Made(x: nat, y: nat) {
   move b(k in 1..=y) => if k > x then made(x, y - k) else Made(x + 1, y - k);
 }
 
+game Tests(xs: [nat]) {
+  move a(i in indices(xs), k in 1..=xs[i]) if any([k > 1, i == 0, xs[i] == 3])
+    => Tests(set_at(xs, i, xs[i] - k));
+  move b(i in indices(xs)) if all([xs[i] > 0, xs[xs[i] / 2] >= 0]) and not any([])
+    => Tests(set_at(xs, i, 0));
+  move c(i in indices(xs)) if all([xs[i] > 1, xs[(i + 1) % len(xs)] > 1]) or not all([])
+    => Tests(set_at(xs, i, xs[i] - 2));
+}
+
+game Eager(xs: [nat]) {
+  move a(i in indices(xs)) if all([xs[i] > 1, xs[len(xs) + 1 - xs[i]] >= 0]) => Eager(set_at(xs, i, 0));
+  move b(i in indices(xs)) if xs[i] > 0 => Eager(set_at(xs, i, xs[i] - 1));
+}
+
 game Split(xs: [nat]) {
   move m(d in 0..2, i in indices(xs)) if xs[i] > 1 and xs[i + d] > 0
     => if d == 0 then Split(set_at(xs, i, xs[i] - 2)) else Split(set_at(xs, i, xs[i] - 1));
@@ -607,6 +621,10 @@ const STARTS: &[&str] = &[
     "Made(3, 2)",
     "Made(2, 4)",
     "Made(1, 9)",
+    "Tests([3, 2, 4])",
+    "Tests([1, 5, 2, 2])",
+    "Tests([7, 1])",
+    "Eager([2, 3])",
     "Split([3, 1, 2])",
     "Split([3, 2, 1])",
     "Split([4, 4, 1])",
@@ -952,6 +970,7 @@ fn generators_over_lists_worked_out_run_compiled() {
         "bench/games/search-rewrites/moore-enumerate.game",
         "bench/games/search-rewrites/moore-nonempty.game",
         "bench/games/search-rewrites/moore-zip-made.game",
+        "bench/games/search-rewrites/moore-list-range.game",
     ];
     let positions = ["Moore(2, [3, 3, 2])", "Moore(2, [2, 1, 1])"];
     assert_value_and_moves_run_compiled(&files, "Moore", positions);

@@ -30,6 +30,9 @@ impl Compiler<'_> {
             let n = if any { Num::Max(both) } else { Num::Min(both) };
             return Ok(Truth::Compare(BinaryOp::Eq, n, Num::Lit(1)));
         }
+        if let IrKind::List(items) = &list.kind {
+            return self.each_written(scope, any, items);
+        }
         let IrKind::Comprehension { element, clauses } = &list.kind else {
             return Err(Unsupported::new(CONDITIONS, list.span));
         };
@@ -41,6 +44,34 @@ impl Compiler<'_> {
             element,
         };
         Ok(as_has(&each).unwrap_or(each))
+    }
+
+    /// `any` or `all` of tests written out (`any([c > 0, t > 0])`): every
+    /// test is worked out, as the list would be. Comparisons of registers
+    /// and literals, which cannot fail, are joined by `or` (`and`); other
+    /// tests are read as 1 or 0 and the greatest (least) taken.
+    fn each_written(&mut self, scope: &mut Scope, any: bool, items: &[Ir]) -> Compiled<Truth> {
+        let tests = items
+            .iter()
+            .map(|t| self.truth(scope, t))
+            .collect::<Compiled<Vec<_>>>()?;
+        let plain = |n: &Num| matches!(n, Num::Reg(_) | Num::Lit(_));
+        let safe = tests
+            .iter()
+            .all(|t| matches!(t, Truth::Compare(_, a, b) if plain(a) && plain(b)));
+        if safe {
+            let join = |a, b| match any {
+                true => Truth::Or(Box::new(a), Box::new(b)),
+                false => Truth::And(Box::new(a), Box::new(b)),
+            };
+            return Ok(tests.into_iter().reduce(join).unwrap_or(Truth::Lit(!any)));
+        }
+        let read = |t| Num::If(Box::new(t), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)));
+        let mut read: Vec<Num> = tests.into_iter().map(read).collect();
+        // The empty list: `any` is false, `all` true.
+        read.push(Num::Lit(i64::from(!any)));
+        let n = if any { Num::Max(read) } else { Num::Min(read) };
+        Ok(Truth::Compare(BinaryOp::Eq, n, Num::Lit(1)))
     }
 
     /// A comprehension's clauses as one walk, and the scope its element

@@ -137,8 +137,14 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// A range's ends, and whether it holds its end. A range made into a
+    /// list (`list(0..n)`) is the same range to a `product`, which makes
+    /// its lists whole either way, refusing the same lengths.
     pub(super) fn range(&mut self, scope: &mut Scope, ir: &Ir) -> Compiled<(Num, Num, bool)> {
         match &ir.kind {
+            IrKind::Builtin(Builtin::List, a) if matches!(&a[..], [x] if matches!(x.kind, IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..))) => {
+                self.range(scope, &a[0])
+            }
             IrKind::Binary(op @ (BinaryOp::RangeExclusive | BinaryOp::RangeInclusive), lo, hi) => {
                 Ok((
                     self.num(scope, lo)?,
