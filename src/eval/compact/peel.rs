@@ -34,16 +34,16 @@ pub fn pieces(m: &MoveIr) -> Vec<MoveIr> {
 /// branch's test (or the test's negation), before the guard where the
 /// test cannot fail, so that a test of the generators alone narrows
 /// their ranges (see `facts`), else after it, where the result made it.
-fn branches(m: MoveIr) -> Vec<MoveIr> {
+fn branches(whole: MoveIr) -> Vec<MoveIr> {
     let mut out = Vec::new();
-    let mut todo = vec![m];
+    let mut todo = vec![whole.clone()];
     while let Some(m) = todo.pop() {
         let IrKind::If(test, then, otherwise) = &m.result.kind else {
             out.push(m);
             continue;
         };
         if out.len() + todo.len() + 2 > MOST_BRANCHES {
-            return vec![m];
+            return vec![whole];
         }
         let span = test.span;
         let negated = negation(test);
@@ -447,6 +447,23 @@ mod tests {
         let (game, _) = compiled(source, position, true);
         let code = &inside(&*game).code;
         code.rules.iter().map(|r| r.gens.len()).collect()
+    }
+
+    #[test]
+    fn a_chain_of_more_ifs_than_rules_allowed_runs_whole() {
+        // `k == 0`, `k == 1`, ... each a branch: 20 in all, past the most.
+        let chain: String = (0..19)
+            .map(|k| format!("if k == {k} then N(n - {k} - 1) else "))
+            .collect();
+        let text =
+            format!("game N(n: nat) {{\n  move m(k in 0..20) if k < n => {chain}N(n - 20);\n}}\n");
+        assert_eq!(generators(&text, "N(30)"), [1]);
+        assert_eq!(same_options(&text, "N(30)"), 31);
+        // Three branches split, as each has a rule.
+        let short = "game N(n: nat) {\n  move m(k in 0..3) if k < n => \
+            if k == 0 then N(n - 1) else if k == 1 then N(n - 2) else N(n - 3);\n}\n";
+        assert_eq!(generators(short, "N(30)"), [0, 0, 0]);
+        assert_eq!(same_options(short, "N(30)"), 31);
     }
 
     #[test]
