@@ -36,6 +36,21 @@ impl Node {
     }
 }
 
+/// The values of `lo..end` at which `x op bound` holds, where they are
+/// a range: the range, perhaps empty.
+pub(super) fn passing(op: BinaryOp, bound: i64, (lo, end): (i64, i64)) -> Option<(i64, i64)> {
+    Some(match op {
+        BinaryOp::Lt => (lo, end.min(bound)),
+        BinaryOp::Le => (lo, end.min(bound.checked_add(1)?)),
+        BinaryOp::Gt => (lo.max(bound.checked_add(1)?), end),
+        BinaryOp::Ge => (lo.max(bound), end),
+        BinaryOp::Eq => (lo.max(bound), end.min(bound.checked_add(1)?)),
+        BinaryOp::Ne if bound == lo => (lo.checked_add(1)?, end),
+        BinaryOp::Ne if end.checked_sub(1) == Some(bound) => (lo, bound),
+        _ => return None,
+    })
+}
+
 /// A bound on numbers and the literals added to them within which a sum
 /// of two cannot overflow: what makes `c + 1 < 6` the same test as `c <
 /// 5`, and a range from `j + 1` one that cannot fail.
@@ -271,8 +286,8 @@ impl Facts {
         else {
             return None;
         };
-        let (x, mut lo) = (Node::Reg(*x), *lo);
-        let mut hi = hi.checked_add(i64::from(*inclusive))?;
+        let (x, lo) = (Node::Reg(*x), *lo);
+        let hi = hi.checked_add(i64::from(*inclusive))?;
         let mut inside = self.clone();
         inside.generator(&rule.gens[d]);
         let tests = rule.tests_after(d)?;
@@ -291,14 +306,7 @@ impl Facts {
             (Node::Lit(v), b) if b == x => (turned(op), v),
             _ => return None,
         };
-        match op {
-            BinaryOp::Lt => hi = hi.min(bound),
-            BinaryOp::Le => hi = hi.min(bound.checked_add(1)?),
-            BinaryOp::Gt => lo = lo.max(bound.checked_add(1)?),
-            BinaryOp::Ge => lo = lo.max(bound),
-            BinaryOp::Eq => (lo, hi) = (lo.max(bound), hi.min(bound.checked_add(1)?)),
-            _ => return None,
-        }
+        let (lo, hi) = passing(op, bound, (lo, hi))?;
         let mut kept = Vec::new();
         tests.take()?.conjuncts(&mut kept);
         kept.remove(cut);

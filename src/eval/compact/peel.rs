@@ -11,7 +11,7 @@
 //! needs their order, runs the rule as it is written.
 
 use super::compile::children_mut;
-use super::facts::{end_test, turned};
+use super::facts::{end_test, passing, turned};
 use crate::eval::ir::{Ir, IrKind, MoveIr};
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -99,16 +99,7 @@ fn pinned(m: &MoveIr, test: &Ir, result: &Ir) -> Option<Option<MoveIr>> {
     };
     let depth = m.generators.iter().position(|g| g.slot == slot)?;
     let (lo, end) = literal_range(&m.generators[depth].source)?;
-    let (lo, end) = match op {
-        BinaryOp::Eq => (lo.max(v), end.min(v.checked_add(1)?)),
-        BinaryOp::Lt => (lo, end.min(v)),
-        BinaryOp::Le => (lo, end.min(v.checked_add(1)?)),
-        BinaryOp::Gt => (lo.max(v.checked_add(1)?), end),
-        BinaryOp::Ge => (lo.max(v), end),
-        BinaryOp::Ne if v == lo => (lo.checked_add(1)?, end),
-        BinaryOp::Ne if end.checked_sub(1) == Some(v) => (lo, v),
-        _ => return None,
-    };
+    let (lo, end) = passing(op, v, (lo, end))?;
     if lo >= end {
         return Some(None);
     }
