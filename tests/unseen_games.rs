@@ -580,6 +580,31 @@ fn silver_dollar_is_staircase_on_gaps() {
     }
 }
 
+/// The least or largest of a comprehension, or of a choice of `subsets`,
+/// compiles, and the least of no numbers fails as the reference fails.
+/// Taking alike from one or two of two piles is Wythoff's game: lost
+/// exactly at the pairs (floor(n phi), floor(n phi^2)).
+#[test]
+fn least_and_largest_of_worked_out_lists_compile() {
+    let game = game!("least");
+    agree(game, &["Least([3,2,4])", "Least([5,5])"], true);
+    agree(game, &["Level([3,1,4,2])", "Level([2,5,5])"], true);
+    agree(game, &["Most([2,1])", "Most([3,1,2])"], false);
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let lost: HashSet<(u32, u32)> = (0..12)
+        .map(|n| ((n as f64 * phi) as u32, (n as f64 * phi * phi) as u32))
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .collect();
+    let pairs: Vec<(u32, u32)> = (0..12).flat_map(|a| (0..12).map(move |b| (a, b))).collect();
+    let texts: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("Least([{a},{b}])"))
+        .collect();
+    for (pair, v) in pairs.iter().zip(values_of(game, &texts)) {
+        assert_eq!(v == 0, lost.contains(pair), "Least({pair:?})");
+    }
+}
+
 /// Euclid's game: with 0 < a <= b, the player to move loses exactly when
 /// a < b and b / a is below the golden ratio, b^2 - ab - a^2 < 0 (with
 /// a = b, taking b to 0 ends the game).

@@ -838,17 +838,17 @@ impl Lowering {
                 }))
             }
             n @ (Num::Ones(_) | Num::Extreme { .. }) => call(self.bitset(n)),
-            Num::Fold(op, walk, element) => {
+            Num::Fold(join, walk, element) => {
                 let walk = self.walk(*walk);
                 let element = self.operand(*element);
                 call(Box::new(move |m| {
                     let (mut joined, mut count) = (0, 0);
                     walk.run(m, |m| {
                         count = super::run::counted(count)?;
-                        joined = arithmetic(op, joined, element.get(m)?)?;
+                        joined = join.step(joined, count, element.get(m)?)?;
                         Some(())
                     })?;
-                    Some(joined)
+                    join.end(joined, count)
                 }))
             }
         }

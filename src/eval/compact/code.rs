@@ -56,13 +56,47 @@ pub enum Num {
         lo: i64,
         highest: bool,
     },
-    /// What `element` makes for the values of a walk, joined by the
-    /// operator: `|` of masks for a set made by a comprehension, `+` for
-    /// `sum`, `len` and `count` of one. The comprehension's list is never
-    /// made, but no more elements are worked out than it could hold.
-    Fold(BinaryOp, Box<Walk>, Box<Num>),
+    /// What `element` makes for the values of a walk, joined (see
+    /// `Join`): `|` of masks for a set made by a comprehension, `+` for
+    /// `sum`, `len` and `count` of one, the least for `min`. The
+    /// comprehension's list is never made, but no more elements are worked
+    /// out than it could hold.
+    Fold(Join, Box<Walk>, Box<Num>),
     /// The expression made into a closure once compiled (see `closure`).
     Closure(Closure<i64>),
+}
+
+/// How a fold joins the values its walk makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Join {
+    /// By the operator, from 0: the sum, XOR or OR of no values is 0.
+    Op(BinaryOp),
+    /// The least value (or with `highest`, the largest): none for no
+    /// values, as `min` of an empty list is an error.
+    Extreme { highest: bool },
+}
+
+impl Join {
+    /// The values joined so far once `v`, the walk's `count`th (from 1),
+    /// joins them.
+    #[inline(always)]
+    pub fn step(self, joined: i64, count: usize, v: i64) -> Option<i64> {
+        match self {
+            Join::Op(op) => crate::eval::arith::arithmetic(op, joined, v),
+            Join::Extreme { .. } if count == 1 => Some(v),
+            Join::Extreme { highest: false } => Some(joined.min(v)),
+            Join::Extreme { highest: true } => Some(joined.max(v)),
+        }
+    }
+
+    /// The fold's value once its walk made `count` values.
+    #[inline(always)]
+    pub fn end(self, joined: i64, count: usize) -> Option<i64> {
+        match self {
+            Join::Extreme { .. } if count == 0 => None,
+            _ => Some(joined),
+        }
+    }
 }
 
 /// A character of a string, as its code in the string's alphabet.

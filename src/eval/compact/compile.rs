@@ -203,8 +203,9 @@ pub(in crate::eval::compact) fn letters_written_out(ir: &Ir, consts: &[Value]) -
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic (`pow` and `xor` of numbers among it), `if`, indexing, `len`, `sum`, `abs`, \
      `popcount`, `min`, `max` (of numbers, or of a list or set parameter), `count` (of a number \
-     in a list, or of a text in a string parameter), `len`, `sum`, `count` and `xor` of a \
-     comprehension or of `set_at` or `slice` of a list, `mex` of a list, `index_of` of a number in a list \
+     in a list, or of a text in a string parameter), `len`, `sum`, `count`, `xor`, `min` and \
+     `max` of a comprehension, of a choice of `subsets` or of `set_at` or `slice` of a list, \
+     `mex` of a list, `index_of` of a number in a list \
      or of a letter in a string parameter, and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \

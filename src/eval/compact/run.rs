@@ -1032,14 +1032,14 @@ impl Machine {
             }
             Num::Ones(x) => bitsets::ones(self.num(x)?)?,
             Num::Extreme { mask, lo, highest } => bitsets::extreme(self.num(mask)?, *lo, *highest)?,
-            Num::Fold(op, walk, element) => {
+            Num::Fold(join, walk, element) => {
                 let (mut joined, mut count) = (0, 0);
                 self.walk(walk, |m| {
                     count = counted(count)?;
-                    joined = arithmetic(*op, joined, m.num(element)?)?;
+                    joined = join.step(joined, count, m.num(element)?)?;
                     Some(())
                 })?;
-                joined
+                join.end(joined, count)?
             }
             Num::Closure(f) => f.run(self)?,
         })

@@ -4,7 +4,7 @@
 use super::{Compiler, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::called::Held;
-use crate::eval::compact::code::{Bind, Char, Num, Seq, Truth, Walk};
+use crate::eval::compact::code::{Bind, Char, Join, Num, Seq, Truth, Walk};
 use crate::eval::compact::facts::worked_alone;
 use crate::eval::compact::layout::Fields;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -86,10 +86,10 @@ impl<'a> Compiler<'a> {
                 // Of a comprehension: its elements worked out and added up
                 // one by one (1 each for `len`), the list never made.
                 (Builtin::Sum, [x]) if self.is_made_list(scope, x) => {
-                    self.folded(scope, x, BinaryOp::Add, |e| e)?
+                    self.folded(scope, x, Join::Op(BinaryOp::Add), |e| e)?
                 }
                 (Builtin::Xor, [x]) if self.is_made_list(scope, x) => {
-                    self.folded(scope, x, BinaryOp::BitXor, |e| e)?
+                    self.folded(scope, x, Join::Op(BinaryOp::BitXor), |e| e)?
                 }
                 (Builtin::Xor, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) => fields(f).fold(Num::Lit(0), |joined, e| {
@@ -98,7 +98,7 @@ impl<'a> Compiler<'a> {
                     _ => return Err(refused()),
                 },
                 (Builtin::Len, [x]) if self.is_made_list(scope, x) => {
-                    self.folded(scope, x, BinaryOp::Add, |e| {
+                    self.folded(scope, x, Join::Op(BinaryOp::Add), |e| {
                         let worked_out =
                             Num::Binary(BinaryOp::Mul, Box::new(e), Box::new(Num::Lit(0)));
                         Num::Binary(BinaryOp::Add, Box::new(worked_out), Box::new(Num::Lit(1)))
@@ -110,7 +110,7 @@ impl<'a> Compiler<'a> {
                     // interpreter, which meets the error the rule makes.
                     let reg = self.reg();
                     let value = self.num(scope, item)?;
-                    let counted = self.folded(scope, x, BinaryOp::Add, |e| {
+                    let counted = self.folded(scope, x, Join::Op(BinaryOp::Add), |e| {
                         let same = Truth::Compare(BinaryOp::Eq, e, Num::Reg(reg));
                         Num::If(Box::new(same), Box::new(Num::Lit(1)), Box::new(Num::Lit(0)))
                     })?;
@@ -150,7 +150,11 @@ impl<'a> Compiler<'a> {
                 (Builtin::Min, [_, _, ..]) => Num::Min(self.nums(scope, a)?),
                 (Builtin::Max, [_, _, ..]) => Num::Max(self.nums(scope, a)?),
                 // Of a list whose length the position fixes: of its fields.
-                // An empty one is an error the interpreter reports.
+                // An empty one is an error the interpreter reports. Of a
+                // comprehension, or of a list worked out whole (a choice
+                // of `subsets`, lists joined): the least or largest
+                // element as the walk makes them, none (the interpreter's
+                // error) for an empty list.
                 (Builtin::Min | Builtin::Max, [x]) => match self.val(scope, x) {
                     Some(Val::List(f)) if f.len > 0 => {
                         let each = fields(f).collect();
@@ -160,7 +164,11 @@ impl<'a> Compiler<'a> {
                             Num::Max(each)
                         }
                     }
-                    _ => return Err(refused()),
+                    Some(Val::List(_)) => return Err(refused()),
+                    _ => {
+                        let highest = *b == Builtin::Max;
+                        self.folded(scope, x, Join::Extreme { highest }, |e| e)?
+                    }
                 },
                 _ => return Err(refused()),
             },
@@ -185,7 +193,7 @@ impl<'a> Compiler<'a> {
         let marks = match elements {
             None => {
                 let reg = self.reg();
-                self.folded(scope, list, BinaryOp::BitOr, |e| marked(reg, e))?
+                self.folded(scope, list, Join::Op(BinaryOp::BitOr), |e| marked(reg, e))?
             }
             Some(elements) => {
                 let mut marks = Num::Lit(0);
@@ -224,25 +232,29 @@ impl<'a> Compiler<'a> {
         Ok(Num::Let(Box::new(marks), Box::new(within)))
     }
 
-    /// The elements of `list`, a comprehension or a list of numbers the
-    /// rules make (see `is_made_list`), each made into a number by `each`
-    /// and joined by `op` as the walk makes them: a comprehension's list is
-    /// never made, any other is made whole first, as the interpreter
-    /// makes it.
+    /// The elements of `list`, a comprehension, a list of numbers the
+    /// rules make (see `is_made_list`) or one held in a tuple register (a
+    /// choice of `subsets`), each made into a number by `each` and joined
+    /// as the walk makes them: a comprehension's list is never made, one
+    /// the rules make is made whole first, as the interpreter makes it.
     fn folded(
         &mut self,
         scope: &mut Scope,
         list: &Ir,
-        op: BinaryOp,
+        join: Join,
         each: impl FnOnce(Num) -> Num,
     ) -> Compiled<Num> {
         if let IrKind::Comprehension { element, clauses } = &list.kind {
             let (walk, mut inner) = self.walk(scope, clauses, list, NUMBERS)?;
             let element = each(self.num(&mut inner, element)?);
-            return Ok(Num::Fold(op, Box::new(walk), Box::new(element)));
+            return Ok(Num::Fold(join, Box::new(walk), Box::new(element)));
         }
         let mut binds = Vec::new();
-        let Some(Val::Tuple(t)) = self.passed_list(scope, list, false, &mut binds)? else {
+        let held = match self.val(scope, list) {
+            Some(Val::Tuple(t)) => Some(Val::Tuple(t)),
+            _ => self.passed_list(scope, list, false, &mut binds)?,
+        };
+        let Some(Val::Tuple(t)) = held else {
             return Err(Unsupported::new(NUMBERS, list.span));
         };
         let var = self.reg();
@@ -251,7 +263,7 @@ impl<'a> Compiler<'a> {
             over: Seq::Tuple(t),
             guard: None,
         };
-        let mut folded = Num::Fold(op, Box::new(walk), Box::new(each(Num::Reg(var))));
+        let mut folded = Num::Fold(join, Box::new(walk), Box::new(each(Num::Reg(var))));
         for bind in binds.into_iter().rev() {
             folded = Num::Let(Box::new(bind), Box::new(folded));
         }

@@ -8,7 +8,7 @@ use super::{Compiler, Scope, Val};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::bitsets::Universe;
 use crate::eval::compact::called::Held;
-use crate::eval::compact::code::{Num, Seq, Truth, Walk};
+use crate::eval::compact::code::{Join, Num, Seq, Truth, Walk};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
 use crate::eval::value::Value;
@@ -112,7 +112,7 @@ impl Compiler<'_> {
             }
         };
         Ok(Num::Fold(
-            BinaryOp::BitOr,
+            Join::Op(BinaryOp::BitOr),
             Box::new(walk),
             Box::new(bit(element, universe)),
         ))
