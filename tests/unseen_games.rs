@@ -580,6 +580,26 @@ fn silver_dollar_is_staircase_on_gaps() {
     }
 }
 
+/// Two piles.
+type Piles = (u32, u32);
+
+/// Every pair of piles below `n`, and the pairs Wythoff's game loses at:
+/// (floor(k phi), floor(k phi^2)) and the same turned round.
+fn wythoff_lost(n: u32) -> (Vec<Piles>, HashSet<Piles>) {
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let lost = (0..n)
+        .map(|k| {
+            (
+                (f64::from(k) * phi) as u32,
+                (f64::from(k) * phi * phi) as u32,
+            )
+        })
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .collect();
+    let pairs = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
+    (pairs, lost)
+}
+
 /// The least or largest of a comprehension, or of a choice of `subsets`,
 /// compiles, and the least of no numbers fails as the reference fails.
 /// Taking alike from one or two of two piles is Wythoff's game: lost
@@ -590,18 +610,50 @@ fn least_and_largest_of_worked_out_lists_compile() {
     agree(game, &["Least([3,2,4])", "Least([5,5])"], true);
     agree(game, &["Level([3,1,4,2])", "Level([2,5,5])"], true);
     agree(game, &["Most([2,1])", "Most([3,1,2])"], false);
-    let phi = (1.0 + 5f64.sqrt()) / 2.0;
-    let lost: HashSet<(u32, u32)> = (0..12)
-        .map(|n| ((n as f64 * phi) as u32, (n as f64 * phi * phi) as u32))
-        .flat_map(|(a, b)| [(a, b), (b, a)])
-        .collect();
-    let pairs: Vec<(u32, u32)> = (0..12).flat_map(|a| (0..12).map(move |b| (a, b))).collect();
+    let (pairs, lost) = wythoff_lost(12);
     let texts: Vec<String> = pairs
         .iter()
         .map(|(a, b)| format!("Least([{a},{b}])"))
         .collect();
     for (pair, v) in pairs.iter().zip(values_of(game, &texts)) {
         assert_eq!(v == 0, lost.contains(pair), "Least({pair:?})");
+    }
+}
+
+/// Tuples written out whose elements are variables bound before the
+/// walk (`(x, y) in [(k, 0), (0, k), (k, k)]`) compile, and their moves
+/// are listed compiled with the pair each took, as are those of tuples
+/// a constant names. Wythoff's game so written loses exactly at the
+/// pairs (floor(n phi), floor(n phi^2)); the king's walk loses exactly
+/// where both distances are even.
+#[test]
+fn tuples_of_variables_written_out_compile() {
+    let game = game!("pairs");
+    for (starts, name) in [
+        (["Wythoff(5,7)", "Wythoff(0,4)"], "Wythoff"),
+        (["King(4,5)", "King(3,0)"], "King"),
+        (["Mixed(6,5)", "Mixed(3,7)"], "Mixed"),
+    ] {
+        for compared in agree_from(name, game.1, &starts, LIMITS, true) {
+            let listed = (compared.listed_compiled, compared.positions.len());
+            assert_eq!(listed.0, listed.1, "{name}: some listed by the interpreter");
+        }
+    }
+    let (pairs, lost) = wythoff_lost(15);
+    let wythoff: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("Wythoff({a},{b})"))
+        .collect();
+    let king: Vec<String> = pairs
+        .iter()
+        .map(|(a, b)| format!("King({a},{b})"))
+        .collect();
+    let values = values_of(game, &wythoff)
+        .into_iter()
+        .zip(values_of(game, &king));
+    for (&(a, b), (w, k)) in pairs.iter().zip(values) {
+        assert_eq!(w == 0, lost.contains(&(a, b)), "Wythoff({a},{b})");
+        assert_eq!(k == 0, a % 2 == 0 && b % 2 == 0, "King({a},{b})");
     }
 }
 

@@ -69,8 +69,9 @@ pub(super) enum Val {
     /// A boolean, 1 or 0 in a register.
     Flag(u32),
     /// One of a list of tuples of numbers written out (`(dx, dy) in [(1, 0),
-    /// (0, 1)]`): the register holds its place in the list.
-    Chosen(u32, Rc<[Vec<i64>]>),
+    /// (0, 1)]`, `(x, y) in [(k, 0), (0, k)]`): the register holds its place
+    /// in the list.
+    Chosen(u32, Rc<[Vec<Entry>]>),
     /// A new grid a helper is given, made where it is used (see `made`).
     Made(Rc<made::Made>),
     /// A set of numbers the rules change: its mask over the layout's
@@ -88,6 +89,15 @@ pub(super) enum Val {
     /// A row of a constant list of lists of numbers, at the place in the
     /// register (see `tables`).
     Row(Rc<tables::Table>, u32),
+}
+
+/// An element of a tuple written out in a list a generator walks: a
+/// number, or the register of a number variable, which holds its value
+/// while the walk goes on (the variable is bound before the walk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Entry {
+    Lit(i64),
+    Reg(u32),
 }
 
 pub(super) type Scope = Vec<Option<Val>>;
@@ -214,7 +224,7 @@ const CONDITIONS: &str = "a condition the compiled search cannot test: it tests 
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, `set_at` and `slice` of them, lists of tuples of \
-     numbers written out, `subsets`, `product`, `zip`, `enumerate`, comprehensions with one \
+     numbers or number variables written out, `subsets`, `product`, `zip`, `enumerate`, comprehensions with one \
      generator and the cells of a grid";
 /// What it writes into a list or string.
 const WRITES: &str = "a new value the compiled search cannot write: it writes `set_at` chains \

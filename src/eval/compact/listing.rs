@@ -397,8 +397,12 @@ impl Interp {
         env.resize(frame, Value::Int(0));
         for (generator, gen) in rule.generators.iter().zip(gens) {
             let value = match gen.target {
-                // A pair of `zip` or `enumerate` is held as its place.
-                Target::Reg(r) if is_pairs(&generator.source) => {
+                // A pair of `zip` or `enumerate`, or one of tuples written
+                // out, is held as its place.
+                Target::Reg(r)
+                    if is_pairs(&generator.source)
+                        || tuples_by_place(&generator.source, &self.consts) =>
+                {
                     let place = Value::Int(made.regs[r as usize]);
                     let list = self.of_places(&generator.source, &mut env, vec![place])?;
                     match list {
@@ -479,6 +483,23 @@ fn is_pairs(source: &Ir) -> bool {
         source.kind,
         IrKind::Builtin(Builtin::Zip | Builtin::Enumerate, _)
     )
+}
+
+/// Whether a generator walks tuples written out, or named by a constant,
+/// which the compiled code walks by place (see `compile::Val::Chosen`).
+fn tuples_by_place(source: &Ir, consts: &[Value]) -> bool {
+    let tuples = |xs: &[Value]| !xs.is_empty() && xs.iter().all(|x| matches!(x, Value::Tuple(_)));
+    match &source.kind {
+        IrKind::List(items) => {
+            !items.is_empty()
+                && items.iter().all(|item| {
+                    matches!(item.kind, IrKind::Tuple(_) | IrKind::Lit(Value::Tuple(_)))
+                })
+        }
+        IrKind::Lit(Value::List(xs)) => tuples(xs),
+        IrKind::Const(c) => matches!(consts.get(*c as usize), Some(Value::List(xs)) if tuples(xs)),
+        _ => false,
+    }
 }
 
 /// Why a position is handed to the interpreter when it does not pack.

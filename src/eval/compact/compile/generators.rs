@@ -1,13 +1,16 @@
 //! What a generator walks: ranges, `indices`, lists, `subsets`,
 //! `product` and the cells of a grid, compiled to `Source`.
 
+use super::types::tuple_items;
 use super::worked::{walked_value, Part};
-use super::{Compiler, Scope, Val, SOURCES};
+use super::{Compiler, Entry, Scope, Val, SOURCES};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::code::{Num, Seq, Source, Target};
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
 use crate::eval::ir::{Ir, IrKind};
+use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
+use std::rc::Rc;
 
 impl<'a> Compiler<'a> {
     /// A generator's source: what it walks, and what its variable becomes.
@@ -64,7 +67,7 @@ impl<'a> Compiler<'a> {
             }
         }
         // A constant naming tuples is read as if written out.
-        if let Some(rows) = self.known_tuples(ir) {
+        if let Some(rows) = self.tuples_listed(scope, ir) {
             // The loop walks the places; an element is read off its place.
             let r = self.reg();
             let places = Seq::Range(Num::Lit(0), Num::Lit(rows.len() as i64), false);
@@ -99,6 +102,37 @@ impl<'a> Compiler<'a> {
         }
         let r = self.reg();
         Ok((Target::Reg(r), Source::Each(seq), walked_value(r, parts)))
+    }
+
+    /// Tuples of numbers written out, or named by a constant, whose
+    /// elements are literals or number variables bound before the walk
+    /// (`(x, y) in [(k, 0), (0, k), (k, k)]`): working them out cannot
+    /// fail, so reading the one at the walk's place reads what the
+    /// interpreter's list holds there.
+    fn tuples_listed(&self, scope: &Scope, ir: &Ir) -> Option<Rc<[Vec<Entry>]>> {
+        if let Some(rows) = self.known_tuples(ir) {
+            let entries = rows.iter().map(|row| row.iter().map(|&n| Entry::Lit(n)));
+            return Some(entries.map(|row| row.collect()).collect());
+        }
+        let IrKind::List(items) = &ir.kind else {
+            return None;
+        };
+        let rows: Vec<Vec<Entry>> = items
+            .iter()
+            .map(|item| {
+                let entry = |x: &Ir| match (&x.kind, self.val(scope, x)) {
+                    (IrKind::Lit(Value::Int(n)), _) => Some(Entry::Lit(*n)),
+                    (IrKind::Local(_) | IrKind::Const(_), Some(Val::Num(r))) => Some(Entry::Reg(r)),
+                    (IrKind::Local(_) | IrKind::Const(_), Some(Val::Const(n))) => {
+                        Some(Entry::Lit(n))
+                    }
+                    _ => None,
+                };
+                tuple_items(item)?.iter().map(entry).collect()
+            })
+            .collect::<Option<_>>()?;
+        let width = rows.first()?.len();
+        rows.iter().all(|r| r.len() == width).then(|| rows.into())
     }
 
     pub(super) fn product(&mut self, scope: &mut Scope, lists: &Ir) -> Compiled<Source> {

@@ -1,7 +1,7 @@
 //! Numbers: arithmetic, `len`, `count`, `index_of`, `sum`, `min`, `max` and the
 //! booleans read as 1 or 0, compiled to `Num`.
 
-use super::{Compiler, Scope, Val, NUMBERS};
+use super::{Compiler, Entry, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::called::Held;
 use crate::eval::compact::code::{Bind, Char, Join, Num, Seq, Truth, Walk};
@@ -48,7 +48,10 @@ impl<'a> Compiler<'a> {
                     let column = usize::try_from(j).map_err(|_| refused())?;
                     let mut read = None;
                     for (i, row) in rows.iter().enumerate().rev() {
-                        let n = Num::Lit(*row.get(column).ok_or_else(refused)?);
+                        let n = match row.get(column).ok_or_else(refused)? {
+                            Entry::Lit(n) => Num::Lit(*n),
+                            Entry::Reg(r) => Num::Reg(*r),
+                        };
                         read = Some(match read {
                             None => n,
                             Some(later) => Num::If(
