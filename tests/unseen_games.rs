@@ -580,6 +580,24 @@ fn silver_dollar_is_staircase_on_gaps() {
     }
 }
 
+/// Where a text first starts in a string, a parameter or one the rules
+/// work out, compiles. Treblecross so written is lost, from 3 to 14
+/// empty cells, at 6 and 12 only.
+#[test]
+fn the_first_place_of_a_text_compiles() {
+    let game = game!("found");
+    agree(game, &["Treble(\"........\")", "Treble(\"..X..X.\")"], true);
+    agree(game, &["Safe(\"......\")", "Safe(\"X..O..\")"], true);
+    let rows: Vec<String> = (3..=14)
+        .map(|n| format!("Treble(\"{}\")", ".".repeat(n)))
+        .collect();
+    let lost: Vec<usize> = (3..=14)
+        .zip(values_of(game, &rows))
+        .filter_map(|(n, v)| (v == 0).then_some(n))
+        .collect();
+    assert_eq!(lost, [6, 12]);
+}
+
 /// Two piles.
 type Piles = (u32, u32);
 

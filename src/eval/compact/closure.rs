@@ -806,6 +806,14 @@ impl Lowering {
                 }))
             }
             Num::Code(c) => self.char(*c),
+            Num::Find(t, sub) => {
+                let t = self.piece(*t);
+                let cell = self.cell;
+                call(Box::new(move |m| {
+                    let (word, len) = t.get(m)?;
+                    Some(super::run::found_at(word, len, sub, cell))
+                }))
+            }
             Num::TextLen(t) => {
                 // Every row of a grid is as long as the first: a row at a
                 // constant index inside the grid has that length.

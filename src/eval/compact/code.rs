@@ -40,6 +40,11 @@ pub enum Num {
     IndexOf(Box<Seq>, Box<Num>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
+    /// `index_of(text, "...")`: where the literal (as `Text::Lit` holds it,
+    /// never empty) first starts in a string, -1 where it does not; `None`
+    /// for a literal with a letter outside the alphabet, which no string
+    /// holds.
+    Find(Box<Text>, Option<(u64, u32)>),
     /// A letter's code, where a list of codes is made of letters.
     Code(Box<Char>),
     If(Box<Truth>, Box<Num>, Box<Num>),

@@ -215,8 +215,8 @@ const NUMBERS: &str = "an expression the compiled search cannot compute: it comp
      `popcount`, `min`, `max` (of numbers, or of a list or set parameter), `count` (of a number \
      in a list, or of a text in a string parameter), `len`, `sum`, `count`, `xor`, `min` and \
      `max` of a comprehension, of a choice of `subsets` or of `set_at` or `slice` of a list, \
-     `mex` of a list, `index_of` of a number in a list \
-     or of a letter in a string parameter, and helpers";
+     `mex` of a list, `index_of` of a number in a list, \
+     of a letter in a string parameter or of a text written out in a string, and helpers";
 /// What it reads as a condition.
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \

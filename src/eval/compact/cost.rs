@@ -30,6 +30,7 @@ pub fn num(n: &Num) -> u32 {
         Num::SumTuple(_)
         | Num::Matches(..)
         | Num::IndexOf(..)
+        | Num::Find(..)
         | Num::Ones(_)
         | Num::Extreme { .. }
         | Num::Fold(..)

@@ -236,7 +236,7 @@ impl Reader {
                 }
                 None => Shape::UNKNOWN,
             },
-            Num::TextLen(_) | Num::Code(_) => Shape::UNKNOWN,
+            Num::TextLen(_) | Num::Find(..) | Num::Code(_) => Shape::UNKNOWN,
         }
     }
 

@@ -1013,6 +1013,10 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
+            Num::Find(t, sub) => {
+                let (word, len) = self.text(t)?;
+                found_at(word, len, *sub, self.cell)
+            }
             Num::Code(c) => self.char(c)?,
             Num::IndexOf(seq, x) => {
                 let x = self.num(x)?;
@@ -1107,8 +1111,23 @@ impl Machine {
 /// Whether the string `(word, len)` holds `(sub, m)` somewhere, letters
 /// `cell` bits each.
 pub(super) fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
+    first_place(word, len, sub, m, cell).is_some()
+}
+
+/// Where the string `(word, len)` first holds `(sub, m)`, letters `cell`
+/// bits each.
+fn first_place(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> Option<u32> {
     let mask = low_bits(m * cell);
-    m <= len && (0..=len - m).any(|i| (word >> (i * cell)) & mask == sub)
+    (m <= len)
+        .then(|| (0..=len - m).find(|&i| (word >> (i * cell)) & mask == sub))
+        .flatten()
+}
+
+/// `index_of` of a literal in the string `(word, len)` (see `Num::Find`):
+/// -1 where it is not.
+pub(super) fn found_at(word: u64, len: u32, sub: Option<(u64, u32)>, cell: u32) -> i64 {
+    sub.and_then(|(sub, m)| first_place(word, len, sub, m, cell))
+        .map_or(-1, i64::from)
 }
 
 /// A word's lowest `n` bits set.

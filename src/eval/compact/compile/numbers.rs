@@ -140,6 +140,24 @@ impl<'a> Compiler<'a> {
                 (Builtin::IndexOf, [items, x]) if !self.is_text(scope, items) => {
                     self.index_of(scope, items, x)?
                 }
+                // Where a text written out first starts in a string the
+                // rules work out, or in a string parameter (one letter
+                // there is found as below).
+                (
+                    Builtin::IndexOf,
+                    [board, Ir {
+                        kind: IrKind::Lit(Value::Str(text)),
+                        ..
+                    }],
+                ) if text.is_ascii()
+                    && !text.is_empty()
+                    && self.is_text(scope, board)
+                    && !(text.len() == 1
+                        && matches!(self.val(scope, board), Some(Val::Str(..)))) =>
+                {
+                    let word = self.layout.word(text).map(|w| (w, text.len() as u32));
+                    Num::Find(Box::new(self.text(scope, board)?), word)
+                }
                 // The first cell of a string parameter that holds a letter:
                 // its cells are letter codes, walked as numbers.
                 (Builtin::IndexOf, [board, x]) if self.is_letter(scope, x) => {
