@@ -126,7 +126,7 @@ fn a_parameter_type_outside_the_compiled_search_is_named() {
 
 #[test]
 fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
-    let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and index_of(board, \"XX\") < 2 => Row(set_at(board, i, \"X\"));\n}\n";
+    let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and len(runs(board, \"X\")) < 2 => Row(set_at(board, i, \"X\"));\n}\n";
     let file = scratch("row", text);
     let file = file.as_str();
     let s = stats_of(&["value", file, "Row(\"....\")", "--stats"]);
@@ -134,7 +134,7 @@ fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
     assert_has(
         &s,
         &format!(
-            "stopped at `index_of(board, \"XX\")` ({file}:2:57): an expression the compiled search cannot compute"
+            "stopped at `runs(board, \"X\")` ({file}:2:61): an expression the compiled search cannot compute"
         ),
     );
 }

@@ -53,6 +53,12 @@ fn truth_values_made_at_every_place_agree_with_the_reference() {
         "free[u] and u != v and u != 3",
         "free[u] and u != v and true",
         "false or (free[u] and u != v)",
+        // Truth values compared, and chosen between by `if`.
+        "free[u] != (u == v)",
+        "free[u] == (u != v and not (u in ADJ[v]))",
+        "(u in ADJ[v] or u == v) != free[u] and free[u]",
+        "if u == v then false else free[u]",
+        "if u in ADJ[v] then not free[u] and u > 6 else free[u] and u != v",
         // Look-alikes left to the step-by-step code: the place moved, a
         // number worked out.
         "free[u] and u != v and not (u + 1 in ADJ[v])",
@@ -74,6 +80,29 @@ fn a_row_past_the_end_fails_only_where_it_is_read() {
         "G([true, true, true, true, true, true])",
     ];
     agree_from("short.game", &text, &starts, LIMITS, false);
+    // Read only in the branch taken at the place `v`, or only where a
+    // place is still free.
+    for element in [
+        "if u != v then free[u] else u in SHORT[v]",
+        "if free[u] then u != v and not (u in SHORT[v]) else false",
+    ] {
+        agree_from("short.game", &game(element), &starts, LIMITS, false);
+    }
+}
+
+/// A truth value the walk does not change, read at every place: the
+/// player's turn, kept beside the row.
+#[test]
+fn truth_values_beside_the_list_agree_with_the_reference() {
+    let text = "game F(free: [bool], on: bool) {\n  move take(v in indices(free)) if free[v] => \
+                F([free[u] and (u != v or on) and not (on and u == 0) for u in indices(free)], \
+                not on);\n  move skip(v in indices(free)) if free[v] and on => \
+                F([if on then free[u] != (u == v) else free[u] for u in indices(free)], false);\n}\n";
+    let starts = [
+        "F([true, true, true, true, true], true)",
+        "F([true, false, true, true, false, true], false)",
+    ];
+    agree_from("beside.game", text, &starts, LIMITS, true);
 }
 
 /// Node Kayles with the taken vertices as truth values: a vertex may be

@@ -598,6 +598,42 @@ fn the_first_place_of_a_text_compiles() {
     assert_eq!(lost, [6, 12]);
 }
 
+/// Mock Turtles on truth values, each new row made whole by a
+/// comprehension: the value of a row is the nim-sum of the odious numbers
+/// (those with an odd count of 1 bits: 1, 2, 4, 7, 8, ...) at its heads,
+/// the coin at place i worth the i-th of them.
+#[test]
+fn mock_turtles_on_truth_values_is_the_odious_numbers() {
+    let game = game!("turtlebools");
+    for name in ["Turtles", "Chosen"] {
+        let starts = [format!("{name}([true,false,true,true,false,true])")];
+        let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+        agree_from(name, game.1, &starts, LIMITS, true);
+    }
+    let odious: Vec<u32> = (0..)
+        .filter(|n: &u32| n.count_ones() % 2 == 1)
+        .take(8)
+        .collect();
+    for name in ["Turtles", "Chosen"] {
+        let rows: Vec<u32> = (0..1 << 8).collect();
+        let texts: Vec<String> = rows
+            .iter()
+            .map(|row| {
+                let coins: Vec<&str> = (0..8)
+                    .map(|i| if row >> i & 1 == 1 { "true" } else { "false" })
+                    .collect();
+                format!("{name}([{}])", coins.join(","))
+            })
+            .collect();
+        for (row, v) in rows.iter().zip(values_of(game, &texts)) {
+            let want = (0..8)
+                .filter(|i| row >> i & 1 == 1)
+                .fold(0, |x, i| x ^ odious[i]);
+            assert_eq!(v, want, "{name} row {row:#010b}");
+        }
+    }
+}
+
 /// Two piles.
 type Piles = (u32, u32);
 

@@ -153,6 +153,7 @@ impl Facts {
         for d in 0..rule.gens.len() {
             let outside = self.outside(rule, d);
             outside.cut_at(rule, d);
+            while outside.ordered_at(rule, d).is_some() {}
             outside.narrow_at(rule, d);
         }
         let mut dropped = Vec::new();
@@ -316,6 +317,96 @@ impl Facts {
         Some(())
     }
 
+    /// Generator `d`'s range narrowed by the first test made after it,
+    /// where that test compares its variable with a register or literal
+    /// set before it by `<`, `<=`, `>` or `>=`: the values the test turns
+    /// away are not walked (`j in indices(h)` with `i < j` walks from
+    /// `i + 1`), so neither the test nor a search for where it changes
+    /// (see `monotone`) is made. The new end is the other side itself
+    /// where the facts show it lies within the range, else the nearer of
+    /// the two. A comparison of registers and literals cannot fail, so
+    /// the options are the same.
+    fn ordered_at(&self, rule: &mut Rule, d: usize) -> Option<()> {
+        use BinaryOp::*;
+        let compared = {
+            let tests = rule.tests_after(d)?;
+            let mut conjuncts = Vec::new();
+            tests.as_ref()?.and_chain(&mut conjuncts);
+            self.compared(conjuncts.first()?)?
+        };
+        let (x, lo, hi, inclusive) = match &rule.gens[d] {
+            Gen {
+                target: Target::Reg(x),
+                source: Source::Each(Seq::Range(lo, hi, inclusive)),
+            } => (Node::Reg(*x), lo, hi, *inclusive),
+            _ => return None,
+        };
+        // As `x op y`.
+        let (op, y) = match compared {
+            (op, a, y) if a == x && y != x => (op, y),
+            (op, y, b) if b == x && y != x => (turned(op), y),
+            _ => return None,
+        };
+        let after = |y: Node| match y {
+            Node::Lit(v) => v.checked_add(1).map(Num::Lit),
+            Node::Reg(r) => Some(Num::Binary(
+                Add,
+                Box::new(Num::Reg(r)),
+                Box::new(Num::Lit(1)),
+            )),
+        };
+        // The range as `lo..end`, `end` past its last value.
+        let end = |hi: &Num| match (inclusive, self.node(hi)) {
+            (false, _) => Some(hi.copy()?),
+            (true, Some(Node::Lit(v))) => v.checked_add(1).map(Num::Lit),
+            (true, _) => Some(Num::Binary(
+                Add,
+                Box::new(hi.copy()?),
+                Box::new(Num::Lit(1)),
+            )),
+        };
+        let within_lo = self.node(lo).is_some_and(|lo| self.order(lo, y).is_some());
+        let within_hi = self.node(hi).is_some_and(|hi| match inclusive {
+            true => self.order(y, hi).is_some(),
+            false => self.order(y, hi) == Some(true),
+        });
+        let range = match op {
+            Gt | Ge => {
+                let first = if op == Gt { after(y)? } else { y.num() };
+                let lo = match within_lo {
+                    true => first,
+                    false => Num::Max(vec![lo.copy()?, first]),
+                };
+                Seq::Range(lo, hi.copy()?, inclusive)
+            }
+            Lt | Le => {
+                let last = if op == Lt { y.num() } else { after(y)? };
+                let end = match (op, within_hi) {
+                    (Le, true) => {
+                        return self.narrowed(rule, d, Seq::Range(lo.copy()?, y.num(), true))
+                    }
+                    (_, true) => last,
+                    (_, false) => Num::Min(vec![end(hi)?, last]),
+                };
+                Seq::Range(lo.copy()?, end, false)
+            }
+            _ => return None,
+        };
+        self.narrowed(rule, d, range)
+    }
+
+    /// Generator `d` walks `range`, and the first test after it, which
+    /// the range now keeps, is no longer made.
+    fn narrowed(&self, rule: &mut Rule, d: usize, range: Seq) -> Option<()> {
+        let tests = rule.tests_after(d)?;
+        let mut kept = Vec::new();
+        tests.take()?.conjuncts(&mut kept);
+        kept.remove(0);
+        *tests = Truth::all(kept);
+        rule.gens[d].source = Source::Each(range);
+        Some(())
+    }
+
     /// Whether working out `t` cannot fail: comparisons of registers and
     /// literals, and letters read at places the facts keep inside.
     fn cannot_fail(&self, t: &Truth) -> bool {
@@ -402,6 +493,18 @@ impl Facts {
             return;
         };
         let x = Node::Reg(r);
+        // A range that starts past a register (see `ordered_at`).
+        let past = match lo {
+            Num::Binary(BinaryOp::Add, a, one) if matches!(**one, Num::Lit(1)) => self.node(a),
+            _ => None,
+        };
+        if let Some(before) = past {
+            self.edges.push(Edge {
+                from: before,
+                to: x,
+                strict: true,
+            });
+        }
         if let Some(lo) = self.node(lo) {
             self.edges.push(Edge {
                 from: lo,
@@ -1257,6 +1360,39 @@ mod tests {
         );
         assert_eq!(same_options(&past, r#"Turtles("HHHHHHHH")"#), 1 << 8);
         assert!(same_options(&past, r#"Turtles("THTTHHTH")"#) > 100);
+    }
+
+    /// A second place compared with the first, each way round, within
+    /// the range or past its end, and with a literal.
+    const ORDERED: &str = r#"
+        game P(h: [nat]) {
+          move after(i in indices(h), j in indices(h)) if i < j and h[j] > 0
+            => P(set_at(h, j, h[j] - 1));
+          move upto(i in indices(h), j in 0..=3) if j <= i and h[j] > 1
+            => P(set_at(h, j, h[j] - 2));
+          move from(i in indices(h), j in 1..len(h)) if i >= j and h[i] > 2
+            => P(set_at(h, i, h[i] - 3));
+          move past(i in indices(h), j in 0..i + 2) if j > i and h[i] > 0 and j < 9
+            => P(set_at(h, i, h[i] - 1));
+          move over(i in indices(h), j in 0..7) if i > j and j >= 2 and h[i] > 3
+            => P(set_at(h, i, h[i] - 4));
+        }
+    "#;
+
+    #[test]
+    fn a_loop_compared_with_a_number_set_before_it_walks_only_where_the_test_holds() {
+        let position = "P([3, 1, 4, 2, 5])";
+        let (game, _) = compiled(ORDERED, position, true);
+        let rules = &inside(&*game).code.rules;
+        assert_eq!(rules.len(), 5);
+        for rule in rules {
+            assert!(rule.bounds.iter().all(Option::is_none), "{:?}", rule.gens);
+            // The comparisons are gone; only the tests of the piles stay.
+            let tests = rule.early.iter().flatten().chain(&rule.guard).count();
+            assert_eq!(tests, 1, "{:?}", rule.gens);
+        }
+        assert!(same_options(ORDERED, position) > 300);
+        assert!(same_options(ORDERED, "P([6, 0, 7])") > 40);
     }
 
     #[test]

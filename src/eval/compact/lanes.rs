@@ -22,9 +22,15 @@ pub enum Lanes {
     InRow(Rc<[u64]>, u32),
     /// The place in a constant list.
     Within(u64),
+    /// A truth value the walk does not change, 1 or 0 in a register.
+    Flag(u32),
     Not(Box<Lanes>),
     And(Box<Lanes>, Box<Lanes>),
     Or(Box<Lanes>, Box<Lanes>),
+    /// Two truth values compared: `==` (flag set) or `!=`.
+    Same(bool, Box<Lanes>, Box<Lanes>),
+    /// `if test then a else b`: each branch read only where it is taken.
+    If(Box<[Lanes; 3]>),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +71,21 @@ impl Lanes {
             Lanes::Or(a, b) => {
                 let a = a.eval(m, own, all, reach)?;
                 a | b.eval(m, own, all, reach & !a)?
+            }
+            Lanes::Flag(r) => all * u64::from(m.regs[*r as usize] != 0),
+            Lanes::Same(eq, a, b) => {
+                let differ = a.eval(m, own, all, reach)? ^ b.eval(m, own, all, reach)?;
+                if *eq {
+                    all & !differ
+                } else {
+                    differ
+                }
+            }
+            Lanes::If(parts) => {
+                let [test, a, b] = &**parts;
+                let test = test.eval(m, own, all, reach)?;
+                let a = a.eval(m, own, all, reach & test)?;
+                test & a | all & !test & b.eval(m, own, all, reach & !test)?
             }
         })
     }

@@ -4,9 +4,11 @@
 //! bit a place in the key, and each part of the element is a word of
 //! bits, one a place. The element may read the place only through the
 //! list's own element there, comparisons of the place with a number the
-//! walk does not change, and its membership in a constant list or in a
-//! row of a constant list of lists (a graph's neighbour lists); `and`,
-//! `or` and `not` join them.
+//! walk does not change, truth values the walk does not change, and its
+//! membership in a constant list or in a row of a constant list of lists
+//! (a graph's neighbour lists); `and`, `or`, `not`, `==`, `!=` and `if`
+//! join them (Mock Turtles' `[h[x] != (x == j or x == k) for x in
+//! indices(h)]`).
 //!
 //! `and` and `or` read their right side only where the left does not
 //! decide, as the interpreter does place by place: a row read at a place
@@ -48,6 +50,15 @@ impl Compiler<'_> {
         let of = |x: &Ir| self.lanes_of(scope, place, fields, x).map(Box::new);
         Some(match &ir.kind {
             IrKind::Lit(Value::Bool(b)) => Lanes::Const(*b),
+            IrKind::Local(_) => match self.val(scope, ir)? {
+                Val::Flag(r) => Lanes::Flag(r),
+                _ => return None,
+            },
+            IrKind::If(test, a, b) => Lanes::If(Box::new([
+                self.lanes_of(scope, place, fields, test)?,
+                self.lanes_of(scope, place, fields, a)?,
+                self.lanes_of(scope, place, fields, b)?,
+            ])),
             IrKind::Index(list, at)
                 if is_place(at)
                     && matches!(self.val(scope, list), Some(Val::Bools(f)) if f == fields) =>
@@ -71,6 +82,9 @@ impl Compiler<'_> {
                     (*op, b)
                 } else if is_place(b) {
                     (flipped(*op), a)
+                } else if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+                    // Two truth values (only they make lanes).
+                    return Some(Lanes::Same(*op == BinaryOp::Eq, of(a)?, of(b)?));
                 } else {
                     return None;
                 };

@@ -341,8 +341,11 @@ fn truth_values_made_at_every_place_are_one_write_of_bits() {
     for (element, bits) in [
         ("free[u] and u != v and not (u in ADJ[v])", true),
         ("not (not free[u] or v == u) and u < 4", true),
+        ("free[u] != (u == v or u == 2)", true),
+        ("if u == v then not free[u] else free[u] == (u != 3)", true),
         ("free[u] and u != v and not (u + 1 in ADJ[v])", false),
         ("free[u] and u != v + 0", false),
+        ("free[u] != (u + 0 == v)", false),
     ] {
         let text = format!(
             "const ADJ = [[1], [0, 2], [1, 3], [2, 4], [3]];\n\
