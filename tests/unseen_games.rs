@@ -634,6 +634,33 @@ fn mock_turtles_on_truth_values_is_the_odious_numbers() {
     }
 }
 
+/// `set_at` at the places of a range made a list compiles. The
+/// ruler game's single head at place i is worth the largest power of 2
+/// dividing i + 1; in Chomp an L of equal arms is lost, and every
+/// rectangle of more than one square is won.
+#[test]
+fn writes_at_the_places_of_a_range_compile() {
+    let game = game!("ranged");
+    agree(game, &["Ruler(\"HTHHTH\")", "Ruler(\"TTHH\")"], true);
+    agree(game, &["Chomp([3,3,2,1])", "Chomp([4,1,1])"], true);
+    // A range itself is no list of places: an error, reported alike.
+    agree(game, &["Bare([3,3,2,1])"], false);
+    let heads: Vec<String> = (0..10)
+        .map(|i| format!("Ruler(\"{}H\")", "T".repeat(i)))
+        .collect();
+    for (i, v) in values_of(game, &heads).into_iter().enumerate() {
+        assert_eq!(v, 1 << (i + 1).trailing_zeros(), "{}", heads[i]);
+    }
+    let ells: Vec<String> = (2..7)
+        .map(|n| format!("Chomp([{n}{}])", ",1".repeat(n - 1)))
+        .collect();
+    assert!(values_of(game, &ells).iter().all(|&v| v == 0));
+    let rectangles: Vec<String> = (2..5)
+        .map(|n| format!("Chomp([{n}{}])", format!(",{n}").repeat(n)))
+        .collect();
+    assert!(values_of(game, &rectangles).iter().all(|&v| v != 0));
+}
+
 /// Two piles.
 type Piles = (u32, u32);
 

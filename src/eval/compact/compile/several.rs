@@ -294,6 +294,17 @@ impl Compiler<'_> {
                 });
                 true
             }
+            // A range, or a range made a list (`list(a..=i)`): its numbers.
+            IrKind::Binary(RangeExclusive | RangeInclusive, ..) => {
+                out.push(Piece::Over {
+                    source: list.clone(),
+                    element: None,
+                });
+                true
+            }
+            IrKind::Builtin(Builtin::List, a) if matches!(&a[..], [r] if matches!(r.kind, IrKind::Binary(RangeExclusive | RangeInclusive, ..))) => {
+                self.pieces(scope, &a[0], out)
+            }
             // A list, tuple or string variable, or a constant's row at a
             // place (`ADJ[v]`).
             IrKind::Local(_) | IrKind::Index(..)
@@ -313,12 +324,20 @@ impl Compiler<'_> {
     }
 }
 
-/// Whether two lists are one variable's, or one constant's row at one
-/// variable's place (`ADJ[v]`), so that walks over them have one length.
+/// Whether two lists are one variable's, one constant's row at one
+/// variable's place (`ADJ[v]`), or ranges between the same numbers
+/// (`a..=i` twice), so that walks over them have one length.
 fn same_list(a: &Ir, b: &Ir) -> bool {
     match (&a.kind, &b.kind) {
         (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Const(x), IrKind::Const(y)) => x == y,
         (IrKind::Index(l, i), IrKind::Index(m, j)) => same_list(l, m) && same_list(i, j),
+        (IrKind::Lit(Value::Int(x)), IrKind::Lit(Value::Int(y))) => x == y,
+        (IrKind::Binary(op, l, r), IrKind::Binary(other, m, s)) => {
+            op == other && same_list(l, m) && same_list(r, s)
+        }
+        (IrKind::Builtin(f, xs), IrKind::Builtin(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_list(x, y))
+        }
         _ => false,
     }
 }

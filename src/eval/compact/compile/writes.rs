@@ -7,7 +7,7 @@ use super::types::list_of_numbers;
 use super::types::tuple_items;
 use super::{unwritten, Compiler, Scope, Val, CONDITIONS, NUMBERED_TURN, RESHAPED, WRITES};
 use crate::eval::builtins::Builtin;
-use crate::eval::compact::code::{Bind, Element, Indices, Num, Rows, Write};
+use crate::eval::compact::code::{Bind, Element, Indices, MadeList, Num, Rows, Seq, Walk, Write};
 use crate::eval::compact::layout::{Group, Layout};
 use crate::eval::compact::one_place;
 use crate::eval::compact::sums::Part;
@@ -542,14 +542,38 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// The tuple register a comprehension is worked out into, its write
-    /// added to `fills`; `None` for another list, or one that does not
-    /// compile so.
-    fn filled(&mut self, scope: &Scope, list: &Ir, fills: &mut Vec<Write>) -> Option<u32> {
-        if !matches!(list.kind, IrKind::Comprehension { .. }) {
-            return None;
-        }
-        let made = self.made_list(scope, list).ok()?;
+    /// The tuple register a comprehension or a range made a list
+    /// (`list(c..len(h))`) is worked out into, its write added to
+    /// `fills`; `None` for another list (a range itself is not a list of
+    /// places to `set_at`), or one that does not compile so.
+    fn filled(&mut self, scope: &mut Scope, list: &Ir, fills: &mut Vec<Write>) -> Option<u32> {
+        let made = match &list.kind {
+            IrKind::Comprehension { .. } => self.made_list(scope, list).ok()?,
+            IrKind::Builtin(Builtin::List, a) => {
+                let [range] = &a[..] else {
+                    return None;
+                };
+                if !matches!(
+                    range.kind,
+                    IrKind::Binary(BinaryOp::RangeExclusive | BinaryOp::RangeInclusive, ..)
+                ) {
+                    return None;
+                }
+                let (lo, hi, inclusive) = self.range(scope, list).ok()?;
+                let var = self.reg();
+                let walk = Walk {
+                    var,
+                    over: Seq::Range(lo, hi, inclusive),
+                    guard: None,
+                };
+                MadeList {
+                    tuple: self.tuple(),
+                    walk,
+                    element: Num::Reg(var),
+                }
+            }
+            _ => return None,
+        };
         let tuple = made.tuple;
         fills.push(Write::Fill(Box::new(made)));
         Some(tuple)
