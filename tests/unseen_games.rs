@@ -581,13 +581,15 @@ fn silver_dollar_is_staircase_on_gaps() {
 }
 
 /// Where a text first starts in a string, a parameter or one the rules
-/// work out, compiles. Treblecross so written is lost, from 3 to 14
+/// work out, and how often it occurs there, compile. Treblecross so written is lost, from 3 to 14
 /// empty cells, at 6 and 12 only.
 #[test]
 fn the_first_place_of_a_text_compiles() {
     let game = game!("found");
     agree(game, &["Treble(\"........\")", "Treble(\"..X..X.\")"], true);
     agree(game, &["Safe(\"......\")", "Safe(\"X..O..\")"], true);
+    agree(game, &["Strip(\".o..o.oo\")", "Strip(\"..o.o\")"], true);
+    agree(game, &["Pairs(\"........\")", "Pairs(\".X..XX..\")"], true);
     let rows: Vec<String> = (3..=14)
         .map(|n| format!("Treble(\"{}\")", ".".repeat(n)))
         .collect();

@@ -806,12 +806,12 @@ impl Lowering {
                 }))
             }
             Num::Code(c) => self.char(*c),
-            Num::Find(t, sub) => {
+            Num::Find(t, sub, sought) => {
                 let t = self.piece(*t);
                 let cell = self.cell;
                 call(Box::new(move |m| {
                     let (word, len) = t.get(m)?;
-                    Some(super::run::found_at(word, len, sub, cell))
+                    Some(super::run::found(word, len, sub, cell, sought))
                 }))
             }
             Num::TextLen(t) => {

@@ -40,11 +40,12 @@ pub enum Num {
     IndexOf(Box<Seq>, Box<Num>),
     /// `len` of a string worked out by the rules.
     TextLen(Box<Text>),
-    /// `index_of(text, "...")`: where the literal (as `Text::Lit` holds it,
-    /// never empty) first starts in a string, -1 where it does not; `None`
-    /// for a literal with a letter outside the alphabet, which no string
-    /// holds.
-    Find(Box<Text>, Option<(u64, u32)>),
+    /// `index_of(text, "...")` or `count(text, "...")`: where the literal
+    /// (as `Text::Lit` holds it, never empty) first starts in a string, -1
+    /// where it does not, or how often it occurs without overlapping;
+    /// `None` for a literal with a letter outside the alphabet, which no
+    /// string holds.
+    Find(Box<Text>, Option<(u64, u32)>, Sought),
     /// A letter's code, where a list of codes is made of letters.
     Code(Box<Char>),
     If(Box<Truth>, Box<Num>, Box<Num>),
@@ -69,6 +70,15 @@ pub enum Num {
     Fold(Join, Box<Walk>, Box<Num>),
     /// The expression made into a closure once compiled (see `closure`).
     Closure(Closure<i64>),
+}
+
+/// What `Num::Find` gives of a text in a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sought {
+    /// Where it first starts, as `index_of`.
+    First,
+    /// How often it occurs without overlapping, as `count`.
+    Count,
 }
 
 /// How a fold joins the values its walk makes.

@@ -213,7 +213,7 @@ pub(in crate::eval::compact) fn letters_written_out(ir: &Ir, consts: &[Value]) -
 const NUMBERS: &str = "an expression the compiled search cannot compute: it computes numbers \
      with arithmetic (`pow` and `xor` of numbers among it), `if`, indexing, `len`, `sum`, `abs`, \
      `popcount`, `min`, `max` (of numbers, or of a list or set parameter), `count` (of a number \
-     in a list, or of a text in a string parameter), `len`, `sum`, `count`, `xor`, `min` and \
+     in a list, or of a text written out in a string), `len`, `sum`, `count`, `xor`, `min` and \
      `max` of a comprehension, of a choice of `subsets` or of `set_at` or `slice` of a list, \
      `mex` of a list, `index_of` of a number in a list, \
      of a letter in a string parameter or of a text written out in a string, and helpers";

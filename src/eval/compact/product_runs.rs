@@ -159,7 +159,7 @@ impl Deps {
                 let flat = xs.iter().all(|x| self.num(x) == Dep::Flat);
                 flat_if(flat)
             }
-            Num::TextLen(t) | Num::Find(t, _) => flat_if(self.flat_text(t)),
+            Num::TextLen(t) | Num::Find(t, ..) => flat_if(self.flat_text(t)),
             Num::Code(c) => flat_if(self.flat_char(c)),
             Num::IndexOf(seq, x) => {
                 let flat = self.seq(seq) == Some(Dep::Flat) && self.num(x) == Dep::Flat;

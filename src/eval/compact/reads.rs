@@ -128,7 +128,7 @@ pub fn num<V: Visit>(v: &mut V, n: &Num) {
             num(v, element);
         }
         Num::Min(xs) | Num::Max(xs) => xs.iter().for_each(|x| num(v, x)),
-        Num::TextLen(t) | Num::Find(t, _) => text(v, t),
+        Num::TextLen(t) | Num::Find(t, ..) => text(v, t),
         Num::Code(c) => char(v, c),
         Num::IndexOf(s, x) => {
             seq(v, s);

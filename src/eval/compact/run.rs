@@ -7,8 +7,8 @@ use super::bitsets;
 use super::bound_runs::BoundRun;
 use super::code::Rows;
 use super::code::{
-    Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Source,
-    Target, Text, Truth, Walk, Write,
+    Appended, Bind, Char, Element, Fused, GameCode, Indices, MadeList, Num, Rule, Seq, Sought,
+    Source, Target, Text, Truth, Walk, Write,
 };
 use super::hoist::Made;
 use super::layout::{Fields, Layout};
@@ -1013,9 +1013,9 @@ impl Machine {
                 total
             }
             Num::TextLen(t) => i64::from(self.text(t)?.1),
-            Num::Find(t, sub) => {
+            Num::Find(t, sub, sought) => {
                 let (word, len) = self.text(t)?;
-                found_at(word, len, *sub, self.cell)
+                found(word, len, *sub, self.cell, *sought)
             }
             Num::Code(c) => self.char(c)?,
             Num::IndexOf(seq, x) => {
@@ -1111,23 +1111,41 @@ impl Machine {
 /// Whether the string `(word, len)` holds `(sub, m)` somewhere, letters
 /// `cell` bits each.
 pub(super) fn has_text(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> bool {
-    first_place(word, len, sub, m, cell).is_some()
+    first_place(word, len, (sub, m), cell, 0).is_some()
 }
 
-/// Where the string `(word, len)` first holds `(sub, m)`, letters `cell`
-/// bits each.
-fn first_place(word: u64, len: u32, sub: u64, m: u32, cell: u32) -> Option<u32> {
+/// Where the string `(word, len)` first holds `(sub, m)` from place
+/// `from` on, letters `cell` bits each.
+fn first_place(word: u64, len: u32, (sub, m): (u64, u32), cell: u32, from: u32) -> Option<u32> {
     let mask = low_bits(m * cell);
-    (m <= len)
-        .then(|| (0..=len - m).find(|&i| (word >> (i * cell)) & mask == sub))
+    (from + m <= len)
+        .then(|| (from..=len - m).find(|&i| (word >> (i * cell)) & mask == sub))
         .flatten()
 }
 
-/// `index_of` of a literal in the string `(word, len)` (see `Num::Find`):
-/// -1 where it is not.
-pub(super) fn found_at(word: u64, len: u32, sub: Option<(u64, u32)>, cell: u32) -> i64 {
-    sub.and_then(|(sub, m)| first_place(word, len, sub, m, cell))
-        .map_or(-1, i64::from)
+/// `index_of` (-1 where it is not) or `count` of a literal in the string
+/// `(word, len)` (see `Num::Find`).
+pub(super) fn found(
+    word: u64,
+    len: u32,
+    sub: Option<(u64, u32)>,
+    cell: u32,
+    sought: Sought,
+) -> i64 {
+    let Some(sub) = sub else {
+        return if sought == Sought::First { -1 } else { 0 };
+    };
+    match sought {
+        Sought::First => first_place(word, len, sub, cell, 0).map_or(-1, i64::from),
+        Sought::Count => {
+            let (mut count, mut from) = (0, 0);
+            while let Some(at) = first_place(word, len, sub, cell, from) {
+                count += 1;
+                from = at + sub.1;
+            }
+            count
+        }
+    }
 }
 
 /// A word's lowest `n` bits set.

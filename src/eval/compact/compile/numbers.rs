@@ -4,7 +4,7 @@
 use super::{Compiler, Entry, Scope, Val, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::called::Held;
-use crate::eval::compact::code::{Bind, Char, Join, Num, Seq, Truth, Walk};
+use crate::eval::compact::code::{Bind, Char, Join, Num, Seq, Sought, Truth, Walk};
 use crate::eval::compact::facts::worked_alone;
 use crate::eval::compact::layout::Fields;
 use crate::eval::engine::{Compiled, OrUnsupported, Unsupported};
@@ -136,27 +136,20 @@ impl<'a> Compiler<'a> {
                     ),
                     _ => return Err(refused()),
                 },
+                // A text written out in a string the rules work out, or
+                // in a string parameter where the faster reads below do
+                // not take it.
+                (Builtin::IndexOf | Builtin::Count, [board, item])
+                    if self.sought_text(scope, *b, board, item).is_some() =>
+                {
+                    let (sought, word) = self
+                        .sought_text(scope, *b, board, item)
+                        .or_unsupported(NUMBERS, ir.span)?;
+                    Num::Find(Box::new(self.text(scope, board)?), word, sought)
+                }
                 (Builtin::Count, [x, item]) => self.count(scope, ir, x, item)?,
                 (Builtin::IndexOf, [items, x]) if !self.is_text(scope, items) => {
                     self.index_of(scope, items, x)?
-                }
-                // Where a text written out first starts in a string the
-                // rules work out, or in a string parameter (one letter
-                // there is found as below).
-                (
-                    Builtin::IndexOf,
-                    [board, Ir {
-                        kind: IrKind::Lit(Value::Str(text)),
-                        ..
-                    }],
-                ) if text.is_ascii()
-                    && !text.is_empty()
-                    && self.is_text(scope, board)
-                    && !(text.len() == 1
-                        && matches!(self.val(scope, board), Some(Val::Str(..)))) =>
-                {
-                    let word = self.layout.word(text).map(|w| (w, text.len() as u32));
-                    Num::Find(Box::new(self.text(scope, board)?), word)
                 }
                 // The first cell of a string parameter that holds a letter:
                 // its cells are letter codes, walked as numbers.
@@ -196,6 +189,36 @@ impl<'a> Compiler<'a> {
             IrKind::CallFn(f, args) => self.num_call(scope, ir, (*f, args), Held::Number)?,
             _ => return Err(refused()),
         })
+    }
+
+    /// What `index_of` or `count` (`call`) seeks of a text written out
+    /// (not empty) in `board`, a string, and the text as `Text::Lit`
+    /// holds it; `None` where the faster reads of a string parameter
+    /// take it (any text `count`s, one letter's place), or for another
+    /// call.
+    fn sought_text(
+        &self,
+        scope: &Scope,
+        call: Builtin,
+        board: &Ir,
+        item: &Ir,
+    ) -> Option<(Sought, Option<(u64, u32)>)> {
+        let IrKind::Lit(Value::Str(text)) = &item.kind else {
+            return None;
+        };
+        if !text.is_ascii() || text.is_empty() || !self.is_text(scope, board) {
+            return None;
+        }
+        let parameter = matches!(self.val(scope, board), Some(Val::Str(..)));
+        let sought = match call {
+            Builtin::IndexOf if !(parameter && text.len() == 1) => Sought::First,
+            Builtin::Count if !parameter => Sought::Count,
+            _ => return None,
+        };
+        Some((
+            sought,
+            self.layout.word(text).map(|w| (w, text.len() as u32)),
+        ))
     }
 
     /// `mex` of a list the rules make (see `is_made_list`), a list written
