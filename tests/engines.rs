@@ -124,19 +124,34 @@ fn a_parameter_type_outside_the_compiled_search_is_named() {
     );
 }
 
+/// The `--stats` lines of `value` of `position` in a scratch file holding
+/// `text`, with every `@` of `wanted` read as the file's path: each
+/// wanted line is there.
+fn assert_stats(name: &str, text: &str, position: &str, wanted: &[&str]) {
+    let file = scratch(name, text);
+    let s = stats_of(&["value", &file, position, "--stats"]);
+    for line in wanted {
+        assert_has(&s, &line.replace('@', &file));
+    }
+}
+
 #[test]
 fn a_condition_outside_the_compiled_code_is_named_where_it_is_written() {
     let text = "game Row(board: str) {\n  move mark(i in indices(board)) if board[i] == \".\" and len(runs(board, \"X\")) < 2 => Row(set_at(board, i, \"X\"));\n}\n";
-    let file = scratch("row", text);
-    let file = file.as_str();
-    let s = stats_of(&["value", file, "Row(\"....\")", "--stats"]);
-    assert_has(&s, "stats: Row ran on the reference interpreter");
-    assert_has(
-        &s,
-        &format!(
-            "stopped at `runs(board, \"X\")` ({file}:2:61): an expression the compiled search cannot compute"
-        ),
-    );
+    let wanted = [
+        "stats: Row ran on the reference interpreter",
+        "stopped at `runs(board, \"X\")` (@:2:61): an expression the compiled search cannot compute",
+    ];
+    assert_stats("row", text, "Row(\"....\")", &wanted);
+}
+
+/// A list looked in that the compiled search cannot make is named as
+/// such, not as a generator.
+#[test]
+fn a_list_looked_in_is_named_as_one() {
+    let text = "const EDGES = [(0, 1), (1, 2), (2, 3)];\nfn nbrs(v: nat) = [b for (a, b) in EDGES if a == v] + [a for (a, b) in EDGES if b == v];\ngame NK(alive: {nat}) {\n  move pick(v in alive) => NK(set([u for u in alive if u != v and u not in nbrs(v)]));\n}\n";
+    let wanted = ["stopped at `nbrs(v)` (@:4:76): a list the compiled search cannot look in"];
+    assert_stats("looked-in", text, "NK({0, 1, 2, 3})", &wanted);
 }
 
 #[test]

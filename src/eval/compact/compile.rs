@@ -221,6 +221,10 @@ const NUMBERS: &str = "an expression the compiled search cannot compute: it comp
 const CONDITIONS: &str = "a condition the compiled search cannot test: it tests comparisons of \
      numbers, strings or tuples written out, `and`, `or`, `not`, `has(string, \"text\")` or \
      `\"text\" in string`, `n in list` or `has(list, n)`, and helpers";
+/// What it looks in for `n in list`, `has(list, n)` and `index_of`.
+const LOOKED_IN: &str = "a list the compiled search cannot look in: it looks in lists held in \
+     parameters, constants, the lists a comprehension, `set_at` or `slice` makes, ranges and \
+     `indices`";
 /// What it walks.
 const SOURCES: &str = "a generator the compiled search cannot walk: it walks ranges, \
      `indices`, lists held in parameters, `set_at` and `slice` of them, lists of tuples of \

@@ -1,7 +1,7 @@
 //! Numbers: arithmetic, `len`, `count`, `index_of`, `sum`, `min`, `max` and the
 //! booleans read as 1 or 0, compiled to `Num`.
 
-use super::{Compiler, Entry, Scope, Val, NUMBERS};
+use super::{Compiler, Entry, Scope, Val, LOOKED_IN, NUMBERS};
 use crate::eval::builtins::Builtin;
 use crate::eval::compact::called::Held;
 use crate::eval::compact::code::{Bind, Char, Join, Num, Seq, Sought, Truth, Walk};
@@ -394,7 +394,14 @@ impl<'a> Compiler<'a> {
     /// `index_of(items, x)` in a list of numbers, the items walked as a
     /// generator walks them.
     pub(super) fn index_of(&mut self, scope: &mut Scope, items: &Ir, x: &Ir) -> Compiled<Num> {
-        let over = self.seq(scope, items)?;
+        // The list itself refused is named as a list looked in, not as a
+        // generator; a part of it refused keeps its own reason.
+        let over = self
+            .seq(scope, items)
+            .map_err(|e| match e.span == items.span {
+                true => Unsupported::new(LOOKED_IN, e.span),
+                false => e,
+            })?;
         Ok(Num::IndexOf(Box::new(over), Box::new(self.num(scope, x)?)))
     }
 
