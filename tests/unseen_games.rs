@@ -647,6 +647,7 @@ fn writes_at_the_places_of_a_range_compile() {
     agree(game, &["Chomp([3,3,2,1])", "Chomp([4,1,1])"], true);
     // A range itself is no list of places: an error, reported alike.
     agree(game, &["Bare([3,3,2,1])"], false);
+    agree(game, &["Bad(\"HTH\")"], false);
     let heads: Vec<String> = (0..10)
         .map(|i| format!("Ruler(\"{}H\")", "T".repeat(i)))
         .collect();

@@ -294,16 +294,15 @@ impl Compiler<'_> {
                 });
                 true
             }
-            // A range, or a range made a list (`list(a..=i)`): its numbers.
-            IrKind::Binary(RangeExclusive | RangeInclusive, ..) => {
+            // A range made a list (`list(a..=i)`): its numbers. (A range
+            // itself is not a list of places to `set_at`: an error.)
+            IrKind::Builtin(Builtin::List, a) if matches!(&a[..], [r] if matches!(r.kind, IrKind::Binary(RangeExclusive | RangeInclusive, ..))) =>
+            {
                 out.push(Piece::Over {
-                    source: list.clone(),
+                    source: a[0].clone(),
                     element: None,
                 });
                 true
-            }
-            IrKind::Builtin(Builtin::List, a) if matches!(&a[..], [r] if matches!(r.kind, IrKind::Binary(RangeExclusive | RangeInclusive, ..))) => {
-                self.pieces(scope, &a[0], out)
             }
             // A list, tuple or string variable, or a constant's row at a
             // place (`ADJ[v]`).
